@@ -1,0 +1,34 @@
+/** Builds the Koa application from its dependencies; server.ts and the tests both use it. */
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import type { Knex } from 'knex';
+import { authenticate, jwtResolver } from './auth';
+import type { AppConfig } from './config';
+import { errorMiddleware } from './errors';
+import { registerRoutes } from './routes';
+import type { Mailer } from './services/mail';
+import { serveWeb } from './static';
+import type { TemporalGateway } from './temporal';
+
+export interface AppDeps {
+  config: AppConfig;
+  knex: Knex;
+  temporal: TemporalGateway;
+  mailer: Mailer;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  app.on('error', (err: Error, ctx?: Koa.Context) => {
+    if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
+      console.error(`[api] ${ctx?.method ?? ''} ${ctx?.path ?? ''}:`, err);
+    }
+  });
+  app.use(errorMiddleware);
+  app.use(bodyParser({ enableTypes: ['json', 'text'], jsonLimit: '2mb', textLimit: '64kb' }));
+  app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret)]));
+  registerRoutes(app, deps);
+  app.use(serveWeb(deps.config.webDir));
+  return app;
+}

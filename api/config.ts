@@ -1,0 +1,79 @@
+/** Configuration from the environment, read once. Every variable is listed in README.md. */
+import path from 'node:path';
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  pass?: string;
+  from: string;
+}
+
+export interface AppConfig {
+  port: number;
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  jwtSecret: string;
+  /** seconds */
+  jwtValidity: number;
+  /** seconds, with remember-me */
+  jwtValidityRememberMe: number;
+  appName: string;
+  profiles: string[];
+  baseUrl: string;
+  smtp: SmtpConfig | null;
+  webDir: string;
+  i18nDir: string;
+  loginThrottle: { maxFailures: number; lockSeconds: number };
+}
+
+const ROOT = path.resolve(__dirname, '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = Number(env.PORT ?? 8080);
+  const smtpHost = env.SMTP_HOST;
+  return {
+    port,
+    databaseUrl: required(env, 'DATABASE_URL'),
+    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
+    jwtSecret: env.JWT_SECRET ?? devSecret(env),
+    jwtValidity: Number(env.JWT_VALIDITY_SECONDS ?? 86400),
+    jwtValidityRememberMe: Number(env.JWT_VALIDITY_REMEMBER_ME_SECONDS ?? 2592000),
+    appName: env.APP_NAME ?? 'Workbench',
+    profiles: (env.APP_PROFILES ?? 'dev').split(',').map((p) => p.trim()).filter(Boolean),
+    baseUrl: env.APP_BASE_URL ?? `http://localhost:${port}`,
+    smtp: smtpHost
+      ? {
+          host: smtpHost,
+          port: Number(env.SMTP_PORT ?? 25),
+          secure: env.SMTP_SECURE === 'true',
+          user: env.SMTP_USER || undefined,
+          pass: env.SMTP_PASSWORD || undefined,
+          from: env.MAIL_FROM ?? 'workbench@localhost',
+        }
+      : null,
+    webDir: env.WEB_DIR ?? path.join(ROOT, 'dist', 'web'),
+    i18nDir: path.join(ROOT, 'web', 'src', 'i18n'),
+    loginThrottle: {
+      maxFailures: Number(env.LOGIN_MAX_FAILURES ?? 5),
+      lockSeconds: Number(env.LOGIN_LOCK_SECONDS ?? 60),
+    },
+  };
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const v = env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+}
+
+/** In production (profile prod) a JWT_SECRET is mandatory; elsewhere a fixed development secret is used. */
+function devSecret(env: NodeJS.ProcessEnv): string {
+  if ((env.APP_PROFILES ?? '').split(',').includes('prod')) throw new Error('JWT_SECRET must be set with profile prod');
+  return 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
+}

@@ -1,0 +1,57 @@
+/** API process entry: `tsx api/server.ts`. Reads configuration from the environment. */
+import type { Server } from 'node:http';
+import type { Knex } from 'knex';
+import { createApp } from './app';
+import { loadConfig, type AppConfig } from './config';
+import { createKnex } from '../db/connection';
+import { createMailer } from './services/mail';
+import { createTemporalGateway, type TemporalGateway } from './temporal';
+
+export interface RunningApi {
+  server: Server;
+  port: number;
+  knex: Knex;
+  temporal: TemporalGateway;
+  close(): Promise<void>;
+}
+
+export async function startApi(config: AppConfig): Promise<RunningApi> {
+  const knex = createKnex(config.databaseUrl);
+  const temporal = createTemporalGateway(config.temporalAddress, config.temporalNamespace);
+  const app = createApp({ config, knex, temporal, mailer: createMailer(config.smtp) });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, () => resolve(s));
+    s.on('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    server,
+    port,
+    knex,
+    temporal,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await temporal.close();
+      await knex.destroy();
+    },
+  };
+}
+
+if (require.main === module) {
+  const config = loadConfig();
+  startApi(config)
+    .then((api) => {
+      console.log(`[api] listening on http://localhost:${api.port}`);
+      const stop = () => {
+        api.close().finally(() => process.exit(0));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    })
+    .catch((err) => {
+      console.error('[api] failed to start:', err);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,45 @@
+/**
+ * The API's connection to Temporal: connected lazily and re-tried, so the API serves (and reports
+ * Temporal DOWN on the health endpoint) while the server is unreachable.
+ */
+import { Client, Connection } from '@temporalio/client';
+
+export interface TemporalGateway {
+  client(): Promise<Client>;
+  isUp(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function createTemporalGateway(address: string, namespace: string): TemporalGateway {
+  let connecting: Promise<Connection> | null = null;
+  let connection: Connection | null = null;
+
+  const connect = async (): Promise<Connection> => {
+    if (connection) return connection;
+    if (!connecting) {
+      connecting = Connection.connect({ address, connectTimeout: 3000 })
+        .then((c) => (connection = c))
+        .finally(() => (connecting = null));
+    }
+    return connecting;
+  };
+
+  return {
+    async client() {
+      return new Client({ connection: await connect(), namespace });
+    },
+    async isUp() {
+      try {
+        const c = await connect();
+        await c.withDeadline(Date.now() + 3000, () => c.healthService.check({}));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await connection?.close();
+      connection = null;
+    },
+  };
+}

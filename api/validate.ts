@@ -1,0 +1,48 @@
+/**
+ * Request validation with zod: shapes and types come from the schema; the spec's rules (messages, limits)
+ * come from domain/validation.ts and are checked by the handlers with FieldErrorCollector.
+ * A body of the wrong shape is reported as field errors, like a rule violation.
+ */
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { ConstraintCode } from '../domain/validation';
+import { fieldErrors, HttpError } from './errors';
+
+function codeOf(issue: z.core.$ZodIssue): ConstraintCode {
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big':
+      return 'Size';
+    case 'invalid_format':
+      return 'Pattern';
+    default:
+      return 'NotBlank';
+  }
+}
+
+export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw fieldErrors(
+    objectName,
+    result.error.issues.map((issue) => ({
+      field: issue.path.join('.') || objectName,
+      violation: {
+        code: codeOf(issue),
+        key: issue.code === 'invalid_type' ? 'entity.validation.required' : `entity.validation.${issue.code}`,
+      },
+    })),
+  );
+}
+
+export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> =>
+  parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
+
+/** A numeric path or query parameter; anything else is a 400. */
+export function idParam(value: unknown, name = 'id'): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || String(value).trim() === '') {
+    throw new HttpError(400, { message: 'error.http.400', detail: `Parameter ${name} must be a number` });
+  }
+  return n;
+}

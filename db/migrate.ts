@@ -1,0 +1,20 @@
+/**
+ * Runs the knex migrations from a static list, so the same code works under tsx, jest and a bundle.
+ * Migrations are append-only: add a new file and a new entry, never edit a landed one.
+ */
+import type { Knex } from 'knex';
+import * as m001 from './migrations/001_foundation';
+
+const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
+  '001_foundation': m001,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};
+
+export async function migrateLatest(knex: Knex): Promise<void> {
+  await knex.migrate.latest({ migrationSource: source });
+}

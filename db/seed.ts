@@ -1,0 +1,69 @@
+/**
+ * Idempotent seed: roles, the admin and user accounts, system (predefined) process tags and a demo process.
+ * Running it twice changes nothing; rows that exist are left as they are (a changed password stays changed).
+ */
+import type { Knex } from 'knex';
+import bcrypt from 'bcryptjs';
+import { ALL_ROLES, Roles } from '../domain/enums';
+
+export const SYSTEM_TAGS: readonly { name: string; color: string }[] = [
+  { name: 'Production', color: '#2E7D32' },
+  { name: 'Development', color: '#1565C0' },
+  { name: 'Testing', color: '#EF6C00' },
+  { name: 'Archived', color: '#616161' },
+];
+export const DEMO_PROCESS_NAME = 'Demo Sphere';
+export const BCRYPT_COST = 10;
+
+async function ensureRow(knex: Knex, table: string, match: Record<string, unknown>, values: Record<string, unknown> = {}) {
+  const existing = await knex(table).where(match).first();
+  if (existing) return existing as { id: number };
+  const [row] = await knex(table).insert({ ...match, ...values }).returning('*');
+  return row as { id: number };
+}
+
+async function ensureUser(knex: Knex, login: string, password: string, roles: string[]) {
+  let user = await knex('users').where({ login }).first();
+  if (!user) {
+    [user] = await knex('users')
+      .insert({
+        login,
+        email: `${login}@localhost`,
+        password_hash: await bcrypt.hash(password, BCRYPT_COST),
+        first_name: login === 'admin' ? 'Administrator' : 'User',
+        last_name: login,
+        activated: true,
+        lang_key: 'en',
+        created_by: 'system',
+      })
+      .returning('*');
+  }
+  for (const name of roles) {
+    const role = await knex('roles').where({ name }).first();
+    await knex('user_roles').insert({ user_id: user.id, role_id: role.id }).onConflict().ignore();
+  }
+  return user as { id: number };
+}
+
+export async function seed(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    for (const name of ALL_ROLES) await ensureRow(trx, 'roles', { name });
+    await ensureUser(trx, 'admin', 'admin', [Roles.ADMIN, Roles.USER]);
+    const user = await ensureUser(trx, 'user', 'user', [Roles.USER]);
+
+    const tags = [];
+    for (const t of SYSTEM_TAGS) tags.push(await ensureRow(trx, 'process_tags', { name: t.name }, { color: t.color, predefined: true }));
+
+    const demo = await trx('processes').where({ name: DEMO_PROCESS_NAME }).first();
+    if (!demo) {
+      const [process] = await trx('processes').insert({ name: DEMO_PROCESS_NAME, is_rag_enabled: false }).returning('*');
+      await trx('process_process_tags').insert({ process_id: process.id, process_tag_id: tags[1].id });
+      await trx('process_actors').insert([
+        { process_id: process.id, actor: 'SPEAKER1', name: 'Speaker 1' },
+        { process_id: process.id, actor: 'SPEAKER2', name: 'Speaker 2' },
+      ]);
+      const authority = await ensureRow(trx, 'authorities', { component_id: process.id, type: 'PROCESS', mode: 'READ' });
+      await trx('user_authorities').insert({ user_id: user.id, authority_id: authority.id }).onConflict().ignore();
+    }
+  });
+}

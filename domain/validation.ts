@@ -1,0 +1,190 @@
+/**
+ * The spec's validation rules (spec 1 section 5), one function per rule. Each returns null when the value
+ * is valid, else a Violation: `code` is the constraint name the API reports in field errors (NotBlank, Size,
+ * Pattern, ...) and `key` the i18n message key the forms show. Forms and API call the same functions.
+ */
+
+export type ConstraintCode = 'NotBlank' | 'Size' | 'Pattern' | 'Email' | 'NotUnique' | 'Match' | 'Required';
+
+export interface Violation {
+  code: ConstraintCode;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+export type Rule<T = string> = (value: T) => Violation | null;
+
+export const LIMITS = {
+  processName: 255,
+  tagName: 50,
+  login: { min: 1, max: 50 },
+  email: { min: 5, max: 254 },
+  password: { min: 4, max: 50 },
+  text: { min: 3, max: 35 },
+  pageSizes: [10, 20, 50] as const,
+  textFilterMin: 2,
+} as const;
+
+const blank = (v: string | null | undefined) => v === null || v === undefined || v.trim() === '';
+
+export const LOGIN_PATTERN = /^[a-zA-Z0-9_.@-]+$/;
+export const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+$/;
+
+// --- account (register, settings, reset, login) ---
+
+export const loginRule: Rule = (v) => {
+  if (blank(v)) return { code: 'NotBlank', key: 'register.messages.validate.login.required' };
+  if (v.length < LIMITS.login.min) return { code: 'Size', key: 'register.messages.validate.login.minlength' };
+  if (v.length > LIMITS.login.max) return { code: 'Size', key: 'register.messages.validate.login.maxlength' };
+  if (!LOGIN_PATTERN.test(v)) return { code: 'Pattern', key: 'register.messages.validate.login.pattern' };
+  return null;
+};
+
+export const emailRule: Rule = (v) => {
+  if (blank(v)) return { code: 'NotBlank', key: 'global.messages.validate.email.required' };
+  if (v.length < LIMITS.email.min) return { code: 'Size', key: 'global.messages.validate.email.minlength' };
+  if (v.length > LIMITS.email.max) return { code: 'Size', key: 'global.messages.validate.email.maxlength' };
+  if (!EMAIL_PATTERN.test(v)) return { code: 'Email', key: 'global.messages.validate.email.invalid' };
+  return null;
+};
+
+export const passwordRule: Rule = (v) => {
+  if (v === null || v === undefined || v === '')
+    return { code: 'NotBlank', key: 'global.messages.validate.newpassword.required' };
+  if (v.length < LIMITS.password.min)
+    return { code: 'Size', key: 'global.messages.validate.newpassword.minlength' };
+  if (v.length > LIMITS.password.max)
+    return { code: 'Size', key: 'global.messages.validate.newpassword.maxlength' };
+  return null;
+};
+
+/** Repeated password: same length rules as the password, and equal to it. */
+export function confirmPasswordRule(password: string, confirm: string): Violation | null {
+  if (confirm === null || confirm === undefined || confirm === '')
+    return { code: 'NotBlank', key: 'global.messages.validate.confirmpassword.required' };
+  if (confirm.length < LIMITS.password.min)
+    return { code: 'Size', key: 'global.messages.validate.confirmpassword.minlength' };
+  if (confirm.length > LIMITS.password.max)
+    return { code: 'Size', key: 'global.messages.validate.confirmpassword.maxlength' };
+  if (confirm !== password) return { code: 'Match', key: 'global.messages.error.dontmatch' };
+  return null;
+}
+
+export const requiredRule =
+  (key = 'entity.validation.required'): Rule =>
+  (v) =>
+    blank(v) ? { code: 'NotBlank', key } : null;
+
+// --- processes and tags ---
+
+export function processNameRule(name: string, existingNames: readonly string[] = []): Violation | null {
+  if (blank(name)) return { code: 'NotBlank', key: 'entity.validation.required' };
+  if (name.length > LIMITS.processName)
+    return { code: 'Size', key: 'entity.validation.maxlength', params: { max: LIMITS.processName } };
+  const n = name.trim().toLowerCase();
+  if (existingNames.some((e) => e.trim().toLowerCase() === n))
+    return { code: 'NotUnique', key: 'soaApp.process.nameNotUnique' };
+  return null;
+}
+
+/** Exactly one predefined (system) tag must be chosen for a process. */
+export function predefinedTagRule(selected: readonly { predefined: boolean }[]): Violation | null {
+  const count = selected.filter((t) => t.predefined).length;
+  return count === 1 ? null : { code: 'Required', key: 'soaApp.process.predefinedTagRequired' };
+}
+
+export function tagNameRule(name: string, existingNames: readonly string[] = []): Violation | null {
+  if (blank(name)) return { code: 'NotBlank', key: 'entity.validation.required' };
+  if (name.length > LIMITS.tagName)
+    return { code: 'Size', key: 'entity.validation.maxlength', params: { max: LIMITS.tagName } };
+  const n = name.trim().toLowerCase();
+  if (existingNames.some((e) => e.trim().toLowerCase() === n))
+    return { code: 'NotUnique', key: 'soaApp.processTag.createEditModal.body.error.nameNotUnique' };
+  return null;
+}
+
+export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+export const colorRule: Rule = (v) =>
+  HEX_COLOR.test(v ?? '') ? null : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };
+
+/** Delete confirmation: the typed name must equal the process name exactly. */
+export const deleteConfirmationMatches = (typed: string, processName: string): boolean => typed === processName;
+
+// --- shared field helpers (used by node forms in later issues) ---
+
+export function textLengthRule(min: number = LIMITS.text.min, max: number = LIMITS.text.max): Rule {
+  return (v) =>
+    (v ?? '').length < min || (v ?? '').length > max
+      ? { code: 'Size', key: 'textLengthError', params: { min, max } }
+      : null;
+}
+
+const EDGE_CHAR = '[A-Za-z0-9\\-_\\u00C0-\\u024F]';
+export const TEXT_PATTERN = new RegExp(`^${EDGE_CHAR}(?:[A-Za-z0-9\\-_ \\u00C0-\\u024F]*${EDGE_CHAR})?$`);
+export const TEXT_PATTERN_EXTENDED = new RegExp(
+  `^${EDGE_CHAR}(?:[A-Za-z0-9\\-_ /.,()\\u00C0-\\u024F]*${EDGE_CHAR})?$`,
+);
+export const textPatternRule =
+  (extended = false): Rule =>
+  (v) =>
+    (extended ? TEXT_PATTERN_EXTENDED : TEXT_PATTERN).test(v ?? '')
+      ? null
+      : { code: 'Pattern', key: 'textRegexError' };
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const DOMAIN = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
+export const urlRule: Rule = (v) => {
+  if (IPV4.test(v ?? '')) return null;
+  try {
+    const u = new URL(v);
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.hostname) return null;
+  } catch {
+    /* fall through */
+  }
+  return { code: 'Pattern', key: 'urlRegexError' };
+};
+export const domainOrIpRule: Rule = (v) =>
+  v === 'localhost' || IPV4.test(v ?? '') || DOMAIN.test(v ?? '')
+    ? null
+    : { code: 'Pattern', key: 'domainOrIpError' };
+export const nameUniquenessRule =
+  (existing: readonly string[]): Rule =>
+  (v) =>
+    existing.includes(v) ? { code: 'NotUnique', key: 'soaApp.node.nameUniquenessError' } : null;
+export const simpleEmailRule: Rule = (v) =>
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v ?? '') ? null : { code: 'Email', key: 'emailError' };
+export const identifierRule: Rule = (v) =>
+  /^[A-Za-z0-9_-]+$/.test(v ?? '') ? null : { code: 'Pattern', key: 'identifierError' };
+
+const CRON_FIELD = /^[0-9A-Za-z*?/,\-#LW]+$/;
+export const cronRule: Rule = (v) => {
+  const fields = (v ?? '').trim().split(/\s+/);
+  if ((fields.length === 6 || fields.length === 7) && fields.every((f) => CRON_FIELD.test(f))) return null;
+  return { code: 'Pattern', key: 'cronError' };
+};
+
+export const pageSizeRule = (size: number): boolean => (LIMITS.pageSizes as readonly number[]).includes(size);
+
+// --- password strength meter (spec 1 section 5) ---
+
+export function passwordStrength(password: string): number {
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((re) => re.test(password)).length;
+  let force = 2 * password.length + (password.length >= 10 ? 1 : 0) + classes * 10;
+  if (password.length <= 6 || classes === 1) force = Math.min(force, 10);
+  else if (classes === 2) force = Math.min(force, 20);
+  else if (classes === 3) force = Math.min(force, 40);
+  return force;
+}
+
+export const STRENGTH_COLORS = ['#F00', '#F90', '#FF0', '#9F0', '#0F0'] as const;
+
+/** Number of lit bars (0..5) and their colour for a strength score: bars light at 10, 20, 30, 40. */
+export function strengthBars(score: number): { bars: number; color: string } {
+  let idx: number;
+  if (score <= 10) idx = 0;
+  else if (score <= 20) idx = 1;
+  else if (score <= 30) idx = 2;
+  else if (score <= 40) idx = 3;
+  else idx = 4;
+  return { bars: idx + 1, color: STRENGTH_COLORS[idx] };
+}

@@ -1,0 +1,26 @@
+/** Three projects: unit (pure, beside the code), integration (API + PostgreSQL + Temporal), e2e (Chromium). */
+const transform = {
+  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022' }, module: { type: 'commonjs' } }],
+};
+const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'tsx', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{domain,api,db,workflows,activities,scripts}/**/*.test.ts', '<rootDir>/web/src/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+    },
+  ],
+  testTimeout: 60000,
+};

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * Entry of `npm start`, `npm test` and `npm run bench`: plain Node (no dependency needed), so it can install
+ * the npm dependencies on a fresh clone before handing over to the TypeScript script of the command.
+ */
+const { spawnSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const command = process.argv[2];
+const scripts = { start: 'scripts/start.ts', test: 'scripts/test.ts', bench: 'scripts/bench.ts' };
+if (!scripts[command]) {
+  console.error(`usage: bootstrap.cjs ${Object.keys(scripts).join('|')}`);
+  process.exit(2);
+}
+
+function depsInstalled() {
+  const lock = path.join(root, 'package-lock.json');
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  if (!fs.existsSync(marker) || !fs.existsSync(path.join(root, 'node_modules', '.bin', 'tsx'))) return false;
+  return fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
+}
+
+if (!depsInstalled()) {
+  console.log('[setup] installing npm dependencies (npm ci)...');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('[setup] npm ci failed');
+    process.exit(r.status ?? 1);
+  }
+}
+
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const child = spawn(tsx, [path.join(root, scripts[command]), ...process.argv.slice(3)], {
+  cwd: root,
+  stdio: 'inherit',
+});
+// The child gets Ctrl-C from the terminal itself (same process group); forward TERM from other senders.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,56 @@
+/** Shared preparation of `npm start` and `npm test`: database (migrated and seeded), Temporal, web build. */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createKnex } from '../../db/connection';
+import { migrateLatest } from '../../db/migrate';
+import { seed } from '../../db/seed';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export async function migrateAndSeed(databaseUrl: string): Promise<void> {
+  const knex = createKnex(databaseUrl, { min: 0, max: 2 });
+  try {
+    await migrateLatest(knex);
+    await seed(knex);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the web app when dist/web is missing or older than its sources (web/ and domain/). */
+export function buildWebIfStale(force = false): void {
+  const index = path.join(ROOT, 'dist', 'web', 'index.html');
+  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  const sources = Math.max(newestMtime(path.join(ROOT, 'web')), newestMtime(path.join(ROOT, 'domain')));
+  if (!force && built > sources) return;
+  console.log('[setup] building the web app...');
+  const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error('web build failed');
+}
+
+/** Starts a TypeScript entry under tsx as a child process with the given environment. */
+export function spawnTs(entry: string, env: NodeJS.ProcessEnv, name: string) {
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0) console.error(`[${name}] exited with code ${code}${signal ? ` (${signal})` : ''}`);
+  });
+  return child;
+}

@@ -1,0 +1,128 @@
+/**
+ * `npm test`: the same preparation as `npm start` with a database and a Temporal dev server of its own
+ * (embedded PostgreSQL in .data/test-pg unless TEST_DATABASE_URL names a server, an in-memory dev server),
+ * one workflow bundle shared by the suites, the built web app served by a real API + worker for the
+ * end-to-end suite, then jest over every project. Extra arguments go to jest (e.g. `npm test -- domain`).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { createDatabaseIfMissing, dropDatabase, splitDatabaseUrl, startEmbeddedPostgres } from './lib/postgres';
+import { freePort, waitForPort } from './lib/ports';
+import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
+import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+
+const TEST_DIR = path.join(ROOT, '.data', 'test');
+
+function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  let found = candidates.find((c) => c && fs.existsSync(c));
+  if (!found) {
+    console.log('[test] Chromium is missing: installing the Debian packages...');
+    spawnSync('bash', [path.join(ROOT, 'scripts', 'install-system-deps.sh')], { stdio: 'inherit' });
+    found = candidates.find((c) => c && fs.existsSync(c));
+  }
+  if (!found) throw new Error('Chromium not found: run scripts/install-system-deps.sh or set CHROMIUM_PATH');
+  return found;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const stops: (() => Promise<void>)[] = [];
+  const children: ChildProcess[] = [];
+  fs.mkdirSync(TEST_DIR, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+  try {
+    const chromium = chromiumPath();
+    const cli = process.env.TEST_TEMPORAL_ADDRESS ? null : ensureTemporalCli();
+
+    // PostgreSQL: one fresh database per run.
+    const database = `workbench_test_${process.pid}`;
+    let serverUrl: string;
+    if (process.env.TEST_DATABASE_URL) {
+      serverUrl = splitDatabaseUrl(process.env.TEST_DATABASE_URL).serverUrl;
+    } else {
+      const dataDir = path.join(ROOT, '.data', 'test-pg');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const pg = await startEmbeddedPostgres(dataDir, { persistent: false });
+      stops.push(() => pg.stop());
+      serverUrl = pg.serverUrl;
+    }
+    await createDatabaseIfMissing(serverUrl, database);
+    stops.push(() => dropDatabase(serverUrl, database));
+    env.DATABASE_URL = `${serverUrl}/${database}`;
+
+    // Temporal: an in-memory dev server of this run (continue-as-new suggested early for the engine tests).
+    const temporalPromise = cli
+      ? startTemporalDevServer(cli, { uiPort: null, dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 200 } })
+      : null;
+    const bundlePromise = bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows/index'),
+      logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+    });
+    await migrateAndSeed(env.DATABASE_URL);
+    // SKIP_WEB_BUILD=1 serves whatever dist/web holds (for running API suites while the web app is mid-edit).
+    if (!process.env.SKIP_WEB_BUILD) buildWebIfStale();
+    const temporal = await temporalPromise;
+    if (temporal) stops.push(() => temporal.stop());
+    env.TEMPORAL_ADDRESS = temporal ? temporal.address : process.env.TEST_TEMPORAL_ADDRESS;
+    const bundle = await bundlePromise;
+    const bundlePath = path.join(TEST_DIR, 'workflow-bundle.js');
+    fs.writeFileSync(bundlePath, bundle.code);
+    env.WORKFLOW_BUNDLE_PATH = bundlePath;
+
+    // The app as a user runs it (API + worker), for the end-to-end suite.
+    const appPort = await freePort();
+    const appEnv = { ...env, PORT: String(appPort), TEMPORAL_TASK_QUEUE: 'workbench-e2e', NODE_ENV: 'production' };
+    children.push(spawnTs('workflows/worker.ts', appEnv, 'e2e-worker'));
+    children.push(spawnTs('api/server.ts', appEnv, 'e2e-api'));
+    stops.push(async () => {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.exitCode !== null || c.signalCode !== null) return resolve();
+              c.once('exit', () => resolve());
+              c.kill('SIGTERM');
+              setTimeout(() => c.kill('SIGKILL'), 10000).unref();
+            }),
+        ),
+      );
+    });
+    await waitForPort(appPort, '127.0.0.1', 120000);
+    env.E2E_BASE_URL = `http://localhost:${appPort}`;
+    env.CHROMIUM_PATH = chromium;
+    env.ARTIFACTS_DIR = path.join(ROOT, 'tests', 'artifacts');
+    console.log(`[test] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env.DATABASE_URL}, Temporal ${env.TEMPORAL_ADDRESS}`);
+
+    const resultsFile = path.join(TEST_DIR, 'results.json');
+    fs.rmSync(resultsFile, { force: true });
+    const jestArgs = ['--maxWorkers=2', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)];
+    const code = await new Promise<number>((resolve) => {
+      const jest = spawn(path.join(ROOT, 'node_modules', '.bin', 'jest'), jestArgs, { cwd: ROOT, env, stdio: 'inherit' });
+      jest.on('exit', (c) => resolve(c ?? 1));
+    });
+    if (fs.existsSync(resultsFile)) {
+      const r = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as {
+        numPassedTests: number;
+        numFailedTests: number;
+        numPendingTests: number;
+        numTotalTests: number;
+      };
+      console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+      if (r.numTotalTests === 0) return 1;
+    }
+    return code;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch((e) => console.error('[test] cleanup:', e));
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error('[test] failed to prepare:', err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,69 @@
+/**
+ * Worker process entry: `tsx workflows/worker.ts`. Registers the workflows of workflows/index.ts and the
+ * activities of activities/ on the task queue. Not part of the workflow bundle.
+ */
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Knex } from 'knex';
+import { createActivities } from '../activities';
+import { createKnex } from '../db/connection';
+
+export interface WorkerSettings {
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  knex: Knex;
+  /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+let runtimeInstalled = false;
+
+/** The SDK logs every worker state change at INFO; keep warnings and errors (LOG_LEVEL overrides). */
+function installRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+    Runtime.install({ logger: new DefaultLogger(level) });
+  } catch {
+    // already installed by the host process
+  }
+}
+
+export async function createWorker(s: WorkerSettings): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installRuntime();
+  const connection = await NativeConnection.connect({ address: s.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: s.namespace,
+    taskQueue: s.taskQueue,
+    ...(s.workflowBundle ? { workflowBundle: s.workflowBundle } : { workflowsPath: require.resolve('./index') }),
+    activities: createActivities({ knex: s.knex }),
+  });
+  return { worker, connection };
+}
+
+if (require.main === module) {
+  const env = process.env;
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  const knex = createKnex(env.DATABASE_URL);
+  createWorker({
+    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
+    namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
+    knex,
+  })
+    .then(async ({ worker, connection }) => {
+      console.log(`[worker] polling task queue ${env.TEMPORAL_TASK_QUEUE ?? 'workbench'}`);
+      const stop = () => worker.shutdown();
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      await worker.run();
+      await connection.close();
+      await knex.destroy();
+    })
+    .catch((err) => {
+      console.error('[worker] failed:', err);
+      process.exit(1);
+    });
+}
