@@ -79,11 +79,12 @@ export function jwtResolver(knex: Knex, secret: string): CredentialResolver {
     try {
       payload = jwt.verify(token, secret, { algorithms: [JWT_ALGORITHM] }) as jwt.JwtPayload;
     } catch {
-      throw unauthorized('Invalid or expired token');
+      // An invalid or expired token makes the caller anonymous: public routes still work (the stale token
+      // does not lock a visitor out of sign-in) and protected routes answer 401 through currentUser().
+      return null;
     }
     const user = await loadAuthUser(knex, { id: Number(payload.uid) });
-    if (!user || !user.activated) throw unauthorized('Invalid or expired token');
-    return user;
+    return user && user.activated ? user : null;
   };
 }
 

@@ -103,12 +103,25 @@ export function tagNameRule(name: string, existingNames: readonly string[] = [])
   return null;
 }
 
+/** Process actor code (SPEAKER1..n) and display name: required, and no longer than their columns. */
+function requiredMax(max: number): Rule {
+  return (v) =>
+    blank(v)
+      ? { code: 'NotBlank', key: 'entity.validation.required' }
+      : v.length > max
+        ? { code: 'Size', key: 'entity.validation.maxlength', params: { max } }
+        : null;
+}
+export const actorCodeRule: Rule = requiredMax(100);
+export const actorNameRule: Rule = requiredMax(255);
+
 export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 export const colorRule: Rule = (v) =>
   HEX_COLOR.test(v ?? '') ? null : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };
 
 /** Delete confirmation: the typed name must equal the process name exactly. */
-export const deleteConfirmationMatches = (typed: string, processName: string): boolean => typed === processName;
+export const deleteConfirmationMatches = (typed: string, processName: string): boolean =>
+  typed === processName;
 
 // --- shared field helpers (used by node forms in later issues) ---
 

@@ -43,10 +43,15 @@ async function main(): Promise<number> {
     if (process.env.TEST_DATABASE_URL) {
       serverUrl = splitDatabaseUrl(process.env.TEST_DATABASE_URL).serverUrl;
     } else {
-      const dataDir = path.join(ROOT, '.data', 'test-pg');
+      // A cluster per run, so two runs on one machine do not share (and delete) each other's data.
+      const dataDir = path.join(ROOT, '.data', `test-pg-${process.pid}`);
       fs.rmSync(dataDir, { recursive: true, force: true });
       const pg = await startEmbeddedPostgres(dataDir, { persistent: false });
-      stops.push(() => pg.stop());
+      stops.push(async () => {
+        await pg.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        fs.rmSync(`${dataDir}.port`, { force: true });
+      });
       serverUrl = pg.serverUrl;
     }
     await createDatabaseIfMissing(serverUrl, database);

@@ -1,0 +1,9 @@
+# The workbench image: API and worker (same image, different command). Web app built at image build time.
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npx vite build --config web/vite.config.ts
+EXPOSE 8080
+CMD ["npx", "tsx", "api/server.ts"]

@@ -1,0 +1,137 @@
+/**
+ * Account and session calls (spec 1 section 7; docs/api-foundation.md "Account and session"): sign-in,
+ * the own account and password, registration with activation, and password reset. Handlers validate with
+ * the domain rules, call api/services/accounts.ts and shape the response.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { currentUser, requireAuth } from '../auth';
+import { FieldErrorCollector } from '../errors';
+import { createAccountService, LANG_KEYS } from '../services/accounts';
+import { body } from '../validate';
+import {
+  emailRule,
+  loginRule,
+  passwordRule,
+  requiredRule,
+  type Rule,
+  type Violation,
+} from '../../domain/validation';
+
+// Shapes only: every field may be missing so that the domain rules report it with the spec's key.
+const text = z.string().nullish();
+const schemas = {
+  authenticate: z.object({ username: text, password: text, rememberMe: z.boolean().nullish() }),
+  account: z.object({ firstName: text, lastName: text, email: text, langKey: text }),
+  changePassword: z.object({ currentPassword: text, newPassword: text }),
+  register: z.object({ login: text, email: text, password: text, langKey: text }),
+  resetFinish: z.object({ key: text, newPassword: text }),
+};
+
+const NAME_MAX = 50;
+const required = requiredRule();
+const langKeyRule: Rule = (v) =>
+  (LANG_KEYS as readonly string[]).includes(v) ? null : { code: 'Pattern', key: 'entity.validation.pattern' };
+const nameRule: Rule = (v) =>
+  (v ?? '').length > NAME_MAX
+    ? { code: 'Size', key: 'entity.validation.maxlength', params: { max: NAME_MAX } }
+    : null;
+/** The first violation of a list of rules, like a form field shows it. */
+const first = (v: string, ...rules: Rule[]): Violation | null =>
+  rules.reduce<Violation | null>((found, rule) => found ?? rule(v), null);
+
+/** 2xx with an empty body (Koa would otherwise answer 204 or the status text). */
+function empty(ctx: Context, status = 200): void {
+  ctx.body = null;
+  ctx.status = status;
+}
+
+export function accountRoutes(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/api' });
+  const accounts = createAccountService(deps);
+
+  router.post('/authenticate', async (ctx) => {
+    const { username, password, rememberMe } = body(ctx, schemas.authenticate, 'loginVM');
+    new FieldErrorCollector('loginVM')
+      .check('username', required(username ?? ''))
+      .check('password', required(password ?? ''))
+      .throwIfAny();
+    const token = await accounts.authenticate(username!, password!, rememberMe ?? false);
+    ctx.set('Authorization', `Bearer ${token}`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { id_token: token };
+  });
+
+  router.get('/account', requireAuth, async (ctx) => {
+    ctx.body = await accounts.account(currentUser(ctx).id);
+  });
+
+  router.post('/account', requireAuth, async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, schemas.account, 'adminUserDTO');
+    new FieldErrorCollector('adminUserDTO')
+      .check('firstName', nameRule(input.firstName ?? ''))
+      .check('lastName', nameRule(input.lastName ?? ''))
+      .check('email', emailRule(input.email ?? ''))
+      .check('langKey', first(input.langKey ?? '', required, langKeyRule))
+      .throwIfAny();
+    await accounts.updateAccount(user, {
+      firstName: input.firstName?.trim() || null,
+      lastName: input.lastName?.trim() || null,
+      email: input.email!,
+      langKey: input.langKey!,
+    });
+    empty(ctx);
+  });
+
+  router.post('/account/change-password', requireAuth, async (ctx) => {
+    const user = currentUser(ctx);
+    const { currentPassword, newPassword } = body(ctx, schemas.changePassword, 'passwordChangeDTO');
+    new FieldErrorCollector('passwordChangeDTO')
+      .check('currentPassword', required(currentPassword ?? ''))
+      .check('newPassword', passwordRule(newPassword ?? ''))
+      .throwIfAny();
+    await accounts.changePassword(user, currentPassword!, newPassword!);
+    empty(ctx);
+  });
+
+  router.post('/register', async (ctx) => {
+    const input = body(ctx, schemas.register, 'managedUserVM');
+    const langKey = input.langKey ?? 'en';
+    new FieldErrorCollector('managedUserVM')
+      .check('login', loginRule(input.login ?? ''))
+      .check('email', emailRule(input.email ?? ''))
+      .check('password', passwordRule(input.password ?? ''))
+      .check('langKey', langKeyRule(langKey))
+      .throwIfAny();
+    await accounts.register({ login: input.login!, email: input.email!, password: input.password!, langKey });
+    empty(ctx, 201);
+  });
+
+  router.get('/verify', async (ctx) => {
+    const key = ctx.query.key;
+    await accounts.activate(typeof key === 'string' ? key : '');
+    empty(ctx);
+  });
+
+  router.post('/account/reset-password/init', async (ctx) => {
+    const raw = (ctx.request as unknown as { body: unknown }).body;
+    const email = typeof raw === 'string' ? raw.trim() : '';
+    new FieldErrorCollector('email').check('email', emailRule(email)).throwIfAny();
+    await accounts.requestPasswordReset(email);
+    empty(ctx);
+  });
+
+  router.post('/account/reset-password/finish', async (ctx) => {
+    const { key, newPassword } = body(ctx, schemas.resetFinish, 'keyAndPasswordVM');
+    new FieldErrorCollector('keyAndPasswordVM')
+      .check('newPassword', passwordRule(newPassword ?? ''))
+      .throwIfAny();
+    await accounts.finishPasswordReset(key ?? '', newPassword!);
+    empty(ctx);
+  });
+
+  return router;
+}

@@ -1,0 +1,150 @@
+/**
+ * Processes (Spheres), their tags and actors, and the external document splitters (spec 1 sections 2, 3
+ * and 7; docs/api-foundation.md). Every handler checks the caller itself: READ on a process to see it,
+ * ADMIN to change or delete it, the global WRITE permission (or ROLE_ADMIN) to create one. For a process
+ * the caller has no mode on the answer is 403 whether or not it exists; admins get 404 for a missing one.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertGlobalPermission, assertProcessMode, currentUser } from '../auth';
+import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
+import { requireTags } from '../services/process-tags';
+import * as processes from '../services/processes';
+import { body, idParam } from '../validate';
+import { actorCodeRule, actorNameRule, predefinedTagRule, processNameRule } from '../../domain/validation';
+
+const idRef = z.object({ id: z.number().int() });
+
+const createProcessSchema = z.object({
+  name: z.string().nullish(),
+  isRagEnabled: z.boolean().nullish(),
+  processTags: z.array(idRef).nullish(),
+  ragTextSplitter: idRef.nullish(),
+});
+
+const processTagsSchema = z.array(idRef);
+
+const actorsSchema = z.array(
+  z.object({
+    processId: z.number().int().nullish(),
+    actor: z.string().nullish(),
+    name: z.string().nullish(),
+  }),
+);
+
+const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+export function processRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.get('/api/processes', async (ctx) => {
+    const user = currentUser(ctx);
+    const name = firstValue(ctx.query.name);
+    const tagId = firstValue(ctx.query.tagId);
+    ctx.body = await processes.listProcesses(knex, user, {
+      name: name || undefined,
+      tagId: tagId ? idParam(tagId, 'tagId') : undefined,
+    });
+  });
+
+  router.get('/api/processes/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const id = idParam(ctx.params.id);
+    assertProcessMode(user, id, 'READ');
+    const process = await processes.getProcess(knex, user, id);
+    if (!process) throw notFound('process');
+    ctx.body = process;
+  });
+
+  router.post('/api/processes', async (ctx) => {
+    const user = currentUser(ctx);
+    assertGlobalPermission(user, 'WRITE');
+    const input = body(ctx, createProcessSchema, 'process');
+    const name = input.name ?? '';
+    const isRagEnabled = input.isRagEnabled ?? false;
+    const tags = await requireTags(knex, input.processTags?.map((t) => t.id) ?? []);
+    // The splitter only matters with RAG on; otherwise it is dropped rather than validated.
+    const ragTextSplitterId = isRagEnabled ? (input.ragTextSplitter?.id ?? null) : null;
+    if (ragTextSplitterId !== null) await processes.requireSplitter(knex, ragTextSplitterId);
+    new FieldErrorCollector('process')
+      .check(
+        'name',
+        processNameRule(name, name.trim() ? await processes.collidingProcessNames(knex, name) : []),
+      )
+      .check('processTags', predefinedTagRule(tags))
+      .throwIfAny();
+    const created = await processes.createProcess(knex, user, {
+      name,
+      isRagEnabled,
+      tagIds: tags.map((t) => t.id),
+      ragTextSplitterId,
+    });
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.process.created', created.name);
+    ctx.body = created;
+  });
+
+  router.delete('/api/processes/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const id = idParam(ctx.params.id);
+    assertProcessMode(user, id, 'ADMIN');
+    const process = await processes.findProcess(knex, id);
+    if (!process) throw notFound('process');
+    await processes.deleteProcess(knex, id);
+    setAlert(ctx, 'soaApp.process.deleted', process.name);
+    ctx.status = 204;
+  });
+
+  router.put('/api/processes/:id/process-tags', async (ctx) => {
+    const user = currentUser(ctx);
+    const id = idParam(ctx.params.id);
+    assertProcessMode(user, id, 'ADMIN');
+    const input = body(ctx, processTagsSchema, 'process');
+    if (!(await processes.findProcess(knex, id))) throw notFound('process');
+    const tags = await requireTags(
+      knex,
+      input.map((t) => t.id),
+    );
+    new FieldErrorCollector('process').check('processTags', predefinedTagRule(tags)).throwIfAny();
+    const tagIds = tags.map((t) => t.id);
+    const updated = await processes.replaceProcessTags(knex, user, id, tagIds);
+    if (!updated) throw notFound('process');
+    setAlert(ctx, 'soaApp.process.updated', updated.name);
+    ctx.body = updated;
+  });
+
+  // PUT makes the body the process's only actors; POST adds to them. Both answer with all its actors.
+  for (const method of ['put', 'post'] as const) {
+    router[method]('/api/process/:id/process-actors', async (ctx) => {
+      const user = currentUser(ctx);
+      const id = idParam(ctx.params.id);
+      assertProcessMode(user, id, 'ADMIN');
+      const input = body(ctx, actorsSchema, 'processActor');
+      const process = await processes.findProcess(knex, id);
+      if (!process) throw notFound('process');
+      const errors = new FieldErrorCollector('processActor');
+      input.forEach((a, i) => {
+        errors.check(`${i}.actor`, actorCodeRule(a.actor ?? ''));
+        errors.check(`${i}.name`, actorNameRule(a.name ?? ''));
+      });
+      errors.throwIfAny();
+      if (input.some((a) => a.processId != null && a.processId !== id)) {
+        throw appError('error.idinvalid', 'processActor', 'idinvalid');
+      }
+      const actors = input.map((a) => ({ actor: a.actor ?? '', name: a.name ?? '' }));
+      const saved = await processes.saveActors(knex, id, actors, method === 'put');
+      if (!saved) throw notFound('process');
+      ctx.status = method === 'post' ? 201 : 200;
+      setAlert(ctx, 'soaApp.process.updated', process.name);
+      ctx.body = saved;
+    });
+  }
+
+  router.get('/api/external-document-splitter', async (ctx) => {
+    currentUser(ctx);
+    ctx.body = await processes.listSplitters(knex);
+  });
+
+  return router;
+}

@@ -1,0 +1,324 @@
+/**
+ * Accounts: sign-in with per-account throttling, the own account, password change, self-registration with
+ * e-mail activation, and password reset by e-mail. Logins and e-mails are stored and compared lower-case.
+ * Callers validate the fields (domain/validation.ts); this module enforces the rules that need the database.
+ */
+import crypto from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type { Knex } from 'knex';
+import { BCRYPT_COST } from '../../db/seed';
+import type { AccountDTO } from '../../domain/api-types';
+import { Roles } from '../../domain/enums';
+import { loadAuthUser, signToken, type AuthUser } from '../auth';
+import type { AppConfig } from '../config';
+import { appError, tooManyRequests, unauthorized } from '../errors';
+import { accountMail } from './mail-templates';
+import type { Mailer } from './mail';
+
+export const LANG_KEYS = ['en', 'pl'] as const;
+export const RESET_KEY_VALIDITY_HOURS = 24;
+const ENTITY = 'userManagement';
+const KEY_LENGTH = 20;
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** created_by of self-registered accounts (JHipster's name for "nobody signed in"). */
+const ANONYMOUS = 'anonymousUser';
+
+export interface AccountDeps {
+  knex: Knex;
+  config: AppConfig;
+  mailer: Mailer;
+}
+
+export interface AccountUpdate {
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  langKey: string;
+}
+
+export interface Registration {
+  login: string;
+  email: string;
+  password: string;
+  langKey: string;
+}
+
+interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  password_hash: string;
+  first_name: string | null;
+  last_name: string | null;
+  activated: boolean;
+  lang_key: string;
+  activation_key: string | null;
+  created_by: string | null;
+  created_date: Date | null;
+  last_modified_by: string | null;
+  last_modified_date: Date | null;
+}
+
+/** A random key for activation and reset links: 20 characters of [A-Za-z0-9], unbiased. */
+export function randomKey(length = KEY_LENGTH): string {
+  let key = '';
+  for (let i = 0; i < length; i++) key += KEY_ALPHABET[crypto.randomInt(KEY_ALPHABET.length)];
+  return key;
+}
+
+const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+
+// Compared against when the login is unknown, so that the answer takes as long as for a known one.
+let dummyHash: Promise<string> | null = null;
+const timingDummy = () => (dummyHash ??= bcrypt.hash(crypto.randomBytes(16).toString('hex'), BCRYPT_COST));
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+function uniqueViolation(err: unknown): string | null {
+  const e = err as {
+    code?: string;
+    constraint?: string;
+    nativeError?: { code?: string; constraint?: string };
+  };
+  const native = e.nativeError ?? e;
+  return native.code === '23505' ? (native.constraint ?? '') : null;
+}
+
+/** Maps a race lost on the users' unique indexes to the same app errors as the checks before it. */
+function rethrowTaken(err: unknown): never {
+  const constraint = uniqueViolation(err);
+  if (constraint?.includes('login')) throw appError('error.userexists', ENTITY);
+  if (constraint?.includes('email')) throw appError('error.emailexists', ENTITY);
+  throw err;
+}
+
+export function createAccountService({ knex, config, mailer }: AccountDeps) {
+  const tooMany = (seconds: number) =>
+    tooManyRequests(`Too many failed sign-in attempts. Try again in ${Math.max(1, seconds)} seconds.`);
+  const notLocked = (q: Knex.QueryBuilder) =>
+    q.whereNull('locked_until').orWhere('locked_until', '<=', knex.fn.now());
+  const lockSecondsLeft = async (id: number): Promise<number> => {
+    const row = await knex('users')
+      .where({ id })
+      .first(knex.raw('ceil(extract(epoch from locked_until - now()))::int as left'));
+    return Number(row?.left ?? 0);
+  };
+  const link = (path: string) => `${config.baseUrl.replace(/\/+$/, '')}${path}`;
+  const findByEmail = (db: Knex, email: string) =>
+    db<UserRow>('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first();
+
+  /**
+   * A failed attempt: counts it, and locks the account once maxFailures follow each other. The update only
+   * applies to an unlocked account, so attempts racing with the lock are answered as locked.
+   */
+  async function recordFailure(id: number): Promise<void> {
+    const { maxFailures, lockSeconds } = config.loginThrottle;
+    const updated = await knex('users')
+      .where({ id })
+      .andWhere(notLocked)
+      .update(
+        {
+          failed_logins: knex.raw('case when failed_logins + 1 >= ? then 0 else failed_logins + 1 end', [
+            maxFailures,
+          ]),
+          locked_until: knex.raw(
+            "case when failed_logins + 1 >= ? then now() + (? * interval '1 second') else null end",
+            [maxFailures, lockSeconds],
+          ),
+        },
+        ['id'],
+      );
+    if (updated.length === 0) throw tooMany(await lockSecondsLeft(id));
+  }
+
+  /** A correct password: resets the counter, unless the account got locked meanwhile. */
+  async function recordSuccess(id: number): Promise<void> {
+    const updated = await knex('users')
+      .where({ id })
+      .andWhere(notLocked)
+      .update({ failed_logins: 0, locked_until: null }, ['id']);
+    if (updated.length === 0) throw tooMany(await lockSecondsLeft(id));
+  }
+
+  return {
+    /** Checks the credentials and returns a signed JWT. */
+    async authenticate(username: string, password: string, rememberMe: boolean): Promise<string> {
+      const row = await knex('users')
+        .where({ login: username.toLowerCase() })
+        .first(
+          'id',
+          'login',
+          'password_hash',
+          'activated',
+          knex.raw('coalesce(ceil(extract(epoch from locked_until - now())), 0)::int as lock_left'),
+        );
+      if (!row) {
+        await bcrypt.compare(password, await timingDummy());
+        throw unauthorized();
+      }
+      if (row.lock_left > 0) throw tooMany(row.lock_left);
+      if (!(await bcrypt.compare(password, row.password_hash))) {
+        await recordFailure(row.id);
+        throw unauthorized();
+      }
+      await recordSuccess(row.id);
+      if (!row.activated) throw unauthorized(`User ${row.login} was not activated`);
+      const user = (await loadAuthUser(knex, { id: row.id }))!;
+      const validity = rememberMe ? config.jwtValidityRememberMe : config.jwtValidity;
+      return signToken(
+        config.jwtSecret,
+        { id: user.id, login: user.login, roles: [...user.roles] },
+        validity,
+      );
+    },
+
+    async account(userId: number): Promise<AccountDTO> {
+      const [row, auth] = await Promise.all([
+        knex<UserRow>('users').where({ id: userId }).first(),
+        loadAuthUser(knex, { id: userId }),
+      ]);
+      if (!row || !auth) throw unauthorized();
+      return {
+        id: row.id,
+        login: row.login,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        email: row.email,
+        activated: row.activated,
+        langKey: row.lang_key,
+        roles: [...auth.roles],
+        authorities: auth.authorities.map((a) => ({
+          id: a.id!,
+          componentId: a.componentId,
+          type: a.type,
+          mode: a.mode,
+        })),
+        createdBy: row.created_by,
+        createdDate: iso(row.created_date),
+        lastModifiedBy: row.last_modified_by,
+        lastModifiedDate: iso(row.last_modified_date),
+      };
+    },
+
+    async updateAccount(user: AuthUser, update: AccountUpdate): Promise<void> {
+      const email = update.email.toLowerCase();
+      const owner = await findByEmail(knex, email);
+      if (owner && owner.id !== user.id) throw appError('error.emailexists', ENTITY);
+      await knex('users')
+        .where({ id: user.id })
+        .update({
+          first_name: update.firstName,
+          last_name: update.lastName,
+          email,
+          lang_key: update.langKey,
+          last_modified_by: user.login,
+          last_modified_date: knex.fn.now(),
+        })
+        .catch(rethrowTaken);
+    },
+
+    async changePassword(user: AuthUser, currentPassword: string, newPassword: string): Promise<void> {
+      const row = await knex<UserRow>('users').where({ id: user.id }).first('password_hash');
+      if (!row || !(await bcrypt.compare(currentPassword, row.password_hash))) {
+        throw appError('error.invalidpassword', ENTITY);
+      }
+      await knex('users')
+        .where({ id: user.id })
+        .update({
+          password_hash: await hashPassword(newPassword),
+          last_modified_by: user.login,
+          last_modified_date: knex.fn.now(),
+        });
+    },
+
+    /**
+     * Creates a not-activated ROLE_USER account and mails its activation link. A pending registration
+     * (never activated, still holding an activation key) with the same login or e-mail is replaced.
+     */
+    async register(input: Registration): Promise<void> {
+      const login = input.login.toLowerCase();
+      const email = input.email.toLowerCase();
+      const activationKey = randomKey();
+      const passwordHash = await hashPassword(input.password);
+      const pending = (u: UserRow) => !u.activated && u.activation_key !== null;
+      await knex
+        .transaction(async (trx) => {
+          const byLogin = await trx<UserRow>('users').where({ login }).first();
+          if (byLogin && !pending(byLogin)) throw appError('error.userexists', ENTITY);
+          const byEmail = await findByEmail(trx, email);
+          if (byEmail && !pending(byEmail)) throw appError('error.emailexists', ENTITY);
+          const stale = [byLogin?.id, byEmail?.id].filter((id): id is number => id !== undefined);
+          if (stale.length) await trx('users').whereIn('id', stale).del();
+          const [created] = await trx('users')
+            .insert({
+              login,
+              email,
+              password_hash: passwordHash,
+              activated: false,
+              lang_key: input.langKey,
+              activation_key: activationKey,
+              created_by: ANONYMOUS,
+            })
+            .returning('id');
+          const role = await trx('roles').where({ name: Roles.USER }).first('id');
+          await trx('user_roles').insert({ user_id: created.id, role_id: role.id });
+        })
+        .catch(rethrowTaken);
+      await mailer.send(
+        accountMail('activation', input.langKey, email, {
+          login,
+          link: link(`/lp/verify/${activationKey}`),
+          appName: config.appName,
+        }),
+      );
+    },
+
+    async activate(key: string): Promise<void> {
+      const updated = key
+        ? await knex('users')
+            .where({ activation_key: key })
+            .update({ activated: true, activation_key: null }, ['id'])
+        : [];
+      if (updated.length === 0) throw appError('error.activationKeyInvalid', ENTITY);
+    },
+
+    /** Mails a reset link to an activated account with this e-mail. */
+    async requestPasswordReset(emailInput: string): Promise<void> {
+      const user = await findByEmail(knex, emailInput);
+      if (!user || !user.activated) throw appError('error.emailnotfound', ENTITY);
+      const resetKey = randomKey();
+      await knex('users').where({ id: user.id }).update({ reset_key: resetKey, reset_date: knex.fn.now() });
+      await mailer.send(
+        accountMail('passwordReset', user.lang_key, user.email, {
+          login: user.login,
+          link: link(`/lp/reset/finish/${resetKey}`),
+          appName: config.appName,
+        }),
+      );
+    },
+
+    /** Sets the new password when the key was issued less than 24 hours ago; the key works once. */
+    async finishPasswordReset(key: string, newPassword: string): Promise<void> {
+      const passwordHash = await hashPassword(newPassword);
+      const updated = key
+        ? await knex('users')
+            .where({ reset_key: key })
+            .andWhere('reset_date', '>', knex.raw(`now() - interval '${RESET_KEY_VALIDITY_HOURS} hours'`))
+            .update(
+              {
+                password_hash: passwordHash,
+                reset_key: null,
+                reset_date: null,
+                failed_logins: 0,
+                locked_until: null,
+                last_modified_date: knex.fn.now(),
+              },
+              ['id'],
+            )
+        : [];
+      if (updated.length === 0) throw appError('error.resetKeyInvalid', ENTITY);
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

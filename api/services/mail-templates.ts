@@ -1,0 +1,88 @@
+/**
+ * Texts of the account e-mails (activation, password reset) in the languages of the UI. A langKey without
+ * its own texts falls back to English, the default locale.
+ */
+import type { MailMessage } from './mail';
+
+export type AccountMailKind = 'activation' | 'passwordReset';
+
+interface MailParams {
+  login: string;
+  link: string;
+  appName: string;
+}
+
+type Template = (p: MailParams) => { subject: string; text: string };
+
+const TEMPLATES: Record<string, Record<AccountMailKind, Template>> = {
+  en: {
+    activation: ({ login, link, appName }) => ({
+      subject: `${appName} account activation`,
+      text: [
+        `Dear ${login},`,
+        '',
+        `Your ${appName} account has been created. Please open the link below to activate it:`,
+        '',
+        link,
+        '',
+        'Regards,',
+        `The ${appName} team`,
+      ].join('\n'),
+    }),
+    passwordReset: ({ login, link, appName }) => ({
+      subject: `${appName} password reset`,
+      text: [
+        `Dear ${login},`,
+        '',
+        `A password reset was requested for your ${appName} account. Please open the link below to choose a new password:`,
+        '',
+        link,
+        '',
+        'The link is valid for 24 hours. If you did not ask for a new password, ignore this e-mail.',
+        '',
+        'Regards,',
+        `The ${appName} team`,
+      ].join('\n'),
+    }),
+  },
+  pl: {
+    activation: ({ login, link, appName }) => ({
+      subject: `Aktywacja konta ${appName}`,
+      text: [
+        `Witaj ${login},`,
+        '',
+        `Twoje konto w ${appName} zostało utworzone. Otwórz poniższy link, aby je aktywować:`,
+        '',
+        link,
+        '',
+        'Pozdrawiamy,',
+        `Zespół ${appName}`,
+      ].join('\n'),
+    }),
+    passwordReset: ({ login, link, appName }) => ({
+      subject: `Resetowanie hasła ${appName}`,
+      text: [
+        `Witaj ${login},`,
+        '',
+        `Poproszono o zresetowanie hasła do Twojego konta w ${appName}. Otwórz poniższy link, aby ustawić nowe hasło:`,
+        '',
+        link,
+        '',
+        'Link jest ważny przez 24 godziny. Jeśli to nie Ty prosiłeś o nowe hasło, zignoruj tę wiadomość.',
+        '',
+        'Pozdrawiamy,',
+        `Zespół ${appName}`,
+      ].join('\n'),
+    }),
+  },
+};
+
+export function accountMail(
+  kind: AccountMailKind,
+  langKey: string,
+  to: string,
+  params: MailParams,
+): MailMessage {
+  const template = (TEMPLATES[langKey] ?? TEMPLATES.en)[kind];
+  return { to, ...template(params) };
+}

@@ -1,0 +1,394 @@
+/**
+ * Registration, activation and password reset against a real API, PostgreSQL and a real SMTP peer
+ * (smtp-server on a free loopback port): the links are read out of the mails the API actually sent.
+ */
+import { SMTPServer } from 'smtp-server';
+import { freePort } from '../../scripts/lib/ports';
+import { buildUser, call, startTestApi, unique, type TestApi } from '../support/harness';
+
+interface ReceivedMail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+// --- a little MIME: enough for the single-part text mails the API sends ---
+
+function bytesToUtf8(s: string, decode: (s: string) => number[]): string {
+  return Buffer.from(decode(s)).toString('utf8');
+}
+
+function quotedPrintable(s: string, underscoreIsSpace = false): number[] {
+  const out: number[] = [];
+  const src = s.replace(/=\r?\n/g, '');
+  for (let i = 0; i < src.length; i++) {
+    const hex = src.slice(i + 1, i + 3);
+    if (src[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      out.push(parseInt(hex, 16));
+      i += 2;
+    } else if (underscoreIsSpace && src[i] === '_') {
+      out.push(0x20);
+    } else {
+      out.push(...Buffer.from(src[i], 'utf8'));
+    }
+  }
+  return out;
+}
+
+/** RFC 2047 encoded words (=?UTF-8?Q?...?= and =?UTF-8?B?...?=); whitespace between two of them is dropped. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=/g, (_, enc: string, data: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : bytesToUtf8(data, (d) => quotedPrintable(d, true)),
+    );
+}
+
+function parseMail(raw: string, to: string[]): ReceivedMail {
+  const split = raw.indexOf('\r\n\r\n');
+  const headerLines = raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n');
+  const header = (name: string) =>
+    headerLines
+      .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+      ?.slice(name.length + 1)
+      .trim() ?? '';
+  const body = raw.slice(split + 4);
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  const text =
+    encoding === 'base64'
+      ? Buffer.from(body, 'base64').toString('utf8')
+      : encoding === 'quoted-printable'
+        ? bytesToUtf8(body, (b) => quotedPrintable(b))
+        : body;
+  return { to, subject: decodeWords(header('Subject')), text: text.replace(/\r\n/g, '\n') };
+}
+
+describe('registration, activation and password reset', () => {
+  let api: TestApi;
+  let smtp: SMTPServer;
+  const inbox: ReceivedMail[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+          inbox.push(parseMail(Buffer.concat(chunks).toString('utf8'), rcpt));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+    api = await startTestApi({
+      smtp: { host: '127.0.0.1', port, secure: false, from: 'workbench@localhost' },
+      loginThrottle: { maxFailures: 3, lockSeconds: 60 },
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+    await new Promise<void>((resolve) => smtp.close(resolve));
+  });
+
+  /** The latest mail to this address (the API answers after the SMTP peer accepted it; a short wait anyway). */
+  async function mailTo(address: string): Promise<ReceivedMail> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = inbox.filter((m) => m.to.includes(address.toLowerCase())).at(-1);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const mailsTo = (address: string) => inbox.filter((m) => m.to.includes(address.toLowerCase()));
+
+  function linkKey(mail: ReceivedMail, path: string): string {
+    const base = api.config.baseUrl.replace(/\/+$/, '');
+    const match = new RegExp(`${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}/([A-Za-z0-9]+)`).exec(
+      mail.text,
+    );
+    if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
+    return match[1];
+  }
+
+  const register = (json: object) => call(api.baseUrl, '/api/register', { json });
+  const authenticate = (username: string, password: string) =>
+    call(api.baseUrl, '/api/authenticate', { json: { username, password, rememberMe: false } });
+  const newAccount = () => {
+    const login = unique('reg').toLowerCase();
+    return { login, email: `${login}@example.test`, password: 'reg-password', langKey: 'en' };
+  };
+  const fieldKeys = (body: { fieldErrors?: { field: string; key: string }[] }) =>
+    Object.fromEntries((body.fieldErrors ?? []).map((fe) => [fe.field, fe.key]));
+
+  describe('POST /api/register and GET /api/verify', () => {
+    it('registers, mails the activation link, refuses sign-in until activated, then signs in', async () => {
+      const acc = newAccount();
+      const res = await register(acc);
+      expect(res.status).toBe(201);
+
+      const mail = await mailTo(acc.email);
+      expect(mail.subject).toBe(`${api.config.appName} account activation`);
+      expect(mail.text).toContain(`Dear ${acc.login},`);
+      const key = linkKey(mail, '/lp/verify');
+      expect(key).toMatch(/^[A-Za-z0-9]{20}$/);
+
+      const row = await api.knex('users').where({ login: acc.login }).first();
+      expect(row).toMatchObject({ activated: false, activation_key: key, email: acc.email, lang_key: 'en' });
+      expect(row.password_hash).toMatch(/^\$2[aby]\$10\$/);
+
+      const refused = await authenticate(acc.login, acc.password);
+      expect(refused.status).toBe(401);
+      expect(refused.body.detail).toBe(`User ${acc.login} was not activated`);
+
+      expect((await call(api.baseUrl, `/api/verify?key=${key}`)).status).toBe(200);
+      expect((await api.knex('users').where({ login: acc.login }).first()).activation_key).toBeNull();
+
+      const signedIn = await authenticate(acc.login, acc.password);
+      expect(signedIn.status).toBe(200);
+      const account = await call(api.baseUrl, '/api/account', { token: signedIn.body.id_token });
+      expect(account.status).toBe(200);
+      expect(account.body).toMatchObject({
+        login: acc.login,
+        email: acc.email,
+        activated: true,
+        langKey: 'en',
+        roles: ['ROLE_USER'],
+      });
+    });
+
+    it('refuses the same activation key a second time and unknown or missing keys (activationKeyInvalid)', async () => {
+      const acc = newAccount();
+      await register(acc);
+      const key = linkKey(await mailTo(acc.email), '/lp/verify');
+      expect((await call(api.baseUrl, `/api/verify?key=${key}`)).status).toBe(200);
+      for (const path of [
+        `/api/verify?key=${key}`,
+        '/api/verify?key=NoSuchKey0000000000',
+        '/api/verify',
+        '/api/verify?key=',
+      ]) {
+        const res = await call(api.baseUrl, path);
+        expect(res.status).toBe(400);
+        expect(res.body.errorKey).toBe('activationKeyInvalid');
+        expect(res.headers.get('x-soaapp-error')).toBe('error.activationKeyInvalid');
+      }
+    });
+
+    it('writes the activation mail in Polish for langKey pl', async () => {
+      const acc = { ...newAccount(), langKey: 'pl' };
+      expect((await register(acc)).status).toBe(201);
+      const mail = await mailTo(acc.email);
+      expect(mail.subject).toBe(`Aktywacja konta ${api.config.appName}`);
+      expect(mail.text).toContain('zostało utworzone');
+      linkKey(mail, '/lp/verify');
+      expect((await api.knex('users').where({ login: acc.login }).first()).lang_key).toBe('pl');
+    });
+
+    it('stores login and e-mail lower-case and signs in whatever the case', async () => {
+      const acc = newAccount();
+      const mixed = { ...acc, login: acc.login.toUpperCase(), email: acc.email.toUpperCase() };
+      expect((await register(mixed)).status).toBe(201);
+      const key = linkKey(await mailTo(acc.email), '/lp/verify');
+      await call(api.baseUrl, `/api/verify?key=${key}`);
+      const row = await api.knex('users').where({ login: acc.login }).first();
+      expect(row.email).toBe(acc.email);
+      expect((await authenticate(mixed.login, acc.password)).status).toBe(200);
+    });
+
+    it('refuses a login that is taken, whatever its case (userexists)', async () => {
+      const existing = await buildUser(api.knex);
+      const res = await register({ ...newAccount(), login: existing.login.toUpperCase() });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('error.userexists');
+      expect(res.body.errorKey).toBe('userexists');
+      expect(res.headers.get('x-soaapp-error')).toBe('error.userexists');
+    });
+
+    it('refuses an e-mail that is taken, whatever its case (emailexists)', async () => {
+      const existing = await buildUser(api.knex);
+      const acc = newAccount();
+      const res = await register({ ...acc, email: existing.email.toUpperCase() });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('error.emailexists');
+      expect(res.body.errorKey).toBe('emailexists');
+      expect(await api.knex('users').where({ login: acc.login }).first()).toBeUndefined();
+    });
+
+    it('replaces a pending registration that is submitted again', async () => {
+      const acc = newAccount();
+      await register(acc);
+      const firstKey = linkKey(await mailTo(acc.email), '/lp/verify');
+      expect((await register({ ...acc, password: 'second-password' })).status).toBe(201);
+      expect(mailsTo(acc.email)).toHaveLength(2);
+      const secondKey = linkKey(await mailTo(acc.email), '/lp/verify');
+      expect(secondKey).not.toBe(firstKey);
+      expect((await call(api.baseUrl, `/api/verify?key=${firstKey}`)).status).toBe(400);
+      expect((await call(api.baseUrl, `/api/verify?key=${secondKey}`)).status).toBe(200);
+      expect((await authenticate(acc.login, 'second-password')).status).toBe(200);
+      expect((await register(acc)).body.errorKey).toBe('userexists');
+    });
+
+    it('does not replace a deactivated account that was once active', async () => {
+      const existing = await buildUser(api.knex, { activated: false });
+      const res = await register({ ...newAccount(), login: existing.login });
+      expect(res.body.errorKey).toBe('userexists');
+      expect(await api.knex('users').where({ id: existing.id }).first()).toBeDefined();
+    });
+
+    it('reports each invalid field with its rule key and creates nothing', async () => {
+      const ok = newAccount();
+      const cases: [object, Record<string, string>][] = [
+        [
+          {},
+          {
+            login: 'register.messages.validate.login.required',
+            email: 'global.messages.validate.email.required',
+            password: 'global.messages.validate.newpassword.required',
+          },
+        ],
+        [{ ...ok, login: 'bad login!' }, { login: 'register.messages.validate.login.pattern' }],
+        [{ ...ok, login: 'x'.repeat(51) }, { login: 'register.messages.validate.login.maxlength' }],
+        [{ ...ok, email: 'not-an-email' }, { email: 'global.messages.validate.email.invalid' }],
+        [{ ...ok, email: 'a@b' }, { email: 'global.messages.validate.email.minlength' }],
+        [{ ...ok, email: `${'a'.repeat(250)}@b.pl` }, { email: 'global.messages.validate.email.maxlength' }],
+        [{ ...ok, password: 'abc' }, { password: 'global.messages.validate.newpassword.minlength' }],
+        [{ ...ok, password: 'x'.repeat(51) }, { password: 'global.messages.validate.newpassword.maxlength' }],
+        [{ ...ok, langKey: 'de' }, { langKey: 'entity.validation.pattern' }],
+      ];
+      for (const [json, expected] of cases) {
+        const res = await register(json);
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe('error.validation');
+        expect(fieldKeys(res.body)).toEqual(expected);
+      }
+      const pattern = (await register({ ...ok, login: 'bad login!' })).body.fieldErrors[0];
+      expect(pattern).toEqual({
+        objectName: 'managedUserVM',
+        field: 'login',
+        message: 'Pattern',
+        key: 'register.messages.validate.login.pattern',
+      });
+      expect(await api.knex('users').where({ login: ok.login }).first()).toBeUndefined();
+      expect(mailsTo(ok.email)).toHaveLength(0);
+    });
+  });
+
+  describe('password reset', () => {
+    const init = (email: string) =>
+      call(api.baseUrl, '/api/account/reset-password/init', { method: 'POST', text: email });
+    const finish = (json: object) => call(api.baseUrl, '/api/account/reset-password/finish', { json });
+
+    it('mails a reset link; finishing it replaces the password once', async () => {
+      const u = await buildUser(api.knex);
+      expect((await init(u.email.toUpperCase())).status).toBe(200);
+      const mail = await mailTo(u.email);
+      expect(mail.subject).toBe(`${api.config.appName} password reset`);
+      const key = linkKey(mail, '/lp/reset/finish');
+      expect(key).toMatch(/^[A-Za-z0-9]{20}$/);
+
+      expect((await finish({ key, newPassword: 'after-reset' })).status).toBe(200);
+      expect((await authenticate(u.login, u.password)).status).toBe(401);
+      expect((await authenticate(u.login, 'after-reset')).status).toBe(200);
+      const row = await api.knex('users').where({ id: u.id }).first();
+      expect(row).toMatchObject({ reset_key: null, reset_date: null });
+      expect(row.password_hash).toMatch(/^\$2[aby]\$10\$/);
+
+      const again = await finish({ key, newPassword: 'third-password' });
+      expect(again.status).toBe(400);
+      expect(again.body.errorKey).toBe('resetKeyInvalid');
+    });
+
+    it("writes the reset mail in the user's language", async () => {
+      const u = await buildUser(api.knex);
+      await api.knex('users').where({ id: u.id }).update({ lang_key: 'pl' });
+      expect((await init(u.email)).status).toBe(200);
+      const mail = await mailTo(u.email);
+      expect(mail.subject).toBe(`Resetowanie hasła ${api.config.appName}`);
+      expect(mail.text).toContain('Link jest ważny przez 24 godziny');
+      linkKey(mail, '/lp/reset/finish');
+    });
+
+    it('refuses an unknown e-mail and a not-activated account (emailnotfound) and sends nothing', async () => {
+      const pending = await buildUser(api.knex, { activated: false });
+      for (const email of [`${unique('nobody')}@example.test`, pending.email]) {
+        const res = await init(email);
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe('error.emailnotfound');
+        expect(res.body.errorKey).toBe('emailnotfound');
+        expect(mailsTo(email)).toHaveLength(0);
+      }
+    });
+
+    it('checks the e-mail of the request with the e-mail rule', async () => {
+      const cases: [string, string][] = [
+        ['', 'global.messages.validate.email.required'],
+        ['not-an-email', 'global.messages.validate.email.invalid'],
+        ['a@b', 'global.messages.validate.email.minlength'],
+      ];
+      for (const [email, key] of cases) {
+        const res = await init(email);
+        expect(res.status).toBe(400);
+        expect(fieldKeys(res.body)).toEqual({ email: key });
+      }
+    });
+
+    it('refuses an unknown, missing or expired key (resetKeyInvalid)', async () => {
+      const u = await buildUser(api.knex);
+      await init(u.email);
+      const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
+      await api
+        .knex('users')
+        .where({ id: u.id })
+        .update({ reset_date: api.knex.raw("now() - interval '25 hours'") });
+      for (const json of [
+        { key, newPassword: 'after-reset' },
+        { key: 'NoSuchKey0000000000', newPassword: 'after-reset' },
+        { newPassword: 'after-reset' },
+      ]) {
+        const res = await finish(json);
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe('error.resetKeyInvalid');
+        expect(res.body.errorKey).toBe('resetKeyInvalid');
+      }
+      expect((await authenticate(u.login, u.password)).status).toBe(200);
+    });
+
+    it('checks the new password with the password rule and keeps the key usable', async () => {
+      const u = await buildUser(api.knex);
+      await init(u.email);
+      const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
+      const cases: [object, string][] = [
+        [{ key, newPassword: 'abc' }, 'global.messages.validate.newpassword.minlength'],
+        [{ key, newPassword: 'x'.repeat(51) }, 'global.messages.validate.newpassword.maxlength'],
+        [{ key }, 'global.messages.validate.newpassword.required'],
+      ];
+      for (const [json, expected] of cases) {
+        const res = await finish(json);
+        expect(res.status).toBe(400);
+        expect(fieldKeys(res.body)).toEqual({ newPassword: expected });
+      }
+      expect((await finish({ key, newPassword: 'valid-one' })).status).toBe(200);
+    });
+
+    it('lifts a sign-in lock once the password has been reset', async () => {
+      const u = await buildUser(api.knex);
+      for (let i = 0; i < 3; i++) await authenticate(u.login, 'wrong');
+      expect((await authenticate(u.login, u.password)).status).toBe(429);
+      await init(u.email);
+      const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
+      expect((await finish({ key, newPassword: 'after-reset' })).status).toBe(200);
+      expect((await authenticate(u.login, 'after-reset')).status).toBe(200);
+    });
+  });
+});
