@@ -42,31 +42,33 @@ export function signToken(secret: string, user: { id: number; login: string; rol
   });
 }
 
-/** Loads a user with roles and merged authorities (roles' and own, without duplicates). */
+/** Loads a user with roles and merged authorities (roles' and own, without duplicates), in one query. */
 export async function loadAuthUser(knex: Knex, where: { id: number } | { login: string }): Promise<AuthUser | null> {
-  const user = await knex('users').where(where).first();
-  if (!user) return null;
-  const roles: { name: string }[] = await knex('roles')
-    .join('user_roles', 'roles.id', 'user_roles.role_id')
-    .where('user_roles.user_id', user.id)
-    .select('roles.name');
-  const cols = ['authorities.id', 'authorities.component_id as componentId', 'authorities.type', 'authorities.mode'];
-  const roleAuth: AuthorityGrant[] = await knex('authorities')
-    .join('role_authorities', 'authorities.id', 'role_authorities.authority_id')
-    .join('user_roles', 'user_roles.role_id', 'role_authorities.role_id')
-    .where('user_roles.user_id', user.id)
-    .select(cols);
-  const ownAuth: AuthorityGrant[] = await knex('authorities')
-    .join('user_authorities', 'authorities.id', 'user_authorities.authority_id')
-    .where('user_authorities.user_id', user.id)
-    .select(cols);
+  const [column, value] = 'id' in where ? ['id', where.id] : ['login', where.login];
+  const authorityJson = `json_build_object('id', a.id, 'componentId', a.component_id, 'type', a.type, 'mode', a.mode)`;
+  const { rows } = await knex.raw(
+    `select u.id, u.login, u.activated, u.lang_key,
+       coalesce((select json_agg(r.name order by r.name) from roles r
+                 join user_roles ur on ur.role_id = r.id where ur.user_id = u.id), '[]') as roles,
+       coalesce((select json_agg(${authorityJson} order by a.id) from authorities a
+                 join role_authorities ra on ra.authority_id = a.id
+                 join user_roles ur on ur.role_id = ra.role_id where ur.user_id = u.id), '[]') as role_authorities,
+       coalesce((select json_agg(${authorityJson} order by a.id) from authorities a
+                 join user_authorities ua on ua.authority_id = a.id where ua.user_id = u.id), '[]') as own_authorities
+     from users u where u.${column} = ?`,
+    [value],
+  );
+  const row = rows[0];
+  if (!row) return null;
   return {
-    id: user.id,
-    login: user.login,
-    activated: user.activated,
-    langKey: user.lang_key,
-    roles: roles.map((r) => r.name).sort(),
-    authorities: mergeAuthorities(roleAuth, ownAuth).sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
+    id: row.id,
+    login: row.login,
+    activated: row.activated,
+    langKey: row.lang_key,
+    roles: row.roles as string[],
+    authorities: mergeAuthorities(row.role_authorities as AuthorityGrant[], row.own_authorities as AuthorityGrant[]).sort(
+      (a, b) => (a.id ?? 0) - (b.id ?? 0),
+    ),
   };
 }
 

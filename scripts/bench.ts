@@ -1,9 +1,12 @@
 /**
  * `npm run bench`: measured, never asserted. Starts a PostgreSQL of its own (embedded), seeds N processes and
- * times the hot read paths of this slice in-process: the process list query and access resolution.
+ * times the hot paths of this slice: GET /api/processes through the real API over HTTP (as an admin and as a
+ * user holding authorities on 500 processes), name search, and access resolution in domain/.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../api/config';
+import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
@@ -28,20 +31,59 @@ async function main() {
     const tag = await knex('process_tags').where({ predefined: true }).first();
     const rows = Array.from({ length: n }, (_, i) => ({ name: `Bench process ${i}` }));
     const inserted: { id: number }[] = await knex('processes').insert(rows).returning('id');
-    await knex('process_process_tags').insert(inserted.map((p) => ({ process_id: p.id, process_tag_id: tag.id })));
+    await knex('process_process_tags').insert(
+      inserted.map((p) => ({ process_id: p.id, process_tag_id: tag.id })),
+    );
     console.log(`seeded ${n} processes`);
-    await time('list processes with tags (admin, all rows)', 20, () =>
-      knex('processes')
-        .leftJoin('process_process_tags', 'processes.id', 'process_process_tags.process_id')
-        .select('processes.id', 'processes.name', 'process_process_tags.process_tag_id')
-        .orderBy('processes.id'),
+    const api = await startApi(
+      loadConfig({ ...process.env, DATABASE_URL: pg.urlFor(db), PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1' }),
     );
-    await time('name search, case-insensitive substring', 50, () =>
-      knex('processes').whereRaw('name ilike ?', ['%process 19%']).select('id', 'name'),
-    );
+    const base = `http://127.0.0.1:${api.port}`;
+    const token = async (username: string, password: string) => {
+      const res = await fetch(`${base}/api/authenticate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+      return res.headers.get('authorization') ?? '';
+    };
+    const grants = inserted.slice(0, 500).map((p) => ({ component_id: p.id, type: 'PROCESS', mode: 'READ' }));
+    const auths: { id: number }[] = await knex('authorities')
+      .insert(grants)
+      .onConflict()
+      .ignore()
+      .returning('id');
+    const user = await knex('users').where({ login: 'user' }).first();
+    await knex('user_authorities')
+      .insert(auths.map((a) => ({ user_id: user.id, authority_id: a.id })))
+      .onConflict()
+      .ignore();
+    const get = (path: string, auth: string) => () =>
+      fetch(`${base}${path}`, { headers: { Authorization: auth } }).then(async (r) => {
+        if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+        return r.arrayBuffer();
+      });
+    try {
+      const admin = await token('admin', 'admin');
+      const plain = await token('user', 'user');
+      await time(`GET /api/processes, admin, ${n} rows`, 20, get('/api/processes', admin));
+      await time('GET /api/processes, user with 500 authorities', 20, get('/api/processes', plain));
+      await time(
+        'GET /api/processes?name=process 19 (admin)',
+        50,
+        get('/api/processes?name=process%2019', admin),
+      );
+      await time('GET /api/account', 100, get('/api/account', admin));
+    } finally {
+      await api.close();
+    }
     const principal = {
       roles: ['ROLE_USER'],
-      authorities: Array.from({ length: 500 }, (_, i) => ({ componentId: i, type: 'PROCESS' as const, mode: 'READ' as const })),
+      authorities: Array.from({ length: 500 }, (_, i) => ({
+        componentId: i,
+        type: 'PROCESS' as const,
+        mode: 'READ' as const,
+      })),
     };
     await time('processMode over 500 authorities (x1000)', 20, () => {
       for (let i = 0; i < 1000; i++) processMode(principal, i);

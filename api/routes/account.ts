@@ -65,7 +65,7 @@ export function accountRoutes(deps: AppDeps): Router {
   });
 
   router.get('/account', requireAuth, async (ctx) => {
-    ctx.body = await accounts.account(currentUser(ctx).id);
+    ctx.body = await accounts.account(currentUser(ctx));
   });
 
   router.post('/account', requireAuth, async (ctx) => {

@@ -172,12 +172,10 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       );
     },
 
-    async account(userId: number): Promise<AccountDTO> {
-      const [row, auth] = await Promise.all([
-        knex<UserRow>('users').where({ id: userId }).first(),
-        loadAuthUser(knex, { id: userId }),
-      ]);
-      if (!row || !auth) throw unauthorized();
+    /** The account of the signed-in user; roles and authorities come from the request's principal. */
+    async account(auth: AuthUser): Promise<AccountDTO> {
+      const row = await knex<UserRow>('users').where({ id: auth.id }).first();
+      if (!row) throw unauthorized();
       return {
         id: row.id,
         login: row.login,
