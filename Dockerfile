@@ -4,6 +4,6 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx vite build --config web/vite.config.ts
+RUN npx vite build --config web/vite.config.mts
 EXPOSE 8080
 CMD ["npx", "tsx", "api/server.ts"]

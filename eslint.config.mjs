@@ -43,7 +43,18 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: ['node:*', 'fs', 'path', 'http', 'https', 'net', 'child_process', 'knex', 'pg', 'objection'],
+          patterns: [
+            'node:*',
+            'fs',
+            'path',
+            'http',
+            'https',
+            'net',
+            'child_process',
+            'knex',
+            'pg',
+            'objection',
+          ],
         },
       ],
     },

@@ -1,6 +1,9 @@
 /** Three projects: unit (pure, beside the code), integration (API + PostgreSQL + Temporal), e2e (Chromium). */
 const transform = {
-  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
 };
 const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'tsx', 'js', 'json'] };
 
@@ -9,7 +12,10 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{domain,api,db,workflows,activities,scripts}/**/*.test.ts', '<rootDir>/web/src/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{domain,api,db,workflows,activities,scripts}/**/*.test.ts',
+        '<rootDir>/web/src/**/*.test.ts',
+      ],
     },
     {
       ...common,

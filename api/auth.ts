@@ -35,7 +35,11 @@ export interface AppState {
 /** Resolves the caller from the request, or returns null when this credential type is absent. */
 export type CredentialResolver = (ctx: Context) => Promise<AuthUser | null>;
 
-export function signToken(secret: string, user: { id: number; login: string; roles: string[] }, seconds: number) {
+export function signToken(
+  secret: string,
+  user: { id: number; login: string; roles: string[] },
+  seconds: number,
+) {
   return jwt.sign({ sub: user.login, uid: user.id, auth: user.roles.join(',') }, secret, {
     algorithm: JWT_ALGORITHM,
     expiresIn: seconds,
@@ -43,7 +47,10 @@ export function signToken(secret: string, user: { id: number; login: string; rol
 }
 
 /** Loads a user with roles and merged authorities (roles' and own, without duplicates), in one query. */
-export async function loadAuthUser(knex: Knex, where: { id: number } | { login: string }): Promise<AuthUser | null> {
+export async function loadAuthUser(
+  knex: Knex,
+  where: { id: number } | { login: string },
+): Promise<AuthUser | null> {
   const [column, value] = 'id' in where ? ['id', where.id] : ['login', where.login];
   const authorityJson = `json_build_object('id', a.id, 'componentId', a.component_id, 'type', a.type, 'mode', a.mode)`;
   const { rows } = await knex.raw(
@@ -66,16 +73,19 @@ export async function loadAuthUser(knex: Knex, where: { id: number } | { login: 
     activated: row.activated,
     langKey: row.lang_key,
     roles: row.roles as string[],
-    authorities: mergeAuthorities(row.role_authorities as AuthorityGrant[], row.own_authorities as AuthorityGrant[]).sort(
-      (a, b) => (a.id ?? 0) - (b.id ?? 0),
-    ),
+    authorities: mergeAuthorities(
+      row.role_authorities as AuthorityGrant[],
+      row.own_authorities as AuthorityGrant[],
+    ).sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
   };
 }
 
 export function jwtResolver(knex: Knex, secret: string): CredentialResolver {
   return async (ctx) => {
     const header = ctx.get('Authorization');
-    const token = header.startsWith('Bearer ') ? header.slice(7) : (ctx.query.access_token as string | undefined);
+    const token = header.startsWith('Bearer ')
+      ? header.slice(7)
+      : (ctx.query.access_token as string | undefined);
     if (!token) return null;
     let payload: jwt.JwtPayload;
     try {
@@ -126,7 +136,12 @@ export function assertProcessMode(user: AuthUser, processId: number, required: A
   if (!modeSatisfies(processMode(user, processId), required)) throw forbidden();
 }
 
-export function assertNodeMode(user: AuthUser, nodeId: number, processId: number, required: AccessMode): void {
+export function assertNodeMode(
+  user: AuthUser,
+  nodeId: number,
+  processId: number,
+  required: AccessMode,
+): void {
   if (!modeSatisfies(nodeMode(user, nodeId, processId), required)) throw forbidden();
 }
 

@@ -45,7 +45,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtValidity: Number(env.JWT_VALIDITY_SECONDS ?? 86400),
     jwtValidityRememberMe: Number(env.JWT_VALIDITY_REMEMBER_ME_SECONDS ?? 2592000),
     appName: env.APP_NAME ?? 'Workbench',
-    profiles: (env.APP_PROFILES ?? 'dev').split(',').map((p) => p.trim()).filter(Boolean),
+    profiles: (env.APP_PROFILES ?? 'dev')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     baseUrl: env.APP_BASE_URL ?? `http://localhost:${port}`,
     smtp: smtpHost
       ? {
@@ -74,6 +77,7 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 
 /** In production (profile prod) a JWT_SECRET is mandatory; elsewhere a fixed development secret is used. */
 function devSecret(env: NodeJS.ProcessEnv): string {
-  if ((env.APP_PROFILES ?? '').split(',').includes('prod')) throw new Error('JWT_SECRET must be set with profile prod');
+  if ((env.APP_PROFILES ?? '').split(',').includes('prod'))
+    throw new Error('JWT_SECRET must be set with profile prod');
   return 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
 }

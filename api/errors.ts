@@ -47,7 +47,10 @@ export function appError(key: string, entityName: string, errorKey?: string): Ht
   );
 }
 
-export function fieldErrors(objectName: string, errors: { field: string; violation: Violation }[]): HttpError {
+export function fieldErrors(
+  objectName: string,
+  errors: { field: string; violation: Violation }[],
+): HttpError {
   const list: FieldErrorDTO[] = errors.map(({ field, violation }) => ({
     objectName,
     field,
@@ -84,7 +87,12 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     if (e.status >= 500) ctx.app.emit('error', err, ctx);
     ctx.status = e.status;
     for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
-    ctx.body = { status: e.status, title: TITLES[e.status] ?? 'Error', message: `error.http.${e.status}`, ...e.body } satisfies ErrorBodyDTO;
+    ctx.body = {
+      status: e.status,
+      title: TITLES[e.status] ?? 'Error',
+      message: `error.http.${e.status}`,
+      ...e.body,
+    } satisfies ErrorBodyDTO;
   }
 }
 

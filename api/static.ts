@@ -9,11 +9,15 @@ const RESERVED = /^\/(api|management|i18n|websocket)(\/|$)/;
 export function serveWeb(webDir: string) {
   return async (ctx: Context, next: Next) => {
     await next();
-    if (ctx.body !== undefined || ctx.status !== 404 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
+    if (ctx.body !== undefined || ctx.status !== 404 || (ctx.method !== 'GET' && ctx.method !== 'HEAD'))
+      return;
     if (RESERVED.test(ctx.path)) return;
     const file = path.join(webDir, path.normalize(ctx.path));
     if (file.startsWith(webDir) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-      await send(ctx, path.relative(webDir, file), { root: webDir, maxage: ctx.path.startsWith('/assets/') ? 31536000000 : 0 });
+      await send(ctx, path.relative(webDir, file), {
+        root: webDir,
+        maxage: ctx.path.startsWith('/assets/') ? 31536000000 : 0,
+      });
       return;
     }
     if (fs.existsSync(path.join(webDir, 'index.html'))) {

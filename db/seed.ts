@@ -15,10 +15,17 @@ export const SYSTEM_TAGS: readonly { name: string; color: string }[] = [
 export const DEMO_PROCESS_NAME = 'Demo Sphere';
 export const BCRYPT_COST = 10;
 
-async function ensureRow(knex: Knex, table: string, match: Record<string, unknown>, values: Record<string, unknown> = {}) {
+async function ensureRow(
+  knex: Knex,
+  table: string,
+  match: Record<string, unknown>,
+  values: Record<string, unknown> = {},
+) {
   const existing = await knex(table).where(match).first();
   if (existing) return existing as { id: number };
-  const [row] = await knex(table).insert({ ...match, ...values }).returning('*');
+  const [row] = await knex(table)
+    .insert({ ...match, ...values })
+    .returning('*');
   return row as { id: number };
 }
 
@@ -52,18 +59,28 @@ export async function seed(knex: Knex): Promise<void> {
     const user = await ensureUser(trx, 'user', 'user', [Roles.USER]);
 
     const tags = [];
-    for (const t of SYSTEM_TAGS) tags.push(await ensureRow(trx, 'process_tags', { name: t.name }, { color: t.color, predefined: true }));
+    for (const t of SYSTEM_TAGS)
+      tags.push(await ensureRow(trx, 'process_tags', { name: t.name }, { color: t.color, predefined: true }));
 
     const demo = await trx('processes').where({ name: DEMO_PROCESS_NAME }).first();
     if (!demo) {
-      const [process] = await trx('processes').insert({ name: DEMO_PROCESS_NAME, is_rag_enabled: false }).returning('*');
+      const [process] = await trx('processes')
+        .insert({ name: DEMO_PROCESS_NAME, is_rag_enabled: false })
+        .returning('*');
       await trx('process_process_tags').insert({ process_id: process.id, process_tag_id: tags[1].id });
       await trx('process_actors').insert([
         { process_id: process.id, actor: 'SPEAKER1', name: 'Speaker 1' },
         { process_id: process.id, actor: 'SPEAKER2', name: 'Speaker 2' },
       ]);
-      const authority = await ensureRow(trx, 'authorities', { component_id: process.id, type: 'PROCESS', mode: 'READ' });
-      await trx('user_authorities').insert({ user_id: user.id, authority_id: authority.id }).onConflict().ignore();
+      const authority = await ensureRow(trx, 'authorities', {
+        component_id: process.id,
+        type: 'PROCESS',
+        mode: 'READ',
+      });
+      await trx('user_authorities')
+        .insert({ user_id: user.id, authority_id: authority.id })
+        .onConflict()
+        .ignore();
     }
   });
 }

@@ -9,7 +9,10 @@ import {
   type Principal,
 } from './access';
 
-const user = (authorities: Principal['authorities'], roles = ['ROLE_USER']): Principal => ({ roles, authorities });
+const user = (authorities: Principal['authorities'], roles = ['ROLE_USER']): Principal => ({
+  roles,
+  authorities,
+});
 
 describe('access modes', () => {
   it('orders ADMIN above WRITE above READ, and null below all', () => {
@@ -52,9 +55,15 @@ describe('access modes', () => {
   });
 
   it('treats a PROCESS authority on component -1 as the global permission', () => {
-    expect(hasGlobalProcessPermission(user([{ componentId: -1, type: 'PROCESS', mode: 'WRITE' }]), 'WRITE')).toBe(true);
-    expect(hasGlobalProcessPermission(user([{ componentId: -1, type: 'PROCESS', mode: 'READ' }]), 'WRITE')).toBe(false);
-    expect(hasGlobalProcessPermission(user([{ componentId: 1, type: 'PROCESS', mode: 'ADMIN' }]))).toBe(false);
+    expect(
+      hasGlobalProcessPermission(user([{ componentId: -1, type: 'PROCESS', mode: 'WRITE' }]), 'WRITE'),
+    ).toBe(true);
+    expect(
+      hasGlobalProcessPermission(user([{ componentId: -1, type: 'PROCESS', mode: 'READ' }]), 'WRITE'),
+    ).toBe(false);
+    expect(hasGlobalProcessPermission(user([{ componentId: 1, type: 'PROCESS', mode: 'ADMIN' }]))).toBe(
+      false,
+    );
   });
 
   it('requires any one of the listed roles, and at least one role for an empty list', () => {

@@ -71,6 +71,8 @@ export interface ErrorBodyDTO {
   message: string;
   detail?: string;
   key?: string;
+  /** Short key of an app error (userexists, emailexists, ...). */
+  errorKey?: string;
   params?: Record<string, unknown>;
   fieldErrors?: FieldErrorDTO[];
 }

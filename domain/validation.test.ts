@@ -83,7 +83,9 @@ describe('process and tag rules', () => {
 
   it('requires a unique tag name of at most 50 characters', () => {
     expect(key(tagNameRule('t'.repeat(51)))).toBe('entity.validation.maxlength');
-    expect(key(tagNameRule('Urgent', ['urgent']))).toBe('soaApp.processTag.createEditModal.body.error.nameNotUnique');
+    expect(key(tagNameRule('Urgent', ['urgent']))).toBe(
+      'soaApp.processTag.createEditModal.body.error.nameNotUnique',
+    );
     expect(key(tagNameRule('Urgent', ['Later']))).toBeNull();
   });
 

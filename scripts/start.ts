@@ -42,7 +42,9 @@ async function main() {
   try {
     if (!env.DATABASE_URL) {
       console.log('[start] starting embedded PostgreSQL (.data/pg)...');
-      const pg: RunningPostgres = await startEmbeddedPostgres(path.join(ROOT, '.data', 'pg'), { persistent: true });
+      const pg: RunningPostgres = await startEmbeddedPostgres(path.join(ROOT, '.data', 'pg'), {
+        persistent: true,
+      });
       stops.push(() => pg.stop());
       await createDatabaseIfMissing(pg.serverUrl, 'workbench');
       env.DATABASE_URL = pg.urlFor('workbench');

@@ -8,7 +8,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { createDatabaseIfMissing, dropDatabase, splitDatabaseUrl, startEmbeddedPostgres } from './lib/postgres';
+import {
+  createDatabaseIfMissing,
+  dropDatabase,
+  splitDatabaseUrl,
+  startEmbeddedPostgres,
+} from './lib/postgres';
 import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
@@ -60,7 +65,10 @@ async function main(): Promise<number> {
 
     // Temporal: an in-memory dev server of this run (continue-as-new suggested early for the engine tests).
     const temporalPromise = cli
-      ? startTemporalDevServer(cli, { uiPort: null, dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 200 } })
+      ? startTemporalDevServer(cli, {
+          uiPort: null,
+          dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 200 },
+        })
       : null;
     const bundlePromise = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows/index'),
@@ -79,7 +87,12 @@ async function main(): Promise<number> {
 
     // The app as a user runs it (API + worker), for the end-to-end suite.
     const appPort = await freePort();
-    const appEnv = { ...env, PORT: String(appPort), TEMPORAL_TASK_QUEUE: 'workbench-e2e', NODE_ENV: 'production' };
+    const appEnv = {
+      ...env,
+      PORT: String(appPort),
+      TEMPORAL_TASK_QUEUE: 'workbench-e2e',
+      NODE_ENV: 'production',
+    };
     children.push(spawnTs('workflows/worker.ts', appEnv, 'e2e-worker'));
     children.push(spawnTs('api/server.ts', appEnv, 'e2e-api'));
     stops.push(async () => {
@@ -99,13 +112,19 @@ async function main(): Promise<number> {
     env.E2E_BASE_URL = `http://localhost:${appPort}`;
     env.CHROMIUM_PATH = chromium;
     env.ARTIFACTS_DIR = path.join(ROOT, 'tests', 'artifacts');
-    console.log(`[test] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env.DATABASE_URL}, Temporal ${env.TEMPORAL_ADDRESS}`);
+    console.log(
+      `[test] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${env.DATABASE_URL}, Temporal ${env.TEMPORAL_ADDRESS}`,
+    );
 
     const resultsFile = path.join(TEST_DIR, 'results.json');
     fs.rmSync(resultsFile, { force: true });
     const jestArgs = ['--maxWorkers=2', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)];
     const code = await new Promise<number>((resolve) => {
-      const jest = spawn(path.join(ROOT, 'node_modules', '.bin', 'jest'), jestArgs, { cwd: ROOT, env, stdio: 'inherit' });
+      const jest = spawn(path.join(ROOT, 'node_modules', '.bin', 'jest'), jestArgs, {
+        cwd: ROOT,
+        env,
+        stdio: 'inherit',
+      });
       jest.on('exit', (c) => resolve(c ?? 1));
     });
     if (fs.existsSync(resultsFile)) {
@@ -115,7 +134,9 @@ async function main(): Promise<number> {
         numPendingTests: number;
         numTotalTests: number;
       };
-      console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+      console.log(
+        `\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`,
+      );
       if (r.numTotalTests === 0) return 1;
     }
     return code;

@@ -30,14 +30,18 @@ function installRuntime(): void {
   }
 }
 
-export async function createWorker(s: WorkerSettings): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createWorker(
+  s: WorkerSettings,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   installRuntime();
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
   const worker = await Worker.create({
     connection,
     namespace: s.namespace,
     taskQueue: s.taskQueue,
-    ...(s.workflowBundle ? { workflowBundle: s.workflowBundle } : { workflowsPath: require.resolve('./index') }),
+    ...(s.workflowBundle
+      ? { workflowBundle: s.workflowBundle }
+      : { workflowsPath: require.resolve('./index') }),
     activities: createActivities({ knex: s.knex }),
   });
   return { worker, connection };
@@ -55,9 +59,7 @@ if (require.main === module) {
   })
     .then(async ({ worker, connection }) => {
       console.log(`[worker] polling task queue ${env.TEMPORAL_TASK_QUEUE ?? 'workbench'}`);
-      const stop = () => worker.shutdown();
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
       await connection.close();
       await knex.destroy();

@@ -32,7 +32,10 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
       status: up(db && tmp),
       components: {
         db: { status: up(db), details: { database: 'PostgreSQL' } },
-        temporal: { status: up(tmp), details: { address: config.temporalAddress, namespace: config.temporalNamespace } },
+        temporal: {
+          status: up(tmp),
+          details: { address: config.temporalAddress, namespace: config.temporalNamespace },
+        },
       },
     };
     ctx.status = body.status === 'UP' ? 200 : 503;

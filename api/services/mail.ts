@@ -17,7 +17,9 @@ export function createMailer(smtp: SmtpConfig | null): Mailer {
   if (!smtp) {
     return {
       async send(message) {
-        console.log(`[mail] SMTP_HOST not set; mail to ${message.to} not sent: ${message.subject}\n${message.text}`);
+        console.log(
+          `[mail] SMTP_HOST not set; mail to ${message.to} not sent: ${message.subject}\n${message.text}`,
+        );
       },
     };
   }

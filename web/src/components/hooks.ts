@@ -1,0 +1,22 @@
+/** Small shared hooks. */
+import { useEffect, useRef, type RefObject } from 'react';
+
+type Refs = RefObject<HTMLElement | null> | readonly RefObject<HTMLElement | null>[];
+
+/** Calls `onOutside` on a mouse-down outside the element(s) of `refs` while `active`. */
+export function useOutsideClick(refs: Refs, active: boolean, onOutside: () => void): void {
+  const callback = useRef(onOutside);
+  useEffect(() => {
+    callback.current = onOutside;
+  });
+  useEffect(() => {
+    if (!active) return;
+    const list = Array.isArray(refs) ? refs : [refs as RefObject<HTMLElement | null>];
+    const handler = (e: MouseEvent) => {
+      const inside = list.some((r) => r.current && r.current.contains(e.target as Node));
+      if (!inside) callback.current();
+    };
+    document.addEventListener('mousedown', handler);
+    return () => document.removeEventListener('mousedown', handler);
+  }, [refs, active]);
+}

@@ -1,0 +1,133 @@
+/** A handful of stroke icons (16 px grid, currentColor) so that the app needs no icon font. */
+import type { ReactNode, SVGProps } from 'react';
+
+type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+
+function Icon({ size = 16, children, ...rest }: IconProps & { children: ReactNode }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.5}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...rest}
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const IconPencil = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M11 2.5l2.5 2.5L5.5 13H3v-2.5z" />
+    <path d="M9.5 4l2.5 2.5" />
+  </Icon>
+);
+
+export const IconTrash = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M2.5 4h11" />
+    <path d="M6 4V2.5h4V4" />
+    <path d="M3.8 4l.7 9.5h7l.7-9.5" />
+    <path d="M6.5 6.5v4.5M9.5 6.5v4.5" />
+  </Icon>
+);
+
+export const IconPlus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M8 3v10M3 8h10" />
+  </Icon>
+);
+
+export const IconKey = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="5" cy="11" r="3" />
+    <path d="M7.2 8.8L13.5 2.5M11.5 4.5l1.5 1.5M9.8 6.2l1.3 1.3" />
+  </Icon>
+);
+
+export const IconFile = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 1.5h5.5L12.5 4.5v10h-8.5z" />
+    <path d="M9.5 1.5v3h3M6 8h4.5M6 10.5h4.5" />
+  </Icon>
+);
+
+export const IconChart = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M2 14h12" />
+    <path d="M4 12V8M8 12V3.5M12 12V6" />
+  </Icon>
+);
+
+export const IconDashboard = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="2" y="2" width="5" height="6" rx="1" />
+    <rect x="9" y="2" width="5" height="3.5" rx="1" />
+    <rect x="2" y="10" width="5" height="4" rx="1" />
+    <rect x="9" y="7.5" width="5" height="6.5" rx="1" />
+  </Icon>
+);
+
+export const IconFlow = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="1.5" y="6" width="4" height="4" rx="1" />
+    <rect x="10.5" y="1.5" width="4" height="4" rx="1" />
+    <rect x="10.5" y="10.5" width="4" height="4" rx="1" />
+    <path d="M5.5 8h2.5v-4.5h2.5M8 8v4.5h2.5" />
+  </Icon>
+);
+
+export const IconSparkle = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="7" cy="7" r="4.5" />
+    <path d="M10.3 10.3L14 14" />
+    <path d="M7 4.8v4.4M4.8 7h4.4" />
+  </Icon>
+);
+
+export const IconSearch = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="7" cy="7" r="4.5" />
+    <path d="M10.3 10.3L14 14" />
+  </Icon>
+);
+
+export const IconTag = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M1.5 2.5v5l7 7 6-6-7-7h-5z" />
+    <circle cx="5" cy="5" r="1" />
+  </Icon>
+);
+
+export const IconArrowLeft = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M13 8H3M7 4L3 8l4 4" />
+  </Icon>
+);
+
+export const IconGlobe = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8" cy="8" r="6.5" />
+    <path d="M1.5 8h13M8 1.5c2 2 2.8 4.2 2.8 6.5S10 12.5 8 14.5C6 12.5 5.2 10.3 5.2 8S6 3.5 8 1.5z" />
+  </Icon>
+);
+
+export const IconUser = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8" cy="5.5" r="3" />
+    <path d="M2.5 14.5c.5-3 2.8-4.5 5.5-4.5s5 1.5 5.5 4.5" />
+  </Icon>
+);
+
+export const IconCheck = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 8.5l3 3 7-7" />
+  </Icon>
+);

@@ -1,0 +1,96 @@
+/** Account and session calls (spec 1 section 7, "Account and session"): keys, query options, mutations. */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AccountDTO } from '@domain';
+import { http, isHttpError } from '../../api/client';
+
+export const accountKeys = {
+  all: ['account'] as const,
+  current: () => [...accountKeys.all, 'current'] as const,
+  verify: (key: string) => [...accountKeys.all, 'verify', key] as const,
+};
+
+export const accountQueries = {
+  /** The signed-in account, or null when nobody is signed in (401 is silent here). */
+  current: () =>
+    queryOptions({
+      queryKey: accountKeys.current(),
+      queryFn: async ({ signal }): Promise<AccountDTO | null> => {
+        try {
+          return await http.get<AccountDTO>('api/account', { signal });
+        } catch (e) {
+          if (signal.aborted) throw e;
+          // A failed session fetch marks the user unauthenticated.
+          return null;
+        }
+      },
+      retry: false,
+      staleTime: Infinity,
+    }),
+  /** Account activation (GET api/verify?key); a query so that it runs once per key. */
+  verify: (key: string) =>
+    queryOptions({
+      queryKey: accountKeys.verify(key),
+      queryFn: () => http.get<unknown>('api/verify', { query: { key } }).then(() => true),
+      retry: false,
+      staleTime: Infinity,
+      gcTime: Infinity,
+    }),
+};
+
+export interface AuthenticateRequest {
+  username: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+export interface AccountUpdate {
+  firstName: string;
+  lastName: string;
+  email: string;
+  langKey: string;
+}
+
+export interface RegisterRequest {
+  login: string;
+  email: string;
+  password: string;
+  langKey: string;
+}
+
+export function useUpdateAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (update: AccountUpdate) => http.post<unknown>('api/account', update),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.current() }),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
+      http.post<unknown>('api/account/change-password', body),
+  });
+}
+
+export function useRegister() {
+  return useMutation({
+    mutationFn: (body: RegisterRequest) => http.post<unknown>('api/register', body),
+  });
+}
+
+export function useResetPasswordInit() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      http.post<unknown>('api/account/reset-password/init', undefined, { text: email }),
+  });
+}
+
+export function useResetPasswordFinish() {
+  return useMutation({
+    mutationFn: (body: { key: string; newPassword: string }) =>
+      http.post<unknown>('api/account/reset-password/finish', body),
+  });
+}
+
+/** True when the error is an HTTP error with this status. */
+export const hasStatus = (e: unknown, status: number) => isHttpError(e) && e.status === status;

@@ -1,0 +1,109 @@
+/** Password change: current password, new password with strength meter, confirmation. */
+import { type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { confirmPasswordRule, passwordRule, requiredRule } from '@domain';
+import { Field, inputClass } from '../../../components/FormField';
+import { PasswordStrengthBar } from '../../../components/PasswordStrengthBar';
+import { useForm } from '../../../components/useForm';
+import { useChangePassword } from '../api';
+import { useSession } from '../session';
+
+const currentRequired = requiredRule('global.messages.validate.newpassword.required');
+
+export function PasswordPage() {
+  const { t } = useTranslation();
+  const { account } = useSession();
+  const change = useChangePassword();
+  const form = useForm({ currentPassword: '', newPassword: '', confirmPassword: '' });
+  const { values } = form;
+  const violations = {
+    currentPassword: currentRequired(values.currentPassword),
+    newPassword: passwordRule(values.newPassword),
+    confirmPassword: confirmPasswordRule(values.newPassword, values.confirmPassword),
+  };
+  const invalid = Object.values(violations).some(Boolean);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    form.setSubmitted(true);
+    if (invalid) return;
+    change.mutate(
+      { currentPassword: values.currentPassword, newPassword: values.newPassword },
+      { onSuccess: () => form.setValues({ currentPassword: '', newPassword: '', confirmPassword: '' }) },
+    );
+  };
+
+  return (
+    <div className="container page-narrow py-4">
+      <h1 className="h3 mb-3">{t('password.title', { username: account?.login ?? '' })}</h1>
+      <div className="card shadow-sm border-0">
+        <form onSubmit={onSubmit} noValidate className="card-body p-4">
+          {change.isSuccess && (
+            <div className="alert alert-success" role="status" data-testid="password-success">
+              {t('password.messages.success')}
+            </div>
+          )}
+          {change.isError && (
+            <div className="alert alert-danger" role="alert" data-testid="password-error">
+              {t('password.messages.error')}
+            </div>
+          )}
+          <Field
+            id="currentPassword"
+            label={t('global.form.currentpassword.label')}
+            violation={violations.currentPassword}
+            show={form.show('currentPassword')}
+          >
+            <input
+              {...form.text('currentPassword')}
+              type="password"
+              className={inputClass(violations.currentPassword, form.show('currentPassword'))}
+              autoComplete="current-password"
+              placeholder={t('global.form.currentpassword.placeholder')}
+              data-testid="password-current"
+            />
+          </Field>
+          <Field
+            id="newPassword"
+            label={t('global.form.newpassword.label')}
+            violation={violations.newPassword}
+            show={form.show('newPassword')}
+          >
+            <input
+              {...form.text('newPassword')}
+              type="password"
+              className={inputClass(violations.newPassword, form.show('newPassword'))}
+              autoComplete="new-password"
+              placeholder={t('global.form.newpassword.placeholder')}
+              data-testid="password-new"
+            />
+            <PasswordStrengthBar password={values.newPassword} />
+          </Field>
+          <Field
+            id="confirmPassword"
+            label={t('global.form.confirmpassword.label')}
+            violation={violations.confirmPassword}
+            show={form.show('confirmPassword')}
+          >
+            <input
+              {...form.text('confirmPassword')}
+              type="password"
+              className={inputClass(violations.confirmPassword, form.show('confirmPassword'))}
+              autoComplete="new-password"
+              placeholder={t('global.form.confirmpassword.placeholder')}
+              data-testid="password-confirm"
+            />
+          </Field>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={invalid || change.isPending}
+            data-testid="password-submit"
+          >
+            {t('password.form.button')}
+          </button>
+        </form>
+      </div>
+    </div>
+  );
+}

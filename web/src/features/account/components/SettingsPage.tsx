@@ -1,0 +1,132 @@
+/** Account settings: first name, last name, e-mail and language. Saving refetches the session and resets the session locale. */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { emailRule, type AccountDTO } from '@domain';
+import { Field, inputClass } from '../../../components/FormField';
+import { useForm } from '../../../components/useForm';
+import { LOCALES, clearSessionLocale, isLocale, setLocale } from '../../../i18n';
+import { useUpdateAccount } from '../api';
+import { useSession } from '../session';
+
+const NAME_MAX = 50;
+
+function SettingsForm({ account }: { account: AccountDTO }) {
+  const { t } = useTranslation();
+  const update = useUpdateAccount();
+  const [saved, setSaved] = useState(false);
+  const form = useForm({
+    firstName: account.firstName ?? '',
+    lastName: account.lastName ?? '',
+    email: account.email ?? '',
+    langKey: isLocale(account.langKey) ? account.langKey : 'en',
+  });
+  const { values } = form;
+  const emailViolation = emailRule(values.email);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    form.setSubmitted(true);
+    if (emailViolation) return;
+    setSaved(false);
+    try {
+      await update.mutateAsync({ ...values });
+      setSaved(true);
+      clearSessionLocale();
+      if (isLocale(values.langKey)) await setLocale(values.langKey, false);
+    } catch {
+      /* the error toast says why */
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="card-body p-4">
+      {saved && (
+        <div className="alert alert-success" role="status" data-testid="settings-success">
+          {t('settings.messages.success')}
+        </div>
+      )}
+      {update.isError && (
+        <div className="alert alert-danger" role="alert" data-testid="settings-error">
+          {t('settings.messages.error.fail')}
+        </div>
+      )}
+      <div className="row">
+        <Field
+          id="firstName"
+          label={t('settings.form.firstname')}
+          violation={null}
+          show={false}
+          className="col-md-6 mb-3"
+        >
+          <input
+            {...form.text('firstName')}
+            className="form-control"
+            maxLength={NAME_MAX}
+            autoComplete="given-name"
+            data-testid="settings-firstname"
+          />
+        </Field>
+        <Field
+          id="lastName"
+          label={t('settings.form.lastname')}
+          violation={null}
+          show={false}
+          className="col-md-6 mb-3"
+        >
+          <input
+            {...form.text('lastName')}
+            className="form-control"
+            maxLength={NAME_MAX}
+            autoComplete="family-name"
+            data-testid="settings-lastname"
+          />
+        </Field>
+      </div>
+      <Field
+        id="email"
+        label={t('global.form.email.label')}
+        violation={emailViolation}
+        show={form.show('email')}
+      >
+        <input
+          {...form.text('email')}
+          type="email"
+          className={inputClass(emailViolation, form.show('email'))}
+          autoComplete="email"
+          data-testid="settings-email"
+        />
+      </Field>
+      <Field id="langKey" label={t('settings.form.language')} violation={null} show={false}>
+        <select {...form.text('langKey')} className="form-select" data-testid="settings-langkey">
+          {LOCALES.map((locale) => (
+            <option key={locale} value={locale}>
+              {t(`shell.languages.${locale}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        disabled={!!emailViolation || update.isPending}
+        data-testid="settings-submit"
+      >
+        {t('settings.form.button')}
+      </button>
+    </form>
+  );
+}
+
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const { account } = useSession();
+  if (!account) return null;
+  return (
+    <div className="container page-narrow py-4">
+      <h1 className="h3 mb-3">{t('settings.title', { username: account.login })}</h1>
+      <div className="card shadow-sm border-0">
+        <SettingsForm account={account} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The session: the signed-in account (GET api/account through react-query), sign-in and sign-out.
+ * A user counts as authenticated only if the account is activated. When no locale was chosen in this
+ * browser session, the account's langKey becomes the UI language.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AccountDTO, Principal } from '@domain';
+import { clearAuthToken, request, storeAuthToken } from '../../api/client';
+import { currentLocale, isLocale, sessionLocale, setLocale } from '../../i18n';
+import { accountKeys, accountQueries, type AuthenticateRequest } from './api';
+import { identityProviderLogoutUrl } from './logout';
+
+export interface Session {
+  account: AccountDTO | null;
+  principal: Principal | null;
+  /** The session has not been fetched yet. */
+  isLoading: boolean;
+  isAuthenticated: boolean;
+  login: (credentials: AuthenticateRequest) => Promise<AccountDTO | null>;
+  /** Signs out; returns the identity-provider URL the browser is being sent to, if any. */
+  logout: () => string | null;
+  /** Refetches the account. */
+  refresh: () => Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+interface AuthenticateResponse {
+  id_token?: string;
+  logoutUrl?: string;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const query = useQuery(accountQueries.current());
+  const account = query.data ?? null;
+  // Identity-provider data of the current sign-in (the API has no identity provider yet).
+  const idp = useRef<{ logoutUrl: string | null; idToken: string | null }>({
+    logoutUrl: null,
+    idToken: null,
+  });
+
+  const langKey = account?.langKey;
+  useEffect(() => {
+    if (langKey && isLocale(langKey) && !sessionLocale() && currentLocale() !== langKey) {
+      void setLocale(langKey, false);
+    }
+  }, [langKey]);
+
+  const refresh = useCallback(async () => {
+    await queryClient.refetchQueries({ queryKey: accountKeys.current(), exact: true });
+  }, [queryClient]);
+
+  const login = useCallback(
+    async ({ username, password, rememberMe }: AuthenticateRequest) => {
+      const res = await request<AuthenticateResponse | null>('api/authenticate', {
+        method: 'POST',
+        body: { username, password, rememberMe },
+      });
+      const header = res.headers.get('authorization');
+      if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), rememberMe);
+      idp.current = { logoutUrl: res.data?.logoutUrl ?? null, idToken: res.data?.id_token ?? null };
+      return queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(() => {
+    const { logoutUrl, idToken } = idp.current;
+    idp.current = { logoutUrl: null, idToken: null };
+    clearAuthToken();
+    // Back to the initial state: no account, no cached data of the previous user.
+    queryClient.removeQueries({
+      predicate: (q) => q.queryKey[0] !== 'account' && q.queryKey[0] !== 'management',
+    });
+    queryClient.setQueryData(accountKeys.current(), null);
+    if (logoutUrl) {
+      const target = identityProviderLogoutUrl(logoutUrl, idToken, window.location.origin);
+      window.location.href = target;
+      return target;
+    }
+    return null;
+  }, [queryClient]);
+
+  const value = useMemo<Session>(
+    () => ({
+      account,
+      principal: account ? { roles: account.roles ?? [], authorities: account.authorities ?? [] } : null,
+      isLoading: query.isPending,
+      isAuthenticated: !!account?.activated,
+      login,
+      logout,
+      refresh,
+    }),
+    [account, query.isPending, login, logout, refresh],
+  );
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

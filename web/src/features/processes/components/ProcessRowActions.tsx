@@ -1,0 +1,97 @@
+/** The action buttons of a Sphere row; each opens only with the access mode its route requires. */
+import type { ComponentType, SVGProps } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { modeSatisfies, type AccessMode, type ProcessDTO } from '@domain';
+import {
+  IconChart,
+  IconDashboard,
+  IconFile,
+  IconFlow,
+  IconKey,
+  IconSparkle,
+  IconTrash,
+} from '../../../components/icons';
+
+interface Action {
+  key: string;
+  to: (id: number) => string;
+  mode: AccessMode;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  danger?: boolean;
+  testId?: string;
+}
+
+const ACTIONS: Action[] = [
+  { key: 'rag', to: (id) => `/entity/process/${id}/rag`, mode: 'READ', icon: IconSparkle },
+  { key: 'secrets', to: (id) => `/entity/process/${id}/secrets`, mode: 'ADMIN', icon: IconKey },
+  { key: 'documents', to: (id) => `/entity/process/${id}/documents`, mode: 'READ', icon: IconFile },
+  { key: 'statistics', to: (id) => `/entity/process/${id}/statistics`, mode: 'ADMIN', icon: IconChart },
+  {
+    key: 'dashboard',
+    to: (id) => `/entity/process/${id}/dashboard/documents`,
+    mode: 'READ',
+    icon: IconDashboard,
+  },
+  { key: 'graph', to: (id) => `/entity/process/${id}/graph`, mode: 'ADMIN', icon: IconFlow },
+  {
+    key: 'delete',
+    to: (id) => `/entity/process/${id}/delete`,
+    mode: 'ADMIN',
+    icon: IconTrash,
+    danger: true,
+    testId: 'process-delete',
+  },
+];
+
+export function ProcessRowActions({
+  process,
+  mode,
+  ragProfile,
+}: {
+  process: ProcessDTO;
+  mode: AccessMode | null;
+  ragProfile: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="process-actions" role="group" aria-label={t('soaApp.process.table.actions')}>
+      {ACTIONS.filter((a) => a.key !== 'rag' || (ragProfile && process.isRagEnabled)).map((a) => {
+        const label = t(`soaApp.process.actions.${a.key}`);
+        const className = `btn btn-sm ${a.danger ? 'btn-outline-danger' : 'btn-outline-secondary'} action-btn`;
+        const Icon = a.icon;
+        const content = (
+          <>
+            <Icon />
+            <span className="action-label">{label}</span>
+          </>
+        );
+        const testId = a.testId ?? `process-action-${a.key}`;
+        return modeSatisfies(mode, a.mode) ? (
+          <Link
+            key={a.key}
+            to={a.to(process.id)}
+            className={className}
+            title={label}
+            aria-label={label}
+            data-testid={testId}
+          >
+            {content}
+          </Link>
+        ) : (
+          <button
+            key={a.key}
+            type="button"
+            className={className}
+            title={label}
+            aria-label={label}
+            disabled
+            data-testid={testId}
+          >
+            {content}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

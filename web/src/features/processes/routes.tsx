@@ -1,0 +1,101 @@
+/** Entity area routes (/entity/...): the Spheres list, create and delete, and the guarded process-scoped pages. */
+import { Navigate, useParams, type RouteObject } from 'react-router-dom';
+import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@domain';
+import { PrivateRoute } from '../shell/components/PrivateRoute';
+import { NotBuiltYetPage } from '../shell/components/StatusPages';
+import { ProcessCreatePage } from './components/ProcessCreatePage';
+import { ProcessDeleteModal } from './components/ProcessDeleteModal';
+import { ProcessListPage } from './components/ProcessListPage';
+
+const ADMIN: AccessMode[] = ['ADMIN'];
+const WRITE: AccessMode[] = ['ADMIN', 'WRITE'];
+const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
+
+/** Creating a Sphere needs the global process permission at WRITE (what the API checks). */
+const canCreateProcess = (p: Principal) => hasGlobalProcessPermission(p, 'WRITE');
+
+function DashboardRedirect() {
+  const { processId } = useParams();
+  return <Navigate to={`/entity/process/${processId}/dashboard/documents`} replace />;
+}
+
+const scoped = (
+  path: string,
+  modes: AccessMode[],
+  page: string,
+  numericParams: string[] = [],
+): RouteObject => ({
+  path,
+  element: (
+    <PrivateRoute modes={modes} numericParams={numericParams}>
+      <NotBuiltYetPage page={page} />
+    </PrivateRoute>
+  ),
+});
+
+export const processRoutes: RouteObject[] = [
+  {
+    path: 'entity',
+    element: <PrivateRoute roles={['USER']} />,
+    children: [
+      { index: true, element: <Navigate to="process" replace /> },
+      {
+        path: 'process',
+        element: <ProcessListPage />,
+        children: [
+          {
+            path: ':id/delete',
+            element: (
+              <PrivateRoute modes={ADMIN} processParam="id">
+                <ProcessDeleteModal />
+              </PrivateRoute>
+            ),
+          },
+        ],
+      },
+      {
+        path: 'process/new',
+        element: (
+          <PrivateRoute check={canCreateProcess}>
+            <ProcessCreatePage />
+          </PrivateRoute>
+        ),
+      },
+      {
+        // Needs node permission on the process's HUP node: refined by the upload issue (nodes API).
+        path: 'process/:id/upload',
+        element: (
+          <PrivateRoute numericParams={['id']}>
+            <NotBuiltYetPage page="upload" />
+          </PrivateRoute>
+        ),
+      },
+      scoped('process/:processId/statistics', ADMIN, 'statistics'),
+      scoped('process/:processId/secrets', ADMIN, 'secrets'),
+      scoped('process/:processId/graph', ADMIN, 'graph'),
+      {
+        path: 'process/:processId/dashboard',
+        element: <PrivateRoute modes={READ} />,
+        children: [
+          { index: true, element: <DashboardRedirect /> },
+          { path: 'documents', element: <NotBuiltYetPage page="dashboardDocuments" /> },
+          { path: 'issues', element: <NotBuiltYetPage page="dashboardIssues" /> },
+          { path: '*', element: <DashboardRedirect /> },
+        ],
+      },
+      scoped('process/:processId/documents', READ, 'documents'),
+      scoped('process/:processId/documents/:id', READ, 'documentDetail', ['id']),
+      scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),
+      scoped('process/:processId/rag', READ, 'rag'),
+      scoped('process/:processId/document/:documentId?', READ, 'workspace', ['documentId']),
+      {
+        path: 'node',
+        element: <NotBuiltYetPage page="node" />,
+      },
+      {
+        path: 'asr-document',
+        element: <NotBuiltYetPage page="asrDocument" />,
+      },
+    ],
+  },
+];

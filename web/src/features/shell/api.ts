@@ -1,0 +1,47 @@
+/** Application-level calls of the shell: the product name and the active profiles. */
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '../../api/client';
+
+export interface ManagementInfo {
+  activeProfiles: string[];
+  displayRibbonOnProfiles?: string;
+  appName?: string;
+}
+
+export const managementKeys = {
+  all: ['management'] as const,
+  appName: () => [...managementKeys.all, 'app-name'] as const,
+  info: () => [...managementKeys.all, 'info'] as const,
+};
+
+export const managementQueries = {
+  appName: () =>
+    queryOptions({
+      queryKey: managementKeys.appName(),
+      queryFn: ({ signal }) => http.get<{ appName: string }>('management/app-name', { signal, silent: true }),
+      staleTime: Infinity,
+      retry: false,
+    }),
+  info: () =>
+    queryOptions({
+      queryKey: managementKeys.info(),
+      queryFn: ({ signal }) => http.get<ManagementInfo>('management/info', { signal, silent: true }),
+      staleTime: Infinity,
+      retry: false,
+    }),
+};
+
+/** Profile flags of the shell (spec: "ribbon and environment flags come from active profiles"). */
+export function profileFlags(info: ManagementInfo | undefined) {
+  const profiles = info?.activeProfiles ?? [];
+  const ribbonProfiles = (info?.displayRibbonOnProfiles ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return {
+    isProd: profiles.includes('prod'),
+    apiDocs: profiles.includes('api-docs'),
+    rag: profiles.includes('rag'),
+    ribbonEnv: profiles.find((p) => ribbonProfiles.includes(p)) ?? null,
+  };
+}
