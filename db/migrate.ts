@@ -4,9 +4,11 @@
  */
 import type { Knex } from 'knex';
 import * as m001 from './migrations/001_foundation';
+import * as m002 from './migrations/002_graph';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
+  '002_graph': m002,
 };
 
 const source: Knex.MigrationSource<string> = {
