@@ -22,11 +22,14 @@ function depsInstalled() {
   return fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
 }
 
+// `npm install`, not `npm ci`: the registry mirror of these machines lacks some other-platform optional
+// binaries (e.g. @swc/core-darwin-*) of the locked versions, which `npm ci` refuses; `npm install` follows
+// the lock for everything it can resolve and leaves it unchanged.
 if (!depsInstalled()) {
-  console.log('[setup] installing npm dependencies (npm ci)...');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  console.log('[setup] installing npm dependencies (npm install)...');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
-    console.error('[setup] npm ci failed');
+    console.error('[setup] npm install failed');
     process.exit(r.status ?? 1);
   }
 }
