@@ -18,7 +18,8 @@ import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
 
-const TEST_DIR = path.join(ROOT, '.data', 'test');
+// Per run, so two runs on one machine do not overwrite each other's bundle and results.
+const TEST_DIR = path.join(ROOT, '.data', 'test', String(process.pid));
 
 function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -142,6 +143,7 @@ async function main(): Promise<number> {
     return code;
   } finally {
     for (const stop of stops.reverse()) await stop().catch((e) => console.error('[test] cleanup:', e));
+    fs.rmSync(TEST_DIR, { recursive: true, force: true });
   }
 }
 
