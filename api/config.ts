@@ -28,6 +28,22 @@ export interface AppConfig {
   webDir: string;
   i18nDir: string;
   loginThrottle: { maxFailures: number; lockSeconds: number };
+  /**
+   * Hosts, IPs or CIDRs outbound connections (SFTP test, later actions) may reach even when they resolve to
+   * loopback, private, link-local, CGNAT or metadata addresses (api/services/net-guard.ts).
+   */
+  outboundAllowlist: string[];
+  googleOAuth: GoogleOAuthConfig;
+}
+
+/** OAuth client of the cloud-drive connections (authorization-code flow; the secret never leaves the API). */
+export interface GoogleOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  scope: string;
+  redirectUri: string;
 }
 
 const ROOT = path.resolve(__dirname, '..');
@@ -66,8 +82,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxFailures: Number(env.LOGIN_MAX_FAILURES ?? 5),
       lockSeconds: Number(env.LOGIN_LOCK_SECONDS ?? 60),
     },
+    outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
+    googleOAuth: {
+      clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
+      clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
+      authUrl: env.GOOGLE_OAUTH_AUTH_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
+      scope: env.GOOGLE_OAUTH_SCOPE ?? 'https://www.googleapis.com/auth/drive.file',
+      redirectUri:
+        env.GOOGLE_OAUTH_REDIRECT_URI ?? `${env.APP_BASE_URL ?? `http://localhost:${port}`}/oauth2/callback`,
+    },
   };
 }
+
+const list = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const v = env[name];

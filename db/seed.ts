@@ -1,10 +1,12 @@
 /**
- * Idempotent seed: roles, the admin and user accounts, system (predefined) process tags and a demo process.
+ * Idempotent seed: roles, the admin and user accounts, system (predefined) process tags and a demo process
+ * with its obligatory Upload node.
  * Running it twice changes nothing; rows that exist are left as they are (a changed password stays changed).
  */
 import type { Knex } from 'knex';
 import bcrypt from 'bcryptjs';
 import { ALL_ROLES, Roles } from '../domain/enums';
+import { insertObligatoryUploadNode } from './models/Node';
 
 export const SYSTEM_TAGS: readonly { name: string; color: string }[] = [
   { name: 'Production', color: '#2E7D32' },
@@ -62,11 +64,12 @@ export async function seed(knex: Knex): Promise<void> {
     for (const t of SYSTEM_TAGS)
       tags.push(await ensureRow(trx, 'process_tags', { name: t.name }, { color: t.color, predefined: true }));
 
-    const demo = await trx('processes').where({ name: DEMO_PROCESS_NAME }).first();
+    let demo = await trx('processes').where({ name: DEMO_PROCESS_NAME }).first();
     if (!demo) {
       const [process] = await trx('processes')
         .insert({ name: DEMO_PROCESS_NAME, is_rag_enabled: false })
         .returning('*');
+      demo = process;
       await trx('process_process_tags').insert({ process_id: process.id, process_tag_id: tags[1].id });
       await trx('process_actors').insert([
         { process_id: process.id, actor: 'SPEAKER1', name: 'Speaker 1' },
@@ -81,6 +84,10 @@ export async function seed(knex: Knex): Promise<void> {
         .insert({ user_id: user.id, authority_id: authority.id })
         .onConflict()
         .ignore();
+    }
+    // Every process has its obligatory Upload node; a demo process seeded before nodes existed gets it now.
+    if (!(await trx('nodes').where({ process_id: demo.id, obligatory: true }).first('id'))) {
+      await insertObligatoryUploadNode(trx, demo.id);
     }
   });
 }

@@ -2,7 +2,7 @@
 # Installs the Debian packages the workbench and its tests use, skipping those already present.
 # Idempotent; needs root (or sudo) for apt-get. Used by .ci/run and by npm test when something is missing.
 set -euo pipefail
-PACKAGES=(chromium fonts-liberation fonts-dejavu-core)
+PACKAGES=(chromium fonts-liberation fonts-dejavu-core openssh-server openssh-client)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,10 +2,20 @@
 import type Koa from 'koa';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
+import { connectionRoutes } from './connections';
+import { edgeRoutes } from './edges';
 import { i18nRoutes } from './i18n';
+import { labelRoutes } from './labels';
+import { llmModelRoutes } from './llm-models';
 import { managementRoutes } from './management';
+import { matchingRuleRoutes } from './matching-rules';
+import { nodeRoutes } from './nodes';
+import { predicateRoutes } from './predicates';
 import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
+import { relationTypeRoutes } from './relation-types';
+import { secretRoutes } from './secrets';
+import { sftpConnectionRoutes } from './sftp-connections';
 
 export function registerRoutes(app: Koa, deps: AppDeps): void {
   for (const router of [
@@ -14,6 +24,16 @@ export function registerRoutes(app: Koa, deps: AppDeps): void {
     accountRoutes(deps),
     processRoutes(deps),
     processTagRoutes(deps),
+    nodeRoutes(deps),
+    edgeRoutes(deps),
+    predicateRoutes(deps),
+    labelRoutes(deps),
+    matchingRuleRoutes(deps),
+    relationTypeRoutes(deps),
+    llmModelRoutes(deps),
+    secretRoutes(deps),
+    connectionRoutes(deps),
+    sftpConnectionRoutes(deps),
   ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

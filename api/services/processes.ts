@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { UniqueViolationError } from 'objection';
 import { ExternalDocumentSplitter, Process, ProcessActor } from '../../db/models';
+import { insertObligatoryUploadNode } from '../../db/models/Node';
 import { isAdmin, modeSatisfies, processMode, type Principal } from '../../domain/access';
 import type { ExternalDocumentSplitterDTO, ProcessActorDTO, ProcessDTO } from '../../domain/api-types';
 import { GLOBAL_COMPONENT_ID, type AccessMode } from '../../domain/enums';
@@ -118,8 +119,9 @@ export async function requireSplitter(knex: Knex, id: number): Promise<void> {
 }
 
 /**
- * Inserts the process, its tags and default actors in one transaction; a creator without the admin role
- * gets ADMIN on it (authorities rows are shared per component and mode, so an existing row is reused).
+ * Inserts the process, its tags, default actors and obligatory Upload node in one transaction; a creator
+ * without the admin role gets ADMIN on it (authorities rows are shared per component and mode, so an
+ * existing row is reused).
  */
 export async function createProcess(
   knex: Knex,
@@ -136,6 +138,7 @@ export async function createProcess(
       const tagIds = [...new Set(input.tagIds)];
       if (tagIds.length) await Process.relatedQuery('processTags', trx).for(p.id).relate(tagIds);
       await ProcessActor.query(trx).insert(DEFAULT_ACTORS.map((a) => ({ ...a, processId: p.id })));
+      await insertObligatoryUploadNode(trx, p.id);
       if (!isAdmin(creator)) await grantProcessAdmin(trx, creator.id, p.id);
       return p.id;
     }),
@@ -155,7 +158,12 @@ async function grantProcessAdmin(trx: Knex.Transaction, userId: number, processI
 /** Deletes the process (tags' join rows and actors cascade) and every PROCESS authority on it. */
 export async function deleteProcess(knex: Knex, id: number): Promise<void> {
   await knex.transaction(async (trx) => {
+    // Authorities name components by id without a foreign key: remove those of the process and its nodes.
     await trx('authorities').where({ component_id: id, type: 'PROCESS' }).del();
+    await trx('authorities')
+      .where({ type: 'NODE' })
+      .whereIn('component_id', trx('nodes').select('id').where({ process_id: id }))
+      .del();
     await Process.query(trx).deleteById(id);
   });
 }

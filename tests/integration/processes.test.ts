@@ -394,6 +394,20 @@ describe('processes API', () => {
       expect(await knex('user_authorities').where({ user_id: reader.id })).toEqual([]);
     });
 
+    it('also removes the authorities on the nodes of the deleted process', async () => {
+      const process = await buildProcess(knex);
+      const [node] = await knex('nodes')
+        .insert({ process_id: process.id, name: unique('Span'), activity_type: 'SPAN' })
+        .returning('*');
+      const annotator = await buildUser(knex, {
+        authorities: [{ componentId: node.id, type: 'NODE', mode: 'WRITE' }],
+      });
+      expect(await knex('user_authorities').where({ user_id: annotator.id })).toHaveLength(1);
+      expect((await send('DELETE', `/api/processes/${process.id}`, admin)).status).toBe(204);
+      expect(await knex('authorities').where({ component_id: node.id, type: 'NODE' })).toEqual([]);
+      expect(await knex('user_authorities').where({ user_id: annotator.id })).toEqual([]);
+    });
+
     it('refuses users below ADMIN on the process (403)', async () => {
       const process = await buildProcess(knex);
       for (const mode of ['READ', 'WRITE'] as const) {

@@ -1,0 +1,229 @@
+/**
+ * Connections of upload and action nodes (spec 3 sections 3, 5 and 7): e-mail upload connections, cloud-
+ * drive connections with their OAuth configuration, and the inter-process receiver nodes. SFTP connections
+ * are in sftp-connections.ts. Reading needs READ on the node; every change needs ADMIN on its process.
+ * Stored passwords and tokens never appear in a response.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { currentUser } from '../auth';
+import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
+import { applyDriveChange, driveConnectionIds, listDriveConnections } from '../services/drive-connections';
+import * as email from '../services/email-connections';
+import { driveClientConfig, exchangeAuthorizationCode, type GrantedTokens } from '../services/google-oauth';
+import {
+  assertCanChange,
+  assertCanRead,
+  assertNodeType,
+  requireOwnerNode,
+} from '../services/integration-nodes';
+import { listReceiverNodes } from '../services/ipr-nodes';
+import { body, idParam } from '../validate';
+import {
+  DRIVE_CONNECTION_NODE_TYPES,
+  EMAIL_CONNECTION_NODE_TYPES,
+  driveConnectionCountAllowed,
+  driveConnectionViolations,
+  emailConnectionViolations,
+  type FieldViolation,
+} from '../../domain/integrations';
+
+const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+const emailSchema = z.object({
+  id: z.number().int().nullish(),
+  nodeId: z.number().int().nullish(),
+  imapHost: z.string().nullish(),
+  imapPort: z.number().int().nullish(),
+  address: z.string().nullish(),
+  password: z.string().nullish(),
+  folder: z.string().nullish(),
+  contentType: z.string().nullish(),
+  cron: z.string().nullish(),
+});
+
+const driveSchema = z.object({
+  nodeId: z.number().int(),
+  deletedConnectionIds: z.array(z.number().int()).nullish(),
+  updatedConnections: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        name: z.string().nullish(),
+        folderId: z.string().nullish(),
+        authorizationCode: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  newConnections: z
+    .array(
+      z.object({
+        name: z.string().nullish(),
+        folderId: z.string().nullish(),
+        authorizationCode: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+});
+
+const requiredField = (objectName: string, field: string) =>
+  new FieldErrorCollector(objectName).check(field, { code: 'NotBlank', key: 'entity.validation.required' });
+
+function throwViolations(objectName: string, list: FieldViolation[], prefix = ''): void {
+  const errors = new FieldErrorCollector(objectName);
+  for (const v of list) errors.check(`${prefix}${v.field}`, v.violation);
+  errors.throwIfAny();
+}
+
+export function connectionRoutes({ knex, config }: AppDeps): Router {
+  const router = new Router();
+
+  // --- e-mail upload connections ---
+
+  router.get('/api/email-upload-connection-data', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await requireOwnerNode(knex, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
+    assertCanRead(user, node);
+    ctx.body = await email.listEmailConnections(knex, node.id);
+  });
+
+  router.get('/api/email-upload-connection-data/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
+    if (!stored) throw notFound('emailUploadConnection');
+    assertCanRead(user, await requireOwnerNode(knex, stored.node_id));
+    ctx.body = email.toEmailConnectionDTO(stored);
+  });
+
+  router.post('/api/email-upload-connection-data', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, emailSchema, 'emailUploadConnection');
+    if (input.nodeId === null || input.nodeId === undefined)
+      requiredField('emailUploadConnection', 'nodeId').throwIfAny();
+    const node = await requireOwnerNode(knex, input.nodeId!);
+    assertCanChange(user, node);
+    assertNodeType(node, EMAIL_CONNECTION_NODE_TYPES, 'emailUploadConnection');
+    throwViolations('emailUploadConnection', emailConnectionViolations(input));
+    const created = await email.createEmailConnection(knex, node.id, {
+      ...input,
+      imapHost: input.imapHost!,
+      address: input.address!,
+    });
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.emailUploadConnection.created', created.address);
+    ctx.body = created;
+  });
+
+  router.put('/api/email-upload-connection-data', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, emailSchema, 'emailUploadConnection');
+    const stored = await email.findEmailConnection(knex, idParam(input.id, 'id'));
+    if (!stored) throw notFound('emailUploadConnection');
+    const node = await requireOwnerNode(knex, stored.node_id);
+    assertCanChange(user, node);
+    if (input.nodeId != null && input.nodeId !== stored.node_id)
+      throw appError('error.idinvalid', 'emailUploadConnection', 'idinvalid');
+    throwViolations('emailUploadConnection', emailConnectionViolations(input, { hasStoredPassword: true }));
+    const updated = await email.updateEmailConnection(knex, stored, {
+      ...input,
+      imapHost: input.imapHost!,
+      address: input.address!,
+    });
+    setAlert(ctx, 'soaApp.emailUploadConnection.updated', updated.address);
+    ctx.body = updated;
+  });
+
+  router.delete('/api/email-upload-connection-data/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
+    if (!stored) throw notFound('emailUploadConnection');
+    assertCanChange(user, await requireOwnerNode(knex, stored.node_id));
+    await email.deleteEmailConnection(knex, stored.id);
+    setAlert(ctx, 'soaApp.emailUploadConnection.deleted', stored.address);
+    ctx.status = 204;
+  });
+
+  // --- cloud-drive connections ---
+
+  router.get('/api/google-drive-connections/config', async (ctx) => {
+    currentUser(ctx);
+    ctx.body = driveClientConfig(config.googleOAuth);
+  });
+
+  router.get('/api/node/:id/google-drive-connections', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await requireOwnerNode(knex, idParam(ctx.params.id));
+    assertCanRead(user, node);
+    ctx.body = await listDriveConnections(knex, node.id);
+  });
+
+  router.put('/api/node/google-drive-connections', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, driveSchema, 'googleDriveConnection');
+    const node = await requireOwnerNode(knex, input.nodeId);
+    assertCanChange(user, node);
+    assertNodeType(node, DRIVE_CONNECTION_NODE_TYPES, 'googleDriveConnection');
+    const deleted = input.deletedConnectionIds ?? [];
+    const updated = input.updatedConnections ?? [];
+    const created = input.newConnections ?? [];
+
+    const errors: FieldViolation[] = [];
+    updated.forEach((c, i) =>
+      errors.push(
+        ...driveConnectionViolations(c).map((v) => ({ ...v, field: `updatedConnections.${i}.${v.field}` })),
+      ),
+    );
+    created.forEach((c, i) =>
+      errors.push(
+        ...driveConnectionViolations(c).map((v) => ({ ...v, field: `newConnections.${i}.${v.field}` })),
+      ),
+    );
+    throwViolations('googleDriveConnection', errors);
+
+    const existing = await driveConnectionIds(knex, node.id);
+    if (updated.some((c) => !existing.includes(c.id)) || deleted.some((id) => !existing.includes(id)))
+      throw appError('error.idinvalid', 'googleDriveConnection', 'idinvalid');
+    const remaining = existing.filter((id) => !deleted.includes(id)).length;
+    if (!driveConnectionCountAllowed(remaining + created.length))
+      throw appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
+    // A new connection needs the sign-in; an updated one may bring a fresh one (re-authorization).
+    if (created.some((c) => !c.authorizationCode?.trim()))
+      throw appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
+
+    const exchange = async (code: string): Promise<GrantedTokens> => {
+      const outcome = await exchangeAuthorizationCode(config.googleOAuth, code.trim());
+      if (outcome.ok) return outcome.tokens;
+      const e = appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
+      e.body.detail = outcome.detail;
+      throw e;
+    };
+    const change = {
+      nodeId: node.id,
+      deletedIds: deleted,
+      updated: [] as { id: number; name: string; folderId: string; tokens: GrantedTokens | null }[],
+      created: [] as { name: string; folderId: string; tokens: GrantedTokens }[],
+    };
+    for (const c of updated) {
+      const tokens = c.authorizationCode?.trim() ? await exchange(c.authorizationCode) : null;
+      change.updated.push({ id: c.id, name: c.name!, folderId: c.folderId!, tokens });
+    }
+    for (const c of created) {
+      change.created.push({
+        name: c.name!,
+        folderId: c.folderId!,
+        tokens: await exchange(c.authorizationCode!),
+      });
+    }
+    ctx.body = await applyDriveChange(knex, change);
+    setAlert(ctx, 'soaApp.googleDriveConnection.updated', node.name);
+  });
+
+  // --- inter-process receivers ---
+
+  router.get('/api/inter-process-receiver-nodes', async (ctx) => {
+    ctx.body = await listReceiverNodes(knex, currentUser(ctx));
+  });
+
+  return router;
+}

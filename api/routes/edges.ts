@@ -1,0 +1,54 @@
+/**
+ * Edges (docs/api-graph.md "Edges and predicates"): reading needs READ on the process, adding and removing
+ * ADMIN. An edge to a node of another process is refused like any edge the rules do not allow.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertProcessMode, currentUser } from '../auth';
+import { appError, notFound } from '../errors';
+import * as edges from '../services/edges';
+import { findNode } from '../services/nodes';
+import { body, idParam } from '../validate';
+import { EDGE_WHITELIST } from '../../domain/nodes';
+
+const edgeSchema = z.object({ fromId: z.number().int(), toId: z.number().int() });
+
+export function edgeRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.get('/api/edges/whitelist', (ctx) => {
+    currentUser(ctx);
+    ctx.body = EDGE_WHITELIST;
+  });
+
+  router.get('/api/edges', async (ctx) => {
+    const user = currentUser(ctx);
+    const processId = idParam(ctx.query.processId, 'processId');
+    assertProcessMode(user, processId, 'READ');
+    ctx.body = await edges.listEdges(knex, processId);
+  });
+
+  router.post('/api/edges', async (ctx) => {
+    const user = currentUser(ctx);
+    const { fromId, toId } = body(ctx, edgeSchema, 'edge');
+    const [from, to] = await Promise.all([findNode(knex, fromId), findNode(knex, toId)]);
+    if (!from || !to) throw notFound('node');
+    assertProcessMode(user, from.processId, 'ADMIN');
+    if (to.processId !== from.processId)
+      throw appError('error.graph.edgeNotAllowed', 'edge', 'edgeNotAllowed');
+    ctx.status = 201;
+    ctx.body = await edges.createEdge(knex, from.processId, fromId, toId);
+  });
+
+  router.delete('/api/edges/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const edge = await edges.findEdge(knex, idParam(ctx.params.id));
+    if (!edge) throw notFound('edge');
+    assertProcessMode(user, edge.processId, 'ADMIN');
+    await edges.deleteEdge(knex, edge);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,255 @@
+/**
+ * Labels of nodes (docs/api-graph.md "Labels, rules, relations"): classifier types (CLF nodes), NER tag
+ * types (SPAN and LEXICON nodes) and the label file import/export. Reading needs READ on the node (the
+ * higher of node and process mode); every change needs ADMIN on the node's process.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { validateLabelImport } from '../../domain/label-import-schema';
+import { DataFormats, type LabelImportFile } from '../../domain/label-types';
+import {
+  acceptsClassifierTypes,
+  acceptsNerTagTypes,
+  classifierTypeViolations,
+  nerTagTypeViolations,
+  normalizeClassifierType,
+  normalizeNerTagType,
+} from '../../domain/labels';
+import type { Violation } from '../../domain/validation';
+import type { AppDeps } from '../app';
+import { assertNodeMode, assertProcessMode, currentUser, type AuthUser } from '../auth';
+import { appError, FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
+import * as labels from '../services/labels';
+import { body, idParam } from '../validate';
+
+/** The node of a label route, after the caller's access check: READ on the node, or ADMIN on its process. */
+export async function nodeWithAccess(
+  knex: Knex,
+  user: AuthUser,
+  nodeId: number,
+  need: 'READ' | 'ADMIN',
+): Promise<labels.NodeRef> {
+  const node = await labels.findNode(knex, nodeId);
+  if (!node) throw notFound('node');
+  if (need === 'READ') assertNodeMode(user, node.id, node.processId, 'READ');
+  else assertProcessMode(user, node.processId, 'ADMIN');
+  return node;
+}
+
+/** `?nodeIds=1,2` or `?nodeIds=1&nodeIds=2`; absent or empty gives no ids. */
+export function nodeIdsParam(ctx: Context): number[] {
+  const raw = ctx.query.nodeIds;
+  const parts = (Array.isArray(raw) ? raw : [raw ?? ''])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  return [...new Set(parts.map((v) => idParam(v, 'nodeIds')))];
+}
+
+/** Fails with the field errors of a `{field: violation}` record (rules of domain/labels.ts). */
+export function checkViolations(objectName: string, violations: Record<string, Violation | null>): void {
+  const errors = new FieldErrorCollector(objectName);
+  for (const [field, violation] of Object.entries(violations)) errors.check(field, violation);
+  errors.throwIfAny();
+}
+
+/** A label on a node of the wrong type: the spec's 'data validation unexpected error'. */
+const wrongNodeType = (entity: string) => appError('error.dataValidationUnexpectedError', entity);
+
+const classifierTypeSchema = z.object({
+  id: z.number().int().nullish(),
+  nodeId: z.number().int().nullish(),
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  backgroundColor: z.string().nullish(),
+  prefixKey: z.string().nullish(),
+  suffixKey: z.string().nullish(),
+});
+const classifierTypeUpdateSchema = classifierTypeSchema.extend({ id: z.number().int() });
+
+const nerTagTypeSchema = z.object({
+  id: z.number().int().nullish(),
+  nodeId: z.number().int().nullish(),
+  parentId: z.number().int().nullish(),
+  name: z.string().nullish(),
+  backgroundColor: z.string().nullish(),
+  textColor: z.string().nullish(),
+  mandatory: z.boolean().nullish(),
+  prefixKey: z.string().nullish(),
+  suffixKey: z.string().nullish(),
+  dataFormat: z.enum(DataFormats).nullish(),
+  selectable: z.boolean().nullish(),
+  disabled: z.boolean().nullish(),
+});
+const nerTagTypeUpdateSchema = nerTagTypeSchema.extend({ id: z.number().int() });
+
+type ClassifierTypeBody = z.infer<typeof classifierTypeSchema>;
+type NerTagTypeBody = z.infer<typeof nerTagTypeSchema>;
+
+function classifierValues(input: ClassifierTypeBody, otherNames: string[]): labels.ClassifierTypeValues {
+  const draft = {
+    name: input.name ?? '',
+    description: input.description ?? null,
+    backgroundColor: input.backgroundColor ?? '',
+    prefixKey: input.prefixKey ?? null,
+    suffixKey: input.suffixKey ?? null,
+  };
+  checkViolations('classifierType', classifierTypeViolations(draft, otherNames));
+  return normalizeClassifierType(draft);
+}
+
+async function nerValues(
+  knex: Knex,
+  nodeId: number,
+  input: NerTagTypeBody,
+  id?: number,
+): Promise<labels.NerTagTypeValues> {
+  const draft = {
+    name: input.name ?? '',
+    backgroundColor: input.backgroundColor ?? '',
+    textColor: input.textColor ?? '',
+    parentId: input.parentId ?? null,
+    prefixKey: input.prefixKey ?? null,
+    suffixKey: input.suffixKey ?? null,
+  };
+  const nodeTagTypes = await labels.listTagTypes(knex, [nodeId]);
+  checkViolations('nerTagType', nerTagTypeViolations({ ...draft, id }, nodeTagTypes));
+  return {
+    ...normalizeNerTagType(draft),
+    mandatory: input.mandatory ?? false,
+    dataFormat: input.dataFormat ?? null,
+    selectable: input.selectable ?? true,
+    disabled: input.disabled ?? false,
+  };
+}
+
+export function labelRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  // --- classifier types ---
+
+  router.get('/api/process/:id/classifier-types', async (ctx) => {
+    const user = currentUser(ctx);
+    const processId = idParam(ctx.params.id);
+    assertProcessMode(user, processId, 'READ');
+    if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
+    ctx.body = await labels.listClassifierTypesOfProcess(knex, processId);
+  });
+
+  router.get('/api/node/:nodeId/classifier-types', async (ctx) => {
+    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'READ');
+    ctx.body = await labels.listClassifierTypesOfNode(knex, node.id);
+  });
+
+  router.get('/api/classifier-types/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const found = await labels.findClassifierType(knex, idParam(ctx.params.id));
+    if (!found) throw notFound('classifierType');
+    await nodeWithAccess(knex, user, found.nodeId, 'READ');
+    ctx.body = found;
+  });
+
+  router.post('/api/node/:nodeId/classifier-types', async (ctx) => {
+    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'ADMIN');
+    if (!acceptsClassifierTypes(node.activityType)) throw wrongNodeType('classifierType');
+    const input = body(ctx, classifierTypeSchema, 'classifierType');
+    const others = (await labels.listClassifierTypesOfNode(knex, node.id)).map((c) => c.name);
+    const created = await labels.createClassifierType(knex, node.id, classifierValues(input, others));
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.classifierType.created', created.name);
+    ctx.body = created;
+  });
+
+  router.put('/api/classifier-types', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, classifierTypeUpdateSchema, 'classifierType');
+    const current = await labels.findClassifierType(knex, input.id);
+    if (!current) throw notFound('classifierType');
+    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    const others = (await labels.listClassifierTypesOfNode(knex, current.nodeId))
+      .filter((c) => c.id !== current.id)
+      .map((c) => c.name);
+    const updated = await labels.updateClassifierType(knex, current.id, classifierValues(input, others));
+    setAlert(ctx, 'soaApp.classifierType.updated', updated.name);
+    ctx.body = updated;
+  });
+
+  router.delete('/api/classifier-types/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const current = await labels.findClassifierType(knex, idParam(ctx.params.id));
+    if (!current) throw notFound('classifierType');
+    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    await labels.deleteClassifierType(knex, current.id);
+    setAlert(ctx, 'soaApp.classifierType.deleted', current.name);
+    ctx.status = 204;
+  });
+
+  // --- NER tag types ---
+
+  router.get('/api/node/:nodeId/ner-tag-type', async (ctx) => {
+    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'READ');
+    ctx.body = await labels.listTagTypes(knex, [node.id]);
+  });
+
+  router.get('/api/root-ner-tag-types', async (ctx) => {
+    const user = currentUser(ctx);
+    const nodeIds = nodeIdsParam(ctx);
+    for (const nodeId of nodeIds) await nodeWithAccess(knex, user, nodeId, 'READ');
+    ctx.body = nodeIds.length ? await labels.listRootTagTypes(knex, nodeIds) : [];
+  });
+
+  router.post('/api/node/:nodeId/ner-tag-type', async (ctx) => {
+    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'ADMIN');
+    if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
+    const input = body(ctx, nerTagTypeSchema, 'nerTagType');
+    const created = await labels.createTagType(knex, node.id, await nerValues(knex, node.id, input));
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.nerTagType.created', created.name);
+    ctx.body = created;
+  });
+
+  router.put('/api/ner-tag-type', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, nerTagTypeUpdateSchema, 'nerTagType');
+    const current = await labels.findTagType(knex, input.id);
+    if (!current) throw notFound('nerTagType');
+    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    const values = await nerValues(knex, current.nodeId, input, current.id);
+    const updated = await labels.updateTagType(knex, current, values);
+    setAlert(ctx, 'soaApp.nerTagType.updated', updated.name);
+    ctx.body = updated;
+  });
+
+  router.delete('/api/ner-tag-type/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const current = await labels.findTagType(knex, idParam(ctx.params.id));
+    if (!current) throw notFound('nerTagType');
+    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    await labels.deleteTagType(knex, current.id);
+    setAlert(ctx, 'soaApp.nerTagType.deleted', current.name);
+    ctx.status = 204;
+  });
+
+  // --- import and export ---
+
+  router.get('/api/node/:nodeId/ner-tag-type/export', async (ctx) => {
+    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'READ');
+    ctx.set('Content-Disposition', `attachment; filename="labels-node-${node.id}.json"`);
+    ctx.set('Access-Control-Expose-Headers', 'Content-Disposition');
+    ctx.type = 'application/json';
+    ctx.body = await labels.exportLabels(knex, node.id);
+  });
+
+  router.post('/api/node/:nodeId/ner-tag-type/import', async (ctx) => {
+    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'ADMIN');
+    if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
+    const file: unknown = (ctx.request as unknown as { body: unknown }).body;
+    const errors = validateLabelImport(file);
+    if (errors.length) throw new HttpError(400, { message: 'Validation Failed', errors });
+    ctx.body = await labels.importLabels(knex, node.id, file as LabelImportFile);
+  });
+
+  return router;
+}

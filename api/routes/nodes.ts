@@ -1,0 +1,299 @@
+/**
+ * Nodes of the process graph (docs/api-graph.md "Nodes"): reads need READ on the process (or on the node,
+ * when one is named), every change needs ADMIN on the process. Static facts (node properties, whitelists)
+ * need a signed-in user only. Static paths are registered before `/api/nodes/:id`.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertNodeMode, assertProcessMode, currentUser } from '../auth';
+import { notFound, setAlert } from '../errors';
+import * as nodes from '../services/nodes';
+import { body, idParam } from '../validate';
+import { ActivityTypes } from '../../domain/enums';
+import {
+  AutoStepStatuses,
+  BodyTypes,
+  HttpRequestMethods,
+  MailTypes,
+  TaggingTypes,
+  TriggerTypes,
+} from '../../domain/graph-types';
+import {
+  CONDITIONAL_ACCEPTANCE_WHITELIST,
+  CUSTOM_EXTERNAL_WHITELIST,
+  LLM_EXTERNAL_WHITELIST,
+  MULTIPROCESSED_WHITELIST,
+  nodeProperties,
+  TRAINABLE_WHITELIST,
+} from '../../domain/nodes';
+
+const idRef = z.object({ id: z.number().int() });
+const text = z.string().nullish();
+const editorMap = z.record(z.string(), z.object({ value: text, editorState: text }));
+
+const externalConfig = z.discriminatedUnion('configType', [
+  z.object({ configType: z.literal('CUSTOM'), model: text, restApiUrl: text, restApiUrlEditorState: text }),
+  z.object({ configType: z.literal('LLM'), llmModel: idRef.nullish(), secret: idRef.nullish() }),
+]);
+
+/** The NodeDTO as a request body: shapes only; the rules (messages, limits) are domain/nodes.ts. */
+const nodeFields = {
+  name: text,
+  description: text,
+  x: z.number().nullish(),
+  y: z.number().nullish(),
+  automatic: z.boolean().nullish(),
+  autoStepStatus: z.enum(AutoStepStatuses).nullish(),
+  mandatory: z.boolean().nullish(),
+  requiresAcceptance: z.boolean().nullish(),
+  priority: z.number().int().nullish(),
+  handlesRelations: z.boolean().nullish(),
+  triggerType: z.enum(TriggerTypes).nullish(),
+  cron: text,
+  threshold: z.number().int().nullish(),
+  externalConfig: externalConfig.nullish(),
+  trainableConfig: z
+    .object({
+      model: text,
+      requestPath: text,
+      automaticTraining: z
+        .boolean()
+        .nullish()
+        .transform((v) => v ?? false),
+      threshold: z
+        .number()
+        .int()
+        .nullish()
+        .transform((v) => v ?? 10),
+    })
+    .nullish(),
+  additionalNodeSubmits: z
+    .array(z.object({ docId: z.number().int().nullish(), submits: z.number() }))
+    .nullish(),
+  // type-specific settings
+  supportedTaggingTypes: z.array(z.enum(TaggingTypes)).nullish(),
+  llmModel: idRef.nullish(),
+  secret: idRef.nullish(),
+  prompt: text,
+  promptEditorState: text,
+  temperature: z.number().nullish(),
+  attachFile: z.boolean().nullish(),
+  endpoint: text,
+  active: z.boolean().nullish(),
+  smtpHost: text,
+  smtpPort: z.number().int().nullish(),
+  username: text,
+  subject: text,
+  template: text,
+  templateEditorState: text,
+  mailReceivers: z
+    .array(
+      z.object({
+        id: z.number().int().nullish(),
+        email: z.string().nullish(),
+        type: z.enum(MailTypes).nullish(),
+      }),
+    )
+    .nullish(),
+  httpRequestMethod: z.enum(HttpRequestMethods).nullish(),
+  url: text,
+  urlEditorState: text,
+  headers: editorMap.nullish(),
+  requestBody: z
+    .object({
+      bodyType: z.enum(BodyTypes).nullish(),
+      jsonBody: editorMap.nullish(),
+      plainTextBody: text,
+      plainTextBodyEditorState: text,
+    })
+    .nullish(),
+  fileContent: text,
+  fileContentEditorState: text,
+  preferredFilename: text,
+  preferredFilenameEditorState: text,
+  sftpConnection: idRef.nullish(),
+  payload: text,
+  payloadEditorState: text,
+  preferredDocName: text,
+  preferredDocNameEditorState: text,
+  receivers: z.array(idRef.extend({ name: text, processId: z.number().int().nullish() })).nullish(),
+  sftpTransferRules: z
+    .array(
+      z.object({
+        id: z.number().int().nullish(),
+        name: text,
+        sourceId: z.number().int(),
+        targetId: z.number().int().nullish(),
+        deleteAfterTransfer: z.boolean().nullish(),
+      }),
+    )
+    .nullish(),
+};
+
+const createSchema = z.object({
+  ...nodeFields,
+  activityType: z.enum(ActivityTypes),
+  processId: z.number().int(),
+});
+const updateSchema = z.object({
+  ...nodeFields,
+  id: z.number().int(),
+  activityType: z.enum(ActivityTypes).nullish(),
+  processId: z.number().int().nullish(),
+});
+const coordinates = z.object({ x: z.number(), y: z.number() });
+const coordinatesList = z.array(coordinates.extend({ id: z.number().int() }));
+const fetchByIds = z.object({ nodeIds: z.array(z.number().int()) });
+
+/** Null in the body means "not given": the stored value or the default applies (masked secrets, too). */
+const withoutNulls = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+
+/** Fields whose null is a real value (clearing them), not "not given". */
+const NULLABLE = [
+  'description',
+  'cron',
+  'threshold',
+  'externalConfig',
+  'trainableConfig',
+  'llmModel',
+  'secret',
+  'sftpConnection',
+  'requestBody',
+  'promptEditorState',
+  'templateEditorState',
+  'urlEditorState',
+  'fileContentEditorState',
+  'preferredFilenameEditorState',
+  'payloadEditorState',
+  'preferredDocNameEditorState',
+];
+
+function nodeInput(parsed: Record<string, unknown>): Record<string, unknown> {
+  const out = withoutNulls(parsed);
+  for (const k of NULLABLE) if (parsed[k] === null) out[k] = null;
+  return out;
+}
+
+const processIdQuery = (ctx: Context) => idParam(ctx.query.processId, 'processId');
+
+export function nodeRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.get('/api/node-properties', (ctx) => {
+    currentUser(ctx);
+    ctx.body = nodeProperties();
+  });
+
+  const whitelists = {
+    'multiprocessed-nodes-whitelist': MULTIPROCESSED_WHITELIST,
+    'nodes-with-conditional-acceptance-whitelist': CONDITIONAL_ACCEPTANCE_WHITELIST,
+    'custom-external-nodes-whitelist': CUSTOM_EXTERNAL_WHITELIST,
+    'llm-external-nodes-whitelist': LLM_EXTERNAL_WHITELIST,
+    'trainable-nodes-whitelist': TRAINABLE_WHITELIST,
+  };
+  for (const [path, list] of Object.entries(whitelists)) {
+    router.get(`/api/nodes/${path}`, (ctx) => {
+      currentUser(ctx);
+      ctx.body = [...list];
+    });
+  }
+
+  router.get('/api/nodes', async (ctx) => {
+    const user = currentUser(ctx);
+    const processId = processIdQuery(ctx);
+    assertProcessMode(user, processId, 'READ');
+    ctx.body = await nodes.listNodes(knex, user, processId);
+  });
+
+  router.get('/api/span-nodes', async (ctx) => {
+    const user = currentUser(ctx);
+    const processId = processIdQuery(ctx);
+    assertProcessMode(user, processId, 'READ');
+    ctx.body = await nodes.listNodes(knex, user, processId, 'SPAN');
+  });
+
+  router.post('/api/nodes/fetch-by-ids', async (ctx) => {
+    const user = currentUser(ctx);
+    const { nodeIds } = body(ctx, fetchByIds, 'nodeIds');
+    const found = await nodes.findNodes(knex, nodeIds);
+    for (const n of found) assertNodeMode(user, n.id, n.processId, 'READ');
+    ctx.body = await nodes.toNodeDTOs(knex, user, found);
+  });
+
+  router.put('/api/nodes/coordinates', async (ctx) => {
+    const user = currentUser(ctx);
+    const list = body(ctx, coordinatesList, 'nodeCoordinates');
+    const found = await nodes.findNodes(
+      knex,
+      list.map((c) => c.id),
+    );
+    if (found.length !== new Set(list.map((c) => c.id)).size) throw notFound('node');
+    for (const n of found) assertProcessMode(user, n.processId, 'ADMIN');
+    ctx.body = await nodes.saveCoordinates(knex, list);
+  });
+
+  /** The node of the `:id` parameter, after checking the caller's mode on it. */
+  const nodeOf = async (ctx: Context, mode: 'READ' | 'ADMIN') => {
+    const user = currentUser(ctx);
+    const id = idParam(ctx.params.id);
+    const node = await nodes.findNode(knex, id);
+    if (!node) throw notFound('node');
+    if (mode === 'READ') assertNodeMode(user, node.id, node.processId, 'READ');
+    else assertProcessMode(user, node.processId, 'ADMIN');
+    return { user, node };
+  };
+
+  router.get('/api/nodes/:id', async (ctx) => {
+    const { user, node } = await nodeOf(ctx, 'READ');
+    ctx.body = await nodes.toNodeDTO(knex, user, node);
+  });
+
+  router.get('/api/nodes/:id/previousNodes', async (ctx) => {
+    const { user, node } = await nodeOf(ctx, 'READ');
+    ctx.body = await nodes.previousNodes(knex, user, node);
+  });
+
+  router.post('/api/nodes', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, createSchema, 'node');
+    assertProcessMode(user, input.processId, 'ADMIN');
+    if (!(await knex('processes').where('id', input.processId).first('id'))) throw notFound('process');
+    const created = await nodes.createNode(knex, user, {
+      ...nodeInput(input),
+      activityType: input.activityType,
+      processId: input.processId,
+    });
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.node.created', created.name);
+    ctx.body = created;
+  });
+
+  router.put('/api/nodes', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, updateSchema, 'node');
+    const stored = await nodes.findNode(knex, input.id);
+    if (!stored) throw notFound('node');
+    assertProcessMode(user, stored.processId, 'ADMIN');
+    const updated = await nodes.updateNode(knex, user, stored, nodeInput(input));
+    setAlert(ctx, 'soaApp.node.updated', updated.name);
+    ctx.body = updated;
+  });
+
+  router.put('/api/nodes/:id/coordinates', async (ctx) => {
+    const { node } = await nodeOf(ctx, 'ADMIN');
+    const { x, y } = body(ctx, coordinates, 'nodeCoordinates');
+    [ctx.body] = await nodes.saveCoordinates(knex, [{ id: node.id, x, y }]);
+  });
+
+  router.delete('/api/nodes/:id', async (ctx) => {
+    const { node } = await nodeOf(ctx, 'ADMIN');
+    await nodes.deleteNode(knex, node);
+    setAlert(ctx, 'soaApp.node.deleted', node.name);
+    ctx.status = 204;
+  });
+
+  return router;
+}

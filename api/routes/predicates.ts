@@ -1,0 +1,93 @@
+/**
+ * Edge predicates (docs/api-graph.md "Edges and predicates"): reading needs READ on the edge's process,
+ * every change ADMIN on it.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertProcessMode, currentUser } from '../auth';
+import { HttpError, notFound, setAlert } from '../errors';
+import { findEdge } from '../services/edges';
+import * as predicates from '../services/predicates';
+import { body, idParam } from '../validate';
+import { LogicalOperators, PredicateTypes } from '../../domain/graph-types';
+
+const fields = {
+  edgeId: z.number().int(),
+  parentId: z.number().int().nullish(),
+  predicateType: z.enum(PredicateTypes),
+  logicalOperator: z.enum(LogicalOperators).nullish(),
+  nodeId: z.number().int().nullish(),
+  equal: z.boolean().nullish(),
+  clfTypeId: z.number().int().nullish(),
+  nerTagTypeId: z.number().int().nullish(),
+};
+const createSchema = z.object(fields);
+const updateSchema = z.object({ ...fields, id: z.number().int(), edgeId: z.number().int().nullish() });
+
+const input = (p: z.infer<typeof updateSchema> | z.infer<typeof createSchema>) => ({
+  ...p,
+  edgeId: p.edgeId ?? 0,
+  equal: p.equal ?? undefined,
+});
+
+export function predicateRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  const edgeFor = async (user: ReturnType<typeof currentUser>, edgeId: number, mode: 'READ' | 'ADMIN') => {
+    const edge = await findEdge(knex, edgeId);
+    if (!edge) throw notFound('edge');
+    assertProcessMode(user, edge.processId, mode);
+    return edge;
+  };
+
+  router.get('/api/predicates', async (ctx) => {
+    const user = currentUser(ctx);
+    if (ctx.query.edgeId !== undefined) {
+      const edge = await edgeFor(user, idParam(ctx.query.edgeId, 'edgeId'), 'READ');
+      ctx.body = await predicates.listPredicates(knex, { edgeId: edge.id });
+    } else if (ctx.query.processId !== undefined) {
+      const processId = idParam(ctx.query.processId, 'processId');
+      assertProcessMode(user, processId, 'READ');
+      ctx.body = await predicates.listPredicates(knex, { processId });
+    } else {
+      throw new HttpError(400, {
+        message: 'error.http.400',
+        detail: 'Parameter edgeId or processId is required',
+      });
+    }
+  });
+
+  router.post('/api/predicates', async (ctx) => {
+    const user = currentUser(ctx);
+    const p = body(ctx, createSchema, 'predicate');
+    const edge = await edgeFor(user, p.edgeId, 'ADMIN');
+    const created = await predicates.createPredicate(knex, edge, input(p));
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.predicate.created', created.id);
+    ctx.body = created;
+  });
+
+  router.put('/api/predicates', async (ctx) => {
+    const user = currentUser(ctx);
+    const p = body(ctx, updateSchema, 'predicate');
+    const stored = await predicates.findPredicate(knex, p.id);
+    if (!stored) throw notFound('predicate');
+    const edge = await edgeFor(user, stored.edgeId, 'ADMIN');
+    const updated = await predicates.updatePredicate(knex, edge, stored, input(p));
+    setAlert(ctx, 'soaApp.predicate.updated', updated.id);
+    ctx.body = updated;
+  });
+
+  router.delete('/api/predicates/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const stored = await predicates.findPredicate(knex, idParam(ctx.params.id));
+    if (!stored) throw notFound('predicate');
+    await edgeFor(user, stored.edgeId, 'ADMIN');
+    await predicates.deletePredicate(knex, stored.id);
+    setAlert(ctx, 'soaApp.predicate.deleted', stored.id);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,94 @@
+/**
+ * NER relation types of SPAN nodes (docs/api-graph.md). Reading needs READ on each node asked for;
+ * changing needs ADMIN on the node's process. Rules and couplings: domain/labels.ts.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { acceptsRelationTypes, normalizeRelationType, relationTypeViolations } from '../../domain/labels';
+import type { AppDeps } from '../app';
+import { currentUser } from '../auth';
+import { appError, notFound, setAlert } from '../errors';
+import * as relations from '../services/relation-types';
+import { body, idParam } from '../validate';
+import { checkViolations, nodeIdsParam, nodeWithAccess } from './labels';
+
+const relationSchema = z.object({
+  id: z.number().int().nullish(),
+  nodeId: z.number().int(),
+  name: z.string().nullish(),
+  color: z.string().nullish(),
+  priority: z.number().nullish(),
+  fromId: z.number().int().nullish(),
+  toId: z.number().int().nullish(),
+  strict: z.boolean().nullish(),
+  merge: z.boolean().nullish(),
+});
+const relationUpdateSchema = relationSchema.extend({
+  id: z.number().int(),
+  nodeId: z.number().int().nullish(),
+});
+
+type RelationBody = z.infer<typeof relationSchema> | z.infer<typeof relationUpdateSchema>;
+
+function relationValues(input: RelationBody, tagTypeIds: number[]): relations.RelationTypeValues {
+  const draft = { ...input, name: input.name ?? '', color: input.color ?? '' };
+  checkViolations('nerRelationType', relationTypeViolations(draft, tagTypeIds));
+  const n = normalizeRelationType(draft);
+  return {
+    name: n.name.trim(),
+    color: n.color,
+    priority: n.priority,
+    fromId: n.fromId,
+    toId: n.toId,
+    strict: n.strict,
+    merge: n.merge,
+  };
+}
+
+export function relationTypeRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.get('/api/ner-tag-relation-types', async (ctx) => {
+    const user = currentUser(ctx);
+    const nodeIds = nodeIdsParam(ctx);
+    for (const nodeId of nodeIds) await nodeWithAccess(knex, user, nodeId, 'READ');
+    ctx.body = nodeIds.length ? await relations.listRelationTypes(knex, nodeIds) : [];
+  });
+
+  router.post('/api/ner-tag-relation-types', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, relationSchema, 'nerRelationType');
+    const node = await nodeWithAccess(knex, user, input.nodeId, 'ADMIN');
+    if (!acceptsRelationTypes(node.activityType))
+      throw appError('error.dataValidationUnexpectedError', 'nerRelationType');
+    const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, node.id));
+    const created = await relations.createRelationType(knex, node.id, values);
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.nerRelationType.created', created.name);
+    ctx.body = created;
+  });
+
+  router.put('/api/ner-tag-relation-types', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, relationUpdateSchema, 'nerRelationType');
+    const current = await relations.findRelationType(knex, input.id);
+    if (!current) throw notFound('nerRelationType');
+    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, current.nodeId));
+    const updated = await relations.updateRelationType(knex, current.id, values);
+    setAlert(ctx, 'soaApp.nerRelationType.updated', updated.name);
+    ctx.body = updated;
+  });
+
+  router.delete('/api/ner-tag-relation-types/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const current = await relations.findRelationType(knex, idParam(ctx.params.id));
+    if (!current) throw notFound('nerRelationType');
+    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    await relations.deleteRelationType(knex, current.id);
+    setAlert(ctx, 'soaApp.nerRelationType.deleted', current.name);
+    ctx.status = 204;
+  });
+
+  return router;
+}

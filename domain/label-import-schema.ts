@@ -1,0 +1,120 @@
+/**
+ * The label import/export file `{data: [{nerTagType, matchingRules, children}]}` as a JSON Schema, and its
+ * ajv validator whose failures are mapped to the 'Validation Failed' entries {message, property, path,
+ * argument, schema} the import modal lists. The server and the browser validate with the same function.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { DataFormats, MatchingTypes, type ImportValidationError, type LabelImportFile } from './label-types';
+import { isValidRegex, LABEL_LIMITS, NER_TAG_NAME_PATTERN_SOURCE } from './labels';
+
+const shortcutKey = { type: ['string', 'null'], pattern: '^[a-z]?$' };
+const color = { type: 'string', minLength: 1, maxLength: LABEL_LIMITS.color };
+
+export const LABEL_IMPORT_SCHEMA = {
+  type: 'object',
+  required: ['data'],
+  properties: {
+    data: { type: 'array', items: { $ref: '#/definitions/entry' } },
+  },
+  definitions: {
+    entry: {
+      type: 'object',
+      required: ['nerTagType'],
+      properties: {
+        nerTagType: { $ref: '#/definitions/nerTagType' },
+        matchingRules: { type: 'array', items: { $ref: '#/definitions/matchingRule' } },
+        children: { type: 'array', items: { $ref: '#/definitions/entry' } },
+      },
+    },
+    nerTagType: {
+      type: 'object',
+      required: ['name', 'backgroundColor', 'textColor'],
+      properties: {
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: LABEL_LIMITS.name,
+          pattern: NER_TAG_NAME_PATTERN_SOURCE,
+        },
+        backgroundColor: color,
+        textColor: color,
+        mandatory: { type: 'boolean' },
+        prefixKey: shortcutKey,
+        suffixKey: shortcutKey,
+        dataFormat: { enum: [...DataFormats, null] },
+        selectable: { type: 'boolean' },
+        disabled: { type: 'boolean' },
+      },
+    },
+    matchingRule: {
+      type: 'object',
+      required: ['expression', 'matchingType'],
+      properties: {
+        expression: { type: 'string', minLength: 1 },
+        matchingType: { enum: [...MatchingTypes] },
+        tolerance: { type: ['integer', 'null'], minimum: 1, maximum: 3 },
+      },
+      allOf: [
+        {
+          if: { properties: { matchingType: { const: 'FUZZY' } } },
+          then: { required: ['tolerance'], properties: { tolerance: { type: 'integer' } } },
+        },
+        {
+          if: { properties: { matchingType: { const: 'REGEX' } } },
+          then: { properties: { expression: { type: 'string', format: 'regex' } } },
+        },
+      ],
+    },
+  },
+} as const;
+
+/** A small valid file: the import modal's preview while no file is chosen. */
+export const LABEL_IMPORT_EXAMPLE: LabelImportFile = {
+  data: [
+    {
+      nerTagType: { name: 'Person', backgroundColor: '#1E88E5', textColor: '#FFFFFF', mandatory: false },
+      matchingRules: [{ expression: 'John Smith', matchingType: 'FUZZY', tolerance: 2 }],
+      children: [
+        {
+          nerTagType: { name: 'Surname', backgroundColor: '#43A047', textColor: '#FFFFFF' },
+          matchingRules: [{ expression: '[A-Z][a-z]+ski', matchingType: 'REGEX', tolerance: null }],
+          children: [],
+        },
+      ],
+    },
+  ],
+};
+
+let compiled: ValidateFunction | null = null;
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true });
+    ajv.addFormat('regex', { type: 'string', validate: isValidRegex });
+    compiled = ajv.compile(LABEL_IMPORT_SCHEMA);
+  }
+  return compiled;
+}
+
+/** One ajv error as an entry of the 'Validation Failed' list. */
+export function toImportError(e: ErrorObject): ImportValidationError {
+  const segments = e.instancePath.split('/').filter((s) => s !== '');
+  return {
+    message: e.message ?? e.keyword,
+    property: segments[segments.length - 1] ?? 'instance',
+    path: e.instancePath,
+    argument: e.params,
+    schema: e.parentSchema ?? e.schema,
+  };
+}
+
+/** The file's schema violations; an empty list when it can be imported. */
+export function validateLabelImport(value: unknown): ImportValidationError[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  // `if` adds a summary error beside the failing `then` keyword; the latter says what is wrong.
+  return (validate.errors ?? []).filter((e) => e.keyword !== 'if').map(toImportError);
+}
+
+export const isLabelImportFile = (value: unknown): value is LabelImportFile =>
+  validateLabelImport(value).length === 0;

@@ -1,0 +1,314 @@
+/**
+ * Predicates API: trees on an edge or a process with node and label names, the rules of COMPLEX, CLF and
+ * NER predicates against the edge's previous nodes and the node's labels, update, cascade delete, access.
+ * Labels are inserted directly (their API is another suite's). Other suites share the database.
+ */
+import type { Knex } from 'knex';
+import type { EdgeDTO, NodeDTO, PredicateDTO } from '../../domain/graph-types';
+import {
+  buildProcess,
+  buildUser,
+  call,
+  login,
+  unique,
+  type BuiltUser,
+  type Res,
+  type TestApi,
+  startTestApi,
+} from '../support/harness';
+
+const MISSING_ID = 987654321;
+
+const fieldKeys = (res: Res) =>
+  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
+
+describe('predicates API', () => {
+  let api: TestApi;
+  let knex: Knex;
+  let admin: string;
+
+  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
+  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
+  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
+    call(api.baseUrl, path, { method, token, json });
+  const node = async (processId: number, activityType: string, json: Record<string, unknown> = {}) => {
+    const res = await send('POST', '/api/nodes', admin, {
+      processId,
+      activityType,
+      name: unique(activityType),
+      ...json,
+    });
+    if (res.status !== 201) throw new Error(`node: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as NodeDTO;
+  };
+  const edge = async (fromId: number, toId: number) => {
+    const res = await send('POST', '/api/edges', admin, { fromId, toId });
+    if (res.status !== 201) throw new Error(`edge: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as EdgeDTO;
+  };
+  const clfType = async (nodeId: number, name = unique('class')) =>
+    (
+      await knex('classifier_types')
+        .insert({ node_id: nodeId, name, background_color: '#112233' })
+        .returning('*')
+    )[0];
+  const nerType = async (nodeId: number, name = unique('tag')) =>
+    (
+      await knex('ner_tag_types')
+        .insert({ node_id: nodeId, name, background_color: '#112233', text_color: '#ffffff', path: name })
+        .returning('*')
+    )[0];
+  const post = (json: Record<string, unknown>, token = admin) => send('POST', '/api/predicates', token, json);
+  const userWith = async (processId: number, mode: 'READ' | 'ADMIN') =>
+    signIn(await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] }));
+
+  /** up(HUP) -> clf(CLF, mandatory) -> span(SPAN) -> mail(SEND_MAIL); lexicon(LEXICON) elsewhere; optional CLF. */
+  async function flow() {
+    const process = await buildProcess(knex);
+    const up = await node(process.id, 'HUP');
+    const clf = await node(process.id, 'CLF', { mandatory: true });
+    const span = await node(process.id, 'SPAN');
+    const mail = await node(process.id, 'SEND_MAIL');
+    const lexicon = await node(process.id, 'LEXICON');
+    const optional = await node(process.id, 'CLF', { mandatory: false });
+    const first = await edge(up.id, clf.id);
+    await edge(clf.id, span.id);
+    const last = await edge(span.id, mail.id);
+    const side = await edge(span.id, lexicon.id);
+    return { process, up, clf, span, mail, lexicon, optional, first, last, side };
+  }
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    knex = api.knex;
+    admin = await login(api.baseUrl, 'admin', 'admin');
+  });
+  afterAll(() => api.close());
+
+  it('builds a tree of predicates with node and label names (201, alert), read by edge and by process', async () => {
+    const f = await flow();
+    const invoice = await clfType(f.clf.id, unique('Invoice'));
+    const person = await nerType(f.span.id, unique('Person'));
+    const root = await post({ edgeId: f.last.id, predicateType: 'COMPLEX', logicalOperator: 'AND' });
+    expect(root.status).toBe(201);
+    expect(root.headers.get('x-soaapp-alert')).toBe('soaApp.predicate.created');
+    const clf = await post({
+      edgeId: f.last.id,
+      parentId: root.body.id,
+      predicateType: 'CLF',
+      nodeId: f.clf.id,
+      clfTypeId: invoice.id,
+      equal: false,
+    });
+    expect(clf.status).toBe(201);
+    expect(clf.body).toEqual({
+      id: expect.any(Number),
+      edgeId: f.last.id,
+      parentId: root.body.id,
+      predicateType: 'CLF',
+      logicalOperator: null,
+      nodeId: f.clf.id,
+      nodeName: f.clf.name,
+      equal: false,
+      clfTypeId: invoice.id,
+      clfTypeName: invoice.name,
+      nerTagTypeId: null,
+      nerTagTypeName: null,
+      predicates: [],
+    });
+    const ner = await post({
+      edgeId: f.last.id,
+      parentId: root.body.id,
+      predicateType: 'NER',
+      nodeId: f.span.id,
+      nerTagTypeId: person.id,
+    });
+    expect(ner.body).toMatchObject({ nodeName: f.span.name, nerTagTypeName: person.name, equal: true });
+    const single = await post({
+      edgeId: f.side.id,
+      predicateType: 'CLF',
+      nodeId: f.clf.id,
+      clfTypeId: invoice.id,
+    });
+    expect(single.status).toBe(201);
+
+    const byEdge = await get(`/api/predicates?edgeId=${f.last.id}`, await userWith(f.process.id, 'READ'));
+    expect(byEdge.status).toBe(200);
+    expect(byEdge.body).toHaveLength(1);
+    expect(byEdge.body[0]).toMatchObject({
+      id: root.body.id,
+      predicateType: 'COMPLEX',
+      logicalOperator: 'AND',
+    });
+    expect(byEdge.body[0].predicates.map((p: PredicateDTO) => p.id)).toEqual([clf.body.id, ner.body.id]);
+    const byProcess = await get(`/api/predicates?processId=${f.process.id}`, admin);
+    expect(byProcess.body.map((p: PredicateDTO) => p.id)).toEqual([root.body.id, single.body.id]);
+  });
+
+  it('refuses predicates on an edge without CLF, SPAN or LEXICON previous nodes (400 notAllowed)', async () => {
+    const f = await flow();
+    const res = await post({ edgeId: f.first.id, predicateType: 'COMPLEX', logicalOperator: 'OR' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('soaApp.predicate.notAllowed');
+    expect(res.headers.get('x-soaapp-error')).toBe('soaApp.predicate.notAllowed');
+  });
+
+  it('reports each predicate rule with its key', async () => {
+    const f = await flow();
+    const own = await clfType(f.clf.id);
+    const foreign = await clfType(f.optional.id);
+    const tag = await nerType(f.span.id);
+    const lexiconTag = await nerType(f.lexicon.id);
+    const leaf = await post({ edgeId: f.last.id, predicateType: 'CLF', nodeId: f.clf.id, clfTypeId: own.id });
+    const other = await post({ edgeId: f.side.id, predicateType: 'COMPLEX', logicalOperator: 'AND' });
+    const cases: [Record<string, unknown>, string[][]][] = [
+      [{ predicateType: 'COMPLEX' }, [['logicalOperator', 'entity.validation.required']]],
+      [{ predicateType: 'CLF', clfTypeId: own.id }, [['nodeId', 'entity.validation.required']]],
+      [{ predicateType: 'CLF', nodeId: f.clf.id }, [['clfTypeId', 'entity.validation.required']]],
+      [{ predicateType: 'CLF', nodeId: f.clf.id, clfTypeId: foreign.id }, [['clfTypeId', 'error.idinvalid']]],
+      [
+        { predicateType: 'CLF', nodeId: f.optional.id, clfTypeId: foreign.id },
+        [['nodeId', 'error.idinvalid']],
+      ],
+      [{ predicateType: 'CLF', nodeId: f.span.id, clfTypeId: own.id }, [['nodeId', 'error.idinvalid']]],
+      [{ predicateType: 'NER', nodeId: f.span.id }, [['nerTagTypeId', 'entity.validation.required']]],
+      [
+        { predicateType: 'NER', nodeId: f.span.id, nerTagTypeId: lexiconTag.id },
+        [['nerTagTypeId', 'error.idinvalid']],
+      ],
+      [
+        { predicateType: 'NER', nodeId: f.lexicon.id, nerTagTypeId: lexiconTag.id },
+        [['nodeId', 'error.idinvalid']],
+      ],
+      [
+        { predicateType: 'NER', nodeId: f.span.id, nerTagTypeId: tag.id, parentId: leaf.body.id },
+        [['parentId', 'error.idinvalid']],
+      ],
+      [
+        { predicateType: 'NER', nodeId: f.span.id, nerTagTypeId: tag.id, parentId: other.body.id },
+        [['parentId', 'error.idinvalid']],
+      ],
+    ];
+    for (const [json, keys] of cases) {
+      const res = await post({ edgeId: f.last.id, ...json });
+      expect({ json, status: res.status, keys: fieldKeys(res) }).toEqual({ json, status: 400, keys });
+    }
+    // A LEXICON node is a valid NER node on the edge after it.
+    const after = await node(f.process.id, 'SEND_REQUEST');
+    const lexEdge = await edge(f.lexicon.id, after.id);
+    const lex = await post({
+      edgeId: lexEdge.id,
+      predicateType: 'NER',
+      nodeId: f.lexicon.id,
+      nerTagTypeId: lexiconTag.id,
+    });
+    expect(lex.status).toBe(201);
+  });
+
+  it('allows "no class" for a classifier node that is not mandatory', async () => {
+    const process = await buildProcess(knex);
+    const up = await node(process.id, 'HUP');
+    const optional = await node(process.id, 'CLF', { mandatory: false });
+    const mail = await node(process.id, 'SEND_MAIL');
+    await edge(up.id, optional.id);
+    const e = await edge(optional.id, mail.id);
+    const res = await post({ edgeId: e.id, predicateType: 'CLF', nodeId: optional.id, clfTypeId: null });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ clfTypeId: null, clfTypeName: null, nodeName: optional.name });
+  });
+
+  it('updates a predicate on its edge and refuses a parent below itself', async () => {
+    const f = await flow();
+    const a = await clfType(f.clf.id);
+    const b = await clfType(f.clf.id);
+    const root = await post({ edgeId: f.last.id, predicateType: 'COMPLEX', logicalOperator: 'AND' });
+    const inner = await post({
+      edgeId: f.last.id,
+      parentId: root.body.id,
+      predicateType: 'COMPLEX',
+      logicalOperator: 'OR',
+    });
+    const leaf = await post({
+      edgeId: f.last.id,
+      parentId: inner.body.id,
+      predicateType: 'CLF',
+      nodeId: f.clf.id,
+      clfTypeId: a.id,
+    });
+    const updated = await send('PUT', '/api/predicates', admin, {
+      ...leaf.body,
+      clfTypeId: b.id,
+      equal: false,
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get('x-soaapp-alert')).toBe('soaApp.predicate.updated');
+    expect(updated.body).toMatchObject({
+      id: leaf.body.id,
+      clfTypeId: b.id,
+      clfTypeName: b.name,
+      equal: false,
+    });
+    const switched = await send('PUT', '/api/predicates', admin, { ...root.body, logicalOperator: 'OR' });
+    expect(switched.body.logicalOperator).toBe('OR');
+    expect(switched.body.predicates.map((p: PredicateDTO) => p.id)).toEqual([inner.body.id]);
+    const loop = await send('PUT', '/api/predicates', admin, { ...root.body, parentId: inner.body.id });
+    expect(fieldKeys(loop)).toEqual([['parentId', 'error.idinvalid']]);
+    const self = await send('PUT', '/api/predicates', admin, { ...inner.body, parentId: inner.body.id });
+    expect(fieldKeys(self)).toEqual([['parentId', 'error.idinvalid']]);
+    expect((await send('PUT', '/api/predicates', admin, { ...root.body, id: MISSING_ID })).status).toBe(404);
+  });
+
+  it('deletes a predicate with its children (204)', async () => {
+    const f = await flow();
+    const t = await clfType(f.clf.id);
+    const root = await post({ edgeId: f.last.id, predicateType: 'COMPLEX', logicalOperator: 'AND' });
+    const child = await post({
+      edgeId: f.last.id,
+      parentId: root.body.id,
+      predicateType: 'CLF',
+      nodeId: f.clf.id,
+      clfTypeId: t.id,
+    });
+    const res = await send('DELETE', `/api/predicates/${root.body.id}`, admin);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.predicate.deleted');
+    expect(await knex('predicates').whereIn('id', [root.body.id, child.body.id])).toEqual([]);
+    expect((await send('DELETE', `/api/predicates/${root.body.id}`, admin)).status).toBe(404);
+  });
+
+  it('needs READ to read and ADMIN to change (403), a token (401), and an edge or process (400/404)', async () => {
+    const f = await flow();
+    const t = await clfType(f.clf.id);
+    const created = await post({
+      edgeId: f.last.id,
+      predicateType: 'CLF',
+      nodeId: f.clf.id,
+      clfTypeId: t.id,
+    });
+    const reader = await userWith(f.process.id, 'READ');
+    const stranger = await signIn(await buildUser(knex));
+    expect((await get(`/api/predicates?edgeId=${f.last.id}`, stranger)).status).toBe(403);
+    expect((await get(`/api/predicates?processId=${f.process.id}`, stranger)).status).toBe(403);
+    expect((await get(`/api/predicates?edgeId=${f.last.id}`)).status).toBe(401);
+    expect((await get('/api/predicates', admin)).status).toBe(400);
+    expect((await get(`/api/predicates?edgeId=${MISSING_ID}`, admin)).status).toBe(404);
+    expect(
+      (await post({ edgeId: f.last.id, predicateType: 'COMPLEX', logicalOperator: 'AND' }, reader)).status,
+    ).toBe(403);
+    expect((await send('PUT', '/api/predicates', reader, { ...created.body, equal: false })).status).toBe(
+      403,
+    );
+    expect((await send('DELETE', `/api/predicates/${created.body.id}`, reader)).status).toBe(403);
+    const anonymous = await send('POST', '/api/predicates', undefined, {
+      edgeId: f.last.id,
+      predicateType: 'COMPLEX',
+      logicalOperator: 'AND',
+    });
+    expect(anonymous.status).toBe(401);
+    expect(
+      (await post({ edgeId: MISSING_ID, predicateType: 'COMPLEX', logicalOperator: 'AND' })).status,
+    ).toBe(404);
+    const adminUser = await userWith(f.process.id, 'ADMIN');
+    expect((await send('DELETE', `/api/predicates/${created.body.id}`, adminUser)).status).toBe(204);
+  });
+});
