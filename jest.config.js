@@ -5,7 +5,13 @@ const transform = {
     { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022' }, module: { type: 'commonjs' } },
   ],
 };
-const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'tsx', 'js', 'json'] };
+const common = {
+  transform,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+  // The web app imports domain/ through the `@domain` alias of its Vite and TypeScript configs.
+  moduleNameMapper: { '^@domain$': '<rootDir>/domain/index.ts', '^@domain/(.*)$': '<rootDir>/domain/$1' },
+};
 
 module.exports = {
   projects: [

@@ -11,7 +11,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('prefix_key', 1);
     t.string('suffix_key', 1);
   });
-  await knex.raw('create unique index classifier_types_node_name_unique on classifier_types (node_id, lower(name))');
+  await knex.raw(
+    'create unique index classifier_types_node_name_unique on classifier_types (node_id, lower(name))',
+  );
   await knex.schema.createTable('ner_tag_types', (t) => {
     t.bigIncrements('id');
     t.bigInteger('node_id').notNullable().references('nodes.id').onDelete('CASCADE').index();
@@ -27,7 +29,9 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('disabled').notNullable().defaultTo(false);
     t.text('path');
   });
-  await knex.raw('create unique index ner_tag_types_node_name_unique on ner_tag_types (node_id, lower(name))');
+  await knex.raw(
+    'create unique index ner_tag_types_node_name_unique on ner_tag_types (node_id, lower(name))',
+  );
   await knex.schema.createTable('matching_rules', (t) => {
     t.bigIncrements('id');
     t.bigInteger('ner_tag_type_id').notNullable().references('ner_tag_types.id').onDelete('CASCADE').index();

@@ -3,6 +3,8 @@ import { Navigate, useParams, type RouteObject } from 'react-router-dom';
 import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@domain';
 import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
+import { graphRoute } from '../graph/routes';
+import { secretsRoute } from '../secrets/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
 import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
@@ -71,8 +73,8 @@ export const processRoutes: RouteObject[] = [
         ),
       },
       scoped('process/:processId/statistics', ADMIN, 'statistics'),
-      scoped('process/:processId/secrets', ADMIN, 'secrets'),
-      scoped('process/:processId/graph', ADMIN, 'graph'),
+      secretsRoute,
+      graphRoute,
       {
         path: 'process/:processId/dashboard',
         element: <PrivateRoute modes={READ} />,
