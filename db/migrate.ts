@@ -7,12 +7,14 @@ import * as m001 from './migrations/001_foundation';
 import * as m002 from './migrations/002_graph';
 import * as m003 from './migrations/003_labels';
 import * as m004 from './migrations/004_integrations';
+import * as m005 from './migrations/005_documents';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
   '002_graph': m002,
   '003_labels': m003,
   '004_integrations': m004,
+  '005_documents': m005,
 };
 
 const source: Knex.MigrationSource<string> = {
