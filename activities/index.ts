@@ -1,14 +1,22 @@
 /** All activities, built by a factory from their dependencies (no hard-coded hosts). */
 import type { Knex } from 'knex';
+import { createParserActivities, type AsrSettings } from './parser';
+import { createProjectionActivities } from './projection';
 import { createSystemActivities } from './system';
 
 export interface ActivityDeps {
   knex: Knex;
+  /** Root of the stored files (FILES_DIR). */
+  filesDir: string;
+  /** Speech recognition engine of the parser; pocketsphinx when absent. */
+  asr?: AsrSettings;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
+    ...createProjectionActivities(deps),
+    ...createParserActivities(deps),
   };
 }
 

@@ -34,6 +34,37 @@ export interface AppConfig {
    */
   outboundAllowlist: string[];
   googleOAuth: GoogleOAuthConfig;
+  /** Speech recognition of the file parser (ASR_ENGINE, WHISPER_URL, WHISPER_API_KEY, WHISPER_MODEL). */
+  asr: AsrConfig;
+  /** Where uploaded files are stored, by content hash (FILES_DIR, default `.data/files`). */
+  filesDir: string;
+  /** Largest accepted upload in bytes (UPLOAD_MAX_BYTES, default 50 MiB); larger ones get 413. */
+  uploadMaxBytes: number;
+}
+
+/**
+ * The parser's speech recognition engine: `pocketsphinx` (default: local, US English) or `whisper` (an
+ * OpenAI-compatible transcription endpoint: POST {whisperUrl}/v1/audio/transcriptions).
+ */
+export interface AsrConfig {
+  engine: 'pocketsphinx' | 'whisper';
+  whisperUrl?: string;
+  whisperApiKey?: string;
+  whisperModel?: string;
+}
+
+/** ASR settings from the environment; the worker passes them to the parser activities. */
+export function loadAsrConfig(env: NodeJS.ProcessEnv = process.env): AsrConfig {
+  const engine = (env.ASR_ENGINE ?? 'pocketsphinx').trim().toLowerCase();
+  if (engine !== 'pocketsphinx' && engine !== 'whisper')
+    throw new Error(`ASR_ENGINE must be pocketsphinx or whisper, not ${env.ASR_ENGINE}`);
+  if (engine === 'whisper' && !env.WHISPER_URL) throw new Error('ASR_ENGINE=whisper needs WHISPER_URL');
+  return {
+    engine,
+    whisperUrl: env.WHISPER_URL || undefined,
+    whisperApiKey: env.WHISPER_API_KEY || undefined,
+    whisperModel: env.WHISPER_MODEL || 'whisper-1',
+  };
 }
 
 /** OAuth client of the cloud-drive connections (authorization-code flow; the secret never leaves the API). */
@@ -92,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       redirectUri:
         env.GOOGLE_OAUTH_REDIRECT_URI ?? `${env.APP_BASE_URL ?? `http://localhost:${port}`}/oauth2/callback`,
     },
+    asr: loadAsrConfig(env),
+    filesDir: path.resolve(ROOT, env.FILES_DIR ?? path.join('.data', 'files')),
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
   };
 }
 

@@ -2,7 +2,15 @@
 # Installs the Debian packages the workbench and its tests use, skipping those already present.
 # Idempotent; needs root (or sudo) for apt-get. Used by .ci/run and by npm test when something is missing.
 set -euo pipefail
-PACKAGES=(chromium fonts-liberation fonts-dejavu-core openssh-server openssh-client)
+PACKAGES=(
+  chromium fonts-liberation fonts-dejavu-core openssh-server openssh-client
+  # file parser: OCR (English, Polish), PDF text and page images, office files to PDF, speech recognition
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-pol poppler-utils
+  libreoffice-writer-nogui libreoffice-calc-nogui
+  pocketsphinx pocketsphinx-en-us sox
+  # tests: speech synthesized from known sentences
+  espeak-ng
+)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

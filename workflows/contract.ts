@@ -19,3 +19,20 @@ export interface SystemCheckResult {
 export const WorkflowNames = {
   systemCheck: 'systemCheckWorkflow',
 } as const;
+
+export * from './document-contract';
+export {
+  STEP_REFUSED,
+  acceptUpdate,
+  activateUpdate,
+  cancelAcceptanceUpdate,
+  completeUpdate,
+  markMasterUpdate,
+  rerunUpdate,
+  startWorkingUpdate,
+  stateQuery,
+  stepActionUpdates,
+  unassignUpdate,
+  type DocumentWorkflowState,
+  type EngineStep,
+} from './document';

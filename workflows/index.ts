@@ -1,2 +1,3 @@
 /** The workflow bundle's entry: every workflow the worker registers. */
 export { systemCheckWorkflow } from './system-check';
+export { documentWorkflow } from './document';

@@ -2,9 +2,10 @@
  * Worker process entry: `tsx workflows/worker.ts`. Registers the workflows of workflows/index.ts and the
  * activities of activities/ on the task queue. Not part of the workflow bundle.
  */
+import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Knex } from 'knex';
-import { createActivities } from '../activities';
+import { createActivities, type ActivityDeps } from '../activities';
 import { createKnex } from '../db/connection';
 
 export interface WorkerSettings {
@@ -12,8 +13,28 @@ export interface WorkerSettings {
   namespace: string;
   taskQueue: string;
   knex: Knex;
+  /** Root of the stored files; default FILES_DIR (relative to the project) or `.data/files`, as the API. */
+  filesDir?: string;
+  /** Speech recognition engine of the parser; pocketsphinx when absent. */
+  asr?: ActivityDeps['asr'];
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+/** The same default as api/config.ts filesDir, so the API and the worker read one directory. */
+export function defaultFilesDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(__dirname, '..', env.FILES_DIR ?? path.join('.data', 'files'));
+}
+
+/** Speech engine of the parser from the environment: ASR_ENGINE=whisper with WHISPER_URL (+ key, model). */
+export function asrFromEnv(env: NodeJS.ProcessEnv = process.env): ActivityDeps['asr'] {
+  if (env.ASR_ENGINE !== 'whisper') return { engine: 'pocketsphinx' };
+  return {
+    engine: 'whisper',
+    whisperUrl: env.WHISPER_URL,
+    whisperApiKey: env.WHISPER_API_KEY,
+    whisperModel: env.WHISPER_MODEL,
+  };
 }
 
 let runtimeInstalled = false;
@@ -42,7 +63,11 @@ export async function createWorker(
     ...(s.workflowBundle
       ? { workflowBundle: s.workflowBundle }
       : { workflowsPath: require.resolve('./index') }),
-    activities: createActivities({ knex: s.knex }),
+    activities: createActivities({
+      knex: s.knex,
+      filesDir: s.filesDir ?? defaultFilesDir(),
+      asr: s.asr ?? asrFromEnv(),
+    }),
   });
   return { worker, connection };
 }
@@ -56,6 +81,8 @@ if (require.main === module) {
     namespace: env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
     knex,
+    filesDir: defaultFilesDir(env),
+    asr: asrFromEnv(env),
   })
     .then(async ({ worker, connection }) => {
       console.log(`[worker] polling task queue ${env.TEMPORAL_TASK_QUEUE ?? 'workbench'}`);

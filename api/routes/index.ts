@@ -3,7 +3,9 @@ import type Koa from 'koa';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
 import { connectionRoutes } from './connections';
+import { documentRoutes } from './documents';
 import { edgeRoutes } from './edges';
+import { fileUploadRoutes } from './file-upload';
 import { i18nRoutes } from './i18n';
 import { labelRoutes } from './labels';
 import { llmModelRoutes } from './llm-models';
@@ -15,6 +17,8 @@ import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
 import { relationTypeRoutes } from './relation-types';
 import { secretRoutes } from './secrets';
+import { stepRoutes } from './steps';
+import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 
 export function registerRoutes(app: Koa, deps: AppDeps): void {
@@ -34,6 +38,10 @@ export function registerRoutes(app: Koa, deps: AppDeps): void {
     secretRoutes(deps),
     connectionRoutes(deps),
     sftpConnectionRoutes(deps),
+    fileUploadRoutes(deps),
+    documentRoutes(deps),
+    stepRoutes(deps),
+    documentStateRoutes(deps),
   ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

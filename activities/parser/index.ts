@@ -1,0 +1,166 @@
+/**
+ * The file parser of FILE_PARSER nodes: reads a document's stored file (FILES_DIR/documents.path, type from
+ * documents.mime_type) and writes its text (txt, PDF, images, office files, e-mail) or its transcript
+ * (wav speech recognition, JSON transcripts) and its page images, replacing any earlier result in one
+ * transaction (store.ts). Idempotent: a retry (same step, next attempt) or a rerun (another step) leaves one
+ * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { transcriptText, type TranscriptUtterance } from '../../domain/transcript';
+import { transcribe, type AsrSettings } from './asr';
+import { detectKind, type Detected } from './detect';
+import { parseEmail } from './email';
+import { parseJsonTranscript } from './json-transcript';
+import { ocrImage, ocrImageWithPdf } from './ocr';
+import { parseOffice } from './office';
+import { extractPageImages } from './pages';
+import { parsePdf } from './pdf';
+import { storeResults, type ParseOutput } from './store';
+import { parseText } from './text';
+import { badInput, ParserFailure, workFor, type Work } from './work';
+
+export type { AsrSettings } from './asr';
+
+export interface ParserDeps {
+  knex: Knex;
+  /** Root of the stored files (documents.path is relative to it; pages go to pages/<docId>/). */
+  filesDir: string;
+  /** Speech recognition engine; pocketsphinx when absent. */
+  asr?: AsrSettings;
+}
+
+export interface ParseDocumentInput {
+  documentId: number;
+  stepId: number;
+  nodeId: number;
+  attempt: number;
+}
+
+export interface ParseDocumentResult {
+  kind: 'text' | 'audio';
+  /** Characters of the content (for audio: of the transcript's plain text). */
+  contentLength: number;
+  utterances: number;
+  pages: number;
+}
+
+interface DocumentRow {
+  id: number;
+  filename: string;
+  path: string;
+  mime_type: string;
+}
+
+const textOnly = (content: string, pages: string[] = []): ParseOutput => ({ content, utterances: [], pages });
+const transcript = (utterances: TranscriptUtterance[]): ParseOutput => ({
+  content: transcriptText(utterances),
+  utterances,
+  pages: [],
+});
+
+async function parseImage(work: Work, input: string, detected: Detected, head: Buffer): Promise<ParseOutput> {
+  // tesseract reads a non-image input as a list of file names: only real images go to it.
+  const sniffed = detectKind('application/octet-stream', '', head);
+  if (sniffed?.kind !== 'image')
+    throw badInput('The file is not an image it claims to be: upload a PNG, JPEG or TIFF image.');
+  if (detected.ext === '.png' && sniffed.ext === '.png')
+    return textOnly(await ocrImage(work, input), [input]);
+  const { text, pdf } = await ocrImageWithPdf(work, input);
+  return textOnly(text, await extractPageImages(work, pdf));
+}
+
+async function parseFile(
+  work: Work,
+  input: string,
+  detected: Detected,
+  head: Buffer,
+  asr: AsrSettings,
+): Promise<ParseOutput & { kind: 'text' | 'audio' }> {
+  switch (detected.kind) {
+    case 'txt':
+      return { kind: 'text', ...textOnly(parseText(await fs.readFile(input))) };
+    case 'pdf': {
+      const pdf = await parsePdf(work, input);
+      return { kind: 'text', ...textOnly(pdf.content, pdf.pages) };
+    }
+    case 'office': {
+      const office = await parseOffice(work, input);
+      return { kind: 'text', ...textOnly(office.content, office.pages) };
+    }
+    case 'image':
+      return { kind: 'text', ...(await parseImage(work, input, detected, head)) };
+    case 'eml':
+      return { kind: 'text', ...textOnly(await parseEmail(await fs.readFile(input))) };
+    case 'json':
+      return { kind: 'audio', ...transcript(parseJsonTranscript(await fs.readFile(input))) };
+    case 'wav':
+      return { kind: 'audio', ...transcript(await transcribe(work, input, asr)) };
+  }
+}
+
+async function loadDocument(knex: Knex, filesDir: string, documentId: number) {
+  const doc = await knex<DocumentRow>('documents')
+    .where({ id: documentId })
+    .first('id', 'filename', 'path', 'mime_type');
+  if (!doc) throw badInput(`Document ${documentId} no longer exists.`, ParserFailure.missingDocument);
+  const root = path.resolve(filesDir);
+  const file = path.resolve(root, doc.path);
+  if (!file.startsWith(root + path.sep))
+    throw badInput(`The stored path of document ${documentId} is outside the files directory.`);
+  const head = Buffer.alloc(64);
+  try {
+    const fh = await fs.open(file, 'r');
+    try {
+      await fh.read(head, 0, head.length, 0);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw badInput(
+        `The stored file of document ${documentId} (${doc.filename}) is missing: upload it again.`,
+        ParserFailure.missingFile,
+      );
+    throw err;
+  }
+  return { doc, file, head };
+}
+
+export function createParserActivities(deps: ParserDeps) {
+  const asr: AsrSettings = deps.asr ?? { engine: 'pocketsphinx' };
+  return {
+    async parseDocument(input: ParseDocumentInput): Promise<ParseDocumentResult> {
+      const { doc, file, head } = await loadDocument(deps.knex, deps.filesDir, input.documentId);
+      const detected = detectKind(doc.mime_type, doc.filename, head);
+      if (!detected)
+        throw badInput(
+          `Files of type ${doc.mime_type} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
+          ParserFailure.unsupported,
+        );
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `parser-${input.documentId}-`));
+      try {
+        const work = workFor(dir);
+        work.heartbeat({ stage: 'start', stepId: input.stepId, attempt: input.attempt });
+        // A private copy named with its type: soffice and tesseract look at the extension.
+        const local = path.join(dir, `input${detected.ext}`);
+        await fs.copyFile(file, local);
+        const out = await parseFile(work, local, detected, head, asr);
+        work.heartbeat({ stage: 'store' });
+        await storeResults(deps.knex, deps.filesDir, input.documentId, out);
+        return {
+          kind: out.kind,
+          contentLength: out.content.length,
+          utterances: out.utterances.length,
+          pages: out.pages.length,
+        };
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export type ParserActivities = ReturnType<typeof createParserActivities>;

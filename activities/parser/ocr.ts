@@ -1,0 +1,48 @@
+/**
+ * OCR with the tesseract CLI in English and Polish, for images and for PDF pages without a text layer.
+ * Images other than PNG are also turned into a PDF by tesseract itself (`txt pdf` outputs), from which the
+ * page images are extracted losslessly as PNG (pages.ts), so every image type leaves PNG pages, multi-page
+ * TIFFs included, without an image converter.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ProgramFailed, run } from './run';
+import { badInput, type Work } from './work';
+
+export const OCR_LANGUAGES = 'eng+pol';
+const OCR_TIMEOUT_MS = 180_000;
+
+function unreadable(err: unknown): never {
+  if (err instanceof ProgramFailed)
+    throw badInput(
+      'The image cannot be read (damaged, or a format the OCR does not read): upload it again as PNG, JPEG or TIFF.',
+    );
+  throw err;
+}
+
+/** The recognized text of one image. */
+export async function ocrImage(work: Work, imagePath: string): Promise<string> {
+  try {
+    const { stdout } = await run(work, 'tesseract', [imagePath, '-', '-l', OCR_LANGUAGES], {
+      timeoutMs: OCR_TIMEOUT_MS,
+      env: { OMP_THREAD_LIMIT: '1' },
+    });
+    return stdout.toString('utf8');
+  } catch (err) {
+    unreadable(err);
+  }
+}
+
+/** OCR of an image into text plus a PDF of its pages (the image embedded as is). */
+export async function ocrImageWithPdf(work: Work, imagePath: string): Promise<{ text: string; pdf: string }> {
+  const base = path.join(work.dir, 'ocr-image');
+  try {
+    await run(work, 'tesseract', [imagePath, base, '-l', OCR_LANGUAGES, 'txt', 'pdf'], {
+      timeoutMs: OCR_TIMEOUT_MS,
+      env: { OMP_THREAD_LIMIT: '1' },
+    });
+  } catch (err) {
+    unreadable(err);
+  }
+  return { text: await fs.readFile(`${base}.txt`, 'utf8'), pdf: `${base}.pdf` };
+}

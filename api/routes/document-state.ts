@@ -1,0 +1,55 @@
+/**
+ * The document's state and history for the workspace and operators: `GET /api/v2/document/{id}/state` (the
+ * projection: document, steps with node info, assignees, blockedBy, grouped) and
+ * `GET /api/v2/document/{id}/history` (the workflow's history across continue-as-new runs, readable).
+ * Both need READ on the document's process, or a mode on one of its nodes (an annotator granted a node only
+ * still reads the documents passing through it).
+ */
+import Router from '@koa/router';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Context } from 'koa';
+import type { AppDeps } from '../app';
+import { currentUser } from '../auth';
+import { forbidden, notFound } from '../errors';
+import { processMode } from '../../domain/access';
+import { documentHistory } from '../services/document-workflows';
+import { documentState } from '../services/document-state';
+import { idParam } from '../validate';
+
+export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
+  const router = new Router();
+
+  const readable = async (ctx: Context) => {
+    const user = currentUser(ctx);
+    const id = idParam(ctx.params.id);
+    const doc = await knex('documents').where('id', id).first('id', 'process_id as processId');
+    if (!doc) throw notFound('document');
+    if (!processMode(user, doc.processId)) {
+      const nodeIds = user.authorities.filter((a) => a.type === 'NODE').map((a) => a.componentId);
+      const granted =
+        nodeIds.length > 0 &&
+        (await knex('nodes').where('process_id', doc.processId).whereIn('id', nodeIds).first('id'));
+      if (!granted) throw forbidden();
+    }
+    return { user, id };
+  };
+
+  router.get('/api/v2/document/:id/state', async (ctx) => {
+    const { user, id } = await readable(ctx);
+    const state = await documentState(knex, id, user);
+    if (!state) throw notFound('document');
+    ctx.body = state;
+  });
+
+  router.get('/api/v2/document/:id/history', async (ctx) => {
+    const { id } = await readable(ctx);
+    try {
+      ctx.body = await documentHistory(await temporal.client(), id);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) ctx.body = [];
+      else throw err;
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,345 @@
+/**
+ * Documents (spec 2 sections 6 and 7): read (READ on the process), filename edit and creation from text
+ * (WRITE), deletes of one, many or all of a process's documents (ADMIN; the workflows are ended and the
+ * files removed), the content update (WRITE; 423 while another user blocks the document), the document block
+ * (ADMIN) and its assignees, and the parser's output: page images, the audio file with range requests,
+ * utterances with tokens, token hints.
+ */
+import fs from 'node:fs';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertNodeMode, assertProcessMode, currentUser, loadAuthUser, type AuthUser } from '../auth';
+import { FieldErrorCollector, HttpError, locked, notFound, setAlert } from '../errors';
+import * as documents from '../services/documents';
+import { createFileStore } from '../services/files';
+import { checkUpload, extensionOf } from '../services/upload-check';
+import { body, idParam, parse } from '../validate';
+import { modeSatisfies, processMode } from '../../domain/access';
+import type { AccessMode } from '../../domain/enums';
+import { requiredRule } from '../../domain/validation';
+import { tooLarge, unsupported } from './file-upload';
+
+const FILENAME_MAX = 255;
+
+const updateSchema = z.object({
+  id: z.number().int(),
+  filename: z.string(),
+  path: z.string().nullish(),
+  documentType: z.string().nullish(),
+  processId: z.number().int().nullish(),
+});
+const createSchema = z.object({
+  processId: z.number().int(),
+  filename: z.string(),
+  content: z.string(),
+});
+const bulkDeleteSchema = z.object({
+  documentIds: z.array(z.number().int()).min(1),
+  processId: z.number().int(),
+});
+const contentSchema = z.object({
+  id: z.number().int(),
+  docId: z.number().int(),
+  content: z.string(),
+});
+const userIdList = z.array(z.union([z.number().int(), z.object({ id: z.number().int() })]));
+
+/** The spec's "filename required" (and the column's limit), as a field error of the document form. */
+function checkFilename(filename: string): void {
+  new FieldErrorCollector('document')
+    .check('filename', requiredRule()(filename))
+    .check(
+      'filename',
+      filename.trim().length > FILENAME_MAX
+        ? { code: 'Size', key: 'entity.validation.maxlength', params: { max: FILENAME_MAX } }
+        : null,
+    )
+    .throwIfAny();
+}
+
+/** A JSON body on a DELETE (the body parser reads POST, PUT and PATCH only). */
+async function deleteBody(ctx: Context, limit = 1024 * 1024): Promise<unknown> {
+  const parsed = (ctx.request as unknown as { body?: unknown }).body;
+  if (parsed !== undefined) return parsed;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, { message: 'error.http.413' });
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, { message: 'error.http.400', detail: 'The body is not valid JSON' });
+  }
+}
+
+/** A user id in a body: a number, a numeric text, or {id} / {userId}. */
+function userIdOf(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'object') {
+    const o = value as { id?: unknown; userId?: unknown };
+    return userIdOf(o.userId ?? o.id);
+  }
+  return idParam(value, 'userId');
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+/**
+ * The single byte range of a Range header: null to serve the whole file (no header, another unit, or several
+ * ranges), 'invalid' for a malformed or unsatisfiable bytes range (416).
+ */
+export function parseRange(header: string | undefined, size: number): Range | null | 'invalid' {
+  if (!header) return null;
+  const m = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
+  if (!m) return null;
+  const specs = m[1].split(',').map((s) => s.trim());
+  if (specs.length > 1) return null;
+  const r = /^(\d*)-(\d*)$/.exec(specs[0]);
+  if (!r || (r[1] === '' && r[2] === '')) return 'invalid';
+  if (r[1] === '') {
+    const suffix = Number(r[2]);
+    if (suffix === 0 || size === 0) return 'invalid';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(r[1]);
+  const end = r[2] === '' ? size - 1 : Math.min(Number(r[2]), size - 1);
+  if (start >= size || start > end) return 'invalid';
+  return { start, end };
+}
+
+export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
+  const router = new Router();
+  const store = createFileStore(config.filesDir);
+  const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
+
+  /** The document of a path parameter, after checking the caller's mode on its process. */
+  const documentOf = async (ctx: Context, mode: AccessMode, param = 'id') => {
+    const user = currentUser(ctx);
+    const doc = await documents.findDocument(knex, idParam(ctx.params[param], param));
+    if (!doc) throw notFound('document');
+    assertProcessMode(user, doc.processId, mode);
+    return { user, doc };
+  };
+  const respondDocument = async (ctx: Context, id: number) => {
+    ctx.body = await documents.toDocumentDTO(knex, (await documents.findDocument(knex, id))!);
+  };
+  /** A user who may be assigned: exists, is activated and may at least read the process. */
+  const assignable = async (userId: number, processId: number): Promise<AuthUser> => {
+    const u = await loadAuthUser(knex, { id: userId });
+    if (!u || !u.activated) throw notFound('user');
+    if (!modeSatisfies(processMode(u, processId), 'READ')) {
+      throw new HttpError(400, {
+        message: 'error.document.assigneeWithoutAccess',
+        detail: `User ${u.login} has no access to the process`,
+      });
+    }
+    return u;
+  };
+
+  router.get('/api/documents/:id', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    ctx.body = await documents.toDocumentDTO(knex, doc);
+  });
+
+  router.put('/api/documents', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, updateSchema, 'document');
+    const doc = await documents.findDocument(knex, input.id);
+    if (!doc) throw notFound('document');
+    assertProcessMode(user, doc.processId, 'WRITE');
+    checkFilename(input.filename);
+    const filename = documents.sanitizeFilename(input.filename);
+    await documents.renameDocument(knex, doc.id, filename);
+    setAlert(ctx, 'soaApp.document.updated', filename);
+    await respondDocument(ctx, doc.id);
+  });
+
+  /** A text document created from JSON through the process's obligatory Upload node. */
+  router.post('/api/documents', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, createSchema, 'document');
+    assertProcessMode(user, input.processId, 'READ');
+    checkFilename(input.filename);
+    const upload = await knex('nodes')
+      .where({ process_id: input.processId, activity_type: 'HUP', obligatory: true })
+      .first('id', 'process_id as processId');
+    if (!upload) throw notFound('process');
+    assertNodeMode(user, upload.id, upload.processId, 'WRITE');
+    let filename = documents.sanitizeFilename(input.filename);
+    if (!extensionOf(filename)) filename = `${filename}.txt`;
+    const bytes = Buffer.from(input.content, 'utf8');
+    const check = checkUpload(filename, bytes, config.uploadMaxBytes);
+    if (!check.ok) throw check.status === 413 ? tooLarge(check.message) : unsupported(check.message);
+    if (!['txt', 'json', 'eml'].includes(check.kind)) {
+      throw unsupported('A document created from text must be a .txt, .json or .eml file');
+    }
+    const doc = await documents.createDocument(deps, {
+      processId: input.processId,
+      uploadNodeId: upload.id,
+      filename,
+      bytes,
+      mimeType: check.mime,
+      documentType: check.documentType,
+      createdById: user.id,
+      content: input.content,
+    });
+    ctx.status = 201;
+    setAlert(ctx, 'soaApp.document.created', filename);
+    ctx.body = await documents.toDocumentDTO(knex, doc);
+  });
+
+  router.delete('/api/documents/:id', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'ADMIN');
+    await documents.deleteDocuments(deps, [doc]);
+    setAlert(ctx, 'soaApp.document.deleted', doc.filename);
+    ctx.status = 204;
+  });
+
+  /** Deletes the listed documents of the process; ids of other processes or unknown ids are left alone. */
+  router.delete('/api/documents', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = parse(bulkDeleteSchema, await deleteBody(ctx), 'documents');
+    assertProcessMode(user, input.processId, 'ADMIN');
+    const docs = await documents.findDocuments(knex, { ids: input.documentIds, processId: input.processId });
+    const deleted = await documents.deleteDocuments(deps, docs);
+    ctx.body = { deleted };
+  });
+
+  router.delete('/api/processes/:id/documents', async (ctx) => {
+    const user = currentUser(ctx);
+    const processId = idParam(ctx.params.id);
+    assertProcessMode(user, processId, 'ADMIN');
+    if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
+    const deleted = await documents.deleteDocuments(deps, await documents.findDocuments(knex, { processId }));
+    ctx.body = { deleted };
+  });
+
+  router.put('/api/document-content', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, contentSchema, 'documentContent');
+    const doc = await documents.findDocument(knex, input.docId);
+    if (!doc) throw notFound('document');
+    assertProcessMode(user, doc.processId, 'WRITE');
+    if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
+    ctx.body = await documents.updateContent(knex, doc.id, input.id, input.content);
+  });
+
+  // --- block and assignees (v2) ---
+
+  /** Blocks the document for the current user (the body, when given, must name that user). */
+  router.post(['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'], async (ctx) => {
+    const { user, doc } = await documentOf(ctx, 'ADMIN');
+    const named = userIdOf((ctx.request as unknown as { body?: unknown }).body);
+    if (named !== undefined && named !== user.id) {
+      throw new HttpError(400, {
+        message: 'error.document.blockOthers',
+        detail: 'A document is blocked by the current user only',
+      });
+    }
+    if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
+    await documents.block(knex, doc.id, user.id);
+    await respondDocument(ctx, doc.id);
+  });
+
+  router.delete(['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'], async (ctx) => {
+    const { doc } = await documentOf(ctx, 'ADMIN');
+    await documents.unblock(knex, doc.id);
+    await respondDocument(ctx, doc.id);
+  });
+
+  router.post('/api/v2/document/:id/assignees/:userId', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'WRITE');
+    const target = await assignable(idParam(ctx.params.userId, 'userId'), doc.processId);
+    await documents.addAssignee(knex, doc.id, target.id);
+    await respondDocument(ctx, doc.id);
+  });
+
+  /** Removing yourself needs WRITE, removing anybody else ADMIN; the blocking assignee unblocks first. */
+  router.delete('/api/v2/document/:id/assignee/:userId', async (ctx) => {
+    const { user, doc } = await documentOf(ctx, 'WRITE');
+    const userId = idParam(ctx.params.userId, 'userId');
+    if (userId !== user.id) assertProcessMode(user, doc.processId, 'ADMIN');
+    await documents.removeAssignee(knex, doc.id, userId);
+    await respondDocument(ctx, doc.id);
+  });
+
+  router.put('/api/v2/document/:id/assignees', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'ADMIN');
+    const list = body(ctx, userIdList, 'assignees').map((v) => (typeof v === 'number' ? v : v.id));
+    for (const id of new Set(list)) await assignable(id, doc.processId);
+    await documents.replaceAssignees(knex, doc.id, list);
+    await respondDocument(ctx, doc.id);
+  });
+
+  // --- the parser's output ---
+
+  router.get('/api/documents/:id/images/length', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    ctx.body = { length: await documents.pageCount(knex, doc.id) };
+  });
+
+  router.get('/api/documents/:id/images/:index', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    const key = await documents.pagePath(knex, doc.id, idParam(ctx.params.index, 'index'));
+    if (!key || !(await store.exists(key))) throw notFound('page');
+    ctx.type = 'image/png';
+    ctx.set('Cache-Control', 'private, max-age=300');
+    ctx.body = fs.createReadStream(store.absolute(key));
+  });
+
+  router.get('/api/asr-documents/:id/audio', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    if (doc.documentType !== 'AUDIOFILE') throw notFound('audio');
+    const file = store.absolute(doc.path);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat) throw notFound('audio');
+    const size = stat.size;
+    ctx.set('Accept-Ranges', 'bytes');
+    ctx.set('Cache-Control', 'private, max-age=300');
+    const range = parseRange(ctx.get('range') || undefined, size);
+    if (range === 'invalid') {
+      throw new HttpError(
+        416,
+        { title: 'Range Not Satisfiable', message: 'error.http.416' },
+        { 'Content-Range': `bytes */${size}` },
+      );
+    }
+    ctx.type = doc.mimeType;
+    if (range) {
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      ctx.body = fs.createReadStream(file, range);
+      ctx.length = range.end - range.start + 1;
+    } else {
+      ctx.body = fs.createReadStream(file);
+      ctx.length = size;
+    }
+  });
+
+  router.get('/api/asr-documents/:id/utterances', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    ctx.body = await documents.listUtterances(knex, doc.id);
+  });
+
+  router.get('/api/documents/:documentId/top/hints', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ', 'documentId');
+    const tokenId = ctx.query.utteranceTokenId;
+    ctx.body = await documents.listHints(
+      knex,
+      doc.id,
+      tokenId === undefined ? undefined : idParam(tokenId, 'utteranceTokenId'),
+    );
+  });
+
+  return router;
+}

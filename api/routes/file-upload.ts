@@ -1,0 +1,170 @@
+/**
+ * Intake over HTTP: `POST /api/file-upload` (form data `file` + `nodeId` of the process's obligatory Upload
+ * node or an active HTTP upload node) and the HTTP upload node's own endpoint `POST /api/upload/{endpoint}`
+ * (form data `file`). Both need a signed-in user with WRITE (or ADMIN) on the node; the content is checked
+ * (api/services/upload-check.ts: 413 over UPLOAD_MAX_BYTES, 415 for anything not accepted), the file stored,
+ * the document created and `document-<id>` started. Answer: 201 with the document summary.
+ */
+import Router from '@koa/router';
+import busboy from 'busboy';
+import type { Context } from 'koa';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser, type AuthUser } from '../auth';
+import { HttpError, notFound } from '../errors';
+import { createDocument, sanitizeFilename, toSummary, type DocumentDeps } from '../services/documents';
+import { createFileStore } from '../services/files';
+import { findNode } from '../services/nodes';
+import { checkUpload } from '../services/upload-check';
+import { idParam } from '../validate';
+import type { Node } from '../../db/models/Node';
+import { modeSatisfies, nodeMode } from '../../domain/access';
+
+export interface MultipartUpload {
+  fields: Record<string, string>;
+  file: { filename: string; bytes: Buffer; truncated: boolean } | null;
+}
+
+const badRequest = (message: string, detail: string) => new HttpError(400, { message, detail });
+export const tooLarge = (detail: string) =>
+  new HttpError(413, { title: 'Payload Too Large', message: 'error.upload.tooLarge', detail });
+export const unsupported = (detail: string) =>
+  new HttpError(415, { title: 'Unsupported Media Type', message: 'error.upload.unsupportedType', detail });
+
+/**
+ * Reads a multipart/form-data body: small text fields and one file (the `file` field, else the first file),
+ * kept in memory up to `maxBytes` (beyond that the file is marked truncated and the rest is drained).
+ */
+export function readMultipart(ctx: Context, maxBytes: number): Promise<MultipartUpload> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: ctx.req.headers,
+        defParamCharset: 'utf8',
+        limits: { fileSize: maxBytes, files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+      });
+    } catch {
+      reject(badRequest('error.upload.notMultipart', 'Send the file as multipart/form-data (field "file")'));
+      return;
+    }
+    const out: MultipartUpload = { fields: {}, file: null };
+    parser.on('field', (name, value) => {
+      out.fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (out.file && name !== 'file') {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      const file = { filename: info.filename ?? '', bytes: Buffer.alloc(0), truncated: false };
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => (file.truncated = true));
+      stream.on('end', () => {
+        file.bytes = Buffer.concat(chunks);
+      });
+      out.file = file;
+    });
+    parser.on('error', () => reject(badRequest('error.upload.malformed', 'The multipart body is malformed')));
+    parser.on('close', () => resolve(out));
+    ctx.req.pipe(parser);
+  });
+}
+
+export interface UploadNode {
+  node: Node;
+  user: AuthUser;
+}
+
+/** A HUP node may take uploads when it is the obligatory Upload node or an active HTTP upload node. */
+export function assertUploadNode(node: Node): void {
+  if (node.activityType !== 'HUP') {
+    throw badRequest('error.upload.notUploadNode', `Node ${node.id} is not an HTTP upload (HUP) node`);
+  }
+  if (!node.obligatory && node.settings?.active === false) {
+    throw badRequest('error.upload.nodeInactive', `The upload node ${node.name} is not active`);
+  }
+}
+
+/** Reads the body, checks the file and creates the document through the node; answers 201. */
+async function intake(ctx: Context, deps: DocumentDeps, maxBytes: number, resolveNode: NodeResolver) {
+  const user = currentUser(ctx);
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > maxBytes + 1024 * 1024) {
+    ctx.set('Connection', 'close');
+    throw tooLarge(`The upload is larger than the limit of ${maxBytes} bytes`);
+  }
+  const form = await readMultipart(ctx, maxBytes);
+  const node = await resolveNode(user, form.fields);
+  assertNodeMode(user, node.id, node.processId, 'WRITE');
+  assertUploadNode(node);
+  if (!form.file) throw badRequest('error.upload.noFile', 'The form has no file (field "file")');
+  if (form.file.truncated) throw tooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
+  const filename = sanitizeFilename(form.file.filename);
+  const check = checkUpload(filename, form.file.bytes, maxBytes);
+  if (!check.ok) throw check.status === 413 ? tooLarge(check.message) : unsupported(check.message);
+  const doc = await createDocument(deps, {
+    processId: node.processId,
+    uploadNodeId: node.id,
+    filename,
+    bytes: form.file.bytes,
+    mimeType: check.mime,
+    documentType: check.documentType,
+    createdById: user.id,
+  });
+  ctx.status = 201;
+  ctx.body = toSummary(doc);
+}
+
+type NodeResolver = (user: AuthUser, fields: Record<string, string>) => Promise<Node>;
+
+export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Router {
+  const router = new Router();
+  const deps: DocumentDeps = {
+    knex,
+    temporal,
+    store: createFileStore(config.filesDir),
+    taskQueue: config.taskQueue,
+  };
+
+  router.post('/api/file-upload', async (ctx) => {
+    await intake(ctx, deps, config.uploadMaxBytes, async (_user, fields) => {
+      const raw = fields.nodeId ?? ctx.query.nodeId;
+      if (raw === undefined) throw badRequest('error.upload.noNode', 'The form has no nodeId');
+      const node = await findNode(knex, idParam(raw, 'nodeId'));
+      if (!node) throw notFound('node');
+      return node;
+    });
+  });
+
+  /**
+   * Endpoints are unique within a process only: when several processes use the same one, the nodes the
+   * caller may upload to decide, and `?processId=` picks one when that is still ambiguous.
+   */
+  router.post('/api/upload/:endpoint', async (ctx) => {
+    const endpoint = String(ctx.params.endpoint);
+    const processId =
+      ctx.query.processId === undefined ? undefined : idParam(ctx.query.processId, 'processId');
+    await intake(ctx, deps, config.uploadMaxBytes, async (user) => {
+      const q = knex('nodes')
+        .where('activity_type', 'HUP')
+        .whereRaw(`settings->>'endpoint' = ?`, [endpoint])
+        .orderBy('id')
+        .pluck('id');
+      if (processId !== undefined) q.where('process_id', processId);
+      const ids: number[] = await q;
+      const nodes = (await Promise.all(ids.map((id) => findNode(knex, id)))).filter((n): n is Node => !!n);
+      if (nodes.length === 0) throw notFound('uploadEndpoint');
+      if (nodes.length === 1) return nodes[0];
+      const writable = nodes.filter((n) => modeSatisfies(nodeMode(user, n.id, n.processId), 'WRITE'));
+      if (writable.length === 1) return writable[0];
+      if (writable.length === 0) return nodes[0]; // refused by the mode check
+      throw new HttpError(409, {
+        message: 'error.upload.ambiguousEndpoint',
+        detail: `Several processes use the endpoint ${endpoint}: add ?processId=`,
+      });
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,112 @@
+/**
+ * Step calls (spec 2 section 7, issue 4 section 2): start working (`POST /api/step/assign`), save blockedBy /
+ * master (`PUT /api/steps`), the action buttons (`PUT /api/steps/{id}/complete|accept|activate|
+ * cancel-acceptance|rerun`) and the rerun list of a FILE_PARSER node. Each action is authorized here with
+ * domain/steps.ts and carried out by the document's workflow; the answer is the step as projected after it.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser } from '../auth';
+import { HttpError, notFound } from '../errors';
+import * as nodes from '../services/nodes';
+import { rerunnableSteps, runStepAction, stepDTO, stepToAssign, loadStepContext } from '../services/steps';
+import { body, idParam } from '../validate';
+import type { StepAction } from '../../domain/steps';
+
+const ACTION_PATHS: Record<string, StepAction> = {
+  complete: 'complete',
+  accept: 'accept',
+  activate: 'activate',
+  'cancel-acceptance': 'cancelAcceptance',
+  rerun: 'rerun',
+};
+
+const userRef = z.union([z.number().int(), z.object({ id: z.number().int() })]);
+const stepSave = z.object({
+  id: z.number().int(),
+  blockedBy: userRef.nullish(),
+  master: z.boolean().nullish(),
+});
+
+export function stepRoutes({ knex, temporal }: AppDeps): Router {
+  const router = new Router();
+  const deps = { knex, temporal };
+
+  router.post('/api/step/assign', async (ctx) => {
+    const user = currentUser(ctx);
+    const documentId = idParam(ctx.query.docId, 'docId');
+    const nodeId = idParam(ctx.query.nodeId, 'nodeId');
+    const given = ctx.query.stepId === undefined ? undefined : idParam(ctx.query.stepId, 'stepId');
+    const node = await nodes.findNode(knex, nodeId);
+    if (!node) throw notFound('node');
+    assertNodeMode(user, node.id, node.processId, 'WRITE');
+    const stepId = await stepToAssign(knex, documentId, nodeId, user.id, given);
+    ctx.body = await runStepAction(deps, user, stepId, 'startWorking');
+  });
+
+  router.put('/api/steps', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, stepSave, 'step');
+    const { step } = await loadStepContext(knex, input.id);
+    let result: unknown = null;
+    if (input.master === true && !step.master)
+      result = await runStepAction(deps, user, step.id, 'markMaster');
+    else if (input.master === false && step.master)
+      throw new HttpError(400, {
+        message: 'error.step.masterRequired',
+        detail: 'Mark another step of the node as master instead',
+      });
+    if (input.blockedBy !== undefined) {
+      const wanted =
+        input.blockedBy === null
+          ? null
+          : typeof input.blockedBy === 'number'
+            ? input.blockedBy
+            : input.blockedBy.id;
+      if (wanted === null && step.blockedBy !== null)
+        result = await runStepAction(deps, user, step.id, 'unassign');
+      else if (wanted !== null && wanted !== step.blockedBy) {
+        if (wanted !== user.id)
+          throw new HttpError(400, {
+            message: 'error.step.assignSelfOnly',
+            detail: 'A step can only be assigned to the user who starts working on it',
+          });
+        result = await runStepAction(deps, user, step.id, 'startWorking');
+      }
+    }
+    ctx.body = result ?? (await stepDTO(knex, step.id, user));
+  });
+
+  router.put('/api/steps/:id/:action', async (ctx) => {
+    const user = currentUser(ctx);
+    const action = ACTION_PATHS[ctx.params.action];
+    if (!action) throw notFound();
+    ctx.body = await runStepAction(deps, user, idParam(ctx.params.id), action);
+  });
+
+  router.get('/api/steps/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const { node } = await loadStepContext(knex, idParam(ctx.params.id));
+    assertNodeMode(user, node.id, node.processId, 'READ');
+    ctx.body = await stepDTO(knex, idParam(ctx.params.id), user);
+  });
+
+  /** Rerunnable steps of a FILE_PARSER node (WAITING or ERROR), pages of 10; the total in X-Total-Count. */
+  router.post('/api/nodes/:nodeId/steps/rerun', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await nodes.findNode(knex, idParam(ctx.params.nodeId, 'nodeId'));
+    if (!node) throw notFound('node');
+    assertNodeMode(user, node.id, node.processId, 'ADMIN');
+    const page = ctx.query.page === undefined ? 0 : idParam(ctx.query.page, 'page');
+    const size = ctx.query.size === undefined ? 10 : idParam(ctx.query.size, 'size');
+    if (page < 0 || size < 1 || size > 100)
+      throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+    const { items, total } = await rerunnableSteps(knex, node.id, page, size);
+    ctx.set('X-Total-Count', String(total));
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
+    ctx.body = items;
+  });
+
+  return router;
+}

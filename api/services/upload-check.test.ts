@@ -1,0 +1,193 @@
+import { checkUpload, decodeText, detectBinary, isEmail, zipEntryNames } from './upload-check';
+
+const LIMIT = 1024 * 1024;
+const bytes = (...parts: (string | number[] | Uint8Array)[]) =>
+  Buffer.concat(
+    parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p as number[]))),
+  );
+
+/** A stored (uncompressed) zip archive with the given entries, in order (CRCs are not checked). */
+function zip(entries: [string, string][]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of entries) {
+    const n = Buffer.from(name);
+    const d = Buffer.from(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt32LE(d.length, 18);
+    local.writeUInt32LE(d.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt32LE(d.length, 20);
+    central.writeUInt32LE(d.length, 24);
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, n, d);
+    centrals.push(central, n);
+    offset += 30 + n.length + d.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'rest');
+const JPEG = bytes([0xff, 0xd8, 0xff, 0xe0], 'JFIF');
+const TIFF_LE = bytes([0x49, 0x49, 0x2a, 0x00], 'rest');
+const TIFF_BE = bytes([0x4d, 0x4d, 0x00, 0x2a], 'rest');
+const GIF = bytes('GIF89a', [1, 0, 1, 0]);
+const BMP = (() => {
+  const b = Buffer.alloc(40);
+  b.write('BM', 0, 'latin1');
+  b.writeUInt32LE(40, 2);
+  b.writeUInt32LE(40, 14);
+  return b;
+})();
+const WEBP = bytes('RIFF', [0, 0, 0, 0], 'WEBPVP8 ');
+const WAV = bytes('RIFF', [36, 0, 0, 0], 'WAVEfmt ', Buffer.alloc(24));
+const PDF = bytes('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const DOC = bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], Buffer.alloc(64));
+const DOCX = zip([
+  ['[Content_Types].xml', '<Types/>'],
+  ['_rels/.rels', '<Relationships/>'],
+  ['word/document.xml', '<w:document/>'],
+]);
+const ODT = zip([
+  ['mimetype', 'application/vnd.oasis.opendocument.text'],
+  ['content.xml', '<office:document-content/>'],
+]);
+const ODS = zip([
+  ['mimetype', 'application/vnd.oasis.opendocument.spreadsheet'],
+  ['content.xml', '<office:document-content/>'],
+]);
+const PLAIN_ZIP = zip([['readme.txt', 'hello']]);
+const EML = bytes(
+  'From: Alice <alice@example.test>\r\nTo: bob@example.test\r\nSubject: Hello\r\n  folded\r\n\r\nBody text\r\n',
+);
+const TXT_UTF8 = Buffer.from('Zażółć gęślą jaźń\nsecond line\n', 'utf8');
+const TXT_LATIN1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café" in Latin-1
+const JSON_DOC = Buffer.from('{"utterances": []}');
+
+describe('checkUpload accepts every accepted type by its content', () => {
+  it.each([
+    ['scan.png', PNG, 'png', 'image/png'],
+    ['photo.JPG', JPEG, 'jpeg', 'image/jpeg'],
+    ['photo.jpeg', JPEG, 'jpeg', 'image/jpeg'],
+    ['page.tif', TIFF_LE, 'tiff', 'image/tiff'],
+    ['page.tiff', TIFF_BE, 'tiff', 'image/tiff'],
+    ['anim.gif', GIF, 'gif', 'image/gif'],
+    ['old.bmp', BMP, 'bmp', 'image/bmp'],
+    ['new.webp', WEBP, 'webp', 'image/webp'],
+    ['report.pdf', PDF, 'pdf', 'application/pdf'],
+    ['letter.doc', DOC, 'doc', 'application/msword'],
+    ['letter.docx', DOCX, 'docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+    ['letter.odt', ODT, 'odt', 'application/vnd.oasis.opendocument.text'],
+    ['sheet.ods', ODS, 'ods', 'application/vnd.oasis.opendocument.spreadsheet'],
+    ['notes.txt', TXT_UTF8, 'txt', 'text/plain'],
+    ['legacy.txt', TXT_LATIN1, 'txt', 'text/plain'],
+    ['mail.eml', EML, 'eml', 'message/rfc822'],
+    ['transcript.json', JSON_DOC, 'json', 'application/json'],
+  ])('%s', (name, content, kind, mime) => {
+    expect(checkUpload(name, content, LIMIT)).toEqual({ ok: true, kind, mime, documentType: 'TEXTFILE' });
+  });
+
+  it('marks a wav file as an AUDIOFILE document', () => {
+    expect(checkUpload('speech.wav', WAV, LIMIT)).toEqual({
+      ok: true,
+      kind: 'wav',
+      mime: 'audio/wav',
+      documentType: 'AUDIOFILE',
+    });
+  });
+
+  it('accepts a text file that happens to be JSON or an e-mail', () => {
+    expect(checkUpload('a.txt', JSON_DOC, LIMIT).ok).toBe(true);
+    expect(checkUpload('a.txt', EML, LIMIT).ok).toBe(true);
+  });
+
+  it('keeps a text that merely mentions %PDF- as text', () => {
+    expect(checkUpload('a.txt', Buffer.from('The header is "%PDF-1.7" in every file.'), LIMIT).ok).toBe(true);
+  });
+});
+
+describe('checkUpload refuses', () => {
+  const refusal = (name: string, content: Uint8Array, limit = LIMIT) => {
+    const r = checkUpload(name, content, limit);
+    if (r.ok) throw new Error(`${name} was accepted`);
+    return r;
+  };
+
+  it('a file over the size limit with 413', () => {
+    expect(refusal('big.txt', Buffer.alloc(11, 0x61), 10)).toMatchObject({ status: 413 });
+  });
+
+  it('an extension that is not accepted, naming the accepted ones', () => {
+    const r = refusal('tool.exe', bytes('MZ', Buffer.alloc(10)));
+    expect(r.status).toBe(415);
+    expect(r.message).toMatch(/\.exe are not accepted/);
+    expect(r.message).toMatch(/\.pdf/);
+    expect(refusal('README', TXT_UTF8).message).toMatch(/without an extension/);
+  });
+
+  it('content that does not agree with the extension, saying what it is', () => {
+    expect(refusal('scan.png', PDF).message).toBe(
+      'The file scan.png should be a PNG image (.png), but it is a PDF document',
+    );
+    expect(refusal('notes.txt', PNG).message).toMatch(/should be a plain text .*but it is a PNG image/);
+    expect(refusal('speech.wav', WEBP).message).toMatch(/but it is a WebP image/);
+    expect(refusal('letter.docx', PLAIN_ZIP).message).toMatch(/zip archive that is not a docx/);
+    expect(refusal('letter.docx', ODT).message).toMatch(/OpenDocument text/);
+    expect(refusal('sheet.ods', ODT).status).toBe(415);
+    expect(refusal('report.pdf', TXT_UTF8).message).toMatch(/content of no accepted type/);
+  });
+
+  it('binary data under a text extension', () => {
+    expect(refusal('notes.txt', bytes('abc', [0], 'def')).message).toMatch(/binary data/);
+    expect(refusal('notes.txt', bytes('abc', [0x01], 'def')).status).toBe(415);
+  });
+
+  it('invalid JSON and a text without a mail header block', () => {
+    expect(refusal('a.json', Buffer.from('{"a": ')).message).toMatch(/not valid JSON/);
+    expect(refusal('a.eml', Buffer.from('Dear Bob,\n\nhello\n')).message).toMatch(/not an e-mail/);
+  });
+
+  it('an empty file', () => {
+    expect(refusal('empty.txt', Buffer.alloc(0)).message).toMatch(/is empty/);
+  });
+});
+
+describe('detectors', () => {
+  it('reads zip entry names from the central directory', () => {
+    expect(zipEntryNames(DOCX)).toEqual(['[Content_Types].xml', '_rels/.rels', 'word/document.xml']);
+    expect(zipEntryNames(PDF)).toBeNull();
+    expect(zipEntryNames(bytes([0x50, 0x4b, 0x03, 0x04], 'truncated'))).toBeNull();
+  });
+
+  it('tells RIFF forms apart and does not take a short "BM" text for a bitmap', () => {
+    expect(detectBinary(WAV)).toBe('wav');
+    expect(detectBinary(WEBP)).toBe('webp');
+    expect(detectBinary(bytes('RIFF', [0, 0, 0, 0], 'AVI LIST'))).toBe('riff');
+    expect(detectBinary(Buffer.from('BMW cars are fast, they say, very fast indeed.'))).toBeNull();
+  });
+
+  it('decodes UTF-8, falls back to Latin-1, refuses NULs', () => {
+    expect(decodeText(TXT_UTF8)).toBe('Zażółć gęślą jaźń\nsecond line\n');
+    expect(decodeText(TXT_LATIN1)).toBe('café\n');
+    expect(decodeText(bytes('a', [0], 'b'))).toBeNull();
+  });
+
+  it('recognises an mbox-style message and refuses a continuation line first', () => {
+    expect(isEmail('From alice Mon Jan 1\nFrom: a@b.c\nDate: Mon, 1 Jan 2024\n\nbody')).toBe(true);
+    expect(isEmail(' folded\nFrom: a@b.c\nTo: b@c.d\n\n')).toBe(false);
+    expect(isEmail('Subject: only one known field\n\nbody')).toBe(false);
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * What an uploaded file really is: the accepted types of the upload page (images, pdf, doc, docx, odt, ods,
+ * txt, eml, wav, json) recognised by their content (magic bytes, the zip directory of office files, the
+ * header block of an e-mail, a JSON parse, text without NULs), and the rule that the file name's extension
+ * must agree with the content. Pure: no I/O, so the unit test feeds it bytes.
+ */
+import type { DocumentType } from '../../domain/enums';
+
+export const FILE_KINDS = [
+  'png',
+  'jpeg',
+  'tiff',
+  'gif',
+  'bmp',
+  'webp',
+  'pdf',
+  'doc',
+  'docx',
+  'odt',
+  'ods',
+  'txt',
+  'eml',
+  'wav',
+  'json',
+] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+interface KindInfo {
+  mime: string;
+  /** Human name used in messages. */
+  label: string;
+  extensions: readonly string[];
+}
+
+export const KINDS: Record<FileKind, KindInfo> = {
+  png: { mime: 'image/png', label: 'PNG image', extensions: ['png'] },
+  jpeg: { mime: 'image/jpeg', label: 'JPEG image', extensions: ['jpg', 'jpeg', 'jpe', 'jfif'] },
+  tiff: { mime: 'image/tiff', label: 'TIFF image', extensions: ['tif', 'tiff'] },
+  gif: { mime: 'image/gif', label: 'GIF image', extensions: ['gif'] },
+  bmp: { mime: 'image/bmp', label: 'BMP image', extensions: ['bmp'] },
+  webp: { mime: 'image/webp', label: 'WebP image', extensions: ['webp'] },
+  pdf: { mime: 'application/pdf', label: 'PDF document', extensions: ['pdf'] },
+  doc: { mime: 'application/msword', label: 'Word 97-2003 document', extensions: ['doc'] },
+  docx: {
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    label: 'Word document (docx)',
+    extensions: ['docx'],
+  },
+  odt: { mime: 'application/vnd.oasis.opendocument.text', label: 'OpenDocument text', extensions: ['odt'] },
+  ods: {
+    mime: 'application/vnd.oasis.opendocument.spreadsheet',
+    label: 'OpenDocument spreadsheet',
+    extensions: ['ods'],
+  },
+  txt: { mime: 'text/plain', label: 'plain text', extensions: ['txt', 'text'] },
+  eml: { mime: 'message/rfc822', label: 'e-mail message', extensions: ['eml'] },
+  wav: { mime: 'audio/wav', label: 'WAV audio', extensions: ['wav'] },
+  json: { mime: 'application/json', label: 'JSON', extensions: ['json'] },
+};
+
+/** Every accepted extension, for messages and the upload page's accept list. */
+export const ACCEPTED_EXTENSIONS: readonly string[] = FILE_KINDS.flatMap((k) => KINDS[k].extensions);
+
+const EXTENSION_KIND = new Map<string, FileKind>(
+  FILE_KINDS.flatMap((k) => KINDS[k].extensions.map((e) => [e, k] as const)),
+);
+
+export type UploadCheck =
+  | { ok: true; kind: FileKind; mime: string; documentType: DocumentType }
+  | { ok: false; status: 413 | 415; message: string };
+
+export const extensionOf = (filename: string): string => {
+  const m = /\.([^./\\]+)$/.exec(filename.trim());
+  return m ? m[1].toLowerCase() : '';
+};
+
+const startsWith = (b: Uint8Array, sig: readonly number[], at = 0) =>
+  b.length >= at + sig.length && sig.every((x, i) => b[at + i] === x);
+const ascii = (b: Uint8Array, from: number, to: number) =>
+  String.fromCharCode(...b.subarray(from, Math.min(to, b.length)));
+const u16 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
+const u32 = (b: Uint8Array, at: number) => (u16(b, at) | (u16(b, at + 2) << 16)) >>> 0;
+
+/** A BMP needs the "BM" magic and a known DIB header size at offset 14. */
+function isBmp(b: Uint8Array): boolean {
+  if (b.length < 26 || !startsWith(b, [0x42, 0x4d])) return false;
+  return [12, 16, 40, 52, 56, 64, 108, 124].includes(u32(b, 14));
+}
+
+function isPdf(b: Uint8Array): boolean {
+  // Readers accept the header anywhere in the first 1024 bytes; away from the start, ask for the trailer too,
+  // so a text that merely mentions "%PDF-" stays text.
+  const at = ascii(b, 0, 1024).indexOf('%PDF-');
+  return at === 0 || (at > 0 && ascii(b, Math.max(0, b.length - 2048), b.length).includes('%%EOF'));
+}
+
+/** File names of a zip archive, read from its central directory (or null when it is no zip). */
+export function zipEntryNames(b: Uint8Array): string[] | null {
+  if (!startsWith(b, [0x50, 0x4b, 0x03, 0x04])) return null;
+  // End of central directory: 22 bytes plus a comment of up to 65535 bytes, searched from the end.
+  const min = Math.max(0, b.length - 22 - 0xffff);
+  for (let at = b.length - 22; at >= min; at--) {
+    if (b[at] !== 0x50 || b[at + 1] !== 0x4b || b[at + 2] !== 0x05 || b[at + 3] !== 0x06) continue;
+    const count = u16(b, at + 10);
+    let p = u32(b, at + 16);
+    const names: string[] = [];
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > b.length || u32(b, p) !== 0x02014b50) return null;
+      const nameLen = u16(b, p + 28);
+      const extraLen = u16(b, p + 30);
+      const commentLen = u16(b, p + 32);
+      if (p + 46 + nameLen > b.length) return null;
+      names.push(new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen)));
+      p += 46 + nameLen + extraLen + commentLen;
+    }
+    return names;
+  }
+  return null;
+}
+
+/** The OpenDocument "mimetype" entry: first in the archive, stored uncompressed. */
+function odfMimetype(b: Uint8Array): string | null {
+  if (!startsWith(b, [0x50, 0x4b, 0x03, 0x04]) || b.length < 30) return null;
+  const method = u16(b, 8);
+  const size = u32(b, 18);
+  const nameLen = u16(b, 26);
+  const extraLen = u16(b, 28);
+  if (method !== 0 || ascii(b, 30, 30 + nameLen) !== 'mimetype') return null;
+  const start = 30 + nameLen + extraLen;
+  if (start + size > b.length || size > 200) return null;
+  return ascii(b, start, start + size);
+}
+
+function zipKind(b: Uint8Array): FileKind | 'zip' | null {
+  const names = zipEntryNames(b);
+  if (!names) return startsWith(b, [0x50, 0x4b, 0x03, 0x04]) ? 'zip' : null;
+  const mimetype = odfMimetype(b);
+  if (mimetype === KINDS.odt.mime) return 'odt';
+  if (mimetype === KINDS.ods.mime) return 'ods';
+  if (names.includes('[Content_Types].xml') && names.some((n) => n.startsWith('word/'))) return 'docx';
+  return 'zip';
+}
+
+/** Recognises the binary formats by their signatures; null when none matches. */
+export function detectBinary(b: Uint8Array): FileKind | 'zip' | 'riff' | 'ole2' | null {
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(b, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(b, [0x49, 0x49, 0x2a, 0x00]) || startsWith(b, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
+  if (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a') return 'gif';
+  if (isBmp(b)) return 'bmp';
+  if (ascii(b, 0, 4) === 'RIFF' && b.length >= 12) {
+    const form = ascii(b, 8, 12);
+    if (form === 'WEBP') return 'webp';
+    if (form === 'WAVE') return 'wav';
+    return 'riff';
+  }
+  // OLE2 compound file: Word 97-2003 (also old Excel/PowerPoint, which the extension rule then refuses).
+  if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'doc';
+  const zip = zipKind(b);
+  if (zip) return zip;
+  if (isPdf(b)) return 'pdf';
+  return null;
+}
+
+/** Text: no NUL and no control characters other than whitespace, ESC and SUB; UTF-8 or else Latin-1. */
+const CONTROL = new Uint8Array(256);
+for (let x = 0; x < 0x20; x++) CONTROL[x] = 1;
+for (const x of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1a, 0x1b]) CONTROL[x] = 0;
+CONTROL[0x7f] = 1;
+
+export function decodeText(b: Uint8Array): string | null {
+  for (let i = 0; i < b.length; i++) if (CONTROL[b[i]]) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(b);
+  } catch {
+    return new TextDecoder('latin1').decode(b);
+  }
+}
+
+const HEADER_LINE = /^[!-9;-~]+:/; // field name: printable ASCII except ':' (RFC 5322 section 2.2)
+const MAIL_FIELDS = [
+  'from',
+  'to',
+  'subject',
+  'date',
+  'message-id',
+  'received',
+  'return-path',
+  'mime-version',
+  'sender',
+  'reply-to',
+];
+
+/** An RFC 822 message: a header block of well-formed fields (at least two known ones) before a blank line. */
+export function isEmail(text: string): boolean {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  let i = 0;
+  if (lines[0]?.startsWith('From ')) i++; // mbox separator line
+  const fields = new Set<string>();
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === '') break;
+    if (/^[ \t]/.test(line)) {
+      if (fields.size === 0) return false; // a continuation line needs a field before it
+      continue;
+    }
+    if (!HEADER_LINE.test(line)) return false;
+    fields.add(line.slice(0, line.indexOf(':')).toLowerCase());
+  }
+  return MAIL_FIELDS.filter((f) => fields.has(f)).length >= 2;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const described = (kind: string | null): string => {
+  if (!kind) return 'content of no accepted type';
+  if (kind === 'binary') return 'binary data';
+  if (kind === 'zip') return 'a zip archive that is not a docx, odt or ods document';
+  if (kind === 'riff') return 'a RIFF file that is neither WAV nor WebP';
+  return `a ${KINDS[kind as FileKind]?.label ?? kind}`;
+};
+
+const refuse = (message: string): UploadCheck => ({ ok: false, status: 415, message });
+
+/**
+ * Checks an upload: size (413 over `maxBytes`), accepted extension, content recognised and agreeing with the
+ * extension (415 otherwise, with a message that says what was expected and what was found).
+ */
+export function checkUpload(filename: string, bytes: Uint8Array, maxBytes: number): UploadCheck {
+  if (bytes.length > maxBytes) {
+    return { ok: false, status: 413, message: `The file is larger than the limit of ${maxBytes} bytes` };
+  }
+  const ext = extensionOf(filename);
+  const expected = EXTENSION_KIND.get(ext);
+  if (!expected) {
+    return refuse(
+      `${ext ? `Files of type .${ext}` : 'Files without an extension'} are not accepted; accepted types: ${ACCEPTED_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
+    );
+  }
+  if (bytes.length === 0) return refuse(`The file ${filename} is empty`);
+  const binary = detectBinary(bytes);
+  const ok = (): UploadCheck => ({
+    ok: true,
+    kind: expected,
+    mime: KINDS[expected].mime,
+    documentType: expected === 'wav' ? 'AUDIOFILE' : 'TEXTFILE',
+  });
+  const mismatch = (found: string | null) =>
+    refuse(
+      `The file ${filename} should be a ${KINDS[expected].label} (.${ext}), but it is ${described(found)}`,
+    );
+
+  if (binary) return binary === expected ? ok() : mismatch(binary);
+  if (!['txt', 'eml', 'json'].includes(expected)) return mismatch(null);
+  const text = decodeText(bytes);
+  if (text === null) return mismatch('binary');
+  if (expected === 'json' && !isJson(text)) return refuse(`The file ${filename} is not valid JSON`);
+  if (expected === 'eml' && !isEmail(text)) {
+    return refuse(`The file ${filename} is not an e-mail message (no RFC 822 header block)`);
+  }
+  return ok();
+}

@@ -1,0 +1,354 @@
+/**
+ * The document workflow (`document-<id>`): walks the process graph as data, runs automatic steps as
+ * activities, takes human step actions as Updates, and projects every decision into PostgreSQL before the
+ * Update returns. The rules are domain/steps.ts and domain/predicate-eval.ts; this file only sequences them.
+ *
+ * - The graph (and the document's tags) is loaded again at each move of the flow (start, complete, accept, end
+ *   of an automatic step), so a document follows the graph as it is when the transition is made.
+ * - One change at a time: handlers and the automatic runner take a workflow-local lock; the state changes only
+ *   after the projection activity has written it.
+ * - The workflow stays open while the document exists (a DONE document can be reopened); it continues as new
+ *   when the server suggests it, once no handler is running.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineUpdate,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { LoadFlowResult } from '../activities/projection';
+import {
+  StepActions,
+  actionRefusal,
+  applyStepAction,
+  documentStatusOf,
+  planAdvance,
+  postExecutionStatus,
+  stillLeft,
+  type DocumentStatus,
+  type StepAction,
+  type StepNode,
+  type StepRefusal,
+  type StepState,
+} from '../domain/steps';
+import type { DocumentWorkflowInput, StepActionInput, StepActionResult } from './document-contract';
+
+/** A step as the workflow holds it: the projection's fields plus how many times it was run. */
+export interface EngineStep extends StepState {
+  runs: number;
+}
+
+export interface DocumentWorkflowState {
+  documentId: number;
+  processId: number;
+  uploadNodeId: number;
+  initialized: boolean;
+  /** The document row is gone: the workflow ends. */
+  ended: boolean;
+  documentStatus: DocumentStatus;
+  steps: EngineStep[];
+  /** The graph's nodes as last loaded. */
+  nodes: StepNode[];
+  leftNodeIds: number[];
+  /** Automatic steps (PROCESSING) waiting to be run, in order. */
+  queue: number[];
+  nextOrder: number;
+}
+
+type StepUpdate = ReturnType<typeof defineUpdate<StepActionResult, [StepActionInput]>>;
+
+export const startWorkingUpdate = defineUpdate<StepActionResult, [StepActionInput]>('startWorking');
+export const completeUpdate = defineUpdate<StepActionResult, [StepActionInput]>('complete');
+export const acceptUpdate = defineUpdate<StepActionResult, [StepActionInput]>('accept');
+export const activateUpdate = defineUpdate<StepActionResult, [StepActionInput]>('activate');
+export const cancelAcceptanceUpdate = defineUpdate<StepActionResult, [StepActionInput]>('cancelAcceptance');
+export const unassignUpdate = defineUpdate<StepActionResult, [StepActionInput]>('unassign');
+export const markMasterUpdate = defineUpdate<StepActionResult, [StepActionInput]>('markMaster');
+export const rerunUpdate = defineUpdate<StepActionResult, [StepActionInput]>('rerun');
+export const stateQuery = defineQuery<DocumentWorkflowState>('state');
+
+/** The Update of each step action (the API sends them by action). */
+export const stepActionUpdates: Record<StepAction, StepUpdate> = {
+  startWorking: startWorkingUpdate,
+  complete: completeUpdate,
+  accept: acceptUpdate,
+  activate: activateUpdate,
+  cancelAcceptance: cancelAcceptanceUpdate,
+  unassign: unassignUpdate,
+  markMaster: markMasterUpdate,
+  rerun: rerunUpdate,
+};
+
+/** Failure type of a refused step action (validator or handler); details[0] is the refusal code. */
+export const STEP_REFUSED = 'StepRefused';
+
+const db = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 30 },
+});
+const parser = proxyActivities<Activities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+const actions = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+function refused(r: StepRefusal): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: STEP_REFUSED,
+    message: r.message,
+    details: [r.code],
+    nonRetryable: true,
+  });
+}
+
+function failureMessage(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function initialState(input: DocumentWorkflowInput): DocumentWorkflowState {
+  return {
+    documentId: input.documentId,
+    processId: input.processId,
+    uploadNodeId: input.uploadNodeId,
+    initialized: false,
+    ended: false,
+    documentStatus: 'WAITING',
+    steps: [],
+    nodes: [],
+    leftNodeIds: [],
+    queue: [],
+    nextOrder: 1,
+  };
+}
+
+export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
+  let state: DocumentWorkflowState =
+    (input.carried as DocumentWorkflowState | undefined) ?? initialState(input);
+  let busy = false;
+
+  const nodeMap = (s: DocumentWorkflowState = state) => new Map(s.nodes.map((n) => [n.id, n]));
+
+  async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    // Several waiters may be released in one activation: re-check before taking the lock.
+    while (busy) await condition(() => !busy);
+    busy = true;
+    try {
+      return await fn();
+    } finally {
+      busy = false;
+    }
+  }
+
+  const loadFlow = () => db.loadFlow({ processId: state.processId, documentId: state.documentId });
+
+  /**
+   * Applies `mutate` to a copy of the state; with a freshly loaded flow, also moves the flow on (new steps for
+   * newly reached nodes). Writes steps created (id < 0 until written) and changed, and the document status,
+   * in one projection activity; only then becomes the state.
+   */
+  async function transition(
+    opts: { flow?: LoadFlowResult; addAssignee?: number | null },
+    mutate: (next: DocumentWorkflowState) => void,
+  ): Promise<void> {
+    const { flow } = opts;
+    if (flow && !flow.documentExists) {
+      state.ended = true;
+      return;
+    }
+    const next = clone(state);
+    if (flow) {
+      next.nodes = flow.graph.nodes.map((n) => ({ ...n }));
+      // Steps of deleted nodes went with them (foreign key cascade): forget them.
+      const live = new Set(next.nodes.map((n) => n.id));
+      next.steps = next.steps.filter((s) => live.has(s.nodeId));
+      next.queue = next.queue.filter((id) => next.steps.some((s) => s.id === id));
+    }
+    const before = new Map(state.steps.map((s) => [s.id, JSON.stringify(s)]));
+    mutate(next);
+    const nodes = nodeMap(next);
+    next.leftNodeIds = stillLeft(next.leftNodeIds, next.steps, nodes);
+    if (flow) {
+      const plan = planAdvance(next, flow.graph, flow.tags, next.documentId);
+      next.leftNodeIds = plan.leftNodeIds;
+      next.nextOrder = plan.nextOrder;
+      for (const s of plan.newSteps)
+        next.steps.push({
+          ...s,
+          id: -s.order,
+          rejected: false,
+          blockedBy: null,
+          errorMessage: null,
+          runs: 0,
+        });
+    }
+    next.documentStatus = documentStatusOf(next.steps, nodes, next.queue.length);
+    const creates = next.steps
+      .filter((s) => s.id < 0)
+      .map((s) => ({ nodeId: s.nodeId, order: s.order, status: s.status, master: s.master }));
+    const changes = next.steps
+      .filter((s) => s.id > 0 && before.get(s.id) !== JSON.stringify(s))
+      .map(({ id, status, master, rejected, blockedBy, errorMessage }) => ({
+        id,
+        status,
+        master,
+        rejected,
+        blockedBy,
+        errorMessage,
+      }));
+    const result = await db.project({
+      documentId: next.documentId,
+      documentStatus: next.documentStatus,
+      creates,
+      changes,
+      addAssignee: opts.addAssignee ?? null,
+    });
+    if (!result.documentExists) {
+      state.ended = true;
+      return;
+    }
+    const ids = new Map(result.created.map((c) => [c.order, c.id]));
+    next.steps = next.steps.flatMap((s) => {
+      if (s.id > 0) return [s];
+      const id = ids.get(s.order);
+      return id === undefined ? [] : [{ ...s, id }];
+    });
+    for (const c of creates) {
+      const id = ids.get(c.order);
+      if (id !== undefined && c.status === 'PROCESSING') next.queue.push(id);
+    }
+    state = next;
+  }
+
+  function refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
+    if (state.ended) return { code: 'documentGone', message: 'The document no longer exists' };
+    const step = state.steps.find((s) => s.id === input.stepId);
+    if (!step) return { code: 'unknownStep', message: 'The step does not belong to this document' };
+    const node = nodeMap().get(step.nodeId);
+    if (!node) return { code: 'unknownNode', message: "The step's node no longer exists" };
+    return actionRefusal(action, step, node, input.actor);
+  }
+
+  async function handleAction(action: StepAction, input: StepActionInput): Promise<StepActionResult> {
+    return exclusive(async () => {
+      const r = refusal(action, input);
+      if (r) throw refused(r);
+      const moves = action === 'complete' || action === 'accept';
+      await transition(
+        {
+          flow: moves ? await loadFlow() : undefined,
+          addAssignee: action === 'startWorking' ? input.actor.userId : null,
+        },
+        (next) => {
+          next.steps = applyStepAction(next.steps, input.stepId, action, input.actor);
+          if (action === 'rerun') next.queue.push(input.stepId);
+        },
+      );
+      const step = state.steps.find((s) => s.id === input.stepId);
+      if (!step) throw refused({ code: 'unknownStep', message: 'The step no longer exists' });
+      return { stepId: step.id, status: step.status, documentStatus: state.documentStatus };
+    });
+  }
+
+  for (const action of StepActions) {
+    setHandler(stepActionUpdates[action], (input) => handleAction(action, input), {
+      // While a transition is being written the projection may already show what the state does not yet
+      // hold (a new step, a new status): the handler checks again under the lock, so defer to it then.
+      validator: (input) => {
+        if (busy) return;
+        const r = refusal(action, input);
+        if (r) throw refused(r);
+      },
+    });
+  }
+  setHandler(stateQuery, () => state);
+
+  /** Runs the first queued automatic step; its outcome moves the flow on (or leaves the step in ERROR). */
+  async function runNext(): Promise<void> {
+    const stepId = state.queue[0];
+    const step = state.steps.find((s) => s.id === stepId);
+    const node = step && nodeMap().get(step.nodeId);
+    let error: string | null = null;
+    const attempt = (step?.runs ?? 0) + 1;
+    if (step && node && step.status === 'PROCESSING') {
+      try {
+        const ref = { documentId: state.documentId, stepId, nodeId: node.id, attempt };
+        if (node.activityType === 'FILE_PARSER') await parser.parseDocument(ref);
+        else await actions.runAutomaticNode({ ...ref, activityType: node.activityType });
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        error = failureMessage(err);
+      }
+    }
+    await exclusive(async () => {
+      const flow = error === null ? await loadFlow() : undefined;
+      await transition({ flow }, (next) => {
+        next.queue = next.queue.filter((id) => id !== stepId);
+        const s = next.steps.find((x) => x.id === stepId);
+        const n = s && nodeMap(next).get(s.nodeId);
+        if (!s || !n || s.status !== 'PROCESSING') return;
+        s.runs = attempt;
+        if (error !== null) {
+          s.status = 'ERROR';
+          s.errorMessage = error;
+        } else {
+          s.status = postExecutionStatus(n).status;
+          s.errorMessage = null;
+        }
+      });
+    });
+  }
+
+  if (!state.initialized) {
+    await exclusive(async () => {
+      const flow = await loadFlow();
+      if (flow.documentExists && !flow.graph.nodes.some((n) => n.id === state.uploadNodeId))
+        throw ApplicationFailure.nonRetryable(
+          `Upload node ${state.uploadNodeId} is not in process ${state.processId}`,
+          'BadInput',
+        );
+      await transition({ flow }, (next) => {
+        next.initialized = true;
+        next.steps.push({
+          id: -1,
+          nodeId: next.uploadNodeId,
+          status: 'ACCEPTED',
+          master: true,
+          rejected: false,
+          blockedBy: null,
+          order: 1,
+          errorMessage: null,
+          runs: 0,
+        });
+        next.nextOrder = 2;
+      });
+    });
+  }
+
+  for (;;) {
+    await condition(() => state.ended || state.queue.length > 0 || workflowInfo().continueAsNewSuggested);
+    if (state.ended) return state;
+    if (state.queue.length > 0) {
+      await runNext();
+      continue;
+    }
+    await condition(() => !busy && allHandlersFinished());
+    if (state.queue.length === 0 && !state.ended) {
+      await continueAsNew<typeof documentWorkflow>({ ...input, carried: state });
+    }
+  }
+}
