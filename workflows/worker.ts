@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Knex } from 'knex';
+import { loadAsrConfig } from '../api/config';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createKnex } from '../db/connection';
 
@@ -26,16 +27,8 @@ export function defaultFilesDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(__dirname, '..', env.FILES_DIR ?? path.join('.data', 'files'));
 }
 
-/** Speech engine of the parser from the environment: ASR_ENGINE=whisper with WHISPER_URL (+ key, model). */
-export function asrFromEnv(env: NodeJS.ProcessEnv = process.env): ActivityDeps['asr'] {
-  if (env.ASR_ENGINE !== 'whisper') return { engine: 'pocketsphinx' };
-  return {
-    engine: 'whisper',
-    whisperUrl: env.WHISPER_URL,
-    whisperApiKey: env.WHISPER_API_KEY,
-    whisperModel: env.WHISPER_MODEL,
-  };
-}
+/** Speech engine of the parser from the environment (ASR_ENGINE, WHISPER_*), checked as the API checks it. */
+export const asrFromEnv = (env: NodeJS.ProcessEnv = process.env): ActivityDeps['asr'] => loadAsrConfig(env);
 
 let runtimeInstalled = false;
 

@@ -10,6 +10,8 @@ import type { AppDeps } from '../app';
 import { assertGlobalPermission, assertProcessMode, currentUser } from '../auth';
 import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
 import { requireTags } from '../services/process-tags';
+import * as documents from '../services/documents';
+import { createFileStore } from '../services/files';
 import * as processes from '../services/processes';
 import { body, idParam } from '../validate';
 import { actorCodeRule, actorNameRule, predefinedTagRule, processNameRule } from '../../domain/validation';
@@ -35,8 +37,14 @@ const actorsSchema = z.array(
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-export function processRoutes({ knex }: AppDeps): Router {
+export function processRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router();
+  const documentDeps: documents.DocumentDeps = {
+    knex,
+    store: createFileStore(config.filesDir),
+    temporal,
+    taskQueue: config.taskQueue,
+  };
 
   router.get('/api/processes', async (ctx) => {
     const user = currentUser(ctx);
@@ -91,6 +99,8 @@ export function processRoutes({ knex }: AppDeps): Router {
     assertProcessMode(user, id, 'ADMIN');
     const process = await processes.findProcess(knex, id);
     if (!process) throw notFound('process');
+    // Its documents first: their workflows end and their files go (the rows would cascade, the rest not).
+    await documents.deleteDocuments(documentDeps, await documents.findDocuments(knex, { processId: id }));
     await processes.deleteProcess(knex, id);
     setAlert(ctx, 'soaApp.process.deleted', process.name);
     ctx.status = 204;

@@ -580,5 +580,19 @@ describe('documents API', () => {
         404,
       );
     });
+
+    it('DELETE /api/processes/{id}: ends the workflows of its documents and removes their files', async () => {
+      const p = await newProcess();
+      const docs = [
+        await create(unique('x'), 'x.txt', p.processId),
+        await create(unique('y'), 'y.txt', p.processId),
+      ];
+      expect((await suite.send('DELETE', `/api/processes/${p.processId}`, suite.admin)).status).toBe(204);
+      expect(await knex()('documents').where('process_id', p.processId).first()).toBeUndefined();
+      for (const d of docs) {
+        expect(exists(d.path)).toBe(false);
+        expect(await workflowStatus(d.id)).toBe('TERMINATED');
+      }
+    });
   });
 });
