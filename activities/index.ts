@@ -1,5 +1,6 @@
 /** All activities, built by a factory from their dependencies (no hard-coded hosts). */
 import type { Knex } from 'knex';
+import { createActionActivities } from './actions';
 import { createParserActivities, type AsrSettings } from './parser';
 import { createProjectionActivities } from './projection';
 import { createSystemActivities } from './system';
@@ -10,6 +11,8 @@ export interface ActivityDeps {
   filesDir: string;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: AsrSettings;
+  /** OUTBOUND_ALLOWLIST of the deployment (net guard of mail, request and SFTP actions). */
+  outboundAllowlist?: string[];
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -17,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createProjectionActivities(deps),
     ...createParserActivities(deps),
+    ...createActionActivities(deps),
   };
 }
 

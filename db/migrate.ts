@@ -8,6 +8,7 @@ import * as m002 from './migrations/002_graph';
 import * as m003 from './migrations/003_labels';
 import * as m004 from './migrations/004_integrations';
 import * as m005 from './migrations/005_documents';
+import * as m006 from './migrations/006_actions';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -15,6 +16,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '003_labels': m003,
   '004_integrations': m004,
   '005_documents': m005,
+  '006_actions': m006,
 };
 
 const source: Knex.MigrationSource<string> = {

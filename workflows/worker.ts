@@ -18,6 +18,8 @@ export interface WorkerSettings {
   filesDir?: string;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: ActivityDeps['asr'];
+  /** OUTBOUND_ALLOWLIST of the deployment; from the environment when absent. */
+  outboundAllowlist?: string[];
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -29,6 +31,13 @@ export function defaultFilesDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Speech engine of the parser from the environment (ASR_ENGINE, WHISPER_*), checked as the API checks it. */
 export const asrFromEnv = (env: NodeJS.ProcessEnv = process.env): ActivityDeps['asr'] => loadAsrConfig(env);
+
+/** The net guard's allowlist of actions (mail, requests, SFTP), as the API reads it. */
+export const outboundAllowlistFromEnv = (env: NodeJS.ProcessEnv = process.env): string[] =>
+  (env.OUTBOUND_ALLOWLIST ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 let runtimeInstalled = false;
 
@@ -60,6 +69,7 @@ export async function createWorker(
       knex: s.knex,
       filesDir: s.filesDir ?? defaultFilesDir(),
       asr: s.asr ?? asrFromEnv(),
+      outboundAllowlist: s.outboundAllowlist ?? outboundAllowlistFromEnv(),
     }),
   });
   return { worker, connection };

@@ -3,9 +3,7 @@
  * interprets (`loadFlow`), and the projection of its decisions (`project`: steps created and changed,
  * the document's status, the assignee who started a step). Every write sets absolute values and creates
  * steps keyed by (document, order) under a lock of the document row, so a retried activity changes nothing.
- * Automatic node types whose execution is not built yet fail non-retryably (`runAutomaticNode`).
  */
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { EvalPredicate, DocumentTags } from '../../domain/predicate-eval';
 import type { DocumentStatus, FlowGraph, NewStep, StepNode, StepStatus } from '../../domain/steps';
@@ -44,14 +42,6 @@ export interface ProjectResult {
   documentExists: boolean;
   /** Ids of the created steps by order; a step whose node was deleted meanwhile is left out. */
   created: { order: number; id: number }[];
-}
-
-export interface RunAutomaticNodeInput {
-  documentId: number;
-  stepId: number;
-  nodeId: number;
-  activityType: string;
-  attempt: number;
 }
 
 export function createProjectionActivities({ knex }: { knex: Knex }) {
@@ -181,14 +171,6 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
         }
         return { documentExists: true, created };
       });
-    },
-
-    /** Automatic node types of the next issue (LEXICON, LLM_PROMPT, SEND_*, IPS, external CLF/SPAN). */
-    async runAutomaticNode(input: RunAutomaticNodeInput): Promise<void> {
-      throw ApplicationFailure.nonRetryable(
-        `Running ${input.activityType} nodes is not built yet`,
-        'NotBuiltYet',
-      );
     },
   };
 }
