@@ -178,6 +178,7 @@ describe('graph and node configuration in Chromium', () => {
     await shot(page, '13-graph-reloaded');
 
     await openPanel('Notify');
+    await panel().getByTestId('mail-receiver-email').last().waitFor();
     expect(await panel().getByTestId('mail-subject').inputValue()).toBe('Document ${document.id} is ready');
     expect(await panel().getByTestId('mail-smtp-host').inputValue()).toBe('smtp.example.com');
     expect(await panel().getByTestId('mail-receiver-email').last().inputValue()).toBe('boss@example.com');
@@ -185,9 +186,11 @@ describe('graph and node configuration in Chromium', () => {
     await closePanel();
 
     await openPanel('Classify');
+    await panel().getByTestId('clf-label-row').filter({ hasText: 'Letter' }).waitFor();
     expect(await panel().getByTestId('clf-label-row').count()).toBe(2);
     await closePanel();
     await openPanel('Entities');
+    await panel().getByTestId('ner-label-row').filter({ hasText: 'Amount' }).waitFor();
     expect(await panel().getByTestId('ner-label-row').count()).toBe(3);
     await closePanel();
 

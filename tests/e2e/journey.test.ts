@@ -56,6 +56,8 @@ describe('foundation journey in Chromium', () => {
     await page.getByTestId('tag-save').click();
     const newTag = modal.locator('label', { hasText: tagName }).getByTestId('tag-user-checkbox');
     await newTag.waitFor();
+    // The modal selects a tag it has just created, asynchronously: wait for that before checking by hand.
+    for (let i = 0; i < 30 && !(await newTag.isChecked()); i++) await page.waitForTimeout(100);
     if (!(await newTag.isChecked())) await newTag.check();
     await shot(page, '04-select-tags');
     await modal.getByTestId('tag-modal-close').click();

@@ -4,7 +4,7 @@
  */
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '../../scripts/lib/ports';
-import { buildUser, call, startTestApi, unique, type TestApi } from '../support/harness';
+import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
 
 interface ReceivedMail {
   to: string[];
@@ -68,36 +68,42 @@ function parseMail(raw: string, to: string[]): ReceivedMail {
   return { to, subject: decodeWords(header('Subject')), text: text.replace(/\r\n/g, '\n') };
 }
 
+/** An SMTP peer on a loopback port that parses every mail it accepts into the inbox. */
+async function startSmtp(port: number, inbox: ReceivedMail[]): Promise<SMTPServer> {
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+        inbox.push(parseMail(Buffer.concat(chunks).toString('utf8'), rcpt));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  return smtp;
+}
+
 describe('registration, activation and password reset', () => {
-  let api: TestApi;
   let smtp: SMTPServer;
   const inbox: ReceivedMail[] = [];
-
-  beforeAll(async () => {
-    const port = await freePort();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-          inbox.push(parseMail(Buffer.concat(chunks).toString('utf8'), rcpt));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-    api = await startTestApi({
-      smtp: { host: '127.0.0.1', port, secure: false, from: 'workbench@localhost' },
-      loginThrottle: { maxFailures: 3, lockSeconds: 60 },
-    });
+  const suite = setupSuite({
+    async config() {
+      const port = await freePort();
+      smtp = await startSmtp(port, inbox);
+      return {
+        smtp: { host: '127.0.0.1', port, secure: false, from: 'workbench@localhost' },
+        loginThrottle: { maxFailures: 3, lockSeconds: 60 },
+      };
+    },
   });
+  const { knex, call } = suite;
   afterAll(async () => {
-    await api.close();
-    await new Promise<void>((resolve) => smtp.close(resolve));
+    await new Promise<void>((resolve) => smtp?.close(resolve));
   });
 
   /** The latest mail to this address (the API answers after the SMTP peer accepted it; a short wait anyway). */
@@ -113,7 +119,7 @@ describe('registration, activation and password reset', () => {
   const mailsTo = (address: string) => inbox.filter((m) => m.to.includes(address.toLowerCase()));
 
   function linkKey(mail: ReceivedMail, path: string): string {
-    const base = api.config.baseUrl.replace(/\/+$/, '');
+    const base = suite.api.config.baseUrl.replace(/\/+$/, '');
     const match = new RegExp(`${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}/([A-Za-z0-9]+)`).exec(
       mail.text,
     );
@@ -121,15 +127,13 @@ describe('registration, activation and password reset', () => {
     return match[1];
   }
 
-  const register = (json: object) => call(api.baseUrl, '/api/register', { json });
+  const register = (json: object) => call('/api/register', { json });
   const authenticate = (username: string, password: string) =>
-    call(api.baseUrl, '/api/authenticate', { json: { username, password, rememberMe: false } });
+    call('/api/authenticate', { json: { username, password, rememberMe: false } });
   const newAccount = () => {
     const login = unique('reg').toLowerCase();
     return { login, email: `${login}@example.test`, password: 'reg-password', langKey: 'en' };
   };
-  const fieldKeys = (body: { fieldErrors?: { field: string; key: string }[] }) =>
-    Object.fromEntries((body.fieldErrors ?? []).map((fe) => [fe.field, fe.key]));
 
   describe('POST /api/register and GET /api/verify', () => {
     it('registers, mails the activation link, refuses sign-in until activated, then signs in', async () => {
@@ -138,12 +142,12 @@ describe('registration, activation and password reset', () => {
       expect(res.status).toBe(201);
 
       const mail = await mailTo(acc.email);
-      expect(mail.subject).toBe(`${api.config.appName} account activation`);
+      expect(mail.subject).toBe(`${suite.api.config.appName} account activation`);
       expect(mail.text).toContain(`Dear ${acc.login},`);
       const key = linkKey(mail, '/lp/verify');
       expect(key).toMatch(/^[A-Za-z0-9]{20}$/);
 
-      const row = await api.knex('users').where({ login: acc.login }).first();
+      const row = await knex('users').where({ login: acc.login }).first();
       expect(row).toMatchObject({ activated: false, activation_key: key, email: acc.email, lang_key: 'en' });
       expect(row.password_hash).toMatch(/^\$2[aby]\$10\$/);
 
@@ -151,12 +155,12 @@ describe('registration, activation and password reset', () => {
       expect(refused.status).toBe(401);
       expect(refused.body.detail).toBe(`User ${acc.login} was not activated`);
 
-      expect((await call(api.baseUrl, `/api/verify?key=${key}`)).status).toBe(200);
-      expect((await api.knex('users').where({ login: acc.login }).first()).activation_key).toBeNull();
+      expect((await call(`/api/verify?key=${key}`)).status).toBe(200);
+      expect((await knex('users').where({ login: acc.login }).first()).activation_key).toBeNull();
 
       const signedIn = await authenticate(acc.login, acc.password);
       expect(signedIn.status).toBe(200);
-      const account = await call(api.baseUrl, '/api/account', { token: signedIn.body.id_token });
+      const account = await call('/api/account', { token: signedIn.body.id_token });
       expect(account.status).toBe(200);
       expect(account.body).toMatchObject({
         login: acc.login,
@@ -171,14 +175,14 @@ describe('registration, activation and password reset', () => {
       const acc = newAccount();
       await register(acc);
       const key = linkKey(await mailTo(acc.email), '/lp/verify');
-      expect((await call(api.baseUrl, `/api/verify?key=${key}`)).status).toBe(200);
+      expect((await call(`/api/verify?key=${key}`)).status).toBe(200);
       for (const path of [
         `/api/verify?key=${key}`,
         '/api/verify?key=NoSuchKey0000000000',
         '/api/verify',
         '/api/verify?key=',
       ]) {
-        const res = await call(api.baseUrl, path);
+        const res = await call(path);
         expect(res.status).toBe(400);
         expect(res.body.errorKey).toBe('activationKeyInvalid');
         expect(res.headers.get('x-soaapp-error')).toBe('error.activationKeyInvalid');
@@ -189,10 +193,10 @@ describe('registration, activation and password reset', () => {
       const acc = { ...newAccount(), langKey: 'pl' };
       expect((await register(acc)).status).toBe(201);
       const mail = await mailTo(acc.email);
-      expect(mail.subject).toBe(`Aktywacja konta ${api.config.appName}`);
+      expect(mail.subject).toBe(`Aktywacja konta ${suite.api.config.appName}`);
       expect(mail.text).toContain('zostało utworzone');
       linkKey(mail, '/lp/verify');
-      expect((await api.knex('users').where({ login: acc.login }).first()).lang_key).toBe('pl');
+      expect((await knex('users').where({ login: acc.login }).first()).lang_key).toBe('pl');
     });
 
     it('stores login and e-mail lower-case and signs in whatever the case', async () => {
@@ -200,14 +204,14 @@ describe('registration, activation and password reset', () => {
       const mixed = { ...acc, login: acc.login.toUpperCase(), email: acc.email.toUpperCase() };
       expect((await register(mixed)).status).toBe(201);
       const key = linkKey(await mailTo(acc.email), '/lp/verify');
-      await call(api.baseUrl, `/api/verify?key=${key}`);
-      const row = await api.knex('users').where({ login: acc.login }).first();
+      await call(`/api/verify?key=${key}`);
+      const row = await knex('users').where({ login: acc.login }).first();
       expect(row.email).toBe(acc.email);
       expect((await authenticate(mixed.login, acc.password)).status).toBe(200);
     });
 
     it('refuses a login that is taken, whatever its case (userexists)', async () => {
-      const existing = await buildUser(api.knex);
+      const existing = await buildUser(knex);
       const res = await register({ ...newAccount(), login: existing.login.toUpperCase() });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.userexists');
@@ -216,13 +220,13 @@ describe('registration, activation and password reset', () => {
     });
 
     it('refuses an e-mail that is taken, whatever its case (emailexists)', async () => {
-      const existing = await buildUser(api.knex);
+      const existing = await buildUser(knex);
       const acc = newAccount();
       const res = await register({ ...acc, email: existing.email.toUpperCase() });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.emailexists');
       expect(res.body.errorKey).toBe('emailexists');
-      expect(await api.knex('users').where({ login: acc.login }).first()).toBeUndefined();
+      expect(await knex('users').where({ login: acc.login }).first()).toBeUndefined();
     });
 
     it('replaces a pending registration that is submitted again', async () => {
@@ -233,17 +237,17 @@ describe('registration, activation and password reset', () => {
       expect(mailsTo(acc.email)).toHaveLength(2);
       const secondKey = linkKey(await mailTo(acc.email), '/lp/verify');
       expect(secondKey).not.toBe(firstKey);
-      expect((await call(api.baseUrl, `/api/verify?key=${firstKey}`)).status).toBe(400);
-      expect((await call(api.baseUrl, `/api/verify?key=${secondKey}`)).status).toBe(200);
+      expect((await call(`/api/verify?key=${firstKey}`)).status).toBe(400);
+      expect((await call(`/api/verify?key=${secondKey}`)).status).toBe(200);
       expect((await authenticate(acc.login, 'second-password')).status).toBe(200);
       expect((await register(acc)).body.errorKey).toBe('userexists');
     });
 
     it('does not replace a deactivated account that was once active', async () => {
-      const existing = await buildUser(api.knex, { activated: false });
+      const existing = await buildUser(knex, { activated: false });
       const res = await register({ ...newAccount(), login: existing.login });
       expect(res.body.errorKey).toBe('userexists');
-      expect(await api.knex('users').where({ id: existing.id }).first()).toBeDefined();
+      expect(await knex('users').where({ id: existing.id }).first()).toBeDefined();
     });
 
     it('reports each invalid field with its rule key and creates nothing', async () => {
@@ -270,7 +274,7 @@ describe('registration, activation and password reset', () => {
         const res = await register(json);
         expect(res.status).toBe(400);
         expect(res.body.message).toBe('error.validation');
-        expect(fieldKeys(res.body)).toEqual(expected);
+        expect(fieldKeyMap(res.body)).toEqual(expected);
       }
       const pattern = (await register({ ...ok, login: 'bad login!' })).body.fieldErrors[0];
       expect(pattern).toEqual({
@@ -279,28 +283,27 @@ describe('registration, activation and password reset', () => {
         message: 'Pattern',
         key: 'register.messages.validate.login.pattern',
       });
-      expect(await api.knex('users').where({ login: ok.login }).first()).toBeUndefined();
+      expect(await knex('users').where({ login: ok.login }).first()).toBeUndefined();
       expect(mailsTo(ok.email)).toHaveLength(0);
     });
   });
 
   describe('password reset', () => {
-    const init = (email: string) =>
-      call(api.baseUrl, '/api/account/reset-password/init', { method: 'POST', text: email });
-    const finish = (json: object) => call(api.baseUrl, '/api/account/reset-password/finish', { json });
+    const init = (email: string) => call('/api/account/reset-password/init', { method: 'POST', text: email });
+    const finish = (json: object) => call('/api/account/reset-password/finish', { json });
 
     it('mails a reset link; finishing it replaces the password once', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       expect((await init(u.email.toUpperCase())).status).toBe(200);
       const mail = await mailTo(u.email);
-      expect(mail.subject).toBe(`${api.config.appName} password reset`);
+      expect(mail.subject).toBe(`${suite.api.config.appName} password reset`);
       const key = linkKey(mail, '/lp/reset/finish');
       expect(key).toMatch(/^[A-Za-z0-9]{20}$/);
 
       expect((await finish({ key, newPassword: 'after-reset' })).status).toBe(200);
       expect((await authenticate(u.login, u.password)).status).toBe(401);
       expect((await authenticate(u.login, 'after-reset')).status).toBe(200);
-      const row = await api.knex('users').where({ id: u.id }).first();
+      const row = await knex('users').where({ id: u.id }).first();
       expect(row).toMatchObject({ reset_key: null, reset_date: null });
       expect(row.password_hash).toMatch(/^\$2[aby]\$10\$/);
 
@@ -310,17 +313,17 @@ describe('registration, activation and password reset', () => {
     });
 
     it("writes the reset mail in the user's language", async () => {
-      const u = await buildUser(api.knex);
-      await api.knex('users').where({ id: u.id }).update({ lang_key: 'pl' });
+      const u = await buildUser(knex);
+      await knex('users').where({ id: u.id }).update({ lang_key: 'pl' });
       expect((await init(u.email)).status).toBe(200);
       const mail = await mailTo(u.email);
-      expect(mail.subject).toBe(`Resetowanie hasła ${api.config.appName}`);
+      expect(mail.subject).toBe(`Resetowanie hasła ${suite.api.config.appName}`);
       expect(mail.text).toContain('Link jest ważny przez 24 godziny');
       linkKey(mail, '/lp/reset/finish');
     });
 
     it('refuses an unknown e-mail and a not-activated account (emailnotfound) and sends nothing', async () => {
-      const pending = await buildUser(api.knex, { activated: false });
+      const pending = await buildUser(knex, { activated: false });
       for (const email of [`${unique('nobody')}@example.test`, pending.email]) {
         const res = await init(email);
         expect(res.status).toBe(400);
@@ -339,18 +342,17 @@ describe('registration, activation and password reset', () => {
       for (const [email, key] of cases) {
         const res = await init(email);
         expect(res.status).toBe(400);
-        expect(fieldKeys(res.body)).toEqual({ email: key });
+        expect(fieldKeyMap(res.body)).toEqual({ email: key });
       }
     });
 
     it('refuses an unknown, missing or expired key (resetKeyInvalid)', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       await init(u.email);
       const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
-      await api
-        .knex('users')
+      await knex('users')
         .where({ id: u.id })
-        .update({ reset_date: api.knex.raw("now() - interval '25 hours'") });
+        .update({ reset_date: knex.raw("now() - interval '25 hours'") });
       for (const json of [
         { key, newPassword: 'after-reset' },
         { key: 'NoSuchKey0000000000', newPassword: 'after-reset' },
@@ -365,7 +367,7 @@ describe('registration, activation and password reset', () => {
     });
 
     it('checks the new password with the password rule and keeps the key usable', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       await init(u.email);
       const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
       const cases: [object, string][] = [
@@ -376,13 +378,13 @@ describe('registration, activation and password reset', () => {
       for (const [json, expected] of cases) {
         const res = await finish(json);
         expect(res.status).toBe(400);
-        expect(fieldKeys(res.body)).toEqual({ newPassword: expected });
+        expect(fieldKeyMap(res.body)).toEqual({ newPassword: expected });
       }
       expect((await finish({ key, newPassword: 'valid-one' })).status).toBe(200);
     });
 
     it('lifts a sign-in lock once the password has been reset', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       for (let i = 0; i < 3; i++) await authenticate(u.login, 'wrong');
       expect((await authenticate(u.login, u.password)).status).toBe(429);
       await init(u.email);

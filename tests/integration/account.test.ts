@@ -4,27 +4,21 @@
  * Registration, activation and password reset (which need an SMTP peer) are in account-registration.test.ts.
  */
 import jwt from 'jsonwebtoken';
-import { buildUser, call, login, startTestApi, unique, type TestApi } from '../support/harness';
+import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
 
 const THROTTLE = { maxFailures: 3, lockSeconds: 60 };
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-const fieldKeys = (body: { fieldErrors?: { field: string; key: string }[] }) =>
-  Object.fromEntries((body.fieldErrors ?? []).map((fe) => [fe.field, fe.key]));
 
 describe('account and session API', () => {
-  let api: TestApi;
+  const suite = setupSuite({ config: { loginThrottle: THROTTLE } });
+  const { knex, call, signIn } = suite;
   const authenticate = (username: unknown, password: unknown, rememberMe = false) =>
-    call(api.baseUrl, '/api/authenticate', { json: { username, password, rememberMe } });
-
-  beforeAll(async () => {
-    api = await startTestApi({ loginThrottle: THROTTLE });
-  });
-  afterAll(() => api.close());
+    call('/api/authenticate', { json: { username, password, rememberMe } });
 
   describe('POST /api/authenticate', () => {
     it('signs in: id_token in the body, the same token as a Bearer Authorization header', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       const res = await authenticate(u.login, u.password);
       expect(res.status).toBe(200);
       expect(res.headers.get('authorization')).toBe(`Bearer ${res.body.id_token}`);
@@ -33,33 +27,33 @@ describe('account and session API', () => {
       const payload = decoded.payload as jwt.JwtPayload;
       expect(payload.sub).toBe(u.login);
       expect(payload.uid).toBe(u.id);
-      expect(payload.exp! - payload.iat!).toBe(api.config.jwtValidity);
+      expect(payload.exp! - payload.iat!).toBe(suite.api.config.jwtValidity);
       expect(() =>
-        jwt.verify(res.body.id_token, api.config.jwtSecret, { algorithms: ['HS512'] }),
+        jwt.verify(res.body.id_token, suite.api.config.jwtSecret, { algorithms: ['HS512'] }),
       ).not.toThrow();
     });
 
     it('gives a longer-lived token with remember-me', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       const normal = jwt.decode(
         (await authenticate(u.login, u.password, false)).body.id_token,
       ) as jwt.JwtPayload;
       const remembered = jwt.decode(
         (await authenticate(u.login, u.password, true)).body.id_token,
       ) as jwt.JwtPayload;
-      expect(remembered.exp! - remembered.iat!).toBe(api.config.jwtValidityRememberMe);
+      expect(remembered.exp! - remembered.iat!).toBe(suite.api.config.jwtValidityRememberMe);
       expect(remembered.exp!).toBeGreaterThan(normal.exp!);
     });
 
     it('treats the login case-insensitively', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       const res = await authenticate(u.login.toUpperCase(), u.password);
       expect(res.status).toBe(200);
       expect((jwt.decode(res.body.id_token) as jwt.JwtPayload).sub).toBe(u.login);
     });
 
     it('refuses a wrong password and an unknown user with the same bare 401', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       const wrong = await authenticate(u.login, 'not-the-password');
       const unknown = await authenticate(unique('nobody'), 'whatever');
       expect(wrong.status).toBe(401);
@@ -71,7 +65,7 @@ describe('account and session API', () => {
     });
 
     it('refuses a not-activated user with a detail, but only once the password is right', async () => {
-      const u = await buildUser(api.knex, { activated: false });
+      const u = await buildUser(knex, { activated: false });
       const res = await authenticate(u.login, u.password);
       expect(res.status).toBe(401);
       expect(res.body.message).toBe('error.http.401');
@@ -82,7 +76,7 @@ describe('account and session API', () => {
     });
 
     it('reports a missing username and password as field errors', async () => {
-      const res = await call(api.baseUrl, '/api/authenticate', { json: { rememberMe: false } });
+      const res = await call('/api/authenticate', { json: { rememberMe: false } });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.validation');
       expect(res.body.fieldErrors).toEqual(
@@ -102,7 +96,7 @@ describe('account and session API', () => {
         ]),
       );
       const blank = await authenticate('  ', '');
-      expect(fieldKeys(blank.body)).toEqual({
+      expect(fieldKeyMap(blank.body)).toEqual({
         username: 'entity.validation.required',
         password: 'entity.validation.required',
       });
@@ -124,7 +118,7 @@ describe('account and session API', () => {
     };
 
     it('locks the account after 3 failures: 429 even with the right password', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       await failTimes(u.login, THROTTLE.maxFailures);
       for (const password of [u.password, 'still-wrong']) {
         const res = await authenticate(u.login, password);
@@ -140,8 +134,8 @@ describe('account and session API', () => {
     });
 
     it('does not affect another account while one is locked', async () => {
-      const a = await buildUser(api.knex);
-      const b = await buildUser(api.knex);
+      const a = await buildUser(knex);
+      const b = await buildUser(knex);
       await failTimes(a.login, THROTTLE.maxFailures);
       expect((await authenticate(a.login, a.password)).status).toBe(429);
       expect((await authenticate(b.login, b.password)).status).toBe(200);
@@ -150,27 +144,26 @@ describe('account and session API', () => {
     });
 
     it('resets the failure count on a successful sign-in', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       await failTimes(u.login, THROTTLE.maxFailures - 1);
       expect((await authenticate(u.login, u.password)).status).toBe(200);
       await failTimes(u.login, THROTTLE.maxFailures - 1);
       expect((await authenticate(u.login, u.password)).status).toBe(200);
-      expect((await api.knex('users').where({ id: u.id }).first()).failed_logins).toBe(0);
+      expect((await knex('users').where({ id: u.id }).first()).failed_logins).toBe(0);
     });
 
     it('lets the user in again once the lock has expired', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       await failTimes(u.login, THROTTLE.maxFailures);
       expect((await authenticate(u.login, u.password)).status).toBe(429);
-      await api
-        .knex('users')
+      await knex('users')
         .where({ id: u.id })
-        .update({ locked_until: api.knex.raw("now() - interval '1 second'") });
+        .update({ locked_until: knex.raw("now() - interval '1 second'") });
       expect((await authenticate(u.login, u.password)).status).toBe(200);
     });
 
     it('counts failures of an upper-case login against the same account', async () => {
-      const u = await buildUser(api.knex);
+      const u = await buildUser(knex);
       await failTimes(u.login.toUpperCase(), THROTTLE.maxFailures);
       expect((await authenticate(u.login, u.password)).status).toBe(429);
     });
@@ -180,23 +173,22 @@ describe('account and session API', () => {
     it('returns the account with role names and authorities merged without duplicates', async () => {
       const roleName = unique('ROLE_TEST').toUpperCase();
       const componentId = 900_000_000 + Math.floor(Math.random() * 1_000_000);
-      const [role] = await api.knex('roles').insert({ name: roleName }).returning('*');
+      const [role] = await knex('roles').insert({ name: roleName }).returning('*');
       try {
-        const u = await buildUser(api.knex, {
+        const u = await buildUser(knex, {
           roles: ['ROLE_USER', roleName],
           authorities: [
             { componentId, type: 'PROCESS', mode: 'READ' },
             { componentId, type: 'NODE', mode: 'WRITE' },
           ],
         });
-        const shared = await api
-          .knex('authorities')
+        const shared = await knex('authorities')
           .where({ component_id: componentId, type: 'PROCESS' })
           .first();
-        await api.knex('role_authorities').insert({ role_id: role.id, authority_id: shared.id });
+        await knex('role_authorities').insert({ role_id: role.id, authority_id: shared.id });
 
-        const res = await call(api.baseUrl, '/api/account', {
-          token: await login(api.baseUrl, u.login, u.password),
+        const res = await call('/api/account', {
+          token: await signIn(u),
         });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({
@@ -221,7 +213,7 @@ describe('account and session API', () => {
         expect(res.body.password_hash).toBeUndefined();
         expect(res.body.password).toBeUndefined();
       } finally {
-        await api.knex('roles').where({ id: role.id }).del();
+        await knex('roles').where({ id: role.id }).del();
       }
     });
   });
@@ -251,19 +243,19 @@ describe('account and session API', () => {
       "a token with algorithm 'none'": async () =>
         `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', exp: Math.floor(Date.now() / 1000) + 60 })}.`,
       'a token signed with HS256 instead of HS512': async () =>
-        jwt.sign({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN' }, api.config.jwtSecret, {
+        jwt.sign({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN' }, suite.api.config.jwtSecret, {
           algorithm: 'HS256',
           expiresIn: 60,
         }),
       'an expired token': async () =>
         jwt.sign(
           { sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', exp: Math.floor(Date.now() / 1000) - 10 },
-          api.config.jwtSecret,
+          suite.api.config.jwtSecret,
           { algorithm: 'HS512' },
         ),
       'a token of a not-activated user': async () => {
-        const u = await buildUser(api.knex, { activated: false });
-        return jwt.sign({ sub: u.login, uid: u.id, auth: 'ROLE_USER' }, api.config.jwtSecret, {
+        const u = await buildUser(knex, { activated: false });
+        return jwt.sign({ sub: u.login, uid: u.id, auth: 'ROLE_USER' }, suite.api.config.jwtSecret, {
           algorithm: 'HS512',
           expiresIn: 60,
         });
@@ -273,7 +265,7 @@ describe('account and session API', () => {
     for (const route of routes) {
       for (const [what, token] of Object.entries(badTokens)) {
         it(`refuses ${route.name} with ${what} (401)`, async () => {
-          const res = await call(api.baseUrl, route.path, { token: await token(), json: route.json });
+          const res = await call(route.path, { token: await token(), json: route.json });
           expect(res.status).toBe(401);
           expect(res.body.message).toBe('error.http.401');
         });
@@ -283,15 +275,15 @@ describe('account and session API', () => {
 
   describe('POST /api/account', () => {
     it('updates the names, e-mail and language and records who changed them', async () => {
-      const u = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
+      const u = await buildUser(knex);
+      const token = await signIn(u);
       const email = `${unique('New')}@Example.TEST`;
-      const res = await call(api.baseUrl, '/api/account', {
+      const res = await call('/api/account', {
         token,
         json: { firstName: 'Ada', lastName: 'Lovelace', email, langKey: 'pl' },
       });
       expect(res.status).toBe(200);
-      const account = (await call(api.baseUrl, '/api/account', { token })).body;
+      const account = (await call('/api/account', { token })).body;
       expect(account).toMatchObject({
         firstName: 'Ada',
         lastName: 'Lovelace',
@@ -303,14 +295,14 @@ describe('account and session API', () => {
     });
 
     it('keeps the own e-mail (in any case) without calling it taken', async () => {
-      const u = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
-      const res = await call(api.baseUrl, '/api/account', {
+      const u = await buildUser(knex);
+      const token = await signIn(u);
+      const res = await call('/api/account', {
         token,
         json: { firstName: null, lastName: '', email: u.email.toUpperCase(), langKey: 'en' },
       });
       expect(res.status).toBe(200);
-      expect((await call(api.baseUrl, '/api/account', { token })).body).toMatchObject({
+      expect((await call('/api/account', { token })).body).toMatchObject({
         email: u.email,
         firstName: null,
         lastName: null,
@@ -318,10 +310,10 @@ describe('account and session API', () => {
     });
 
     it('refuses an e-mail used by another user (error.emailexists)', async () => {
-      const u = await buildUser(api.knex);
-      const other = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
-      const res = await call(api.baseUrl, '/api/account', {
+      const u = await buildUser(knex);
+      const other = await buildUser(knex);
+      const token = await signIn(u);
+      const res = await call('/api/account', {
         token,
         json: { firstName: 'A', lastName: 'B', email: other.email.toUpperCase(), langKey: 'en' },
       });
@@ -329,13 +321,13 @@ describe('account and session API', () => {
       expect(res.body.message).toBe('error.emailexists');
       expect(res.body.errorKey).toBe('emailexists');
       expect(res.headers.get('x-soaapp-error')).toBe('error.emailexists');
-      expect((await api.knex('users').where({ id: u.id }).first()).email).toBe(u.email);
+      expect((await knex('users').where({ id: u.id }).first()).email).toBe(u.email);
     });
 
     it('reports each invalid field with its rule key', async () => {
-      const u = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
-      const post = (json: object) => call(api.baseUrl, '/api/account', { token, json });
+      const u = await buildUser(knex);
+      const token = await signIn(u);
+      const post = (json: object) => call('/api/account', { token, json });
       const ok = { firstName: 'A', lastName: 'B', email: u.email, langKey: 'en' };
 
       const cases: [object, Record<string, string>][] = [
@@ -354,7 +346,7 @@ describe('account and session API', () => {
         const res = await post(json);
         expect(res.status).toBe(400);
         expect(res.body.message).toBe('error.validation');
-        expect(fieldKeys(res.body)).toEqual(expected);
+        expect(fieldKeyMap(res.body)).toEqual(expected);
       }
       expect((await post(ok)).status).toBe(200);
     });
@@ -362,24 +354,24 @@ describe('account and session API', () => {
 
   describe('POST /api/account/change-password', () => {
     it('changes the password: the old one is refused, the new one works', async () => {
-      const u = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
-      const res = await call(api.baseUrl, '/api/account/change-password', {
+      const u = await buildUser(knex);
+      const token = await signIn(u);
+      const res = await call('/api/account/change-password', {
         token,
         json: { currentPassword: u.password, newPassword: 'brand-new-pw' },
       });
       expect(res.status).toBe(200);
       expect((await authenticate(u.login, u.password)).status).toBe(401);
       expect((await authenticate(u.login, 'brand-new-pw')).status).toBe(200);
-      const row = await api.knex('users').where({ id: u.id }).first();
+      const row = await knex('users').where({ id: u.id }).first();
       expect(row.password_hash).toMatch(/^\$2[aby]\$10\$/);
       expect(row.last_modified_by).toBe(u.login);
     });
 
     it('refuses a wrong current password (error.invalidpassword) and keeps the old one', async () => {
-      const u = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
-      const res = await call(api.baseUrl, '/api/account/change-password', {
+      const u = await buildUser(knex);
+      const token = await signIn(u);
+      const res = await call('/api/account/change-password', {
         token,
         json: { currentPassword: 'wrong-current', newPassword: 'brand-new-pw' },
       });
@@ -392,8 +384,8 @@ describe('account and session API', () => {
     });
 
     it('checks the new password with the password rule and requires the current one', async () => {
-      const u = await buildUser(api.knex);
-      const token = await login(api.baseUrl, u.login, u.password);
+      const u = await buildUser(knex);
+      const token = await signIn(u);
       const cases: [object, Record<string, string>][] = [
         [
           { currentPassword: u.password, newPassword: 'abc' },
@@ -407,9 +399,9 @@ describe('account and session API', () => {
         [{ newPassword: 'abcdef' }, { currentPassword: 'entity.validation.required' }],
       ];
       for (const [json, expected] of cases) {
-        const res = await call(api.baseUrl, '/api/account/change-password', { token, json });
+        const res = await call('/api/account/change-password', { token, json });
         expect(res.status).toBe(400);
-        expect(fieldKeys(res.body)).toEqual(expected);
+        expect(fieldKeyMap(res.body)).toEqual(expected);
       }
       expect((await authenticate(u.login, u.password)).status).toBe(200);
     });

@@ -5,20 +5,18 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Knex } from 'knex';
 import { MASKED_SECRET } from '../../domain/integration-types';
 import {
   buildProcess,
   buildUser,
-  call,
-  login,
-  startTestApi,
+  fieldKeys,
+  insertNode,
+  MISSING_ID,
+  setupSuite,
   unique,
   type Res,
-  type TestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
 const DRIVE_SCOPE = 'https://www.googleapis.com/auth/drive.file';
 const CLIENT_SECRET = `client-secret-${unique('s')}`;
 const EMAIL_PASSWORD = `imap-${unique('pw')}-do-not-leak`;
@@ -32,9 +30,6 @@ const SECRETS = [
   'access-token-',
   'refresh-token-',
 ];
-
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
 
 /** The token endpoint stand-in: the code decides the answer. */
 function startTokenServer() {
@@ -83,53 +78,41 @@ function startTokenServer() {
 }
 
 describe('integrations: node connections', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
   let processAdmin: string;
   let writer: string;
   let reader: string;
   let proc: { id: number; name: string };
   let tokenServer: Awaited<ReturnType<typeof startTokenServer>>;
   const responses: Res[] = [];
+  const suite = setupSuite({
+    async config() {
+      tokenServer = await startTokenServer();
+      return {
+        googleOAuth: {
+          clientId: 'test-client-id',
+          clientSecret: CLIENT_SECRET,
+          authUrl: 'https://accounts.example.test/o/oauth2/auth',
+          tokenUrl: tokenServer.url,
+          scope: DRIVE_SCOPE,
+          redirectUri: 'http://localhost:8080/oauth2/callback',
+        },
+      };
+    },
+    onResponse: (res) => responses.push(res),
+  });
+  const { knex, send, signIn, userWith } = suite;
 
-  const send = async (method: string, path: string, token: string | undefined, json?: unknown) => {
-    const res = await call(api.baseUrl, path, { method, token, json });
-    responses.push(res);
-    return res;
-  };
-
-  async function buildNode(activityType: string, processId = proc.id): Promise<number> {
-    const [node] = await knex('nodes')
-      .insert({ process_id: processId, name: unique(activityType), activity_type: activityType })
-      .returning('*');
-    return node.id;
-  }
+  const buildNode = async (activityType: string, processId = proc.id) =>
+    (await insertNode(knex, processId, activityType)).id;
 
   beforeAll(async () => {
-    tokenServer = await startTokenServer();
-    api = await startTestApi({
-      googleOAuth: {
-        clientId: 'test-client-id',
-        clientSecret: CLIENT_SECRET,
-        authUrl: 'https://accounts.example.test/o/oauth2/auth',
-        tokenUrl: tokenServer.url,
-        scope: DRIVE_SCOPE,
-        redirectUri: 'http://localhost:8080/oauth2/callback',
-      },
-    });
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     proc = await buildProcess(knex);
-    const mk = async (mode: 'ADMIN' | 'WRITE' | 'READ') => {
-      const u = await buildUser(knex, { authorities: [{ componentId: proc.id, type: 'PROCESS', mode }] });
-      return login(api.baseUrl, u.login, u.password);
-    };
-    [processAdmin, writer, reader] = await Promise.all([mk('ADMIN'), mk('WRITE'), mk('READ')]);
+    [processAdmin, writer, reader] = await Promise.all(
+      (['ADMIN', 'WRITE', 'READ'] as const).map((mode) => userWith(proc.id, mode)),
+    );
   });
 
   afterAll(async () => {
-    await api.close();
     await tokenServer.close();
     // No response of this suite, body or header, ever carried a stored password, key, token or the secret.
     for (const res of responses) {
@@ -254,24 +237,24 @@ describe('integrations: node connections', () => {
       const res = await send(
         'POST',
         '/api/email-upload-connection-data',
-        admin,
+        suite.admin,
         valid(await buildNode('SFTP_UPLOAD')),
       );
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.dataValidationUnexpectedError');
       expect(res.headers.get('x-soaapp-error')).toBe('error.dataValidationUnexpectedError');
-      expect((await send('POST', '/api/email-upload-connection-data', admin, valid(MISSING_ID))).status).toBe(
-        404,
-      );
       expect(
-        (await send('GET', `/api/email-upload-connection-data?nodeId=${MISSING_ID}`, admin)).status,
+        (await send('POST', '/api/email-upload-connection-data', suite.admin, valid(MISSING_ID))).status,
       ).toBe(404);
-      expect((await send('GET', '/api/email-upload-connection-data', admin)).status).toBe(400);
+      expect(
+        (await send('GET', `/api/email-upload-connection-data?nodeId=${MISSING_ID}`, suite.admin)).status,
+      ).toBe(404);
+      expect((await send('GET', '/api/email-upload-connection-data', suite.admin)).status).toBe(400);
     });
 
     it('lets READ users read, only process admins change, and deletes', async () => {
       const nodeId = await buildNode('EMAIL_UPLOAD');
-      const created = await send('POST', '/api/email-upload-connection-data', admin, valid(nodeId));
+      const created = await send('POST', '/api/email-upload-connection-data', suite.admin, valid(nodeId));
       for (const token of [writer, reader]) {
         expect((await send('POST', '/api/email-upload-connection-data', token, valid(nodeId))).status).toBe(
           403,
@@ -284,7 +267,7 @@ describe('integrations: node connections', () => {
         ).toBe(403);
       }
       const stranger = await buildUser(knex);
-      const strangerToken = await login(api.baseUrl, stranger.login, stranger.password);
+      const strangerToken = await signIn(stranger);
       expect(
         (await send('GET', `/api/email-upload-connection-data?nodeId=${nodeId}`, strangerToken)).status,
       ).toBe(403);
@@ -299,14 +282,14 @@ describe('integrations: node connections', () => {
         [],
       );
       expect(
-        (await send('DELETE', `/api/email-upload-connection-data/${created.body.id}`, admin)).status,
+        (await send('DELETE', `/api/email-upload-connection-data/${created.body.id}`, suite.admin)).status,
       ).toBe(404);
     });
 
     it('lets a NODE-level READ grant read the node connections', async () => {
       const nodeId = await buildNode('EMAIL_UPLOAD');
       const u = await buildUser(knex, { authorities: [{ componentId: nodeId, type: 'NODE', mode: 'READ' }] });
-      const token = await login(api.baseUrl, u.login, u.password);
+      const token = await signIn(u);
       expect((await send('GET', `/api/email-upload-connection-data?nodeId=${nodeId}`, token)).status).toBe(
         200,
       );
@@ -475,7 +458,7 @@ describe('integrations: node connections', () => {
       const wrong = await send(
         'POST',
         '/api/sftp-connection-data',
-        admin,
+        suite.admin,
         passwordConnection(await buildNode('HUP')),
       );
       expect(wrong.status).toBe(400);
@@ -501,8 +484,10 @@ describe('integrations: node connections', () => {
       const del = await send('DELETE', `/api/sftp-connection-data/${created.body.id}`, processAdmin);
       expect(del.status).toBe(204);
       expect(del.headers.get('x-soaapp-alert')).toBe('soaApp.sftpConnection.deleted');
-      expect((await send('GET', `/api/sftp-connection-data/${created.body.id}`, admin)).status).toBe(404);
-      expect((await send('PUT', '/api/sftp-connection-data', admin, created.body)).status).toBe(404);
+      expect((await send('GET', `/api/sftp-connection-data/${created.body.id}`, suite.admin)).status).toBe(
+        404,
+      );
+      expect((await send('PUT', '/api/sftp-connection-data', suite.admin, created.body)).status).toBe(404);
     });
   });
 
@@ -683,14 +668,14 @@ describe('integrations: node connections', () => {
       expect(stolen.body.message).toBe('error.idinvalid');
       expect(await knex('drive_connections').where({ id: foreign.id }).first()).toBeDefined();
 
-      const wrongType = await put(admin, change(await buildNode('SEND_MAIL'), {}));
+      const wrongType = await put(suite.admin, change(await buildNode('SEND_MAIL'), {}));
       expect(wrongType.body.message).toBe('error.dataValidationUnexpectedError');
-      expect((await put(admin, change(MISSING_ID, {}))).status).toBe(404);
+      expect((await put(suite.admin, change(MISSING_ID, {}))).status).toBe(404);
 
       for (const token of [writer, reader]) expect((await put(token, change(nodeId, {}))).status).toBe(403);
       expect((await send('GET', `/api/node/${nodeId}/google-drive-connections`, reader)).status).toBe(200);
       const stranger = await buildUser(knex);
-      const strangerToken = await login(api.baseUrl, stranger.login, stranger.password);
+      const strangerToken = await signIn(stranger);
       expect((await send('GET', `/api/node/${nodeId}/google-drive-connections`, strangerToken)).status).toBe(
         403,
       );
@@ -717,12 +702,12 @@ describe('integrations: node connections', () => {
         processName: proc.name,
       });
 
-      const asAdmin = (await send('GET', '/api/inter-process-receiver-nodes', admin)).body.map(
+      const asAdmin = (await send('GET', '/api/inter-process-receiver-nodes', suite.admin)).body.map(
         (n: { id: number }) => n.id,
       );
       expect(asAdmin).toEqual(expect.arrayContaining([mine, theirs]));
       const stranger = await buildUser(knex);
-      const strangerToken = await login(api.baseUrl, stranger.login, stranger.password);
+      const strangerToken = await signIn(stranger);
       const none = (await send('GET', '/api/inter-process-receiver-nodes', strangerToken)).body;
       expect(none.map((n: { id: number }) => n.id)).not.toContain(mine);
       expect((await send('GET', '/api/inter-process-receiver-nodes', undefined)).status).toBe(401);

@@ -2,48 +2,14 @@
  * Edges API: listing, the whitelist, creation refused by the edge rules (400 edgeNotAllowed) or by cohesion
  * (422 noCohesive), deletion guarded by cohesion, and access. Other suites share the database.
  */
-import type { Knex } from 'knex';
-import type { EdgeDTO, NodeDTO } from '../../domain/graph-types';
-import {
-  buildProcess,
-  buildUser,
-  call,
-  login,
-  unique,
-  type BuiltUser,
-  type TestApi,
-  startTestApi,
-} from '../support/harness';
-
-const MISSING_ID = 987654321;
+import type { EdgeDTO } from '../../domain/graph-types';
+import { buildProcess, buildUser, MISSING_ID, setupSuite } from '../support/harness';
 
 describe('edges API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
-
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
-  const node = async (processId: number, activityType: string) => {
-    const res = await send('POST', '/api/nodes', admin, {
-      processId,
-      activityType,
-      name: unique(activityType),
-    });
-    if (res.status !== 201) throw new Error(`node: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as NodeDTO;
-  };
-  const connect = (fromId: number, toId: number, token = admin) =>
+  const suite = setupSuite();
+  const { knex, get, send, signIn, node, edge, userWith } = suite;
+  const connect = (fromId: number, toId: number, token = suite.admin) =>
     send('POST', '/api/edges', token, { fromId, toId });
-  const edge = async (fromId: number, toId: number) => {
-    const res = await connect(fromId, toId);
-    if (res.status !== 201) throw new Error(`edge: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as EdgeDTO;
-  };
-  const userWith = async (processId: number, mode: 'READ' | 'ADMIN') =>
-    signIn(await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] }));
   const expectRefused = async (fromId: number, toId: number) => {
     const res = await connect(fromId, toId);
     expect({ fromId, toId, status: res.status, message: res.body.message }).toEqual({
@@ -54,13 +20,6 @@ describe('edges API', () => {
     });
     expect(res.headers.get('x-soaapp-error')).toBe('error.graph.edgeNotAllowed');
   };
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
-  });
-  afterAll(() => api.close());
 
   it('serves the edge whitelist: every type to every non-upload type', async () => {
     const res = await get('/api/edges/whitelist', await signIn(await buildUser(knex)));
@@ -170,11 +129,11 @@ describe('edges API', () => {
         403,
       );
       expect((await send('DELETE', `/api/edges/${last.id}`, undefined)).status).toBe(401);
-      const res = await send('DELETE', `/api/edges/${last.id}`, admin);
+      const res = await send('DELETE', `/api/edges/${last.id}`, suite.admin);
       expect(res.status).toBe(204);
       expect(await knex('edges').where('id', last.id)).toEqual([]);
       expect(await knex('predicates').where('edge_id', last.id)).toEqual([]);
-      expect((await send('DELETE', `/api/edges/${last.id}`, admin)).status).toBe(404);
+      expect((await send('DELETE', `/api/edges/${last.id}`, suite.admin)).status).toBe(404);
     });
 
     it('refuses (422 noCohesive) to remove an edge that holds the graph together', async () => {
@@ -186,7 +145,7 @@ describe('edges API', () => {
       await edge(up.id, a.id);
       const middle = await edge(a.id, b.id);
       await edge(b.id, c.id);
-      const res = await send('DELETE', `/api/edges/${middle.id}`, admin);
+      const res = await send('DELETE', `/api/edges/${middle.id}`, suite.admin);
       expect(res.status).toBe(422);
       expect(res.body.key).toBe('error.graph.noCohesive');
       expect(await knex('edges').where('id', middle.id)).toHaveLength(1);

@@ -3,43 +3,26 @@
  * label file import/export. Other suites share the database: names are unique() and nodes are inserted
  * directly into processes of this suite.
  */
-import type { Knex } from 'knex';
 import type { ClassifierTypeDTO, NerTagTypeDTO } from '../../domain/label-types';
 import {
   buildProcess,
   buildUser,
-  call,
-  login,
+  fieldKeys,
+  insertNode,
+  MISSING_ID,
+  setupSuite,
   unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
-
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('labels API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
+  const suite = setupSuite();
+  const { knex, get, send, signIn, userWith } = suite;
   let process: { id: number };
   let reader: string;
   let processAdmin: string;
 
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
-  const buildNode = async (activityType: string, processId = process.id) => {
-    const [node] = await knex('nodes')
-      .insert({ process_id: processId, name: unique('node'), activity_type: activityType })
-      .returning('*');
-    return node as { id: number; process_id: number };
-  };
+  const buildNode = (activityType: string, processId = process.id) =>
+    insertNode(knex, processId, activityType);
   const clf = (overrides: Record<string, unknown> = {}) => ({
     name: unique('Invoice'),
     description: 'A label',
@@ -58,24 +41,16 @@ describe('labels API', () => {
     ...overrides,
   });
   const createTag = async (nodeId: number, overrides: Record<string, unknown> = {}) => {
-    const res = await send('POST', `/api/node/${nodeId}/ner-tag-type`, admin, tag(overrides));
+    const res = await send('POST', `/api/node/${nodeId}/ner-tag-type`, suite.admin, tag(overrides));
     expect(res.status).toBe(201);
     return res.body as NerTagTypeDTO;
   };
 
   beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     process = await buildProcess(knex);
-    reader = await signIn(
-      await buildUser(knex, { authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'READ' }] }),
-    );
-    processAdmin = await signIn(
-      await buildUser(knex, { authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'ADMIN' }] }),
-    );
+    reader = await userWith(process.id, 'READ');
+    processAdmin = await userWith(process.id, 'ADMIN');
   });
-  afterAll(() => api.close());
 
   describe('classifier types', () => {
     it('creates one on a CLF node (201, alert), reads it by id, node and process', async () => {
@@ -103,7 +78,7 @@ describe('labels API', () => {
       const byNode = await get(`/api/node/${node.id}/classifier-types`, reader);
       expect(byNode.body).toEqual([res.body]);
       const other = await buildNode('CLF');
-      const second = await send('POST', `/api/node/${other.id}/classifier-types`, admin, clf());
+      const second = await send('POST', `/api/node/${other.id}/classifier-types`, suite.admin, clf());
       const byProcess = await get(`/api/process/${process.id}/classifier-types`, reader);
       expect(byProcess.status).toBe(200);
       expect(byProcess.body.map((c: ClassifierTypeDTO) => [c.id, c.nodeId])).toEqual(
@@ -119,7 +94,7 @@ describe('labels API', () => {
       const res = await send(
         'POST',
         `/api/node/${node.id}/classifier-types`,
-        admin,
+        suite.admin,
         clf({ suffixKey: '', description: '' }),
       );
       expect(res.body).toMatchObject({ prefixKey: null, suffixKey: null, description: null });
@@ -127,7 +102,7 @@ describe('labels API', () => {
 
     it('refuses a classifier type on a node that is not CLF (400 app error)', async () => {
       const node = await buildNode('SPAN');
-      const res = await send('POST', `/api/node/${node.id}/classifier-types`, admin, clf());
+      const res = await send('POST', `/api/node/${node.id}/classifier-types`, suite.admin, clf());
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.dataValidationUnexpectedError');
       expect(res.headers.get('x-soaapp-error')).toBe('error.dataValidationUnexpectedError');
@@ -135,7 +110,7 @@ describe('labels API', () => {
 
     it('reports each field rule with the spec’s keys', async () => {
       const node = await buildNode('CLF');
-      const bad = await send('POST', `/api/node/${node.id}/classifier-types`, admin, {
+      const bad = await send('POST', `/api/node/${node.id}/classifier-types`, suite.admin, {
         name: '',
         description: 'x'.repeat(256),
         backgroundColor: '',
@@ -154,7 +129,7 @@ describe('labels API', () => {
       const pattern = await send(
         'POST',
         `/api/node/${node.id}/classifier-types`,
-        admin,
+        suite.admin,
         clf({ name: 'a*b' }),
       );
       expect(fieldKeys(pattern)).toEqual([['name', 'textRegexError']]);
@@ -165,37 +140,49 @@ describe('labels API', () => {
       const first = await send(
         'POST',
         `/api/node/${node.id}/classifier-types`,
-        admin,
+        suite.admin,
         clf({ name: 'Receipt' }),
       );
       const clash = await send(
         'POST',
         `/api/node/${node.id}/classifier-types`,
-        admin,
+        suite.admin,
         clf({ name: 'RECEIPT' }),
       );
       expect(fieldKeys(clash)).toEqual([['name', 'soaApp.node.nameUniquenessError']]);
       const elsewhere = await buildNode('CLF');
       expect(
-        (await send('POST', `/api/node/${elsewhere.id}/classifier-types`, admin, clf({ name: 'Receipt' })))
-          .status,
+        (
+          await send(
+            'POST',
+            `/api/node/${elsewhere.id}/classifier-types`,
+            suite.admin,
+            clf({ name: 'Receipt' }),
+          )
+        ).status,
       ).toBe(201);
       const second = await send(
         'POST',
         `/api/node/${node.id}/classifier-types`,
-        admin,
+        suite.admin,
         clf({ name: 'Other' }),
       );
-      const rename = await send('PUT', '/api/classifier-types', admin, { ...second.body, name: 'receipt' });
+      const rename = await send('PUT', '/api/classifier-types', suite.admin, {
+        ...second.body,
+        name: 'receipt',
+      });
       expect(fieldKeys(rename)).toEqual([['name', 'soaApp.node.nameUniquenessError']]);
-      const keepOwn = await send('PUT', '/api/classifier-types', admin, { ...first.body, name: 'RECEIPT' });
+      const keepOwn = await send('PUT', '/api/classifier-types', suite.admin, {
+        ...first.body,
+        name: 'RECEIPT',
+      });
       expect(keepOwn.status).toBe(200);
       expect(keepOwn.body.name).toBe('RECEIPT');
     });
 
     it('updates (alert) and deletes (204) a classifier type', async () => {
       const node = await buildNode('CLF');
-      const created = await send('POST', `/api/node/${node.id}/classifier-types`, admin, clf());
+      const created = await send('POST', `/api/node/${node.id}/classifier-types`, suite.admin, clf());
       const updated = await send('PUT', '/api/classifier-types', processAdmin, {
         ...created.body,
         name: 'Renamed',
@@ -210,21 +197,25 @@ describe('labels API', () => {
       });
       const deleted = await send('DELETE', `/api/classifier-types/${created.body.id}`, processAdmin);
       expect(deleted.status).toBe(204);
-      expect((await get(`/api/classifier-types/${created.body.id}`, admin)).status).toBe(404);
+      expect((await get(`/api/classifier-types/${created.body.id}`, suite.admin)).status).toBe(404);
     });
 
     it('answers 404 for unknown ids and nodes', async () => {
-      expect((await get(`/api/classifier-types/${MISSING_ID}`, admin)).status).toBe(404);
-      expect((await get(`/api/node/${MISSING_ID}/classifier-types`, admin)).status).toBe(404);
-      expect((await get(`/api/process/${MISSING_ID}/classifier-types`, admin)).status).toBe(404);
-      expect((await send('PUT', '/api/classifier-types', admin, clf({ id: MISSING_ID }))).status).toBe(404);
-      expect((await send('DELETE', `/api/classifier-types/${MISSING_ID}`, admin)).status).toBe(404);
-      expect((await send('POST', `/api/node/${MISSING_ID}/classifier-types`, admin, clf())).status).toBe(404);
+      expect((await get(`/api/classifier-types/${MISSING_ID}`, suite.admin)).status).toBe(404);
+      expect((await get(`/api/node/${MISSING_ID}/classifier-types`, suite.admin)).status).toBe(404);
+      expect((await get(`/api/process/${MISSING_ID}/classifier-types`, suite.admin)).status).toBe(404);
+      expect((await send('PUT', '/api/classifier-types', suite.admin, clf({ id: MISSING_ID }))).status).toBe(
+        404,
+      );
+      expect((await send('DELETE', `/api/classifier-types/${MISSING_ID}`, suite.admin)).status).toBe(404);
+      expect(
+        (await send('POST', `/api/node/${MISSING_ID}/classifier-types`, suite.admin, clf())).status,
+      ).toBe(404);
     });
 
     it('needs a token (401), READ to read and ADMIN on the process to change (403)', async () => {
       const node = await buildNode('CLF');
-      const created = await send('POST', `/api/node/${node.id}/classifier-types`, admin, clf());
+      const created = await send('POST', `/api/node/${node.id}/classifier-types`, suite.admin, clf());
       expect((await get(`/api/node/${node.id}/classifier-types`)).status).toBe(401);
       expect((await send('POST', `/api/node/${node.id}/classifier-types`, undefined, clf())).status).toBe(
         401,
@@ -270,7 +261,7 @@ describe('labels API', () => {
       });
       expect(child).toMatchObject({ parentId: root.id, path: 'Party -> Buyer (main)', dataFormat: 'MONEY' });
       const span = await buildNode('SPAN');
-      expect((await send('POST', `/api/node/${span.id}/ner-tag-type`, admin, tag())).status).toBe(201);
+      expect((await send('POST', `/api/node/${span.id}/ner-tag-type`, suite.admin, tag())).status).toBe(201);
       const list = await get(`/api/node/${node.id}/ner-tag-type`, reader);
       expect(list.status).toBe(200);
       expect(list.body.map((t: NerTagTypeDTO) => [t.name, t.parentId, t.path])).toEqual([
@@ -281,7 +272,7 @@ describe('labels API', () => {
 
     it('refuses tag types on other node types (400 app error)', async () => {
       const node = await buildNode('CLF');
-      const res = await send('POST', `/api/node/${node.id}/ner-tag-type`, admin, tag());
+      const res = await send('POST', `/api/node/${node.id}/ner-tag-type`, suite.admin, tag());
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.dataValidationUnexpectedError');
     });
@@ -290,7 +281,7 @@ describe('labels API', () => {
       const node = await buildNode('SPAN');
       const other = await buildNode('SPAN');
       const foreign = await createTag(other.id);
-      const res = await send('POST', `/api/node/${node.id}/ner-tag-type`, admin, {
+      const res = await send('POST', `/api/node/${node.id}/ner-tag-type`, suite.admin, {
         name: '',
         backgroundColor: '',
         textColor: '',
@@ -308,22 +299,32 @@ describe('labels API', () => {
       const long = await send(
         'POST',
         `/api/node/${node.id}/ner-tag-type`,
-        admin,
+        suite.admin,
         tag({ name: 'x'.repeat(101) }),
       );
       expect(fieldKeys(long)).toEqual([['name', 'entity.validation.maxlength']]);
-      const chars = await send('POST', `/api/node/${node.id}/ner-tag-type`, admin, tag({ name: 'a#b' }));
+      const chars = await send(
+        'POST',
+        `/api/node/${node.id}/ner-tag-type`,
+        suite.admin,
+        tag({ name: 'a#b' }),
+      );
       expect(fieldKeys(chars)).toEqual([['name', 'soaApp.nerTagType.nameRegexError']]);
       const format = await send(
         'POST',
         `/api/node/${node.id}/ner-tag-type`,
-        admin,
+        suite.admin,
         tag({ dataFormat: 'TIME' }),
       );
       expect(format.status).toBe(400);
       expect(fieldKeys(format)[0][0]).toBe('dataFormat');
       await createTag(node.id, { name: 'Amount' });
-      const dup = await send('POST', `/api/node/${node.id}/ner-tag-type`, admin, tag({ name: 'AMOUNT' }));
+      const dup = await send(
+        'POST',
+        `/api/node/${node.id}/ner-tag-type`,
+        suite.admin,
+        tag({ name: 'AMOUNT' }),
+      );
       expect(fieldKeys(dup)).toEqual([['name', 'soaApp.node.nameUniquenessError']]);
     });
 
@@ -333,7 +334,7 @@ describe('labels API', () => {
       const b = await createTag(node.id, { name: 'B', parentId: a.id });
       const c = await createTag(node.id, { name: 'C', parentId: b.id });
       for (const parentId of [a.id, c.id]) {
-        const res = await send('PUT', '/api/ner-tag-type', admin, { ...a, parentId });
+        const res = await send('PUT', '/api/ner-tag-type', suite.admin, { ...a, parentId });
         expect(fieldKeys(res)).toEqual([['parentId', 'soaApp.nerTagType.parentCycle']]);
       }
     });
@@ -350,20 +351,20 @@ describe('labels API', () => {
       expect(renamed.body.path).toBe('A -> Bee');
       const paths = async () =>
         Object.fromEntries(
-          (await get(`/api/node/${node.id}/ner-tag-type`, admin)).body.map((t: NerTagTypeDTO) => [
+          (await get(`/api/node/${node.id}/ner-tag-type`, suite.admin)).body.map((t: NerTagTypeDTO) => [
             t.id,
             t.path,
           ]),
         );
       expect((await paths())[c.id]).toBe('A -> Bee -> C');
-      await send('PUT', '/api/ner-tag-type', admin, { ...renamed.body, parentId: d.id });
+      await send('PUT', '/api/ner-tag-type', suite.admin, { ...renamed.body, parentId: d.id });
       expect(await paths()).toEqual({
         [a.id]: 'A',
         [b.id]: 'D -> Bee',
         [c.id]: 'D -> Bee -> C',
         [d.id]: 'D',
       });
-      await send('PUT', '/api/ner-tag-type', admin, { ...renamed.body, parentId: null });
+      await send('PUT', '/api/ner-tag-type', suite.admin, { ...renamed.body, parentId: null });
       expect((await paths())[c.id]).toBe('Bee -> C');
     });
 
@@ -375,7 +376,7 @@ describe('labels API', () => {
       const res = await send('DELETE', `/api/ner-tag-type/${a.id}`, processAdmin);
       expect(res.status).toBe(204);
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.nerTagType.deleted');
-      const left = (await get(`/api/node/${node.id}/ner-tag-type`, admin)).body.map(
+      const left = (await get(`/api/node/${node.id}/ner-tag-type`, suite.admin)).body.map(
         (t: NerTagTypeDTO) => t.id,
       );
       expect(left).toEqual([keep.id]);
@@ -395,15 +396,17 @@ describe('labels API', () => {
       expect(res.body[0].children[0]).toMatchObject({ id: b.id, path: 'A -> B' });
       expect(res.body[0].children[0].children[0]).toMatchObject({ id: c.id, children: [] });
       expect(res.body[1].children).toEqual([]);
-      expect((await get('/api/root-ner-tag-types?nodeIds=', admin)).body).toEqual([]);
-      expect((await get(`/api/root-ner-tag-types?nodeIds=${one.id},${MISSING_ID}`, admin)).status).toBe(404);
-      expect((await get(`/api/root-ner-tag-types?nodeIds=abc`, admin)).status).toBe(400);
+      expect((await get('/api/root-ner-tag-types?nodeIds=', suite.admin)).body).toEqual([]);
+      expect((await get(`/api/root-ner-tag-types?nodeIds=${one.id},${MISSING_ID}`, suite.admin)).status).toBe(
+        404,
+      );
+      expect((await get(`/api/root-ner-tag-types?nodeIds=abc`, suite.admin)).status).toBe(400);
     });
 
     it('answers 404 for unknown tag types', async () => {
-      expect((await send('PUT', '/api/ner-tag-type', admin, tag({ id: MISSING_ID }))).status).toBe(404);
-      expect((await send('DELETE', `/api/ner-tag-type/${MISSING_ID}`, admin)).status).toBe(404);
-      expect((await get(`/api/node/${MISSING_ID}/ner-tag-type`, admin)).status).toBe(404);
+      expect((await send('PUT', '/api/ner-tag-type', suite.admin, tag({ id: MISSING_ID }))).status).toBe(404);
+      expect((await send('DELETE', `/api/ner-tag-type/${MISSING_ID}`, suite.admin)).status).toBe(404);
+      expect((await get(`/api/node/${MISSING_ID}/ner-tag-type`, suite.admin)).status).toBe(404);
     });
 
     it('needs a token (401), READ to read and ADMIN on the process to change (403)', async () => {
@@ -478,7 +481,7 @@ describe('labels API', () => {
       ]);
       expect(res.body.duplicatedTagTypes).toEqual([]);
       expect(res.body.duplicatedRules).toEqual([]);
-      const tagTypes = (await get(`/api/node/${node.id}/ner-tag-type`, admin)).body as NerTagTypeDTO[];
+      const tagTypes = (await get(`/api/node/${node.id}/ner-tag-type`, suite.admin)).body as NerTagTypeDTO[];
       expect(tagTypes.find((t) => t.name === 'Buyer')).toMatchObject({
         prefixKey: 'b',
         suffixKey: 'y',
@@ -496,7 +499,7 @@ describe('labels API', () => {
         expression: 'ACME',
         matching_type: 'EXACT',
       });
-      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, admin, file);
+      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, file);
       expect(res.status).toBe(200);
       expect(res.body.duplicatedTagTypes.map((t: NerTagTypeDTO) => t.id)).toEqual([party.id]);
       expect(res.body.duplicatedRules.map((r: { expression: string }) => r.expression)).toEqual(['ACME']);
@@ -506,7 +509,7 @@ describe('labels API', () => {
       ]);
       expect(res.body.savedRules).toHaveLength(2);
 
-      const again = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, admin, file);
+      const again = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, file);
       expect(again.body.savedTagTypes).toEqual([]);
       expect(again.body.savedRules).toEqual([]);
       expect(again.body.duplicatedTagTypes).toHaveLength(3);
@@ -515,7 +518,7 @@ describe('labels API', () => {
 
     it('rejects a file that breaks the schema with the list of errors and imports nothing', async () => {
       const node = await buildNode('SPAN');
-      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, admin, {
+      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, {
         data: [
           {
             nerTagType: { name: 'Fine', backgroundColor: '#111', textColor: '#222' },
@@ -544,8 +547,10 @@ describe('labels API', () => {
           expect.objectContaining({ property: 'name', path: '/data/1/nerTagType/name' }),
         ]),
       );
-      expect((await get(`/api/node/${node.id}/ner-tag-type`, admin)).body).toEqual([]);
-      const notAFile = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, admin, { labels: [] });
+      expect((await get(`/api/node/${node.id}/ner-tag-type`, suite.admin)).body).toEqual([]);
+      const notAFile = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, {
+        labels: [],
+      });
       expect(notAFile.body.errors).toEqual([
         expect.objectContaining({ property: 'instance', path: '', argument: { missingProperty: 'data' } }),
       ]);
@@ -553,7 +558,7 @@ describe('labels API', () => {
 
     it('exports the tree as an attachment that imports back into another node unchanged', async () => {
       const source = await buildNode('LEXICON');
-      await send('POST', `/api/node/${source.id}/ner-tag-type/import`, admin, file);
+      await send('POST', `/api/node/${source.id}/ner-tag-type/import`, suite.admin, file);
       const exported = await get(`/api/node/${source.id}/ner-tag-type/export`, reader);
       expect(exported.status).toBe(200);
       expect(exported.headers.get('content-disposition')).toBe(
@@ -567,16 +572,23 @@ describe('labels API', () => {
         { expression: '\\d+ PLN', matchingType: 'REGEX', tolerance: null },
       ]);
       const target = await buildNode('SPAN');
-      const imported = await send('POST', `/api/node/${target.id}/ner-tag-type/import`, admin, exported.body);
+      const imported = await send(
+        'POST',
+        `/api/node/${target.id}/ner-tag-type/import`,
+        suite.admin,
+        exported.body,
+      );
       expect(imported.status).toBe(200);
       expect(imported.body.savedTagTypes).toHaveLength(3);
       expect(imported.body.savedRules).toHaveLength(3);
-      expect((await get(`/api/node/${target.id}/ner-tag-type/export`, admin)).body).toEqual(exported.body);
+      expect((await get(`/api/node/${target.id}/ner-tag-type/export`, suite.admin)).body).toEqual(
+        exported.body,
+      );
     });
 
     it('refuses an import into a node without tag types (400 app error)', async () => {
       const node = await buildNode('CLF');
-      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, admin, { data: [] });
+      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, { data: [] });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.dataValidationUnexpectedError');
     });
@@ -588,7 +600,7 @@ describe('labels API', () => {
         401,
       );
       expect((await send('POST', `/api/node/${node.id}/ner-tag-type/import`, reader, file)).status).toBe(403);
-      expect((await get(`/api/node/${MISSING_ID}/ner-tag-type/export`, admin)).status).toBe(404);
+      expect((await get(`/api/node/${MISSING_ID}/ner-tag-type/export`, suite.admin)).status).toBe(404);
     });
   });
 });

@@ -1,14 +1,10 @@
-import { call, startTestApi, type TestApi } from '../support/harness';
+import { call, setupSuite, startTestApi } from '../support/harness';
 
 describe('management endpoints', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(() => api.close());
+  const suite = setupSuite();
 
   it('reports the database and Temporal as UP', async () => {
-    const res = await call(api.baseUrl, '/management/health');
+    const res = await suite.call('/management/health');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('UP');
     expect(res.body.components.db.status).toBe('UP');
@@ -29,25 +25,25 @@ describe('management endpoints', () => {
   });
 
   it('serves the application name and profiles', async () => {
-    expect((await call(api.baseUrl, '/management/app-name')).body).toEqual({ appName: api.config.appName });
-    const info = await call(api.baseUrl, '/management/info');
-    expect(info.body.activeProfiles).toEqual(api.config.profiles);
+    expect((await suite.call('/management/app-name')).body).toEqual({ appName: suite.api.config.appName });
+    const info = await suite.call('/management/info');
+    expect(info.body.activeProfiles).toEqual(suite.api.config.profiles);
   });
 
   it('serves both locales with the same keys and refuses unknown ones', async () => {
-    const en = await call(api.baseUrl, '/i18n/en.json?buildTimestamp=1');
-    const pl = await call(api.baseUrl, '/i18n/pl.json');
+    const en = await suite.call('/i18n/en.json?buildTimestamp=1');
+    const pl = await suite.call('/i18n/pl.json');
     expect(en.status).toBe(200);
     expect(pl.status).toBe(200);
     const keys = (o: object, p = ''): string[] =>
       Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' ? keys(v, `${p}${k}.`) : [`${p}${k}`]));
     expect(keys(pl.body).sort()).toEqual(keys(en.body).sort());
     expect(en.body.error.http['403']).toBeTruthy();
-    expect((await call(api.baseUrl, '/i18n/xx.json')).status).toBe(404);
+    expect((await suite.call('/i18n/xx.json')).status).toBe(404);
   });
 
   it('answers unknown API paths with 404 and the catalogue body', async () => {
-    const res = await call(api.baseUrl, '/api/does-not-exist');
+    const res = await suite.call('/api/does-not-exist');
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('error.url.not.found');
   });

@@ -2,37 +2,24 @@
  * Matching rules API: the node's rules, one rule's update and the editor's batch (one transaction, ids
  * owned by the request's tag type). Other suites share the database: nodes live in this suite's processes.
  */
-import type { Knex } from 'knex';
 import type { MatchingRuleDTO } from '../../domain/label-types';
 import {
   buildProcess,
   buildUser,
-  call,
-  login,
-  unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
+  fieldKeys,
+  insertNerTagType,
+  insertNode,
+  MISSING_ID,
+  setupSuite,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
-
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('matching rules API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
+  const suite = setupSuite();
+  const { knex, get, send, signIn, userWith } = suite;
   let process: { id: number };
   let reader: string;
   let processAdmin: string;
 
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
   const batch = (token: string | undefined, json: Record<string, unknown>) =>
     send('POST', '/api/matching-rules/batch', token, {
       deletedRuleIds: [],
@@ -41,18 +28,8 @@ describe('matching rules API', () => {
       ...json,
     });
 
-  const buildNode = async (activityType = 'LEXICON') => {
-    const [node] = await knex('nodes')
-      .insert({ process_id: process.id, name: unique('node'), activity_type: activityType })
-      .returning('*');
-    return node as { id: number };
-  };
-  const buildTagType = async (nodeId: number, name = unique('Tag')) => {
-    const [t] = await knex('ner_tag_types')
-      .insert({ node_id: nodeId, name, background_color: '#111111', text_color: '#ffffff', path: name })
-      .returning('*');
-    return t as { id: number; name: string };
-  };
+  const buildNode = (activityType = 'LEXICON') => insertNode(knex, process.id, activityType);
+  const buildTagType = (nodeId: number, name?: string) => insertNerTagType(knex, nodeId, name);
   const buildRule = async (
     tagTypeId: number,
     expression: string,
@@ -65,7 +42,7 @@ describe('matching rules API', () => {
     return r as { id: number };
   };
   const rulesOf = async (nodeId: number) =>
-    ((await get(`/api/matching-rules?nodeId=${nodeId}`, admin)).body as MatchingRuleDTO[]).map((r) => [
+    ((await get(`/api/matching-rules?nodeId=${nodeId}`, suite.admin)).body as MatchingRuleDTO[]).map((r) => [
       r.nerTagTypeId,
       r.expression,
       r.matchingType,
@@ -73,18 +50,10 @@ describe('matching rules API', () => {
     ]);
 
   beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     process = await buildProcess(knex);
-    reader = await signIn(
-      await buildUser(knex, { authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'READ' }] }),
-    );
-    processAdmin = await signIn(
-      await buildUser(knex, { authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'ADMIN' }] }),
-    );
+    reader = await userWith(process.id, 'READ');
+    processAdmin = await userWith(process.id, 'ADMIN');
   });
-  afterAll(() => api.close());
 
   describe('GET /api/matching-rules', () => {
     it('lists the rules of every tag type of the node with their tag type id', async () => {
@@ -106,9 +75,9 @@ describe('matching rules API', () => {
       expect((await get(`/api/matching-rules?nodeId=${node.id}`)).status).toBe(401);
       const stranger = await signIn(await buildUser(knex));
       expect((await get(`/api/matching-rules?nodeId=${node.id}`, stranger)).status).toBe(403);
-      expect((await get(`/api/matching-rules?nodeId=${MISSING_ID}`, admin)).status).toBe(404);
-      expect((await get('/api/matching-rules?nodeId=x', admin)).status).toBe(400);
-      expect((await get('/api/matching-rules', admin)).status).toBe(400);
+      expect((await get(`/api/matching-rules?nodeId=${MISSING_ID}`, suite.admin)).status).toBe(404);
+      expect((await get('/api/matching-rules?nodeId=x', suite.admin)).status).toBe(400);
+      expect((await get('/api/matching-rules', suite.admin)).status).toBe(400);
     });
   });
 
@@ -140,10 +109,13 @@ describe('matching rules API', () => {
       const [a, b] = [await buildTagType(node.id), await buildTagType(node.id)];
       const rule = await buildRule(a.id, 'x');
       const body = { id: rule.id, expression: 'x', matchingType: 'EXACT' };
-      const moved = await send('PUT', '/api/matching-rules', admin, { ...body, nerTagTypeId: b.id });
+      const moved = await send('PUT', '/api/matching-rules', suite.admin, { ...body, nerTagTypeId: b.id });
       expect(moved.body.nerTagTypeId).toBe(b.id);
       const foreign = await buildTagType((await buildNode()).id);
-      const refused = await send('PUT', '/api/matching-rules', admin, { ...body, nerTagTypeId: foreign.id });
+      const refused = await send('PUT', '/api/matching-rules', suite.admin, {
+        ...body,
+        nerTagTypeId: foreign.id,
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe('error.idinvalid');
     });
@@ -153,7 +125,7 @@ describe('matching rules API', () => {
       const t = await buildTagType(node.id);
       const rule = await buildRule(t.id, 'x');
       const put = (json: Record<string, unknown>) =>
-        send('PUT', '/api/matching-rules', admin, { id: rule.id, ...json });
+        send('PUT', '/api/matching-rules', suite.admin, { id: rule.id, ...json });
       expect(fieldKeys(await put({ expression: '', matchingType: 'EXACT' }))).toEqual([
         ['expression', 'entity.validation.required'],
       ]);
@@ -178,7 +150,9 @@ describe('matching rules API', () => {
       const body = { id: rule.id, expression: 'y', matchingType: 'EXACT' };
       expect((await send('PUT', '/api/matching-rules', undefined, body)).status).toBe(401);
       expect((await send('PUT', '/api/matching-rules', reader, body)).status).toBe(403);
-      expect((await send('PUT', '/api/matching-rules', admin, { ...body, id: MISSING_ID })).status).toBe(404);
+      expect(
+        (await send('PUT', '/api/matching-rules', suite.admin, { ...body, id: MISSING_ID })).status,
+      ).toBe(404);
     });
   });
 
@@ -217,7 +191,7 @@ describe('matching rules API', () => {
       const t = await buildTagType(node.id);
       const a = await buildRule(t.id, 'a');
       const b = await buildRule(t.id, 'b');
-      const res = await batch(admin, { nerTagTypeId: t.id, deletedRuleIds: [a.id, b.id] });
+      const res = await batch(suite.admin, { nerTagTypeId: t.id, deletedRuleIds: [a.id, b.id] });
       expect(res.status).toBe(200);
       expect(await rulesOf(node.id)).toEqual([]);
     });
@@ -225,9 +199,9 @@ describe('matching rules API', () => {
     it('checks the expression list: empty, empty values, duplicates', async () => {
       const node = await buildNode();
       const t = await buildTagType(node.id);
-      const empty = await batch(admin, { nerTagTypeId: t.id });
+      const empty = await batch(suite.admin, { nerTagTypeId: t.id });
       expect(fieldKeys(empty)).toEqual([['expressions', 'soaApp.matchingRule.listEmpty']]);
-      const blank = await batch(admin, {
+      const blank = await batch(suite.admin, {
         nerTagTypeId: t.id,
         newRules: [
           { expression: 'a', matchingType: 'EXACT' },
@@ -239,7 +213,7 @@ describe('matching rules API', () => {
         ['expressions', 'soaApp.matchingRule.listEmptyValues'],
       ]);
       const kept = await buildRule(t.id, 'a');
-      const dup = await batch(admin, {
+      const dup = await batch(suite.admin, {
         nerTagTypeId: t.id,
         updatedRules: [{ id: kept.id, expression: 'a', matchingType: 'EXACT' }],
         newRules: [{ expression: 'a ', matchingType: 'EXACT' }],
@@ -252,7 +226,7 @@ describe('matching rules API', () => {
       const node = await buildNode();
       const t = await buildTagType(node.id);
       const rule = await buildRule(t.id, 'x');
-      const res = await batch(admin, {
+      const res = await batch(suite.admin, {
         nerTagTypeId: t.id,
         updatedRules: [{ id: rule.id, expression: '[', matchingType: 'REGEX' }],
         newRules: [{ expression: 'y', matchingType: 'FUZZY', tolerance: 0 }],
@@ -268,22 +242,22 @@ describe('matching rules API', () => {
       const [mine, other] = [await buildTagType(node.id), await buildTagType(node.id)];
       const own = await buildRule(mine.id, 'own');
       const foreign = await buildRule(other.id, 'foreign');
-      const viaDelete = await batch(admin, {
+      const viaDelete = await batch(suite.admin, {
         nerTagTypeId: mine.id,
         deletedRuleIds: [own.id, foreign.id],
         newRules: [{ expression: 'new', matchingType: 'EXACT' }],
       });
       expect(viaDelete.status).toBe(400);
       expect(viaDelete.body.message).toBe('error.idinvalid');
-      const viaUpdate = await batch(admin, {
+      const viaUpdate = await batch(suite.admin, {
         nerTagTypeId: mine.id,
         updatedRules: [{ id: foreign.id, expression: 'x', matchingType: 'EXACT' }],
       });
       expect(viaUpdate.body.message).toBe('error.idinvalid');
-      const unknown = await batch(admin, { nerTagTypeId: mine.id, deletedRuleIds: [MISSING_ID] });
+      const unknown = await batch(suite.admin, { nerTagTypeId: mine.id, deletedRuleIds: [MISSING_ID] });
       expect(unknown.body.message).toBe('error.idinvalid');
       const elsewhere = await buildTagType((await buildNode()).id);
-      const crossNode = await batch(admin, {
+      const crossNode = await batch(suite.admin, {
         nerTagTypeId: mine.id,
         newRules: [{ nerTagTypeId: elsewhere.id, expression: 'x', matchingType: 'EXACT' }],
       });
@@ -304,7 +278,7 @@ describe('matching rules API', () => {
         await buildUser(knex, { authorities: [{ componentId: node.id, type: 'NODE', mode: 'ADMIN' }] }),
       );
       expect((await batch(nodeAdmin, body)).status).toBe(403);
-      expect((await batch(admin, { ...body, nerTagTypeId: MISSING_ID })).status).toBe(404);
+      expect((await batch(suite.admin, { ...body, nerTagTypeId: MISSING_ID })).status).toBe(404);
       expect(await rulesOf(node.id)).toEqual([]);
     });
   });

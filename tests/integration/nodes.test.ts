@@ -3,68 +3,25 @@
  * the type-specific rules, coordinates, deletion (obligatory node, cohesion), node properties and whitelists,
  * and the obligatory Upload node of a new process. Other suites share the database: names are unique().
  */
-import type { Knex } from 'knex';
 import type { NodeDTO } from '../../domain/graph-types';
-import {
-  buildProcess,
-  buildUser,
-  call,
-  login,
-  unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
-} from '../support/harness';
-
-const MISSING_ID = 987654321;
-
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
+import { buildProcess, buildUser, fieldKeys, MISSING_ID, setupSuite, unique } from '../support/harness';
 
 describe('nodes API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
-
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
-  const createNode = (processId: number, json: Record<string, unknown>, token = admin) =>
-    send('POST', '/api/nodes', token, { processId, name: unique('Node'), ...json });
-  const node = async (processId: number, activityType: string, json: Record<string, unknown> = {}) => {
-    const res = await createNode(processId, { activityType, ...json });
-    if (res.status !== 201) throw new Error(`node: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as NodeDTO;
-  };
-  const edge = async (fromId: number, toId: number) => {
-    const res = await send('POST', '/api/edges', admin, { fromId, toId });
-    if (res.status !== 201) throw new Error(`edge: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { id: number };
-  };
-  const put = (dto: Record<string, unknown>, token = admin) => send('PUT', '/api/nodes', token, dto);
-  const userWith = async (processId: number, mode: 'READ' | 'WRITE' | 'ADMIN') =>
-    signIn(await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] }));
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
-  });
-  afterAll(() => api.close());
+  const suite = setupSuite();
+  const { knex, get, send, signIn, createNode, node, edge, userWith } = suite;
+  const put = (dto: Record<string, unknown>, token = suite.admin) => send('PUT', '/api/nodes', token, dto);
 
   describe('the obligatory Upload node', () => {
     it('is created with every new process: HUP "Upload" at (0, 0), obligatory, active, random endpoint', async () => {
       const [tag] = await knex('process_tags').where({ predefined: true }).orderBy('id').limit(1);
-      const res = await send('POST', '/api/processes', admin, {
+      const res = await send('POST', '/api/processes', suite.admin, {
         name: unique('With upload'),
         isRagEnabled: false,
         processTags: [{ id: tag.id }],
         ragTextSplitter: null,
       });
       expect(res.status).toBe(201);
-      const nodes = await get(`/api/nodes?processId=${res.body.id}`, admin);
+      const nodes = await get(`/api/nodes?processId=${res.body.id}`, suite.admin);
       expect(nodes.status).toBe(200);
       expect(nodes.body).toHaveLength(1);
       expect(nodes.body[0]).toMatchObject({
@@ -91,12 +48,12 @@ describe('nodes API', () => {
 
     it('cannot be deleted (400 app error) and keeps its endpoint and type on update', async () => {
       const [tag] = await knex('process_tags').where({ predefined: true }).orderBy('id').limit(1);
-      const process = await send('POST', '/api/processes', admin, {
+      const process = await send('POST', '/api/processes', suite.admin, {
         name: unique('Obligatory'),
         processTags: [{ id: tag.id }],
       });
-      const [upload] = (await get(`/api/nodes?processId=${process.body.id}`, admin)).body as NodeDTO[];
-      const del = await send('DELETE', `/api/nodes/${upload.id}`, admin);
+      const [upload] = (await get(`/api/nodes?processId=${process.body.id}`, suite.admin)).body as NodeDTO[];
+      const del = await send('DELETE', `/api/nodes/${upload.id}`, suite.admin);
       expect(del.status).toBe(400);
       expect(del.body.message).toBe('soaApp.node.obligatoryNodeDeletion');
       expect(del.headers.get('x-soaapp-error')).toBe('soaApp.node.obligatoryNodeDeletion');
@@ -150,7 +107,7 @@ describe('nodes API', () => {
         (await get(`/api/nodes?processId=${process.id}`, await signIn(await buildUser(knex)))).status,
       ).toBe(403);
       expect((await get(`/api/nodes?processId=${process.id}`)).status).toBe(401);
-      expect((await get(`/api/nodes?processId=abc`, admin)).status).toBe(400);
+      expect((await get(`/api/nodes?processId=abc`, suite.admin)).status).toBe(400);
     });
 
     it('reads one node with READ on the node alone (node mode), 403 without, 404 when missing', async () => {
@@ -163,7 +120,7 @@ describe('nodes API', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: n.id, accessMode: 'WRITE', supportedTaggingTypes: ['token'] });
       expect((await get(`/api/nodes/${n.id}`, await signIn(await buildUser(knex)))).status).toBe(403);
-      expect((await get(`/api/nodes/${MISSING_ID}`, admin)).status).toBe(404);
+      expect((await get(`/api/nodes/${MISSING_ID}`, suite.admin)).status).toBe(404);
       expect((await get(`/api/nodes/${n.id}`)).status).toBe(401);
     });
 
@@ -190,10 +147,10 @@ describe('nodes API', () => {
       await edge(up.id, parser.id);
       await edge(parser.id, span.id);
       await edge(span.id, mail.id);
-      const res = await get(`/api/nodes/${mail.id}/previousNodes`, admin);
+      const res = await get(`/api/nodes/${mail.id}/previousNodes`, suite.admin);
       expect(res.status).toBe(200);
       expect(res.body.map((n: NodeDTO) => n.id)).toEqual([up.id, parser.id, span.id]);
-      const spans = await get(`/api/span-nodes?processId=${process.id}`, admin);
+      const spans = await get(`/api/span-nodes?processId=${process.id}`, suite.admin);
       expect(spans.body.map((n: NodeDTO) => n.id)).toEqual([span.id]);
       expect(
         (await get(`/api/span-nodes?processId=${process.id}`, await signIn(await buildUser(knex)))).status,
@@ -403,7 +360,7 @@ describe('nodes API', () => {
         templateEditorState: '{"root":1}',
         mailReceivers: [{ id: null, email: 'boss@example.com', type: 'UDW' }],
       });
-      expect((await get(`/api/nodes/${mail.id}`, admin)).body).toEqual(ok.body);
+      expect((await get(`/api/nodes/${mail.id}`, suite.admin)).body).toEqual(ok.body);
     });
 
     it('saves an LLM prompt node with a seeded model and a secret of the process', async () => {
@@ -594,15 +551,15 @@ describe('nodes API', () => {
       const process = await buildProcess(knex);
       const a = await node(process.id, 'CLF');
       const b = await node(process.id, 'SPAN');
-      const one = await send('PUT', `/api/nodes/${a.id}/coordinates`, admin, { x: 12.5, y: -40 });
+      const one = await send('PUT', `/api/nodes/${a.id}/coordinates`, suite.admin, { x: 12.5, y: -40 });
       expect(one.status).toBe(200);
       expect(one.body).toEqual({ id: a.id, x: 12.5, y: -40 });
-      const many = await send('PUT', '/api/nodes/coordinates', admin, [
+      const many = await send('PUT', '/api/nodes/coordinates', suite.admin, [
         { id: a.id, x: 1, y: 2 },
         { id: b.id, x: 3, y: 4 },
       ]);
       expect(many.status).toBe(200);
-      const listed = (await get(`/api/nodes?processId=${process.id}`, admin)).body as NodeDTO[];
+      const listed = (await get(`/api/nodes?processId=${process.id}`, suite.admin)).body as NodeDTO[];
       expect(listed.map((n) => [n.id, n.x, n.y])).toEqual([
         [a.id, 1, 2],
         [b.id, 3, 4],
@@ -613,7 +570,7 @@ describe('nodes API', () => {
         403,
       );
       expect(
-        (await send('PUT', '/api/nodes/coordinates', admin, [{ id: MISSING_ID, x: 0, y: 0 }])).status,
+        (await send('PUT', '/api/nodes/coordinates', suite.admin, [{ id: MISSING_ID, x: 0, y: 0 }])).status,
       ).toBe(404);
     });
   });
@@ -630,18 +587,18 @@ describe('nodes API', () => {
       await edge(parser.id, mid.id);
       await edge(mid.id, span.id);
       await edge(span.id, leaf.id);
-      const split = await send('DELETE', `/api/nodes/${mid.id}`, admin);
+      const split = await send('DELETE', `/api/nodes/${mid.id}`, suite.admin);
       expect(split.status).toBe(422);
       expect(split.body.key).toBe('error.graph.noCohesive');
       expect((await send('DELETE', `/api/nodes/${leaf.id}`, await userWith(process.id, 'READ'))).status).toBe(
         403,
       );
-      const ok = await send('DELETE', `/api/nodes/${leaf.id}`, admin);
+      const ok = await send('DELETE', `/api/nodes/${leaf.id}`, suite.admin);
       expect(ok.status).toBe(204);
       expect(ok.headers.get('x-soaapp-alert')).toBe('soaApp.node.deleted');
-      expect((await get(`/api/nodes/${leaf.id}`, admin)).status).toBe(404);
+      expect((await get(`/api/nodes/${leaf.id}`, suite.admin)).status).toBe(404);
       expect(await knex('edges').where('to_id', leaf.id)).toEqual([]);
-      expect((await send('DELETE', `/api/nodes/${MISSING_ID}`, admin)).status).toBe(404);
+      expect((await send('DELETE', `/api/nodes/${MISSING_ID}`, suite.admin)).status).toBe(404);
       expect((await send('DELETE', `/api/nodes/${mid.id}`, undefined)).status).toBe(401);
     });
   });

@@ -3,64 +3,29 @@
  * NER predicates against the edge's previous nodes and the node's labels, update, cascade delete, access.
  * Labels are inserted directly (their API is another suite's). Other suites share the database.
  */
-import type { Knex } from 'knex';
-import type { EdgeDTO, NodeDTO, PredicateDTO } from '../../domain/graph-types';
+import type { PredicateDTO } from '../../domain/graph-types';
 import {
   buildProcess,
   buildUser,
-  call,
-  login,
+  fieldKeys,
+  insertNerTagType,
+  MISSING_ID,
+  setupSuite,
   unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
-
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('predicates API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
-
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
-  const node = async (processId: number, activityType: string, json: Record<string, unknown> = {}) => {
-    const res = await send('POST', '/api/nodes', admin, {
-      processId,
-      activityType,
-      name: unique(activityType),
-      ...json,
-    });
-    if (res.status !== 201) throw new Error(`node: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as NodeDTO;
-  };
-  const edge = async (fromId: number, toId: number) => {
-    const res = await send('POST', '/api/edges', admin, { fromId, toId });
-    if (res.status !== 201) throw new Error(`edge: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as EdgeDTO;
-  };
+  const suite = setupSuite();
+  const { knex, get, send, signIn, node, edge, userWith } = suite;
   const clfType = async (nodeId: number, name = unique('class')) =>
     (
       await knex('classifier_types')
         .insert({ node_id: nodeId, name, background_color: '#112233' })
         .returning('*')
     )[0];
-  const nerType = async (nodeId: number, name = unique('tag')) =>
-    (
-      await knex('ner_tag_types')
-        .insert({ node_id: nodeId, name, background_color: '#112233', text_color: '#ffffff', path: name })
-        .returning('*')
-    )[0];
-  const post = (json: Record<string, unknown>, token = admin) => send('POST', '/api/predicates', token, json);
-  const userWith = async (processId: number, mode: 'READ' | 'ADMIN') =>
-    signIn(await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] }));
+  const nerType = (nodeId: number, name = unique('tag')) => insertNerTagType(knex, nodeId, name);
+  const post = (json: Record<string, unknown>, token = suite.admin) =>
+    send('POST', '/api/predicates', token, json);
 
   /** up(HUP) -> clf(CLF, mandatory) -> span(SPAN) -> mail(SEND_MAIL); lexicon(LEXICON) elsewhere; optional CLF. */
   async function flow() {
@@ -77,13 +42,6 @@ describe('predicates API', () => {
     const side = await edge(span.id, lexicon.id);
     return { process, up, clf, span, mail, lexicon, optional, first, last, side };
   }
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
-  });
-  afterAll(() => api.close());
 
   it('builds a tree of predicates with node and label names (201, alert), read by edge and by process', async () => {
     const f = await flow();
@@ -141,7 +99,7 @@ describe('predicates API', () => {
       logicalOperator: 'AND',
     });
     expect(byEdge.body[0].predicates.map((p: PredicateDTO) => p.id)).toEqual([clf.body.id, ner.body.id]);
-    const byProcess = await get(`/api/predicates?processId=${f.process.id}`, admin);
+    const byProcess = await get(`/api/predicates?processId=${f.process.id}`, suite.admin);
     expect(byProcess.body.map((p: PredicateDTO) => p.id)).toEqual([root.body.id, single.body.id]);
   });
 
@@ -235,7 +193,7 @@ describe('predicates API', () => {
       nodeId: f.clf.id,
       clfTypeId: a.id,
     });
-    const updated = await send('PUT', '/api/predicates', admin, {
+    const updated = await send('PUT', '/api/predicates', suite.admin, {
       ...leaf.body,
       clfTypeId: b.id,
       equal: false,
@@ -248,14 +206,22 @@ describe('predicates API', () => {
       clfTypeName: b.name,
       equal: false,
     });
-    const switched = await send('PUT', '/api/predicates', admin, { ...root.body, logicalOperator: 'OR' });
+    const switched = await send('PUT', '/api/predicates', suite.admin, {
+      ...root.body,
+      logicalOperator: 'OR',
+    });
     expect(switched.body.logicalOperator).toBe('OR');
     expect(switched.body.predicates.map((p: PredicateDTO) => p.id)).toEqual([inner.body.id]);
-    const loop = await send('PUT', '/api/predicates', admin, { ...root.body, parentId: inner.body.id });
+    const loop = await send('PUT', '/api/predicates', suite.admin, { ...root.body, parentId: inner.body.id });
     expect(fieldKeys(loop)).toEqual([['parentId', 'error.idinvalid']]);
-    const self = await send('PUT', '/api/predicates', admin, { ...inner.body, parentId: inner.body.id });
+    const self = await send('PUT', '/api/predicates', suite.admin, {
+      ...inner.body,
+      parentId: inner.body.id,
+    });
     expect(fieldKeys(self)).toEqual([['parentId', 'error.idinvalid']]);
-    expect((await send('PUT', '/api/predicates', admin, { ...root.body, id: MISSING_ID })).status).toBe(404);
+    expect((await send('PUT', '/api/predicates', suite.admin, { ...root.body, id: MISSING_ID })).status).toBe(
+      404,
+    );
   });
 
   it('deletes a predicate with its children (204)', async () => {
@@ -269,11 +235,11 @@ describe('predicates API', () => {
       nodeId: f.clf.id,
       clfTypeId: t.id,
     });
-    const res = await send('DELETE', `/api/predicates/${root.body.id}`, admin);
+    const res = await send('DELETE', `/api/predicates/${root.body.id}`, suite.admin);
     expect(res.status).toBe(204);
     expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.predicate.deleted');
     expect(await knex('predicates').whereIn('id', [root.body.id, child.body.id])).toEqual([]);
-    expect((await send('DELETE', `/api/predicates/${root.body.id}`, admin)).status).toBe(404);
+    expect((await send('DELETE', `/api/predicates/${root.body.id}`, suite.admin)).status).toBe(404);
   });
 
   it('needs READ to read and ADMIN to change (403), a token (401), and an edge or process (400/404)', async () => {
@@ -290,8 +256,8 @@ describe('predicates API', () => {
     expect((await get(`/api/predicates?edgeId=${f.last.id}`, stranger)).status).toBe(403);
     expect((await get(`/api/predicates?processId=${f.process.id}`, stranger)).status).toBe(403);
     expect((await get(`/api/predicates?edgeId=${f.last.id}`)).status).toBe(401);
-    expect((await get('/api/predicates', admin)).status).toBe(400);
-    expect((await get(`/api/predicates?edgeId=${MISSING_ID}`, admin)).status).toBe(404);
+    expect((await get('/api/predicates', suite.admin)).status).toBe(400);
+    expect((await get(`/api/predicates?edgeId=${MISSING_ID}`, suite.admin)).status).toBe(404);
     expect(
       (await post({ edgeId: f.last.id, predicateType: 'COMPLEX', logicalOperator: 'AND' }, reader)).status,
     ).toBe(403);

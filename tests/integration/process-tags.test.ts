@@ -3,38 +3,26 @@
  * and predefined system tags (ROLE_ADMIN), the name and colour rules, and deletion from every process.
  * Other suites share the database: names are unique() and predefined tags made here are deleted again.
  */
-import type { Knex } from 'knex';
 import type { ProcessTagDTO } from '../../domain/api-types';
 import {
   buildProcess,
   buildTag,
   buildUser,
-  call,
-  login,
+  fieldKeys,
+  MISSING_ID,
+  setupSuite,
   unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
 const GLOBAL_WRITE = { componentId: -1, type: 'PROCESS', mode: 'WRITE' } as const;
 
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('process tags API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
+  const suite = setupSuite();
+  const { knex, send, signIn } = suite;
   let writer: string;
   let plain: string;
   let production: { id: number };
 
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
   const createTag = (token: string | undefined, json: Record<string, unknown>) =>
     send('POST', '/api/process-tags', token, { color: '#AABBCC', predefined: false, ...json });
   const updateTag = (token: string | undefined, json: Record<string, unknown>) =>
@@ -43,16 +31,12 @@ describe('process tags API', () => {
     send('DELETE', `/api/process-tags/${id}`, token);
 
   beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     writer = await signIn(await buildUser(knex, { authorities: [GLOBAL_WRITE] }));
     plain = await signIn(
       await buildUser(knex, { authorities: [{ componentId: -1, type: 'PROCESS', mode: 'READ' }] }),
     );
     production = await knex('process_tags').where({ predefined: true }).orderBy('id').first();
   });
-  afterAll(() => api.close());
 
   describe('GET /api/process-tags', () => {
     it('lists predefined tags first, then by name, to any signed-in user', async () => {
@@ -96,10 +80,10 @@ describe('process tags API', () => {
       const name = unique('System');
       const refused = await createTag(writer, { name, predefined: true });
       expect(refused.status).toBe(403);
-      const created = await createTag(admin, { name, predefined: true });
+      const created = await createTag(suite.admin, { name, predefined: true });
       expect(created.status).toBe(201);
       expect(created.body.predefined).toBe(true);
-      expect((await deleteTag(admin, created.body.id)).status).toBe(204);
+      expect((await deleteTag(suite.admin, created.body.id)).status).toBe(204);
     });
 
     it('rejects a caller without a token (401)', async () => {
@@ -185,12 +169,17 @@ describe('process tags API', () => {
       try {
         const name = unique('SystemRenamed');
         expect((await updateTag(writer, { id: system.id, name, color: '#111111' })).status).toBe(403);
-        const res = await updateTag(admin, { id: system.id, name, color: '#111111', predefined: false });
+        const res = await updateTag(suite.admin, {
+          id: system.id,
+          name,
+          color: '#111111',
+          predefined: false,
+        });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ id: system.id, name, color: '#111111', predefined: true });
 
         const userTag = await buildTag(knex);
-        const promoted = await updateTag(admin, {
+        const promoted = await updateTag(suite.admin, {
           id: userTag.id,
           name: userTag.name,
           color: '#222222',
@@ -206,7 +195,7 @@ describe('process tags API', () => {
       const tag = await buildTag(knex);
       const body = { id: tag.id, name: unique('Nope'), color: '#333333' };
       expect((await updateTag(plain, body)).status).toBe(403);
-      expect((await updateTag(admin, { ...body, id: MISSING_ID })).status).toBe(404);
+      expect((await updateTag(suite.admin, { ...body, id: MISSING_ID })).status).toBe(404);
       expect((await updateTag(undefined, body)).status).toBe(401);
       expect((await knex('process_tags').where({ id: tag.id }).first()).name).toBe(tag.name);
     });
@@ -227,7 +216,7 @@ describe('process tags API', () => {
       expect(res.status).toBe(204);
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.processTag.deleted');
       for (const p of [first, second]) {
-        const process = await send('GET', `/api/processes/${p.id}`, admin);
+        const process = await send('GET', `/api/processes/${p.id}`, suite.admin);
         expect(process.body.processTags.map((t: ProcessTagDTO) => t.id)).toEqual([production.id]);
       }
       const list = await send('GET', '/api/process-tags', writer);
@@ -238,7 +227,7 @@ describe('process tags API', () => {
       const system = await buildTag(knex, { predefined: true });
       const process = await buildProcess(knex, { tagIds: [system.id] });
       try {
-        const res = await deleteTag(admin, system.id);
+        const res = await deleteTag(suite.admin, system.id);
         expect(res.status).toBe(400);
         expect(res.headers.get('x-soaapp-error')).toBe('soaApp.processTag.inUseAsOnlySystemTag');
         expect(res.body.message).toBe('soaApp.processTag.inUseAsOnlySystemTag');
@@ -255,7 +244,7 @@ describe('process tags API', () => {
       const system = await buildTag(knex, { predefined: true });
       try {
         expect((await deleteTag(writer, system.id)).status).toBe(403);
-        expect((await deleteTag(admin, system.id)).status).toBe(204);
+        expect((await deleteTag(suite.admin, system.id)).status).toBe(204);
         expect(await knex('process_tags').where({ id: system.id })).toEqual([]);
       } finally {
         await knex('process_tags').where({ id: system.id }).del();
@@ -265,7 +254,7 @@ describe('process tags API', () => {
     it('refuses a user without the global WRITE permission (403), 404 for a missing tag, 401 without a token', async () => {
       const tag = await buildTag(knex);
       expect((await deleteTag(plain, tag.id)).status).toBe(403);
-      expect((await deleteTag(admin, MISSING_ID)).status).toBe(404);
+      expect((await deleteTag(suite.admin, MISSING_ID)).status).toBe(404);
       expect((await deleteTag(undefined, tag.id)).status).toBe(401);
       expect(await knex('process_tags').where({ id: tag.id })).toHaveLength(1);
     });

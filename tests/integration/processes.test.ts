@@ -3,48 +3,31 @@
  * actors and the external document splitters. Other suites share the database: names are unique() and no
  * test assumes an empty table.
  */
-import type { Knex } from 'knex';
 import type { ProcessDTO } from '../../domain/api-types';
 import {
   buildProcess,
   buildTag,
   buildUser,
-  call,
-  login,
+  fieldKeys,
+  MISSING_ID,
+  setupSuite,
   unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
 const GLOBAL_WRITE = { componentId: -1, type: 'PROCESS', mode: 'WRITE' } as const;
 
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('processes API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
+  const suite = setupSuite();
+  const { knex, get, send, signIn } = suite;
   let production: { id: number };
   let development: { id: number };
 
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
   const createProcess = (token: string, json: Record<string, unknown>) =>
     send('POST', '/api/processes', token, { isRagEnabled: false, ragTextSplitter: null, ...json });
 
   beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     [production, development] = await knex('process_tags').where({ predefined: true }).orderBy('id').limit(2);
   });
-  afterAll(() => api.close());
 
   describe('GET /api/processes', () => {
     it('rejects a caller without a token (401)', async () => {
@@ -56,13 +39,13 @@ describe('processes API', () => {
     it('lists every process for an admin, sorted by id, with sorted tags, actors and the access mode', async () => {
       const zebra = await buildTag(knex, { name: unique('Zebra') });
       const apple = await buildTag(knex, { name: unique('apple') });
-      const created = await createProcess(admin, {
+      const created = await createProcess(suite.admin, {
         name: unique('Listed'),
         processTags: [{ id: zebra.id }, { id: production.id }, { id: apple.id }],
       });
       const other = await buildProcess(knex);
 
-      const res = await get('/api/processes', admin);
+      const res = await get('/api/processes', suite.admin);
       expect(res.status).toBe(200);
       const ids = res.body.map((p: ProcessDTO) => p.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
@@ -113,7 +96,7 @@ describe('processes API', () => {
       const b = await buildProcess(knex, { name: `x${token.toUpperCase()}y` });
       await buildProcess(knex, { name: unique('Haystack') });
       const mixedCase = token.slice(2, -2).toLowerCase().replace('e', 'E');
-      const res = await get(`/api/processes?name=${encodeURIComponent(mixedCase)}`, admin);
+      const res = await get(`/api/processes?name=${encodeURIComponent(mixedCase)}`, suite.admin);
       expect(res.status).toBe(200);
       expect(res.body.map((p: ProcessDTO) => p.id)).toEqual([a.id, b.id]);
     });
@@ -124,9 +107,9 @@ describe('processes API', () => {
       await buildProcess(knex, { name: `${token}Ax` });
       const underscore = await buildProcess(knex, { name: `${token}_y` });
       await buildProcess(knex, { name: `${token}By` });
-      const byPercent = await get(`/api/processes?name=${encodeURIComponent(`${token}%`)}`, admin);
+      const byPercent = await get(`/api/processes?name=${encodeURIComponent(`${token}%`)}`, suite.admin);
       expect(byPercent.body.map((p: ProcessDTO) => p.id)).toEqual([percent.id]);
-      const byUnderscore = await get(`/api/processes?name=${encodeURIComponent(`${token}_`)}`, admin);
+      const byUnderscore = await get(`/api/processes?name=${encodeURIComponent(`${token}_`)}`, suite.admin);
       expect(byUnderscore.body.map((p: ProcessDTO) => p.id)).toEqual([underscore.id]);
     });
 
@@ -135,7 +118,7 @@ describe('processes API', () => {
       const tagged = await buildProcess(knex, { tagIds: [production.id, tag.id] });
       const taggedHidden = await buildProcess(knex, { tagIds: [development.id, tag.id] });
       await buildProcess(knex);
-      const byAdmin = await get(`/api/processes?tagId=${tag.id}`, admin);
+      const byAdmin = await get(`/api/processes?tagId=${tag.id}`, suite.admin);
       expect(byAdmin.status).toBe(200);
       expect(byAdmin.body.map((p: ProcessDTO) => p.id)).toEqual([tagged.id, taggedHidden.id]);
 
@@ -152,12 +135,12 @@ describe('processes API', () => {
       const match = await buildProcess(knex, { name: `${token} one`, tagIds: [production.id, tag.id] });
       await buildProcess(knex, { name: `${token} two` });
       await buildProcess(knex, { tagIds: [production.id, tag.id] });
-      const res = await get(`/api/processes?name=${token}&tagId=${tag.id}`, admin);
+      const res = await get(`/api/processes?name=${token}&tagId=${tag.id}`, suite.admin);
       expect(res.body.map((p: ProcessDTO) => p.id)).toEqual([match.id]);
     });
 
     it('rejects a tagId that is not a number (400)', async () => {
-      expect((await get('/api/processes?tagId=abc', admin)).status).toBe(400);
+      expect((await get('/api/processes?tagId=abc', suite.admin)).status).toBe(400);
     });
   });
 
@@ -181,7 +164,7 @@ describe('processes API', () => {
     });
 
     it('answers 404 for a process that does not exist', async () => {
-      const res = await get(`/api/processes/${MISSING_ID}`, admin);
+      const res = await get(`/api/processes/${MISSING_ID}`, suite.admin);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('error.url.not.found');
     });
@@ -196,7 +179,10 @@ describe('processes API', () => {
     it('creates a process with its tags and the two default speakers (201 and a success alert)', async () => {
       const tag = await buildTag(knex);
       const name = unique('Created Sphere');
-      const res = await createProcess(admin, { name, processTags: [{ id: production.id }, { id: tag.id }] });
+      const res = await createProcess(suite.admin, {
+        name,
+        processTags: [{ id: production.id }, { id: tag.id }],
+      });
       expect(res.status).toBe(201);
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.process.created');
       expect(decodeURIComponent(res.headers.get('x-soaapp-params') ?? '')).toBe(name);
@@ -211,7 +197,7 @@ describe('processes API', () => {
         expect.objectContaining({ processId: res.body.id, actor: 'SPEAKER1', name: 'Speaker 1' }),
         expect.objectContaining({ processId: res.body.id, actor: 'SPEAKER2', name: 'Speaker 2' }),
       ]);
-      expect((await get(`/api/processes/${res.body.id}`, admin)).body).toEqual(res.body);
+      expect((await get(`/api/processes/${res.body.id}`, suite.admin)).body).toEqual(res.body);
     });
 
     it('gives a creator without the admin role ADMIN on the new process, so they can delete it', async () => {
@@ -231,7 +217,7 @@ describe('processes API', () => {
     });
 
     it('does not grant an authority to an admin creator', async () => {
-      const res = await createProcess(admin, {
+      const res = await createProcess(suite.admin, {
         name: unique('AdminMade'),
         processTags: [{ id: production.id }],
       });
@@ -257,7 +243,7 @@ describe('processes API', () => {
     });
 
     it('rejects a caller without a token (401)', async () => {
-      const res = await call(api.baseUrl, '/api/processes', {
+      const res = await suite.call('/api/processes', {
         json: { name: unique('Anon'), processTags: [{ id: production.id }] },
       });
       expect(res.status).toBe(401);
@@ -265,7 +251,7 @@ describe('processes API', () => {
 
     it('requires a name', async () => {
       for (const name of [undefined, '', '   ']) {
-        const res = await createProcess(admin, { name, processTags: [{ id: production.id }] });
+        const res = await createProcess(suite.admin, { name, processTags: [{ id: production.id }] });
         expect(res.status).toBe(400);
         expect(res.body.message).toBe('error.validation');
         expect(fieldKeys(res)).toEqual([['name', 'entity.validation.required']]);
@@ -273,13 +259,13 @@ describe('processes API', () => {
     });
 
     it('rejects a name longer than 255 characters', async () => {
-      const tooLong = await createProcess(admin, {
+      const tooLong = await createProcess(suite.admin, {
         name: 'n'.repeat(256),
         processTags: [{ id: production.id }],
       });
       expect(tooLong.status).toBe(400);
       expect(fieldKeys(tooLong)).toEqual([['name', 'entity.validation.maxlength']]);
-      const longest = await createProcess(admin, {
+      const longest = await createProcess(suite.admin, {
         name: unique('L').padEnd(255, 'l'),
         processTags: [{ id: production.id }],
       });
@@ -288,7 +274,7 @@ describe('processes API', () => {
 
     it('rejects a process name that is already taken, ignoring case and surrounding spaces', async () => {
       const existing = await buildProcess(knex, { name: unique('Taken') });
-      const res = await createProcess(admin, {
+      const res = await createProcess(suite.admin, {
         name: `  ${existing.name.toUpperCase()} `,
         processTags: [{ id: production.id }],
       });
@@ -301,7 +287,7 @@ describe('processes API', () => {
     it('reports a name taken by a concurrent request with the same field error', async () => {
       const name = unique('Race');
       const results = await Promise.all(
-        [0, 1, 2].map(() => createProcess(admin, { name, processTags: [{ id: production.id }] })),
+        [0, 1, 2].map(() => createProcess(suite.admin, { name, processTags: [{ id: production.id }] })),
       );
       expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400]);
       for (const r of results.filter((x) => x.status === 400)) {
@@ -313,14 +299,14 @@ describe('processes API', () => {
     it('requires exactly one predefined tag', async () => {
       const userTag = await buildTag(knex);
       for (const processTags of [[], [{ id: userTag.id }], [{ id: production.id }, { id: development.id }]]) {
-        const res = await createProcess(admin, { name: unique('Tagless'), processTags });
+        const res = await createProcess(suite.admin, { name: unique('Tagless'), processTags });
         expect(res.status).toBe(400);
         expect(fieldKeys(res)).toEqual([['processTags', 'soaApp.process.predefinedTagRequired']]);
       }
     });
 
     it('reports the name and tag violations together', async () => {
-      const res = await createProcess(admin, { name: '', processTags: [] });
+      const res = await createProcess(suite.admin, { name: '', processTags: [] });
       expect(fieldKeys(res)).toEqual([
         ['name', 'entity.validation.required'],
         ['processTags', 'soaApp.process.predefinedTagRequired'],
@@ -328,7 +314,7 @@ describe('processes API', () => {
     });
 
     it('rejects an unknown tag id with an app error', async () => {
-      const res = await createProcess(admin, {
+      const res = await createProcess(suite.admin, {
         name: unique('Ghost'),
         processTags: [{ id: production.id }, { id: MISSING_ID }],
       });
@@ -338,7 +324,7 @@ describe('processes API', () => {
     });
 
     it('rejects a body of the wrong shape with field errors', async () => {
-      const res = await createProcess(admin, { name: unique('Shape'), processTags: 'all' });
+      const res = await createProcess(suite.admin, { name: unique('Shape'), processTags: 'all' });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.validation');
       expect(fieldKeys(res)).toEqual([['processTags', 'entity.validation.required']]);
@@ -348,7 +334,7 @@ describe('processes API', () => {
       const [splitter] = await knex('external_document_splitters')
         .insert({ name: unique('splitter'), description: 'test' })
         .returning('*');
-      const withRag = await createProcess(admin, {
+      const withRag = await createProcess(suite.admin, {
         name: unique('Rag'),
         isRagEnabled: true,
         processTags: [{ id: production.id }],
@@ -360,7 +346,7 @@ describe('processes API', () => {
         ragTextSplitter: { id: splitter.id, name: splitter.name },
       });
 
-      const withoutRag = await createProcess(admin, {
+      const withoutRag = await createProcess(suite.admin, {
         name: unique('NoRag'),
         processTags: [{ id: production.id }],
         ragTextSplitter: { id: MISSING_ID },
@@ -368,7 +354,7 @@ describe('processes API', () => {
       expect(withoutRag.status).toBe(201);
       expect(withoutRag.body.ragTextSplitter).toBeNull();
 
-      const unknown = await createProcess(admin, {
+      const unknown = await createProcess(suite.admin, {
         name: unique('BadRag'),
         isRagEnabled: true,
         processTags: [{ id: production.id }],
@@ -385,11 +371,11 @@ describe('processes API', () => {
       const reader = await buildUser(knex, {
         authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'READ' }],
       });
-      const res = await send('DELETE', `/api/processes/${process.id}`, admin);
+      const res = await send('DELETE', `/api/processes/${process.id}`, suite.admin);
       expect(res.status).toBe(204);
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.process.deleted');
       expect(decodeURIComponent(res.headers.get('x-soaapp-params') ?? '')).toBe(process.name);
-      expect((await get(`/api/processes/${process.id}`, admin)).status).toBe(404);
+      expect((await get(`/api/processes/${process.id}`, suite.admin)).status).toBe(404);
       expect(await knex('authorities').where({ component_id: process.id, type: 'PROCESS' })).toEqual([]);
       expect(await knex('user_authorities').where({ user_id: reader.id })).toEqual([]);
     });
@@ -403,7 +389,7 @@ describe('processes API', () => {
         authorities: [{ componentId: node.id, type: 'NODE', mode: 'WRITE' }],
       });
       expect(await knex('user_authorities').where({ user_id: annotator.id })).toHaveLength(1);
-      expect((await send('DELETE', `/api/processes/${process.id}`, admin)).status).toBe(204);
+      expect((await send('DELETE', `/api/processes/${process.id}`, suite.admin)).status).toBe(204);
       expect(await knex('authorities').where({ component_id: node.id, type: 'NODE' })).toEqual([]);
       expect(await knex('user_authorities').where({ user_id: annotator.id })).toEqual([]);
     });
@@ -429,7 +415,7 @@ describe('processes API', () => {
     });
 
     it('answers 404 for a process that does not exist, and 401 without a token', async () => {
-      expect((await send('DELETE', `/api/processes/${MISSING_ID}`, admin)).status).toBe(404);
+      expect((await send('DELETE', `/api/processes/${MISSING_ID}`, suite.admin)).status).toBe(404);
       const process = await buildProcess(knex);
       expect((await send('DELETE', `/api/processes/${process.id}`, undefined)).status).toBe(401);
     });
@@ -439,7 +425,7 @@ describe('processes API', () => {
     it('replaces the tags of the process and returns it', async () => {
       const [a, b] = [await buildTag(knex), await buildTag(knex)];
       const process = await buildProcess(knex, { tagIds: [production.id, a.id] });
-      const res = await send('PUT', `/api/processes/${process.id}/process-tags`, admin, [
+      const res = await send('PUT', `/api/processes/${process.id}/process-tags`, suite.admin, [
         { id: b.id },
         { id: development.id },
       ]);
@@ -455,12 +441,12 @@ describe('processes API', () => {
     it('requires exactly one predefined tag and known tags', async () => {
       const process = await buildProcess(knex);
       const path = `/api/processes/${process.id}/process-tags`;
-      const none = await send('PUT', path, admin, [{ id: (await buildTag(knex)).id }]);
+      const none = await send('PUT', path, suite.admin, [{ id: (await buildTag(knex)).id }]);
       expect(none.status).toBe(400);
       expect(fieldKeys(none)).toEqual([['processTags', 'soaApp.process.predefinedTagRequired']]);
-      const two = await send('PUT', path, admin, [{ id: production.id }, { id: development.id }]);
+      const two = await send('PUT', path, suite.admin, [{ id: production.id }, { id: development.id }]);
       expect(fieldKeys(two)).toEqual([['processTags', 'soaApp.process.predefinedTagRequired']]);
-      const unknown = await send('PUT', path, admin, [{ id: production.id }, { id: MISSING_ID }]);
+      const unknown = await send('PUT', path, suite.admin, [{ id: production.id }, { id: MISSING_ID }]);
       expect(unknown.headers.get('x-soaapp-error')).toBe('error.idnotfound');
       expect(
         await knex('process_process_tags').where({ process_id: process.id }).pluck('process_tag_id'),
@@ -484,7 +470,7 @@ describe('processes API', () => {
 
     it('answers 404 for a process that does not exist, and 401 without a token', async () => {
       expect(
-        (await send('PUT', `/api/processes/${MISSING_ID}/process-tags`, admin, [{ id: production.id }]))
+        (await send('PUT', `/api/processes/${MISSING_ID}/process-tags`, suite.admin, [{ id: production.id }]))
           .status,
       ).toBe(404);
       const process = await buildProcess(knex);
@@ -498,18 +484,18 @@ describe('processes API', () => {
     const actorsPath = (id: number) => `/api/process/${id}/process-actors/`;
 
     it('adds actors with POST and replaces them all with PUT', async () => {
-      const created = await createProcess(admin, {
+      const created = await createProcess(suite.admin, {
         name: unique('Actors'),
         processTags: [{ id: production.id }],
       });
       const id = created.body.id;
-      const added = await send('POST', actorsPath(id), admin, [
+      const added = await send('POST', actorsPath(id), suite.admin, [
         { processId: id, actor: 'AGENT', name: 'Agent' },
       ]);
       expect(added.status).toBe(201);
       expect(added.body.map((a: { actor: string }) => a.actor)).toEqual(['SPEAKER1', 'SPEAKER2', 'AGENT']);
 
-      const replaced = await send('PUT', actorsPath(id), admin, [
+      const replaced = await send('PUT', actorsPath(id), suite.admin, [
         { processId: id, actor: 'CLIENT', name: 'Client' },
         { processId: id, actor: 'ADVISOR', name: 'Advisor' },
       ]);
@@ -518,20 +504,20 @@ describe('processes API', () => {
         expect.objectContaining({ processId: id, actor: 'CLIENT', name: 'Client' }),
         expect.objectContaining({ processId: id, actor: 'ADVISOR', name: 'Advisor' }),
       ]);
-      const process = await get(`/api/processes/${id}`, admin);
+      const process = await get(`/api/processes/${id}`, suite.admin);
       expect(process.body.actors).toEqual(replaced.body);
     });
 
     it('answers on the path without the trailing slash as well', async () => {
       const process = await buildProcess(knex);
-      const res = await send('PUT', `/api/process/${process.id}/process-actors`, admin, []);
+      const res = await send('PUT', `/api/process/${process.id}/process-actors`, suite.admin, []);
       expect(res.status).toBe(200);
       expect(res.body).toEqual([]);
     });
 
     it('requires an actor code of at most 100 and a name of at most 255 characters', async () => {
       const process = await buildProcess(knex);
-      const res = await send('PUT', actorsPath(process.id), admin, [
+      const res = await send('PUT', actorsPath(process.id), suite.admin, [
         { processId: process.id, actor: '', name: 'Nameless code' },
         { processId: process.id, actor: 'A'.repeat(101), name: ' ' },
         { processId: process.id, actor: 'OK', name: 'n'.repeat(256) },
@@ -549,7 +535,7 @@ describe('processes API', () => {
 
     it('rejects actors whose processId names another process', async () => {
       const process = await buildProcess(knex);
-      const res = await send('POST', actorsPath(process.id), admin, [
+      const res = await send('POST', actorsPath(process.id), suite.admin, [
         { processId: process.id + 1, actor: 'X', name: 'X' },
       ]);
       expect(res.status).toBe(400);
@@ -563,7 +549,7 @@ describe('processes API', () => {
       });
       const body = [{ processId: process.id, actor: 'X', name: 'X' }];
       expect((await send('POST', actorsPath(process.id), await signIn(writer), body)).status).toBe(403);
-      expect((await send('PUT', actorsPath(MISSING_ID), admin, [])).status).toBe(404);
+      expect((await send('PUT', actorsPath(MISSING_ID), suite.admin, [])).status).toBe(404);
       expect((await send('PUT', actorsPath(process.id), undefined, body)).status).toBe(401);
     });
   });

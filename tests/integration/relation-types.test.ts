@@ -3,52 +3,29 @@
  * tag types of the node or Any (null, -1 from the client), merge forcing to = from. Other suites share the
  * database: nodes live in this suite's processes.
  */
-import type { Knex } from 'knex';
 import type { RelationTypeDTO } from '../../domain/label-types';
 import {
   buildProcess,
   buildUser,
-  call,
-  login,
+  fieldKeys,
+  insertNerTagType,
+  insertNode,
+  MISSING_ID,
+  setupSuite,
   unique,
-  type BuiltUser,
-  type Res,
-  type TestApi,
-  startTestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
 const BASE = '/api/ner-tag-relation-types';
 
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('relation types API', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
+  const suite = setupSuite();
+  const { knex, get, send, signIn, userWith } = suite;
   let process: { id: number };
   let reader: string;
   let processAdmin: string;
 
-  const signIn = (u: BuiltUser) => login(api.baseUrl, u.login, u.password);
-  const get = (path: string, token?: string) => call(api.baseUrl, path, { token });
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
-
-  const buildNode = async (activityType = 'SPAN') => {
-    const [node] = await knex('nodes')
-      .insert({ process_id: process.id, name: unique('node'), activity_type: activityType })
-      .returning('*');
-    return node as { id: number };
-  };
-  const buildTagType = async (nodeId: number) => {
-    const name = unique('Tag');
-    const [t] = await knex('ner_tag_types')
-      .insert({ node_id: nodeId, name, background_color: '#111111', text_color: '#ffffff', path: name })
-      .returning('*');
-    return t as { id: number };
-  };
+  const buildNode = (activityType = 'SPAN') => insertNode(knex, process.id, activityType);
+  const buildTagType = (nodeId: number) => insertNerTagType(knex, nodeId);
   const relation = (nodeId: number, overrides: Record<string, unknown> = {}) => ({
     nodeId,
     name: unique('works for'),
@@ -61,24 +38,16 @@ describe('relation types API', () => {
     ...overrides,
   });
   const create = async (nodeId: number, overrides: Record<string, unknown> = {}) => {
-    const res = await send('POST', BASE, admin, relation(nodeId, overrides));
+    const res = await send('POST', BASE, suite.admin, relation(nodeId, overrides));
     expect(res.status).toBe(201);
     return res.body as RelationTypeDTO;
   };
 
   beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     process = await buildProcess(knex);
-    reader = await signIn(
-      await buildUser(knex, { authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'READ' }] }),
-    );
-    processAdmin = await signIn(
-      await buildUser(knex, { authorities: [{ componentId: process.id, type: 'PROCESS', mode: 'ADMIN' }] }),
-    );
+    reader = await userWith(process.id, 'READ');
+    processAdmin = await userWith(process.id, 'ADMIN');
   });
-  afterAll(() => api.close());
 
   it('creates a relation type between tag types of the node (201, alert)', async () => {
     const node = await buildNode();
@@ -106,7 +75,7 @@ describe('relation types API', () => {
 
   it('stores Any (-1 or absent) as null and defaults the priority to 2', async () => {
     const node = await buildNode();
-    const res = await send('POST', BASE, admin, {
+    const res = await send('POST', BASE, suite.admin, {
       nodeId: node.id,
       name: 'any',
       color: '#000000',
@@ -139,7 +108,7 @@ describe('relation types API', () => {
   it('reports each field rule', async () => {
     const node = await buildNode();
     const foreign = await buildTagType((await buildNode()).id);
-    const res = await send('POST', BASE, admin, {
+    const res = await send('POST', BASE, suite.admin, {
       nodeId: node.id,
       name: ' ',
       color: '',
@@ -155,16 +124,16 @@ describe('relation types API', () => {
       ['fromId', 'soaApp.nerRelationType.labelInvalid'],
       ['toId', 'soaApp.nerRelationType.labelInvalid'],
     ]);
-    const negative = await send('POST', BASE, admin, relation(node.id, { priority: -1 }));
+    const negative = await send('POST', BASE, suite.admin, relation(node.id, { priority: -1 }));
     expect(fieldKeys(negative)).toEqual([['priority', 'soaApp.nerRelationType.priorityRange']]);
-    const long = await send('POST', BASE, admin, relation(node.id, { name: 'x'.repeat(101) }));
+    const long = await send('POST', BASE, suite.admin, relation(node.id, { name: 'x'.repeat(101) }));
     expect(fieldKeys(long)).toEqual([['name', 'entity.validation.maxlength']]);
   });
 
   it('refuses relation types on nodes that are not SPAN (400 app error)', async () => {
     for (const type of ['LEXICON', 'CLF']) {
       const node = await buildNode(type);
-      const res = await send('POST', BASE, admin, relation(node.id));
+      const res = await send('POST', BASE, suite.admin, relation(node.id));
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.dataValidationUnexpectedError');
     }
@@ -192,22 +161,22 @@ describe('relation types API', () => {
     const deleted = await send('DELETE', `${BASE}/${created.id}`, processAdmin);
     expect(deleted.status).toBe(204);
     expect(deleted.headers.get('x-soaapp-alert')).toBe('soaApp.nerRelationType.deleted');
-    expect((await get(`${BASE}?nodeIds=${node.id}`, admin)).body).toEqual([]);
+    expect((await get(`${BASE}?nodeIds=${node.id}`, suite.admin)).body).toEqual([]);
   });
 
   it('goes when one of its tag types is deleted', async () => {
     const node = await buildNode();
     const a = await buildTagType(node.id);
     await create(node.id, { fromId: a.id });
-    expect((await send('DELETE', `/api/ner-tag-type/${a.id}`, admin)).status).toBe(204);
-    expect((await get(`${BASE}?nodeIds=${node.id}`, admin)).body).toEqual([]);
+    expect((await send('DELETE', `/api/ner-tag-type/${a.id}`, suite.admin)).status).toBe(204);
+    expect((await get(`${BASE}?nodeIds=${node.id}`, suite.admin)).body).toEqual([]);
   });
 
   it('answers 404 for unknown relation types and nodes', async () => {
-    expect((await send('PUT', BASE, admin, relation(MISSING_ID, { id: MISSING_ID }))).status).toBe(404);
-    expect((await send('DELETE', `${BASE}/${MISSING_ID}`, admin)).status).toBe(404);
-    expect((await send('POST', BASE, admin, relation(MISSING_ID))).status).toBe(404);
-    expect((await get(`${BASE}?nodeIds=${MISSING_ID}`, admin)).status).toBe(404);
+    expect((await send('PUT', BASE, suite.admin, relation(MISSING_ID, { id: MISSING_ID }))).status).toBe(404);
+    expect((await send('DELETE', `${BASE}/${MISSING_ID}`, suite.admin)).status).toBe(404);
+    expect((await send('POST', BASE, suite.admin, relation(MISSING_ID))).status).toBe(404);
+    expect((await get(`${BASE}?nodeIds=${MISSING_ID}`, suite.admin)).status).toBe(404);
   });
 
   it('needs a token (401), READ to read and ADMIN on the process to change (403)', async () => {

@@ -3,41 +3,25 @@
  * everything; values never returned). Other suites share the database: names are unique() and no test
  * assumes an empty table.
  */
-import type { Knex } from 'knex';
 import type { LlmModelDTO, SecretDTO } from '../../domain/integration-types';
 import {
   buildProcess,
   buildUser,
-  call,
-  login,
-  startTestApi,
+  fieldKeys,
+  MISSING_ID,
+  setupSuite,
   unique,
   type Res,
-  type TestApi,
 } from '../support/harness';
 
-const MISSING_ID = 987654321;
-
-const fieldKeys = (res: Res) =>
-  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
-
 describe('integrations: LLM models and secrets', () => {
-  let api: TestApi;
-  let knex: Knex;
-  let admin: string;
+  const suite = setupSuite();
+  const { knex, send, signIn, userWith } = suite;
   let plainUser: string;
 
-  const send = (method: string, path: string, token: string | undefined, json?: unknown) =>
-    call(api.baseUrl, path, { method, token, json });
-
   beforeAll(async () => {
-    api = await startTestApi();
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
-    const u = await buildUser(knex);
-    plainUser = await login(api.baseUrl, u.login, u.password);
+    plainUser = await signIn(await buildUser(knex));
   });
-  afterAll(() => api.close());
 
   describe('LLM models', () => {
     it('lists the seeded models with their modalities to any signed-in user, and nobody else', async () => {
@@ -51,13 +35,13 @@ describe('integrations: LLM models and secrets', () => {
 
     it('lets a system admin create, rename and delete a model, with success alerts', async () => {
       const name = unique('model');
-      const created = await send('POST', '/api/llm-models', admin, { name, modalities: ['text'] });
+      const created = await send('POST', '/api/llm-models', suite.admin, { name, modalities: ['text'] });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({ id: expect.any(Number), name, modalities: ['text'] });
       expect(created.headers.get('x-soaapp-alert')).toBe('soaApp.llmModel.created');
 
       const renamed = unique('renamed');
-      const updated = await send('PUT', '/api/llm-models', admin, {
+      const updated = await send('PUT', '/api/llm-models', suite.admin, {
         id: created.body.id,
         name: renamed,
         modalities: ['text', 'image'],
@@ -66,32 +50,35 @@ describe('integrations: LLM models and secrets', () => {
       expect(updated.body).toEqual({ id: created.body.id, name: renamed, modalities: ['text', 'image'] });
       expect(updated.headers.get('x-soaapp-alert')).toBe('soaApp.llmModel.updated');
       // keeping its own name is no collision
-      expect((await send('PUT', '/api/llm-models', admin, { ...updated.body })).status).toBe(200);
+      expect((await send('PUT', '/api/llm-models', suite.admin, { ...updated.body })).status).toBe(200);
 
-      const deleted = await send('DELETE', `/api/llm-models/${created.body.id}`, admin);
+      const deleted = await send('DELETE', `/api/llm-models/${created.body.id}`, suite.admin);
       expect(deleted.status).toBe(204);
       expect(deleted.headers.get('x-soaapp-alert')).toBe('soaApp.llmModel.deleted');
-      expect((await send('GET', `/api/llm-models/${created.body.id}`, admin)).status).toBe(404);
-      expect((await send('DELETE', `/api/llm-models/${created.body.id}`, admin)).status).toBe(404);
+      expect((await send('GET', `/api/llm-models/${created.body.id}`, suite.admin)).status).toBe(404);
+      expect((await send('DELETE', `/api/llm-models/${created.body.id}`, suite.admin)).status).toBe(404);
     });
 
     it('requires a unique name and a list of string modalities', async () => {
-      const blank = await send('POST', '/api/llm-models', admin, { name: ' ', modalities: [] });
+      const blank = await send('POST', '/api/llm-models', suite.admin, { name: ' ', modalities: [] });
       expect(blank.status).toBe(400);
       expect(blank.body.message).toBe('error.validation');
       expect(fieldKeys(blank)).toEqual([['name', 'entity.validation.required']]);
 
-      const taken = await send('POST', '/api/llm-models', admin, { name: 'GPT-4O', modalities: [''] });
+      const taken = await send('POST', '/api/llm-models', suite.admin, { name: 'GPT-4O', modalities: [''] });
       expect(fieldKeys(taken)).toEqual([
         ['name', 'soaApp.llmModel.nameNotUnique'],
         ['modalities', 'entity.validation.pattern'],
       ]);
-      const long = await send('POST', '/api/llm-models', admin, { name: 'm'.repeat(101), modalities: [] });
+      const long = await send('POST', '/api/llm-models', suite.admin, {
+        name: 'm'.repeat(101),
+        modalities: [],
+      });
       expect(fieldKeys(long)).toEqual([['name', 'entity.validation.maxlength']]);
     });
 
     it('refuses changes to users without ROLE_ADMIN (403) and unknown ids (404)', async () => {
-      const [seeded] = (await send('GET', '/api/llm-models', admin)).body;
+      const [seeded] = (await send('GET', '/api/llm-models', suite.admin)).body;
       expect(
         (await send('POST', '/api/llm-models', plainUser, { name: unique('m'), modalities: [] })).status,
       ).toBe(403);
@@ -103,8 +90,13 @@ describe('integrations: LLM models and secrets', () => {
         401,
       );
       expect(
-        (await send('PUT', '/api/llm-models', admin, { id: MISSING_ID, name: unique('m'), modalities: [] }))
-          .status,
+        (
+          await send('PUT', '/api/llm-models', suite.admin, {
+            id: MISSING_ID,
+            name: unique('m'),
+            modalities: [],
+          })
+        ).status,
       ).toBe(404);
     });
   });
@@ -124,11 +116,9 @@ describe('integrations: LLM models and secrets', () => {
 
     beforeAll(async () => {
       proc = await buildProcess(knex);
-      const mk = async (mode: 'ADMIN' | 'WRITE' | 'READ') => {
-        const u = await buildUser(knex, { authorities: [{ componentId: proc.id, type: 'PROCESS', mode }] });
-        return login(api.baseUrl, u.login, u.password);
-      };
-      [processAdmin, writer, reader] = await Promise.all([mk('ADMIN'), mk('WRITE'), mk('READ')]);
+      [processAdmin, writer, reader] = await Promise.all(
+        (['ADMIN', 'WRITE', 'READ'] as const).map((mode) => userWith(proc.id, mode)),
+      );
     });
 
     afterAll(() => {
@@ -159,7 +149,7 @@ describe('integrations: LLM models and secrets', () => {
 
     it('stores an inactive secret when asked', async () => {
       const res = await track(
-        send('POST', '/api/secrets', admin, {
+        send('POST', '/api/secrets', suite.admin, {
           name: unique('off'),
           value: VALUE,
           active: false,
@@ -238,7 +228,7 @@ describe('integrations: LLM models and secrets', () => {
       // the same name in another process is fine
       const other = await buildProcess(knex);
       expect(
-        (await track(send('POST', '/api/secrets', admin, { name, value: VALUE, processId: other.id })))
+        (await track(send('POST', '/api/secrets', suite.admin, { name, value: VALUE, processId: other.id })))
           .status,
       ).toBe(201);
 
@@ -257,7 +247,7 @@ describe('integrations: LLM models and secrets', () => {
         }),
       );
       const stranger = await buildUser(knex);
-      const strangerToken = await login(api.baseUrl, stranger.login, stranger.password);
+      const strangerToken = await signIn(stranger);
       for (const token of [writer, reader, strangerToken, plainUser]) {
         expect((await track(send('GET', `/api/secrets?processId=${proc.id}`, token))).status).toBe(403);
         expect(
@@ -277,16 +267,22 @@ describe('integrations: LLM models and secrets', () => {
     });
 
     it('answers 404 for a missing process (admin) and 400 for a malformed one', async () => {
-      expect((await track(send('GET', `/api/secrets?processId=${MISSING_ID}`, admin))).status).toBe(404);
+      expect((await track(send('GET', `/api/secrets?processId=${MISSING_ID}`, suite.admin))).status).toBe(
+        404,
+      );
       expect(
         (
           await track(
-            send('POST', '/api/secrets', admin, { name: unique('x'), value: VALUE, processId: MISSING_ID }),
+            send('POST', '/api/secrets', suite.admin, {
+              name: unique('x'),
+              value: VALUE,
+              processId: MISSING_ID,
+            }),
           )
         ).status,
       ).toBe(404);
-      expect((await track(send('GET', '/api/secrets?processId=abc', admin))).status).toBe(400);
-      expect((await track(send('GET', '/api/secrets', admin))).status).toBe(400);
+      expect((await track(send('GET', '/api/secrets?processId=abc', suite.admin))).status).toBe(400);
+      expect((await track(send('GET', '/api/secrets', suite.admin))).status).toBe(400);
     });
   });
 });

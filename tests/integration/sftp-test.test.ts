@@ -6,13 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Knex } from 'knex';
 import { MASKED_SECRET } from '../../domain/integration-types';
 import {
   buildProcess,
-  buildUser,
   call,
-  login,
+  insertNode,
+  setupSuite,
   startTestApi,
   unique,
   type Res,
@@ -21,11 +20,10 @@ import {
 import { generateKeyPair, startSshd, type KeyPair, type TestSshd } from '../support/sshd';
 
 describe('SFTP connection test', () => {
+  const suite = setupSuite({ config: { outboundAllowlist: ['127.0.0.1'] } });
+  const { knex, userWith } = suite;
   let sshd: TestSshd;
-  let api: TestApi;
   let guarded: TestApi;
-  let knex: Knex;
-  let admin: string;
   let proc: { id: number };
   let nodeId: number;
   let wrongKey: KeyPair;
@@ -58,18 +56,12 @@ describe('SFTP connection test', () => {
     sshd = await startSshd();
     keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-keys-'));
     wrongKey = generateKeyPair(keyDir, 'stranger');
-    api = await startTestApi({ outboundAllowlist: ['127.0.0.1'] });
     guarded = await startTestApi({ outboundAllowlist: [] });
-    knex = api.knex;
-    admin = await login(api.baseUrl, 'admin', 'admin');
     proc = await buildProcess(knex);
-    [{ id: nodeId }] = await knex('nodes')
-      .insert({ process_id: proc.id, name: unique('sftp'), activity_type: 'SFTP_UPLOAD' })
-      .returning('id');
+    ({ id: nodeId } = await insertNode(knex, proc.id, 'SFTP_UPLOAD', unique('sftp')));
   });
 
   afterAll(async () => {
-    await api?.close();
     await guarded?.close();
     await sshd?.stop();
     fs.rmSync(keyDir, { recursive: true, force: true });
@@ -77,31 +69,31 @@ describe('SFTP connection test', () => {
   });
 
   it('connects with the key and lists the folder of an unsaved connection', async () => {
-    const res = await test(api, admin, connection());
+    const res = await test(suite.api, suite.admin, connection());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'OK' });
   });
 
   it('connects to the checked address of a host name (localhost resolved once, loopback allowlisted)', async () => {
-    const res = await test(api, admin, connection({ address: 'localhost' }));
+    const res = await test(suite.api, suite.admin, connection({ address: 'localhost' }));
     expect(res.status).toBe(200);
   });
 
   it('tests a saved connection, taking the masked private key from the database', async () => {
-    const saved = await call(api.baseUrl, '/api/sftp-connection-data', { token: admin, json: connection() });
+    const saved = await suite.call('/api/sftp-connection-data', { token: suite.admin, json: connection() });
     expect(saved.status).toBe(201);
     expect(saved.body.password.privateKey).toBe(MASKED_SECRET);
-    const res = await test(api, admin, { ...saved.body, password: { ...saved.body.password } });
+    const res = await test(suite.api, suite.admin, { ...saved.body, password: { ...saved.body.password } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'OK' });
     // an edited form is tested as edited: the stored key with another folder
-    const missing = await test(api, admin, { ...saved.body, folder: `${sshd.folder}/missing` });
+    const missing = await test(suite.api, suite.admin, { ...saved.body, folder: `${sshd.folder}/missing` });
     expect(missing.status).toBe(400);
     expect(missing.body.detail).toMatch(/no such file/i);
   });
 
   it('fails with a detail when the server refuses the key', async () => {
-    const res = await test(api, admin, connection({}, { ...wrongKey }));
+    const res = await test(suite.api, suite.admin, connection({}, { ...wrongKey }));
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('error.sftpConnectionFailed');
     expect(res.headers.get('x-soaapp-error')).toBe('error.sftpConnectionFailed');
@@ -110,45 +102,42 @@ describe('SFTP connection test', () => {
 
   it('fails with a detail for a password the server does not take and for a closed port', async () => {
     const password = await test(
-      api,
-      admin,
+      suite.api,
+      suite.admin,
       connection({}, { useKey: false, password: 'wrong', privateKey: null }),
     );
     expect(password.status).toBe(400);
     expect(password.body.detail).toMatch(/authentication/i);
-    const closed = await test(api, admin, connection({ port: 1 }));
+    const closed = await test(suite.api, suite.admin, connection({ port: 1 }));
     expect(closed.status).toBe(400);
     expect(closed.body.detail).toMatch(/ECONNREFUSED/);
-    const garbage = await test(api, admin, connection({}, { privateKey: 'not a key' }));
+    const garbage = await test(suite.api, suite.admin, connection({}, { privateKey: 'not a key' }));
     expect(garbage.status).toBe(400);
     expect(garbage.body.detail).toMatch(/key/i);
   });
 
   it('refuses loopback without the allowlist, before connecting', async () => {
     for (const address of ['127.0.0.1', 'localhost']) {
-      const res = await test(guarded, admin, connection({ address }));
+      const res = await test(guarded, suite.admin, connection({ address }));
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.outboundAddressRefused');
       expect(res.headers.get('x-soaapp-error')).toBe('error.outboundAddressRefused');
       expect(res.body.detail).toMatch(/loopback/);
     }
-    const metadata = await test(guarded, admin, connection({ address: '169.254.169.254' }));
+    const metadata = await test(guarded, suite.admin, connection({ address: '169.254.169.254' }));
     expect(metadata.body.message).toBe('error.outboundAddressRefused');
   });
 
   it('validates the form first and needs ADMIN on the node process', async () => {
-    const invalid = await test(api, admin, connection({ address: 'bad host!', port: 0 }));
+    const invalid = await test(suite.api, suite.admin, connection({ address: 'bad host!', port: 0 }));
     expect(invalid.status).toBe(400);
     expect(invalid.body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['address', 'port']);
-    const noNode = await test(api, admin, connection({ nodeId: undefined }));
+    const noNode = await test(suite.api, suite.admin, connection({ nodeId: undefined }));
     expect(noNode.status).toBe(400);
     expect(noNode.body.fieldErrors[0]).toMatchObject({ field: 'nodeId', key: 'entity.validation.required' });
 
-    const reader = await buildUser(knex, {
-      authorities: [{ componentId: proc.id, type: 'PROCESS', mode: 'READ' }],
-    });
-    const readerToken = await login(api.baseUrl, reader.login, reader.password);
-    expect((await test(api, readerToken, connection())).status).toBe(403);
-    expect((await test(api, undefined, connection())).status).toBe(401);
+    const readerToken = await userWith(proc.id, 'READ');
+    expect((await test(suite.api, readerToken, connection())).status).toBe(403);
+    expect((await test(suite.api, undefined, connection())).status).toBe(401);
   });
 });

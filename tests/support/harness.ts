@@ -4,10 +4,11 @@
  */
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { loadConfig, type AppConfig } from '../../api/config';
 import { startApi, type RunningApi } from '../../api/server';
 import type { AccessMode, ComponentType } from '../../domain/enums';
+import type { EdgeDTO, NodeDTO } from '../../domain/graph-types';
 
 export interface TestApi extends RunningApi {
   baseUrl: string;
@@ -157,4 +158,135 @@ export async function buildTag(
     })
     .returning('*');
   return { id: t.id, name: t.name, color: t.color, predefined: t.predefined };
+}
+
+/** An id no row has. */
+export const MISSING_ID = 987654321;
+
+/** The field errors of a 400 answer as [field, key] pairs, in the answer's order. */
+export const fieldKeys = (res: Res) =>
+  (res.body.fieldErrors ?? []).map((f: { field: string; key: string }) => [f.field, f.key]);
+
+/** The field errors of a 400 body as { field: key }. */
+export const fieldKeyMap = (body: { fieldErrors?: { field: string; key: string }[] }) =>
+  Object.fromEntries((body.fieldErrors ?? []).map((fe) => [fe.field, fe.key]));
+
+/** Inserts a node directly (no API rules, no defaults). */
+export async function insertNode(
+  knex: Knex,
+  processId: number,
+  activityType: string,
+  name = unique(activityType),
+): Promise<{ id: number; process_id: number; name: string }> {
+  const [node] = await knex('nodes')
+    .insert({ process_id: processId, name, activity_type: activityType })
+    .returning('*');
+  return node;
+}
+
+/** Inserts a root NER tag type on a node (its path is its name). */
+export async function insertNerTagType(
+  knex: Knex,
+  nodeId: number,
+  name = unique('Tag'),
+): Promise<{ id: number; node_id: number; name: string; path: string }> {
+  const [t] = await knex('ner_tag_types')
+    .insert({ node_id: nodeId, name, background_color: '#111111', text_color: '#ffffff', path: name })
+    .returning('*');
+  return t;
+}
+
+/** What setupSuite() gives a suite: knex at once, api and admin once its beforeAll has run. */
+export interface Suite {
+  readonly api: TestApi;
+  /** The suite's own pool on the run's database (not the API's), usable from the start. */
+  readonly knex: Knex;
+  /** The seeded admin's bearer token. */
+  readonly admin: string;
+  /** call() against this suite's API. */
+  call<T = any>(path: string, opts?: CallOptions): Promise<Res<T>>;
+  get<T = any>(path: string, token?: string): Promise<Res<T>>;
+  send<T = any>(method: string, path: string, token: string | undefined, json?: unknown): Promise<Res<T>>;
+  signIn(user: BuiltUser): Promise<string>;
+  /** A new user with the given mode on one process, signed in. */
+  userWith(processId: number, mode: AccessMode): Promise<string>;
+  /** POST /api/nodes (name unique() after the type unless given), as the admin unless a token is given. */
+  createNode(processId: number, json: Record<string, unknown>, token?: string): Promise<Res<NodeDTO>>;
+  /** A node created through the API; throws unless it was created. */
+  node(processId: number, activityType: string, json?: Record<string, unknown>): Promise<NodeDTO>;
+  /** An edge created through the API by the admin; throws unless it was created. */
+  edge(fromId: number, toId: number): Promise<EdgeDTO>;
+}
+
+export interface SuiteOptions {
+  /** Configuration overrides of the API; a function when they need something started first. */
+  config?: Partial<AppConfig> | (() => Promise<Partial<AppConfig>>);
+  /** Sees every response of call/get/send (e.g. to check in afterAll that no secret ever leaked). */
+  onResponse?: (res: Res) => void;
+}
+
+/**
+ * The usual top of an integration suite: call it inside describe(). Its beforeAll starts the API and signs
+ * the seeded admin in; its afterAll closes the API. The suite's own beforeAll/afterAll run after these.
+ */
+export function setupSuite(opts: SuiteOptions = {}): Suite {
+  // Connections are opened on first use only; the API of the suite has a pool of its own.
+  const knex = knexFactory({
+    client: 'pg',
+    connection: loadConfig(process.env).databaseUrl,
+    pool: { min: 0, max: 4 },
+  });
+  let api: TestApi | undefined;
+  let admin: string | undefined;
+  const started = () => {
+    if (!api) throw new Error('setupSuite: the API is not started yet (use it inside hooks and tests)');
+    return api;
+  };
+  const suite: Suite = {
+    get api() {
+      return started();
+    },
+    knex,
+    get admin() {
+      started();
+      return admin!;
+    },
+    async call<T = any>(path: string, callOpts: CallOptions = {}) {
+      const res = await call<T>(started().baseUrl, path, callOpts);
+      opts.onResponse?.(res);
+      return res;
+    },
+    get: (path, token) => suite.call(path, { token }),
+    send: (method, path, token, json) => suite.call(path, { method, token, json }),
+    signIn: (user) => login(started().baseUrl, user.login, user.password),
+    userWith: async (processId, mode) =>
+      suite.signIn(
+        await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] }),
+      ),
+    createNode: (processId, json, token = suite.admin) =>
+      suite.send('POST', '/api/nodes', token, {
+        processId,
+        name: unique(String(json.activityType ?? 'Node')),
+        ...json,
+      }),
+    async node(processId, activityType, json = {}) {
+      const res = await suite.createNode(processId, { activityType, ...json });
+      if (res.status !== 201) throw new Error(`node: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    async edge(fromId, toId) {
+      const res = await suite.send<EdgeDTO>('POST', '/api/edges', suite.admin, { fromId, toId });
+      if (res.status !== 201) throw new Error(`edge: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+  };
+  beforeAll(async () => {
+    api = await startTestApi(typeof opts.config === 'function' ? await opts.config() : opts.config);
+    admin = await login(api.baseUrl, 'admin', 'admin');
+  });
+  afterAll(async () => {
+    await api?.close();
+    await knex.destroy();
+  });
+  return suite;
 }

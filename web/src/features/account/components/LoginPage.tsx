@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, type Location } from 'react-router-dom';
 import { requiredRule } from '@domain';
 import { errorDetailOf } from '../../../api/errors';
-import { Field, inputClass } from '../../../components/FormField';
 import { useForm } from '../../../components/useForm';
 import { useSession } from '../session';
+import { FormInput } from './FormInput';
 import { LandingCard } from './LandingLayout';
 
 const required = requiredRule();
@@ -60,36 +60,26 @@ export function LoginPage() {
         </div>
       )}
       <form onSubmit={onSubmit} noValidate>
-        <Field
-          id="username"
+        <FormInput
+          form={form}
+          name="username"
           label={t('global.form.username.label')}
           violation={violations.username}
-          show={form.show('username')}
-        >
-          <input
-            {...form.text('username')}
-            className={inputClass(violations.username, form.show('username'))}
-            autoComplete="username"
-            autoFocus
-            placeholder={t('global.form.username.placeholder')}
-            data-testid="login-username"
-          />
-        </Field>
-        <Field
-          id="password"
+          autoComplete="username"
+          autoFocus
+          placeholder={t('global.form.username.placeholder')}
+          testId="login-username"
+        />
+        <FormInput
+          form={form}
+          name="password"
           label={t('global.form.password.label')}
           violation={violations.password}
-          show={form.show('password')}
-        >
-          <input
-            {...form.text('password')}
-            type="password"
-            className={inputClass(violations.password, form.show('password'))}
-            autoComplete="current-password"
-            placeholder={t('global.form.password.placeholder')}
-            data-testid="login-password"
-          />
-        </Field>
+          type="password"
+          autoComplete="current-password"
+          placeholder={t('global.form.password.placeholder')}
+          testId="login-password"
+        />
         <div className="d-flex justify-content-between align-items-center mb-4">
           <div className="form-check">
             <input

@@ -2,11 +2,10 @@
 import { type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmPasswordRule, passwordRule, requiredRule } from '@domain';
-import { Field, inputClass } from '../../../components/FormField';
-import { PasswordStrengthBar } from '../../../components/PasswordStrengthBar';
 import { useForm } from '../../../components/useForm';
 import { useChangePassword } from '../api';
 import { useSession } from '../session';
+import { FormInput, PasswordPair } from './FormInput';
 
 const currentRequired = requiredRule('global.messages.validate.newpassword.required');
 
@@ -48,52 +47,24 @@ export function PasswordPage() {
               {t('password.messages.error')}
             </div>
           )}
-          <Field
-            id="currentPassword"
+          <FormInput
+            form={form}
+            name="currentPassword"
             label={t('global.form.currentpassword.label')}
             violation={violations.currentPassword}
-            show={form.show('currentPassword')}
-          >
-            <input
-              {...form.text('currentPassword')}
-              type="password"
-              className={inputClass(violations.currentPassword, form.show('currentPassword'))}
-              autoComplete="current-password"
-              placeholder={t('global.form.currentpassword.placeholder')}
-              data-testid="password-current"
-            />
-          </Field>
-          <Field
-            id="newPassword"
-            label={t('global.form.newpassword.label')}
+            type="password"
+            autoComplete="current-password"
+            placeholder={t('global.form.currentpassword.placeholder')}
+            testId="password-current"
+          />
+          <PasswordPair
+            form={form}
+            name="newPassword"
             violation={violations.newPassword}
-            show={form.show('newPassword')}
-          >
-            <input
-              {...form.text('newPassword')}
-              type="password"
-              className={inputClass(violations.newPassword, form.show('newPassword'))}
-              autoComplete="new-password"
-              placeholder={t('global.form.newpassword.placeholder')}
-              data-testid="password-new"
-            />
-            <PasswordStrengthBar password={values.newPassword} />
-          </Field>
-          <Field
-            id="confirmPassword"
-            label={t('global.form.confirmpassword.label')}
-            violation={violations.confirmPassword}
-            show={form.show('confirmPassword')}
-          >
-            <input
-              {...form.text('confirmPassword')}
-              type="password"
-              className={inputClass(violations.confirmPassword, form.show('confirmPassword'))}
-              autoComplete="new-password"
-              placeholder={t('global.form.confirmpassword.placeholder')}
-              data-testid="password-confirm"
-            />
-          </Field>
+            testId="password-new"
+            confirmViolation={violations.confirmPassword}
+            confirmTestId="password-confirm"
+          />
           <button
             type="submit"
             className="btn btn-primary"

@@ -4,12 +4,11 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { confirmPasswordRule, emailRule, loginRule, passwordRule } from '@domain';
 import { errorKeyOf } from '../../../api/errors';
-import { Field, inputClass } from '../../../components/FormField';
 import { Modal } from '../../../components/Modal';
-import { PasswordStrengthBar } from '../../../components/PasswordStrengthBar';
 import { useForm } from '../../../components/useForm';
 import { currentLocale } from '../../../i18n';
 import { useRegister } from '../api';
+import { FormInput, PasswordPair } from './FormInput';
 import { LandingCard } from './LandingLayout';
 
 const REGISTER_ERRORS: Record<string, string> = {
@@ -61,66 +60,33 @@ export function RegisterPage() {
               {t(errorKey)}
             </div>
           )}
-          <Field
-            id="login"
+          <FormInput
+            form={form}
+            name="login"
             label={t('global.form.username.label')}
             violation={violations.login}
-            show={form.show('login')}
-          >
-            <input
-              {...form.text('login')}
-              className={inputClass(violations.login, form.show('login'))}
-              autoComplete="username"
-              placeholder={t('global.form.username.placeholder')}
-              data-testid="register-username"
-            />
-          </Field>
-          <Field
-            id="email"
+            autoComplete="username"
+            placeholder={t('global.form.username.placeholder')}
+            testId="register-username"
+          />
+          <FormInput
+            form={form}
+            name="email"
             label={t('global.form.email.label')}
             violation={violations.email}
-            show={form.show('email')}
-          >
-            <input
-              {...form.text('email')}
-              type="email"
-              className={inputClass(violations.email, form.show('email'))}
-              autoComplete="email"
-              placeholder={t('global.form.email.placeholder')}
-              data-testid="register-email"
-            />
-          </Field>
-          <Field
-            id="password"
-            label={t('global.form.newpassword.label')}
+            type="email"
+            autoComplete="email"
+            placeholder={t('global.form.email.placeholder')}
+            testId="register-email"
+          />
+          <PasswordPair
+            form={form}
+            name="password"
             violation={violations.password}
-            show={form.show('password')}
-          >
-            <input
-              {...form.text('password')}
-              type="password"
-              className={inputClass(violations.password, form.show('password'))}
-              autoComplete="new-password"
-              placeholder={t('global.form.newpassword.placeholder')}
-              data-testid="register-password"
-            />
-            <PasswordStrengthBar password={values.password} />
-          </Field>
-          <Field
-            id="confirmPassword"
-            label={t('global.form.confirmpassword.label')}
-            violation={violations.confirmPassword}
-            show={form.show('confirmPassword')}
-          >
-            <input
-              {...form.text('confirmPassword')}
-              type="password"
-              className={inputClass(violations.confirmPassword, form.show('confirmPassword'))}
-              autoComplete="new-password"
-              placeholder={t('global.form.confirmpassword.placeholder')}
-              data-testid="register-confirm"
-            />
-          </Field>
+            testId="register-password"
+            confirmViolation={violations.confirmPassword}
+            confirmTestId="register-confirm"
+          />
           <p className="small text-body-secondary">
             <Trans
               i18nKey="register.legal.accept"

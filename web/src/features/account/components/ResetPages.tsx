@@ -5,10 +5,9 @@ import { Link } from 'react-router-dom';
 import { confirmPasswordRule, emailRule, passwordRule } from '@domain';
 import { errorKeyOf } from '../../../api/errors';
 import { isHttpError } from '../../../api/client';
-import { Field, inputClass } from '../../../components/FormField';
-import { PasswordStrengthBar } from '../../../components/PasswordStrengthBar';
 import { useForm } from '../../../components/useForm';
 import { useResetPasswordFinish, useResetPasswordInit } from '../api';
+import { FormInput, PasswordPair } from './FormInput';
 import { LandingCard } from './LandingLayout';
 import { useKeyParam } from './VerifyPage';
 
@@ -43,21 +42,16 @@ export function ResetRequestPage() {
             </div>
           )}
           <form onSubmit={onSubmit} noValidate>
-            <Field
-              id="email"
+            <FormInput
+              form={form}
+              name="email"
               label={t('global.form.email.label')}
               violation={violation}
-              show={form.show('email')}
-            >
-              <input
-                {...form.text('email')}
-                type="email"
-                className={inputClass(violation, form.show('email'))}
-                autoComplete="email"
-                placeholder={t('global.form.email.placeholder')}
-                data-testid="reset-email"
-              />
-            </Field>
+              type="email"
+              autoComplete="email"
+              placeholder={t('global.form.email.placeholder')}
+              testId="reset-email"
+            />
             <button
               type="submit"
               className="btn btn-primary w-100"
@@ -118,37 +112,14 @@ export function ResetFinishPage() {
             </div>
           )}
           <form onSubmit={onSubmit} noValidate>
-            <Field
-              id="newPassword"
-              label={t('global.form.newpassword.label')}
+            <PasswordPair
+              form={form}
+              name="newPassword"
               violation={violations.newPassword}
-              show={form.show('newPassword')}
-            >
-              <input
-                {...form.text('newPassword')}
-                type="password"
-                className={inputClass(violations.newPassword, form.show('newPassword'))}
-                autoComplete="new-password"
-                placeholder={t('global.form.newpassword.placeholder')}
-                data-testid="reset-new-password"
-              />
-              <PasswordStrengthBar password={values.newPassword} />
-            </Field>
-            <Field
-              id="confirmPassword"
-              label={t('global.form.confirmpassword.label')}
-              violation={violations.confirmPassword}
-              show={form.show('confirmPassword')}
-            >
-              <input
-                {...form.text('confirmPassword')}
-                type="password"
-                className={inputClass(violations.confirmPassword, form.show('confirmPassword'))}
-                autoComplete="new-password"
-                placeholder={t('global.form.confirmpassword.placeholder')}
-                data-testid="reset-confirm-password"
-              />
-            </Field>
+              testId="reset-new-password"
+              confirmViolation={violations.confirmPassword}
+              confirmTestId="reset-confirm-password"
+            />
             <button
               type="submit"
               className="btn btn-primary w-100"

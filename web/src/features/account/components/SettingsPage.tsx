@@ -2,11 +2,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { emailRule, type AccountDTO } from '@domain';
-import { Field, inputClass } from '../../../components/FormField';
+import { Field } from '../../../components/FormField';
 import { useForm } from '../../../components/useForm';
 import { LOCALES, clearSessionLocale, isLocale, setLocale } from '../../../i18n';
 import { useUpdateAccount } from '../api';
 import { useSession } from '../session';
+import { FormInput } from './FormInput';
 
 const NAME_MAX = 50;
 
@@ -82,20 +83,15 @@ function SettingsForm({ account }: { account: AccountDTO }) {
           />
         </Field>
       </div>
-      <Field
-        id="email"
+      <FormInput
+        form={form}
+        name="email"
         label={t('global.form.email.label')}
         violation={emailViolation}
-        show={form.show('email')}
-      >
-        <input
-          {...form.text('email')}
-          type="email"
-          className={inputClass(emailViolation, form.show('email'))}
-          autoComplete="email"
-          data-testid="settings-email"
-        />
-      </Field>
+        type="email"
+        autoComplete="email"
+        testId="settings-email"
+      />
       <Field id="langKey" label={t('settings.form.language')} violation={null} show={false}>
         <select {...form.text('langKey')} className="form-select" data-testid="settings-langkey">
           {LOCALES.map((locale) => (

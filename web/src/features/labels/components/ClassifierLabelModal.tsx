@@ -3,11 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClassifierTypeDTO } from '@domain/label-types';
 import { classifierTypeViolations, normalizeClassifierType } from '@domain/labels';
-import { ViolationMessage, inputClass } from '../../../components/FormField';
-import { Modal } from '../../../components/Modal';
+import { inputClass } from '../../../components/FormField';
 import { DEFAULT_TAG_COLOR } from '../../processes/palette';
 import { useSaveClassifierType } from '../api';
-import { ColorPalette } from './ColorPalette';
+import { ColorField, LabelField, LabelFormModal, NameField, useShownFields } from './LabelFields';
 import { ShortcutKeyInputs } from './ShortcutKeyInputs';
 
 export interface ClassifierLabelModalProps {
@@ -23,14 +22,10 @@ export function ClassifierLabelModal({ nodeId, label, all, onClose }: Classifier
   const [name, setName] = useState(label?.name ?? '');
   const [description, setDescription] = useState(label?.description ?? '');
   const [color, setColor] = useState(label?.backgroundColor ?? DEFAULT_TAG_COLOR);
-  const [prefixKey, setPrefixKey] = useState(label?.prefixKey ?? '');
-  const [suffixKey, setSuffixKey] = useState(label?.suffixKey ?? '');
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const show = (field: string) => submitted || !!touched[field];
-  const touch = (field: string) => setTouched((tc) => (tc[field] ? tc : { ...tc, [field]: true }));
+  const [keys, setKeys] = useState({ prefixKey: label?.prefixKey ?? '', suffixKey: label?.suffixKey ?? '' });
+  const { show, touch, setSubmitted } = useShownFields();
 
-  const draft = { name, description, backgroundColor: color, prefixKey, suffixKey };
+  const draft = { name, description, backgroundColor: color, ...keys };
   const otherNames = all.filter((l) => l.id !== label?.id).map((l) => l.name);
   const violations = classifierTypeViolations(draft, otherNames);
   const invalid = Object.values(violations).some(Boolean);
@@ -43,92 +38,56 @@ export function ClassifierLabelModal({ nodeId, label, all, onClose }: Classifier
   };
 
   return (
-    <Modal
+    <LabelFormModal
       title={t(label ? 'soaApp.labels.clf.modal.editTitle' : 'soaApp.labels.clf.modal.createTitle')}
-      onClose={onClose}
       testId="clf-label-modal"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={invalid || save.isPending}
-            onClick={() => onSubmit()}
-            data-testid="clf-label-save"
-          >
-            {t('global.common.save')}
-          </button>
-        </>
-      }
+      saveTestId="clf-label-save"
+      saveDisabled={invalid || save.isPending}
+      onSubmit={onSubmit}
+      onClose={onClose}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <div className="mb-3">
-          <label htmlFor="clf-label-name" className="form-label">
-            {t('soaApp.labels.common.name')}
-          </label>
-          <input
-            id="clf-label-name"
-            className={inputClass(violations.name, show('name'))}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              touch('name');
-            }}
-            autoFocus
-            autoComplete="off"
-            data-testid="clf-label-name"
-          />
-          {show('name') && violations.name && <ViolationMessage violation={violations.name} />}
-        </div>
-        <div className="mb-3">
-          <label htmlFor="clf-label-description" className="form-label">
-            {t('soaApp.labels.clf.description')}
-          </label>
-          <textarea
-            id="clf-label-description"
-            className={inputClass(violations.description, show('description'))}
-            rows={2}
-            value={description}
-            onChange={(e) => {
-              setDescription(e.target.value);
-              touch('description');
-            }}
-            data-testid="clf-label-description"
-          />
-          {show('description') && violations.description && (
-            <ViolationMessage violation={violations.description} />
-          )}
-        </div>
-        <div className="mb-3">
-          <div className="form-label">{t('soaApp.labels.common.color')}</div>
-          <ColorPalette
-            value={color}
-            onChange={setColor}
-            label={t('soaApp.labels.common.color')}
-            testId="clf-label-color"
-          />
-          {violations.backgroundColor && <ViolationMessage violation={violations.backgroundColor} />}
-        </div>
-        <ShortcutKeyInputs
-          idPrefix="clf-label"
-          prefixKey={prefixKey}
-          suffixKey={suffixKey}
-          onPrefixChange={(v) => {
-            setPrefixKey(v);
-            touch('prefixKey');
+      <NameField
+        id="clf-label-name"
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          touch('name');
+        }}
+        violation={show('name') ? violations.name : null}
+      />
+      <LabelField
+        id="clf-label-description"
+        label={t('soaApp.labels.clf.description')}
+        violation={show('description') ? violations.description : null}
+      >
+        <textarea
+          id="clf-label-description"
+          className={inputClass(violations.description, show('description'))}
+          rows={2}
+          value={description}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            touch('description');
           }}
-          onSuffixChange={(v) => {
-            setSuffixKey(v);
-            touch('suffixKey');
-          }}
-          prefixViolation={show('prefixKey') ? violations.prefixKey : null}
-          suffixViolation={show('suffixKey') ? violations.suffixKey : null}
+          data-testid="clf-label-description"
         />
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+      </LabelField>
+      <ColorField
+        label={t('soaApp.labels.common.color')}
+        value={color}
+        onChange={setColor}
+        violation={violations.backgroundColor}
+        testId="clf-label-color"
+      />
+      <ShortcutKeyInputs
+        idPrefix="clf-label"
+        values={keys}
+        onChange={(key, v) => {
+          setKeys((k) => ({ ...k, [key]: v }));
+          touch(key);
+        }}
+        violation={(key) => (show(key) ? violations[key] : null)}
+      />
+    </LabelFormModal>
   );
 }

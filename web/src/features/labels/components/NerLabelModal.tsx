@@ -6,12 +6,11 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataFormats, type DataFormat, type NerTagTypeDTO } from '@domain/label-types';
 import { descendantIds, nerTagTypeViolations, normalizeNerTagType } from '@domain/labels';
-import { ViolationMessage, inputClass } from '../../../components/FormField';
-import { Modal } from '../../../components/Modal';
+import { inputClass } from '../../../components/FormField';
 import { readableTextColor } from '../../../components/TagBadge';
 import { DEFAULT_TAG_COLOR, TAG_PALETTE } from '../../processes/palette';
 import { useSaveNerTagType } from '../api';
-import { ColorPalette } from './ColorPalette';
+import { ColorField, LabelField, LabelFormModal, NameField, useShownFields } from './LabelFields';
 import { ShortcutKeyInputs } from './ShortcutKeyInputs';
 
 const TEXT_COLORS: readonly string[] = ['#ffffff', '#1f2328', ...TAG_PALETTE];
@@ -36,12 +35,8 @@ export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProp
   const [selectable, setSelectable] = useState(label?.selectable ?? true);
   const [disabled, setDisabled] = useState(label?.disabled ?? false);
   const [mandatory, setMandatory] = useState(label?.mandatory ?? false);
-  const [prefixKey, setPrefixKey] = useState(label?.prefixKey ?? '');
-  const [suffixKey, setSuffixKey] = useState(label?.suffixKey ?? '');
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const show = (field: string) => submitted || !!touched[field];
-  const touch = (field: string) => setTouched((tc) => (tc[field] ? tc : { ...tc, [field]: true }));
+  const [keys, setKeys] = useState({ prefixKey: label?.prefixKey ?? '', suffixKey: label?.suffixKey ?? '' });
+  const { show, touch, setSubmitted } = useShownFields();
 
   // A label cannot move under itself or one of its descendants.
   const parentOptions = useMemo(() => {
@@ -50,7 +45,7 @@ export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProp
     return all.filter((l) => l.id !== label.id && !below.has(l.id));
   }, [all, label]);
 
-  const draft = { id: label?.id, name, backgroundColor, textColor, parentId, prefixKey, suffixKey };
+  const draft = { id: label?.id, name, backgroundColor, textColor, parentId, ...keys };
   const violations = nerTagTypeViolations(draft, all);
   const invalid = Object.values(violations).some(Boolean);
 
@@ -81,159 +76,125 @@ export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProp
   );
 
   return (
-    <Modal
+    <LabelFormModal
       title={t(label ? 'soaApp.labels.ner.modal.editTitle' : 'soaApp.labels.ner.modal.createTitle')}
-      onClose={onClose}
       size="lg"
       testId="ner-label-modal"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={invalid || save.isPending}
-            onClick={() => onSubmit()}
-            data-testid="ner-label-save"
-          >
-            {t('global.common.save')}
-          </button>
-        </>
-      }
+      saveTestId="ner-label-save"
+      saveDisabled={invalid || save.isPending}
+      onSubmit={onSubmit}
+      onClose={onClose}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <div className="row g-3 mb-3">
-          <div className="col-md-7">
-            <label htmlFor="ner-label-name" className="form-label">
-              {t('soaApp.labels.common.name')}
-            </label>
-            <input
-              id="ner-label-name"
-              className={inputClass(violations.name, show('name'))}
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                touch('name');
-              }}
-              autoFocus
-              autoComplete="off"
-              data-testid="ner-label-name"
-            />
-            {show('name') && violations.name ? (
-              <ViolationMessage violation={violations.name} />
-            ) : (
-              <div className="form-text">{t('soaApp.labels.ner.nameHelp')}</div>
-            )}
-          </div>
-          <div className="col-md-5">
-            <label htmlFor="ner-label-parent" className="form-label">
-              {t('soaApp.labels.ner.parent')}
-            </label>
-            <select
-              id="ner-label-parent"
-              className={inputClass(violations.parentId, true, 'form-select')}
-              value={parentId ?? ''}
-              onChange={(e) => setParentId(e.target.value === '' ? null : Number(e.target.value))}
-              data-testid="ner-label-parent"
-            >
-              <option value="">{t('soaApp.labels.ner.noParent')}</option>
-              {parentOptions.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.path || l.name}
-                </option>
-              ))}
-            </select>
-            {violations.parentId && <ViolationMessage violation={violations.parentId} />}
-          </div>
-        </div>
-
-        <div className="row g-3 mb-3">
-          <div className="col-md-6">
-            <div className="form-label">{t('soaApp.labels.ner.backgroundColor')}</div>
-            <ColorPalette
-              value={backgroundColor}
-              onChange={(c) => {
-                setBackgroundColor(c);
-                if (!textColorChosen) setTextColor(readableTextColor(c) === '#fff' ? '#ffffff' : '#1f2328');
-              }}
-              label={t('soaApp.labels.ner.backgroundColor')}
-              testId="ner-label-background"
-            />
-            {violations.backgroundColor && <ViolationMessage violation={violations.backgroundColor} />}
-          </div>
-          <div className="col-md-6">
-            <div className="form-label">{t('soaApp.labels.ner.textColor')}</div>
-            <ColorPalette
-              value={textColor}
-              colors={TEXT_COLORS}
-              onChange={(c) => {
-                setTextColor(c);
-                setTextColorChosen(true);
-              }}
-              label={t('soaApp.labels.ner.textColor')}
-              testId="ner-label-text-color"
-            />
-            {violations.textColor && <ViolationMessage violation={violations.textColor} />}
-          </div>
-        </div>
-
-        <div className="row g-3 mb-3">
-          <div className="col-md-6">
-            <label htmlFor="ner-label-data-format" className="form-label">
-              {t('soaApp.labels.ner.dataFormat')}
-            </label>
-            <select
-              id="ner-label-data-format"
-              className="form-select"
-              value={dataFormat ?? ''}
-              onChange={(e) => setDataFormat(e.target.value === '' ? null : (e.target.value as DataFormat))}
-              data-testid="ner-label-data-format"
-            >
-              <option value="">{t('soaApp.labels.ner.noDataFormat')}</option>
-              {DataFormats.map((f) => (
-                <option key={f} value={f}>
-                  {t(`soaApp.labels.ner.dataFormats.${f}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="col-md-6 d-flex align-items-end flex-wrap pb-1">
-            {checkbox('ner-label-selectable', selectable, setSelectable, t('soaApp.labels.ner.selectable'))}
-            {checkbox('ner-label-disabled', disabled, setDisabled, t('soaApp.labels.ner.disabled'))}
-            {checkbox('ner-label-mandatory', mandatory, setMandatory, t('soaApp.labels.ner.mandatory'))}
-          </div>
-        </div>
-
-        <ShortcutKeyInputs
-          idPrefix="ner-label"
-          prefixKey={prefixKey}
-          suffixKey={suffixKey}
-          onPrefixChange={(v) => {
-            setPrefixKey(v);
-            touch('prefixKey');
+      <div className="row g-3 mb-3">
+        <NameField
+          id="ner-label-name"
+          className="col-md-7"
+          value={name}
+          onChange={(v) => {
+            setName(v);
+            touch('name');
           }}
-          onSuffixChange={(v) => {
-            setSuffixKey(v);
-            touch('suffixKey');
-          }}
-          prefixViolation={show('prefixKey') ? violations.prefixKey : null}
-          suffixViolation={show('suffixKey') ? violations.suffixKey : null}
+          violation={show('name') ? violations.name : null}
+          help={t('soaApp.labels.ner.nameHelp')}
         />
-
-        <div className="d-flex align-items-center gap-2">
-          <span className="small text-body-secondary">{t('soaApp.labels.common.preview')}</span>
-          <span
-            className="badge fw-medium"
-            style={{ backgroundColor, color: textColor }}
-            data-testid="ner-label-preview"
+        <LabelField
+          id="ner-label-parent"
+          className="col-md-5"
+          label={t('soaApp.labels.ner.parent')}
+          violation={violations.parentId}
+        >
+          <select
+            id="ner-label-parent"
+            className={inputClass(violations.parentId, true, 'form-select')}
+            value={parentId ?? ''}
+            onChange={(e) => setParentId(e.target.value === '' ? null : Number(e.target.value))}
+            data-testid="ner-label-parent"
           >
-            {name.trim() || t('soaApp.labels.common.name')}
-          </span>
+            <option value="">{t('soaApp.labels.ner.noParent')}</option>
+            {parentOptions.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.path || l.name}
+              </option>
+            ))}
+          </select>
+        </LabelField>
+      </div>
+
+      <div className="row g-3 mb-3">
+        <ColorField
+          className="col-md-6"
+          label={t('soaApp.labels.ner.backgroundColor')}
+          value={backgroundColor}
+          onChange={(c) => {
+            setBackgroundColor(c);
+            if (!textColorChosen) setTextColor(readableTextColor(c) === '#fff' ? '#ffffff' : '#1f2328');
+          }}
+          violation={violations.backgroundColor}
+          testId="ner-label-background"
+        />
+        <ColorField
+          className="col-md-6"
+          label={t('soaApp.labels.ner.textColor')}
+          value={textColor}
+          colors={TEXT_COLORS}
+          onChange={(c) => {
+            setTextColor(c);
+            setTextColorChosen(true);
+          }}
+          violation={violations.textColor}
+          testId="ner-label-text-color"
+        />
+      </div>
+
+      <div className="row g-3 mb-3">
+        <LabelField
+          id="ner-label-data-format"
+          className="col-md-6"
+          label={t('soaApp.labels.ner.dataFormat')}
+          violation={null}
+        >
+          <select
+            id="ner-label-data-format"
+            className="form-select"
+            value={dataFormat ?? ''}
+            onChange={(e) => setDataFormat(e.target.value === '' ? null : (e.target.value as DataFormat))}
+            data-testid="ner-label-data-format"
+          >
+            <option value="">{t('soaApp.labels.ner.noDataFormat')}</option>
+            {DataFormats.map((f) => (
+              <option key={f} value={f}>
+                {t(`soaApp.labels.ner.dataFormats.${f}`)}
+              </option>
+            ))}
+          </select>
+        </LabelField>
+        <div className="col-md-6 d-flex align-items-end flex-wrap pb-1">
+          {checkbox('ner-label-selectable', selectable, setSelectable, t('soaApp.labels.ner.selectable'))}
+          {checkbox('ner-label-disabled', disabled, setDisabled, t('soaApp.labels.ner.disabled'))}
+          {checkbox('ner-label-mandatory', mandatory, setMandatory, t('soaApp.labels.ner.mandatory'))}
         </div>
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+      </div>
+
+      <ShortcutKeyInputs
+        idPrefix="ner-label"
+        values={keys}
+        onChange={(key, v) => {
+          setKeys((k) => ({ ...k, [key]: v }));
+          touch(key);
+        }}
+        violation={(key) => (show(key) ? violations[key] : null)}
+      />
+
+      <div className="d-flex align-items-center gap-2">
+        <span className="small text-body-secondary">{t('soaApp.labels.common.preview')}</span>
+        <span
+          className="badge fw-medium"
+          style={{ backgroundColor, color: textColor }}
+          data-testid="ner-label-preview"
+        >
+          {name.trim() || t('soaApp.labels.common.name')}
+        </span>
+      </div>
+    </LabelFormModal>
   );
 }

@@ -12,12 +12,11 @@ import {
   normalizeRelationType,
   relationTypeViolations,
 } from '@domain/labels';
-import { ViolationMessage, inputClass } from '../../../components/FormField';
-import { Modal } from '../../../components/Modal';
+import { inputClass } from '../../../components/FormField';
 import { DEFAULT_TAG_COLOR } from '../../processes/palette';
 import { useSaveRelationType } from '../api';
 import { arrowPath } from '../rules';
-import { ColorPalette } from './ColorPalette';
+import { ColorField, LabelField, LabelFormModal, NameField, useShownFields } from './LabelFields';
 
 type Kind = 'normal' | 'strict' | 'merge';
 const KINDS: readonly Kind[] = ['normal', 'strict', 'merge'];
@@ -42,8 +41,7 @@ export function RelationModal({ nodeId, relation, labels, onClose }: RelationMod
   const [fromId, setFromId] = useState<number>(relation?.fromId ?? ANY_LABEL_ID);
   const [toId, setToId] = useState<number>(relation?.toId ?? ANY_LABEL_ID);
   const [kind, setKind] = useState<Kind>(kindOf(relation));
-  const [touched, setTouched] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
+  const { show, touch, setSubmitted } = useShownFields();
 
   const effectiveTo = kind === 'merge' ? fromId : toId;
   const draft = { name, color, priority, fromId, toId: effectiveTo };
@@ -90,115 +88,89 @@ export function RelationModal({ nodeId, relation, labels, onClose }: RelationMod
   );
 
   return (
-    <Modal
+    <LabelFormModal
       title={t(
         relation ? 'soaApp.labels.relations.modal.editTitle' : 'soaApp.labels.relations.modal.createTitle',
       )}
-      onClose={onClose}
       testId="relation-modal"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={invalid || save.isPending}
-            onClick={() => onSubmit()}
-            data-testid="relation-save"
-          >
-            {t('global.common.save')}
-          </button>
-        </>
-      }
+      saveTestId="relation-save"
+      saveDisabled={invalid || save.isPending}
+      onSubmit={onSubmit}
+      onClose={onClose}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <div className="mb-3">
-          <label htmlFor="relation-name" className="form-label">
-            {t('soaApp.labels.common.name')}
-          </label>
-          <input
-            id="relation-name"
-            className={inputClass(violations.name, touched || submitted)}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setTouched(true);
-            }}
-            autoFocus
-            autoComplete="off"
-            data-testid="relation-name"
-          />
-          {(touched || submitted) && violations.name && <ViolationMessage violation={violations.name} />}
-        </div>
-        <div className="mb-3">
-          <div className="form-label">{t('soaApp.labels.common.color')}</div>
-          <ColorPalette
-            value={color}
-            onChange={setColor}
-            label={t('soaApp.labels.common.color')}
-            testId="relation-color"
-          />
-          {violations.color && <ViolationMessage violation={violations.color} />}
-        </div>
-        <div className="mb-3">
-          <label htmlFor="relation-priority" className="form-label">
-            {t('soaApp.labels.relations.priority')}
-          </label>
-          <select
-            id="relation-priority"
-            className={inputClass(violations.priority, true, 'form-select')}
-            value={priority}
-            onChange={(e) => setPriority(Number(e.target.value))}
-            data-testid="relation-priority"
-          >
-            {PRIORITIES.map(([key, value]) => (
-              <option key={key} value={value}>
-                {t(`soaApp.labels.relations.priorities.${key}`)}
-              </option>
-            ))}
-          </select>
-          {violations.priority && <ViolationMessage violation={violations.priority} />}
-        </div>
-        <div className="row g-3 mb-3">
-          <div className="col-sm-6">
-            <label htmlFor="relation-from" className="form-label">
-              {t('soaApp.labels.relations.from')}
-            </label>
-            {labelSelect('relation-from', fromId, setFromId)}
-            {violations.fromId && <ViolationMessage violation={violations.fromId} />}
-          </div>
-          <div className="col-sm-6">
-            <label htmlFor="relation-to" className="form-label">
-              {t('soaApp.labels.relations.to')}
-            </label>
-            {labelSelect('relation-to', effectiveTo, setToId, kind === 'merge')}
-            {violations.toId && <ViolationMessage violation={violations.toId} />}
-          </div>
-        </div>
-        <fieldset>
-          <legend className="form-label fs-6">{t('soaApp.labels.relations.kind')}</legend>
-          {KINDS.map((k) => (
-            <div key={k} className="form-check form-check-inline">
-              <input
-                id={`relation-kind-${k}`}
-                type="radio"
-                name="relation-kind"
-                className="form-check-input"
-                checked={kind === k}
-                onChange={() => setKind(k)}
-                data-testid={`relation-kind-${k}`}
-              />
-              <label htmlFor={`relation-kind-${k}`} className="form-check-label">
-                {t(`soaApp.labels.relations.kinds.${k}`)}
-              </label>
-            </div>
+      <NameField
+        id="relation-name"
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          touch('name');
+        }}
+        violation={show('name') ? violations.name : null}
+      />
+      <ColorField
+        label={t('soaApp.labels.common.color')}
+        value={color}
+        onChange={setColor}
+        violation={violations.color}
+        testId="relation-color"
+      />
+      <LabelField
+        id="relation-priority"
+        label={t('soaApp.labels.relations.priority')}
+        violation={violations.priority}
+      >
+        <select
+          id="relation-priority"
+          className={inputClass(violations.priority, true, 'form-select')}
+          value={priority}
+          onChange={(e) => setPriority(Number(e.target.value))}
+          data-testid="relation-priority"
+        >
+          {PRIORITIES.map(([key, value]) => (
+            <option key={key} value={value}>
+              {t(`soaApp.labels.relations.priorities.${key}`)}
+            </option>
           ))}
-          {kind === 'merge' && <div className="form-text">{t('soaApp.labels.relations.mergeHelp')}</div>}
-        </fieldset>
-        <button type="submit" hidden />
-      </form>
-    </Modal>
+        </select>
+      </LabelField>
+      <div className="row g-3 mb-3">
+        <LabelField
+          id="relation-from"
+          className="col-sm-6"
+          label={t('soaApp.labels.relations.from')}
+          violation={violations.fromId}
+        >
+          {labelSelect('relation-from', fromId, setFromId)}
+        </LabelField>
+        <LabelField
+          id="relation-to"
+          className="col-sm-6"
+          label={t('soaApp.labels.relations.to')}
+          violation={violations.toId}
+        >
+          {labelSelect('relation-to', effectiveTo, setToId, kind === 'merge')}
+        </LabelField>
+      </div>
+      <fieldset>
+        <legend className="form-label fs-6">{t('soaApp.labels.relations.kind')}</legend>
+        {KINDS.map((k) => (
+          <div key={k} className="form-check form-check-inline">
+            <input
+              id={`relation-kind-${k}`}
+              type="radio"
+              name="relation-kind"
+              className="form-check-input"
+              checked={kind === k}
+              onChange={() => setKind(k)}
+              data-testid={`relation-kind-${k}`}
+            />
+            <label htmlFor={`relation-kind-${k}`} className="form-check-label">
+              {t(`soaApp.labels.relations.kinds.${k}`)}
+            </label>
+          </div>
+        ))}
+        {kind === 'merge' && <div className="form-text">{t('soaApp.labels.relations.mergeHelp')}</div>}
+      </fieldset>
+    </LabelFormModal>
   );
 }

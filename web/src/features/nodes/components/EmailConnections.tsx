@@ -21,119 +21,47 @@ import {
   isMasked,
   normalizeCron,
 } from '@domain/integrations';
-import { Field, inputClass } from '../../../components/FormField';
-import { IconPencil, IconPlus, IconTrash } from '../../../components/icons';
-import { Modal } from '../../../components/Modal';
 import { nodeConfigQueries, useDeleteEmailConnection, useSaveEmailConnection } from '../api';
-import { ConfirmModal } from './ConfirmModal';
+import { ItemModal, ItemTable, ModalInput, useShownViolations, type ConnectionListProps } from './ItemTable';
 
-export function EmailConnections({
-  nodeId,
-  readOnly,
-  showTitle = true,
-}: {
-  nodeId: number;
-  readOnly: boolean;
-  /** Off when the panel section already names the table. */
-  showTitle?: boolean;
-}) {
+export function EmailConnections({ nodeId, readOnly, showTitle = true }: ConnectionListProps) {
   const { t } = useTranslation();
   const connections = useQuery(nodeConfigQueries.emailConnections(nodeId));
   const remove = useDeleteEmailConnection(nodeId);
-  const [editing, setEditing] = useState<EmailConnectionDTO | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<EmailConnectionDTO | null>(null);
-  const rows = connections.data ?? [];
 
   return (
-    <div data-testid="email-connections">
-      <div className="d-flex align-items-center mb-2">
-        <div className="node-subtitle m-0 me-auto">
-          {showTitle && t('soaApp.nodePanel.email.connections')}
-        </div>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-primary"
-          disabled={readOnly}
-          onClick={() => setEditing('new')}
-          data-testid="email-connection-add"
-        >
-          <IconPlus className="me-1" />
-          {t('soaApp.nodePanel.email.add')}
-        </button>
-      </div>
-      {rows.length === 0 ? (
-        <div className="small text-body-secondary mb-2">
-          {connections.isPending ? t('global.common.loading') : t('soaApp.nodePanel.email.none')}
-        </div>
-      ) : (
-        <table className="table table-sm node-table mb-2">
-          <thead>
-            <tr>
-              <th>{t('soaApp.nodePanel.email.host')}</th>
-              <th>{t('soaApp.nodePanel.email.folder')}</th>
-              <th className="col-actions">
-                <span className="visually-hidden">{t('soaApp.nodePanel.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.id} data-testid="email-connection-row">
-                <td>
-                  <div>
-                    {c.imapHost}:{c.imapPort}
-                  </div>
-                  <div className="small text-body-secondary">{c.address}</div>
-                </td>
-                <td>{c.folder}</td>
-                <td className="col-actions">
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link p-1"
-                    title={t('global.common.edit')}
-                    onClick={() => setEditing(c)}
-                    data-testid="email-connection-edit"
-                  >
-                    <IconPencil />
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link text-danger p-1"
-                    title={t('global.common.delete')}
-                    disabled={readOnly}
-                    onClick={() => setDeleting(c)}
-                    data-testid="email-connection-delete"
-                  >
-                    <IconTrash />
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <ItemTable<EmailConnectionDTO>
+      testId="email-connections"
+      itemTestId="email-connection"
+      title={showTitle && t('soaApp.nodePanel.email.connections')}
+      addLabel={t('soaApp.nodePanel.email.add')}
+      empty={connections.isPending ? t('global.common.loading') : t('soaApp.nodePanel.email.none')}
+      rows={connections.data ?? []}
+      rowKey={(c) => c.id!}
+      columns={[
+        {
+          header: t('soaApp.nodePanel.email.host'),
+          cell: (c) => (
+            <>
+              <div>
+                {c.imapHost}:{c.imapPort}
+              </div>
+              <div className="small text-body-secondary">{c.address}</div>
+            </>
+          ),
+        },
+        { header: t('soaApp.nodePanel.email.folder'), cell: (c) => c.folder },
+      ]}
+      readOnly={readOnly}
+      editor={(connection, close) => (
+        <EmailConnectionModal nodeId={nodeId} connection={connection} readOnly={readOnly} onClose={close} />
       )}
-      {editing && (
-        <EmailConnectionModal
-          nodeId={nodeId}
-          connection={editing === 'new' ? null : editing}
-          readOnly={readOnly}
-          onClose={() => setEditing(null)}
-        />
-      )}
-      {deleting && (
-        <ConfirmModal
-          danger
-          title={t('entity.delete.title')}
-          confirmLabel={t('global.common.delete')}
-          pending={remove.isPending}
-          onClose={() => setDeleting(null)}
-          onConfirm={() => remove.mutate(deleting.id!, { onSuccess: () => setDeleting(null) })}
-          confirmTestId="email-connection-delete-confirm"
-        >
-          {t('soaApp.nodePanel.email.deleteQuestion', { name: deleting.address })}
-        </ConfirmModal>
-      )}
-    </div>
+      confirmDelete={{
+        question: (c) => t('soaApp.nodePanel.email.deleteQuestion', { name: c.address }),
+        pending: remove.isPending,
+        remove: (c, done) => remove.mutate(c.id!, { onSuccess: done }),
+      }}
+    />
   );
 }
 
@@ -171,21 +99,16 @@ function EmailConnectionModal({
     contentType: connection?.contentType ?? 'MESSAGE',
     cron: connection?.cron ?? '',
   }));
-  const [touched, setTouched] = useState<Set<string>>(new Set());
-  const [submitted, setSubmitted] = useState(false);
-
-  const violations = emailConnectionViolations(form, { hasStoredPassword: editing });
-  const invalid = violations.length > 0;
-  const violation = (field: string) =>
-    submitted || touched.has(field) ? (violations.find((v) => v.field === field)?.violation ?? null) : null;
+  const { violation, touch, submit, submitted, invalid } = useShownViolations(
+    emailConnectionViolations(form, { hasStoredPassword: editing }),
+  );
   const set = <K extends keyof EmailForm>(key: K, value: EmailForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setTouched((tc) => new Set(tc).add(key));
+    touch(key);
   };
 
   const onSave = () => {
-    setSubmitted(true);
-    if (invalid) return;
+    if (!submit()) return;
     save.mutate(
       {
         id: connection?.id ?? null,
@@ -203,106 +126,83 @@ function EmailConnectionModal({
   };
 
   const text = (key: 'imapHost' | 'address' | 'folder' | 'cron', label: string, extra: object = {}) => (
-    <Field id={`email-${key}`} label={label} violation={violation(key)} show>
-      <input
-        id={`email-${key}`}
-        className={inputClass(violation(key), true)}
-        value={form[key]}
-        autoComplete="off"
-        onChange={(e) => set(key, e.target.value)}
-        data-testid={`email-${key}`}
-        {...extra}
-      />
-    </Field>
+    <ModalInput
+      id={`email-${key}`}
+      label={label}
+      violation={violation(key)}
+      value={form[key]}
+      autoComplete="off"
+      onValue={(v) => set(key, v)}
+      testId={`email-${key}`}
+      {...extra}
+    />
   );
 
   return (
-    <Modal
+    <ItemModal
       title={t(editing ? 'soaApp.nodePanel.email.editTitle' : 'soaApp.nodePanel.email.addTitle')}
-      onClose={onClose}
       testId="email-connection-modal"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={readOnly || save.isPending || (submitted && invalid)}
-            onClick={onSave}
-            data-testid="email-connection-save"
-          >
-            {t('global.common.save')}
-          </button>
-        </>
-      }
+      saveTestId="email-connection-save"
+      readOnly={readOnly}
+      saveDisabled={save.isPending || (submitted && invalid)}
+      onSave={onSave}
+      onClose={onClose}
     >
-      <fieldset disabled={readOnly}>
-        <div className="row g-2">
-          <div className="col-8">
-            {text('imapHost', t('soaApp.nodePanel.email.host'), { autoFocus: true })}
-          </div>
-          <div className="col-4 mb-3">
-            <label htmlFor="email-imapPort" className="form-label">
-              {t('soaApp.nodePanel.email.port')}
-            </label>
-            <select
-              id="email-imapPort"
-              className="form-select"
-              value={form.imapPort}
-              onChange={(e) => set('imapPort', Number(e.target.value) as ImapPort)}
-              data-testid="email-imapPort"
-            >
-              {IMAP_PORTS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </div>
+      <div className="row g-2">
+        <div className="col-8">{text('imapHost', t('soaApp.nodePanel.email.host'), { autoFocus: true })}</div>
+        <div className="col-4 mb-3">
+          <label htmlFor="email-imapPort" className="form-label">
+            {t('soaApp.nodePanel.email.port')}
+          </label>
+          <select
+            id="email-imapPort"
+            className="form-select"
+            value={form.imapPort}
+            onChange={(e) => set('imapPort', Number(e.target.value) as ImapPort)}
+            data-testid="email-imapPort"
+          >
+            {IMAP_PORTS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
         </div>
-        {text('address', t('soaApp.nodePanel.email.address'), { type: 'email' })}
-        <Field
-          id="email-password"
-          label={t('soaApp.nodePanel.email.password')}
-          violation={violation('password')}
-          show
-        >
-          <input
-            id="email-password"
-            type="password"
-            autoComplete="new-password"
-            className={inputClass(violation('password'), true)}
-            value={form.password}
-            onFocus={(e) => e.target.select()}
-            onChange={(e) => set('password', e.target.value)}
-            data-testid="email-password"
-          />
-        </Field>
-        <div className="row g-2">
-          <div className="col-6">{text('folder', t('soaApp.nodePanel.email.folder'))}</div>
-          <div className="col-6 mb-3">
-            <label htmlFor="email-contentType" className="form-label">
-              {t('soaApp.nodePanel.email.contentType')}
-            </label>
-            <select
-              id="email-contentType"
-              className="form-select"
-              value={form.contentType}
-              onChange={(e) => set('contentType', e.target.value as EmailContentType)}
-              data-testid="email-contentType"
-            >
-              {EMAIL_CONTENT_TYPES.map((c) => (
-                <option key={c} value={c}>
-                  {t(`soaApp.nodePanel.email.contentTypes.${c}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+      </div>
+      {text('address', t('soaApp.nodePanel.email.address'), { type: 'email' })}
+      <ModalInput
+        id="email-password"
+        label={t('soaApp.nodePanel.email.password')}
+        violation={violation('password')}
+        type="password"
+        autoComplete="new-password"
+        value={form.password}
+        onFocus={(e) => e.target.select()}
+        onValue={(v) => set('password', v)}
+        testId="email-password"
+      />
+      <div className="row g-2">
+        <div className="col-6">{text('folder', t('soaApp.nodePanel.email.folder'))}</div>
+        <div className="col-6 mb-3">
+          <label htmlFor="email-contentType" className="form-label">
+            {t('soaApp.nodePanel.email.contentType')}
+          </label>
+          <select
+            id="email-contentType"
+            className="form-select"
+            value={form.contentType}
+            onChange={(e) => set('contentType', e.target.value as EmailContentType)}
+            data-testid="email-contentType"
+          >
+            {EMAIL_CONTENT_TYPES.map((c) => (
+              <option key={c} value={c}>
+                {t(`soaApp.nodePanel.email.contentTypes.${c}`)}
+              </option>
+            ))}
+          </select>
         </div>
-        {text('cron', t('soaApp.nodePanel.email.cron'), { placeholder: '0 */15 * * * *' })}
-      </fieldset>
-    </Modal>
+      </div>
+      {text('cron', t('soaApp.nodePanel.email.cron'), { placeholder: '0 */15 * * * *' })}
+    </ItemModal>
   );
 }

@@ -14,8 +14,6 @@ import {
   sftpConnectionViolations,
 } from '@domain/integrations';
 import { Field, inputClass } from '../../../components/FormField';
-import { IconPencil, IconPlus, IconTrash } from '../../../components/icons';
-import { Modal } from '../../../components/Modal';
 import { errorDetailOf } from '../../../api/errors';
 import {
   nodeConfigQueries,
@@ -23,112 +21,44 @@ import {
   useSaveSftpConnection,
   useTestSftpConnection,
 } from '../api';
-import { ConfirmModal } from './ConfirmModal';
+import { ItemModal, ItemTable, ModalInput, useShownViolations, type ConnectionListProps } from './ItemTable';
 
-export function SftpConnections({
-  nodeId,
-  readOnly,
-  showTitle = true,
-}: {
-  nodeId: number;
-  readOnly: boolean;
-  /** Off when the panel section already names the table. */
-  showTitle?: boolean;
-}) {
+export function SftpConnections({ nodeId, readOnly, showTitle = true }: ConnectionListProps) {
   const { t } = useTranslation();
   const connections = useQuery(nodeConfigQueries.sftpConnections(nodeId));
   const remove = useDeleteSftpConnection(nodeId);
-  const [editing, setEditing] = useState<SftpConnectionDTO | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<SftpConnectionDTO | null>(null);
-  const rows = connections.data ?? [];
 
   return (
-    <div data-testid="sftp-connections">
-      <div className="d-flex align-items-center mb-2">
-        <div className="node-subtitle m-0 me-auto">{showTitle && t('soaApp.nodePanel.sftp.connections')}</div>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-primary"
-          disabled={readOnly}
-          onClick={() => setEditing('new')}
-          data-testid="sftp-connection-add"
-        >
-          <IconPlus className="me-1" />
-          {t('soaApp.nodePanel.sftp.add')}
-        </button>
-      </div>
-      {rows.length === 0 ? (
-        <div className="small text-body-secondary mb-2">
-          {connections.isPending ? t('global.common.loading') : t('soaApp.nodePanel.sftp.none')}
-        </div>
-      ) : (
-        <table className="table table-sm node-table mb-2">
-          <thead>
-            <tr>
-              <th>{t('soaApp.nodePanel.sftp.name')}</th>
-              <th>{t('soaApp.nodePanel.sftp.address')}</th>
-              <th>{t('soaApp.nodePanel.sftp.folder')}</th>
-              <th className="col-actions">
-                <span className="visually-hidden">{t('soaApp.nodePanel.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.id} data-testid="sftp-connection-row">
-                <td>{c.name}</td>
-                <td>
-                  {c.address}:{c.port}
-                </td>
-                <td>{c.folder}</td>
-                <td className="col-actions">
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link p-1"
-                    title={t('global.common.edit')}
-                    onClick={() => setEditing(c)}
-                    data-testid="sftp-connection-edit"
-                  >
-                    <IconPencil />
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link text-danger p-1"
-                    title={t('global.common.delete')}
-                    disabled={readOnly}
-                    onClick={() => setDeleting(c)}
-                    data-testid="sftp-connection-delete"
-                  >
-                    <IconTrash />
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <ItemTable<SftpConnectionDTO>
+      testId="sftp-connections"
+      itemTestId="sftp-connection"
+      title={showTitle && t('soaApp.nodePanel.sftp.connections')}
+      addLabel={t('soaApp.nodePanel.sftp.add')}
+      empty={connections.isPending ? t('global.common.loading') : t('soaApp.nodePanel.sftp.none')}
+      rows={connections.data ?? []}
+      rowKey={(c) => c.id!}
+      columns={[
+        { header: t('soaApp.nodePanel.sftp.name'), cell: (c) => c.name },
+        {
+          header: t('soaApp.nodePanel.sftp.address'),
+          cell: (c) => (
+            <>
+              {c.address}:{c.port}
+            </>
+          ),
+        },
+        { header: t('soaApp.nodePanel.sftp.folder'), cell: (c) => c.folder },
+      ]}
+      readOnly={readOnly}
+      editor={(connection, close) => (
+        <SftpConnectionModal nodeId={nodeId} connection={connection} readOnly={readOnly} onClose={close} />
       )}
-      {editing && (
-        <SftpConnectionModal
-          nodeId={nodeId}
-          connection={editing === 'new' ? null : editing}
-          readOnly={readOnly}
-          onClose={() => setEditing(null)}
-        />
-      )}
-      {deleting && (
-        <ConfirmModal
-          danger
-          title={t('entity.delete.title')}
-          confirmLabel={t('global.common.delete')}
-          pending={remove.isPending}
-          onClose={() => setDeleting(null)}
-          onConfirm={() => remove.mutate(deleting.id!, { onSuccess: () => setDeleting(null) })}
-          confirmTestId="sftp-connection-delete-confirm"
-        >
-          {t('soaApp.nodePanel.sftp.deleteQuestion', { name: deleting.name })}
-        </ConfirmModal>
-      )}
-    </div>
+      confirmDelete={{
+        question: (c) => t('soaApp.nodePanel.sftp.deleteQuestion', { name: c.name }),
+        pending: remove.isPending,
+        remove: (c, done) => remove.mutate(c.id!, { onSuccess: done }),
+      }}
+    />
   );
 }
 
@@ -176,8 +106,6 @@ function SftpConnectionModal({
     privateKey: '',
     changeSecret: false,
   }));
-  const [touched, setTouched] = useState<Set<string>>(new Set());
-  const [submitted, setSubmitted] = useState(false);
   const [status, setStatus] = useState<TestStatus>('pristine');
   const [detail, setDetail] = useState<string | null>(null);
 
@@ -200,24 +128,22 @@ function SftpConnectionModal({
       privateKey: form.useKey ? (keepsStored && secretStored ? null : form.privateKey) : null,
     },
   };
-  const violations = sftpConnectionViolations(dto, {
-    password: keepsStored && storedPassword,
-    privateKey: keepsStored && storedKey,
-  });
-  const invalid = violations.length > 0;
-  const violation = (field: string) =>
-    submitted || touched.has(field) ? (violations.find((v) => v.field === field)?.violation ?? null) : null;
+  const { violation, touch, submit, submitted, invalid } = useShownViolations(
+    sftpConnectionViolations(dto, {
+      password: keepsStored && storedPassword,
+      privateKey: keepsStored && storedKey,
+    }),
+  );
 
   const set = <K extends keyof SftpForm>(key: K, value: SftpForm[K], field: string = key) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setTouched((tc) => new Set(tc).add(field));
+    touch(field);
     setStatus('pristine');
     setDetail(null);
   };
 
   const onTest = () => {
-    setSubmitted(true);
-    if (invalid) return;
+    if (!submit()) return;
     setStatus('loading');
     setDetail(null);
     test.mutate(dto, {
@@ -230,19 +156,22 @@ function SftpConnectionModal({
   };
 
   const onSave = () => {
-    setSubmitted(true);
-    if (invalid) return;
+    if (!submit()) return;
     save.mutate(dto, { onSuccess: onClose });
   };
 
   const secretField = form.useKey ? 'password.privateKey' : 'password.password';
 
   return (
-    <Modal
+    <ItemModal
       title={t(editing ? 'soaApp.nodePanel.sftp.editTitle' : 'soaApp.nodePanel.sftp.addTitle')}
-      onClose={onClose}
       testId="sftp-connection-modal"
-      footer={
+      saveTestId="sftp-connection-save"
+      readOnly={readOnly}
+      saveDisabled={save.isPending || (submitted && invalid)}
+      onSave={onSave}
+      onClose={onClose}
+      footerStart={
         <>
           <span className="me-auto small" data-testid="sftp-test-status" data-status={status}>
             {status === 'loading' && <span className="spinner-border spinner-border-sm me-1" />}
@@ -265,173 +194,134 @@ function SftpConnectionModal({
           >
             {t('soaApp.nodePanel.sftp.test')}
           </button>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={readOnly || save.isPending || (submitted && invalid)}
-            onClick={onSave}
-            data-testid="sftp-connection-save"
-          >
-            {t('global.common.save')}
-          </button>
         </>
       }
     >
-      <fieldset disabled={readOnly}>
-        <Field id="sftp-name" label={t('soaApp.nodePanel.sftp.name')} violation={violation('name')} show>
-          <input
-            id="sftp-name"
-            className={inputClass(violation('name'), true)}
-            value={form.name}
-            onChange={(e) => set('name', e.target.value)}
-            autoFocus
-            data-testid="sftp-name"
-          />
-        </Field>
-        <div className="row g-2">
-          <Field
-            id="sftp-address"
-            className="col-8 mb-3"
-            label={t('soaApp.nodePanel.sftp.address')}
-            violation={violation('address')}
-            show
-          >
-            <input
-              id="sftp-address"
-              className={inputClass(violation('address'), true)}
-              value={form.address}
-              placeholder="sftp.example.com"
-              onChange={(e) => set('address', e.target.value)}
-              data-testid="sftp-address"
-            />
-          </Field>
-          <Field
-            id="sftp-port"
-            className="col-4 mb-3"
-            label={t('soaApp.nodePanel.sftp.port')}
-            violation={violation('port')}
-            show
-          >
-            <input
-              id="sftp-port"
-              type="number"
-              min={1}
-              max={65535}
-              className={inputClass(violation('port'), true)}
-              value={form.port ?? ''}
-              onChange={(e) => set('port', e.target.value === '' ? null : Number(e.target.value))}
-              data-testid="sftp-port"
-            />
-          </Field>
-        </div>
+      <ModalInput
+        id="sftp-name"
+        label={t('soaApp.nodePanel.sftp.name')}
+        violation={violation('name')}
+        value={form.name}
+        onValue={(v) => set('name', v)}
+        autoFocus
+        testId="sftp-name"
+      />
+      <div className="row g-2">
+        <ModalInput
+          id="sftp-address"
+          fieldClassName="col-8 mb-3"
+          label={t('soaApp.nodePanel.sftp.address')}
+          violation={violation('address')}
+          value={form.address}
+          placeholder="sftp.example.com"
+          onValue={(v) => set('address', v)}
+          testId="sftp-address"
+        />
+        <ModalInput
+          id="sftp-port"
+          fieldClassName="col-4 mb-3"
+          label={t('soaApp.nodePanel.sftp.port')}
+          violation={violation('port')}
+          type="number"
+          min={1}
+          max={65535}
+          value={form.port ?? ''}
+          onValue={(v) => set('port', v === '' ? null : Number(v))}
+          testId="sftp-port"
+        />
+      </div>
+      <ModalInput
+        id="sftp-folder"
+        label={t('soaApp.nodePanel.sftp.folder')}
+        violation={violation('folder')}
+        value={form.folder}
+        onValue={(v) => set('folder', v)}
+        testId="sftp-folder"
+      />
+      <div className="form-check form-switch mb-3">
+        <input
+          id="sftp-use-key"
+          type="checkbox"
+          role="switch"
+          className="form-check-input"
+          checked={form.useKey}
+          onChange={(e) => set('useKey', e.target.checked)}
+          data-testid="sftp-use-key"
+        />
+        <label htmlFor="sftp-use-key" className="form-check-label">
+          {t('soaApp.nodePanel.sftp.useKey')}
+        </label>
+      </div>
+      <ModalInput
+        id="sftp-username"
+        label={t('soaApp.nodePanel.sftp.username')}
+        violation={violation('password.username')}
+        value={form.username}
+        autoComplete="off"
+        onValue={(v) => set('username', v, 'password.username')}
+        testId="sftp-username"
+      />
+      {form.useKey && (
         <Field
-          id="sftp-folder"
-          label={t('soaApp.nodePanel.sftp.folder')}
-          violation={violation('folder')}
+          id="sftp-public-key"
+          label={t('soaApp.nodePanel.sftp.publicKey')}
+          violation={violation('password.publicKey')}
           show
         >
-          <input
-            id="sftp-folder"
-            className={inputClass(violation('folder'), true)}
-            value={form.folder}
-            onChange={(e) => set('folder', e.target.value)}
-            data-testid="sftp-folder"
+          <textarea
+            id="sftp-public-key"
+            rows={2}
+            className={`${inputClass(violation('password.publicKey'), true)} template-editor`}
+            value={form.publicKey}
+            onChange={(e) => set('publicKey', e.target.value, 'password.publicKey')}
+            data-testid="sftp-public-key"
           />
         </Field>
-        <div className="form-check form-switch mb-3">
+      )}
+      {editing && secretStored && (
+        <div className="form-check mb-2">
           <input
-            id="sftp-use-key"
+            id="sftp-change-secret"
             type="checkbox"
-            role="switch"
             className="form-check-input"
-            checked={form.useKey}
-            onChange={(e) => set('useKey', e.target.checked)}
-            data-testid="sftp-use-key"
+            checked={form.changeSecret}
+            onChange={(e) => set('changeSecret', e.target.checked, secretField)}
+            data-testid="sftp-change-secret"
           />
-          <label htmlFor="sftp-use-key" className="form-check-label">
-            {t('soaApp.nodePanel.sftp.useKey')}
+          <label htmlFor="sftp-change-secret" className="form-check-label">
+            {t(form.useKey ? 'soaApp.nodePanel.sftp.changeKey' : 'soaApp.nodePanel.sftp.changePassword')}
           </label>
         </div>
-        <Field
-          id="sftp-username"
-          label={t('soaApp.nodePanel.sftp.username')}
-          violation={violation('password.username')}
-          show
-        >
-          <input
-            id="sftp-username"
-            className={inputClass(violation('password.username'), true)}
-            value={form.username}
-            autoComplete="off"
-            onChange={(e) => set('username', e.target.value, 'password.username')}
-            data-testid="sftp-username"
+      )}
+      <Field
+        id="sftp-secret"
+        label={t(form.useKey ? 'soaApp.nodePanel.sftp.privateKey' : 'soaApp.nodePanel.sftp.password')}
+        violation={violation(secretField)}
+        show
+      >
+        {form.useKey ? (
+          <textarea
+            id="sftp-secret"
+            rows={3}
+            className={`${inputClass(violation(secretField), true)} template-editor`}
+            value={keepsStored && secretStored ? MASKED_SECRET : form.privateKey}
+            disabled={keepsStored && secretStored}
+            onChange={(e) => set('privateKey', e.target.value, secretField)}
+            data-testid="sftp-private-key"
           />
-        </Field>
-        {form.useKey && (
-          <Field
-            id="sftp-public-key"
-            label={t('soaApp.nodePanel.sftp.publicKey')}
-            violation={violation('password.publicKey')}
-            show
-          >
-            <textarea
-              id="sftp-public-key"
-              rows={2}
-              className={`${inputClass(violation('password.publicKey'), true)} template-editor`}
-              value={form.publicKey}
-              onChange={(e) => set('publicKey', e.target.value, 'password.publicKey')}
-              data-testid="sftp-public-key"
-            />
-          </Field>
+        ) : (
+          <input
+            id="sftp-secret"
+            type="password"
+            autoComplete="new-password"
+            className={inputClass(violation(secretField), true)}
+            value={keepsStored && secretStored ? MASKED_SECRET : form.password}
+            disabled={keepsStored && secretStored}
+            onChange={(e) => set('password', e.target.value, secretField)}
+            data-testid="sftp-password"
+          />
         )}
-        {editing && secretStored && (
-          <div className="form-check mb-2">
-            <input
-              id="sftp-change-secret"
-              type="checkbox"
-              className="form-check-input"
-              checked={form.changeSecret}
-              onChange={(e) => set('changeSecret', e.target.checked, secretField)}
-              data-testid="sftp-change-secret"
-            />
-            <label htmlFor="sftp-change-secret" className="form-check-label">
-              {t(form.useKey ? 'soaApp.nodePanel.sftp.changeKey' : 'soaApp.nodePanel.sftp.changePassword')}
-            </label>
-          </div>
-        )}
-        <Field
-          id="sftp-secret"
-          label={t(form.useKey ? 'soaApp.nodePanel.sftp.privateKey' : 'soaApp.nodePanel.sftp.password')}
-          violation={violation(secretField)}
-          show
-        >
-          {form.useKey ? (
-            <textarea
-              id="sftp-secret"
-              rows={3}
-              className={`${inputClass(violation(secretField), true)} template-editor`}
-              value={keepsStored && secretStored ? MASKED_SECRET : form.privateKey}
-              disabled={keepsStored && secretStored}
-              onChange={(e) => set('privateKey', e.target.value, secretField)}
-              data-testid="sftp-private-key"
-            />
-          ) : (
-            <input
-              id="sftp-secret"
-              type="password"
-              autoComplete="new-password"
-              className={inputClass(violation(secretField), true)}
-              value={keepsStored && secretStored ? MASKED_SECRET : form.password}
-              disabled={keepsStored && secretStored}
-              onChange={(e) => set('password', e.target.value, secretField)}
-              data-testid="sftp-password"
-            />
-          )}
-        </Field>
-      </fieldset>
-    </Modal>
+      </Field>
+    </ItemModal>
   );
 }

@@ -1,6 +1,6 @@
 /** Small form controls bound to the node form: a text, number, select or checkbox field with its message. */
 import type { ReactNode } from 'react';
-import { ViolationMessage, inputClass } from '../../../components/FormField';
+import { Field, ViolationMessage, inputClass } from '../../../components/FormField';
 import { useNodeForm } from '../form';
 
 /** The message under a field (from the node form), if any. */
@@ -42,10 +42,7 @@ export function TextInput({
   const { error, readOnly } = useNodeForm();
   const v = error(field);
   return (
-    <div className={className ?? 'mb-3'}>
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
+    <Field id={id} label={label} violation={v} show help={help} className={className}>
       <input
         id={id}
         type={type}
@@ -57,9 +54,7 @@ export function TextInput({
         onChange={(e) => onChange(e.target.value)}
         data-testid={testId}
       />
-      {help && <div className="form-text">{help}</div>}
-      {v && <ViolationMessage violation={v} testId={`${id}-error`} />}
-    </div>
+    </Field>
   );
 }
 
@@ -86,10 +81,7 @@ export function NumberInput({
   const { error, readOnly } = useNodeForm();
   const v = error(field);
   return (
-    <div className={className ?? 'mb-3'}>
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
+    <Field id={id} label={label} violation={v} show help={help} className={className}>
       <input
         id={id}
         type="number"
@@ -102,9 +94,7 @@ export function NumberInput({
         onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
         data-testid={testId}
       />
-      {help && <div className="form-text">{help}</div>}
-      {v && <ViolationMessage violation={v} testId={`${id}-error`} />}
-    </div>
+    </Field>
   );
 }
 
@@ -126,10 +116,7 @@ export function SelectInput({
   const { error, readOnly } = useNodeForm();
   const v = error(field);
   return (
-    <div className={className ?? 'mb-3'}>
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
+    <Field id={id} label={label} violation={v} show help={help} className={className}>
       <select
         id={id}
         className={inputClass(v, true, 'form-select')}
@@ -140,9 +127,7 @@ export function SelectInput({
       >
         {children}
       </select>
-      {help && <div className="form-text">{help}</div>}
-      {v && <ViolationMessage violation={v} testId={`${id}-error`} />}
-    </div>
+    </Field>
   );
 }
 
