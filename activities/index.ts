@@ -1,6 +1,7 @@
 /** All activities, built by a factory from their dependencies (no hard-coded hosts). */
 import type { Knex } from 'knex';
 import { createActionActivities } from './actions';
+import { createBenchActivities } from './bench';
 import { createParserActivities, type AsrSettings } from './parser';
 import { createProjectionActivities } from './projection';
 import { createSystemActivities } from './system';
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createProjectionActivities(deps),
     ...createParserActivities(deps),
+    ...createBenchActivities(),
     ...createActionActivities(deps),
   };
 }

@@ -1,30 +1,66 @@
 /**
- * `npm run bench`: measured, never asserted. Starts a PostgreSQL of its own (embedded), seeds N processes and
- * times the hot paths of this slice: GET /api/processes through the real API over HTTP (as an admin and as a
- * user holding authorities on 500 processes), name search, and access resolution in domain/.
+ * `npm run bench`: measured, never asserted. Starts a PostgreSQL of its own (embedded) and a Temporal dev
+ * server of its own (in memory), then:
+ * - seeds N processes and times the hot paths of the graph slice: GET /api/processes through the real API
+ *   over HTTP (as an admin and as a user holding authorities on 500 processes), name search, and access
+ *   resolution in domain/;
+ * - measures the document engine against bare Temporal on the same server (scripts/bench-engine.ts): the
+ *   human step round trip against a bare update round trip, and documents per second through HUP ->
+ *   FILE_PARSER (txt) -> end against bare workflows with as many no-op activities.
+ * Prints tables and writes everything to .data/bench/results.json. Sizes: BENCH_ROUND_TRIPS (100),
+ * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../api/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
+import { benchEngine, printEngineResults } from './bench-engine';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
+import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+
+const RESULTS_FILE = path.join(ROOT, '.data', 'bench', 'results.json');
+
+/** ms per operation of the API and domain measurements, by label. */
+const apiResults: Record<string, { msPerOp: number; runs: number }> = {};
 
 async function time(label: string, runs: number, fn: () => Promise<unknown> | unknown) {
   await fn();
   const t0 = performance.now();
   for (let i = 0; i < runs; i++) await fn();
   const ms = (performance.now() - t0) / runs;
+  apiResults[label] = { msPerOp: ms, runs };
   console.log(`${label.padEnd(48)} ${ms.toFixed(3)} ms/op  (${runs} runs)`);
 }
 
+const sizeFromEnv = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
+  return v;
+};
+
 async function main() {
+  const cli = ensureTemporalCli();
+  const temporalPromise = startTemporalDevServer(cli, { uiPort: null });
+  const bundlePromise = bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows/index'),
+    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+  });
+  // Settled either way, so a failure of one does not leave the other running unobserved.
+  temporalPromise.catch(() => {});
+  bundlePromise.catch(() => {});
   const pg = await startEmbeddedPostgres(path.join(ROOT, '.data', 'bench-pg'), { persistent: false });
   const db = 'workbench_bench';
   await createDatabaseIfMissing(pg.serverUrl, db);
   const knex = createKnex(pg.urlFor(db));
+  const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
+  let temporal: Awaited<typeof temporalPromise> | undefined;
   try {
     await migrateAndSeed(pg.urlFor(db));
     const n = 2000;
@@ -88,11 +124,47 @@ async function main() {
     await time('processMode over 500 authorities (x1000)', 20, () => {
       for (let i = 0; i < 1000; i++) processMode(principal, i);
     });
+
+    temporal = await temporalPromise;
+    const bundle = await bundlePromise;
+    const engine = await benchEngine({
+      databaseUrl: pg.urlFor(db),
+      temporalAddress: temporal.address,
+      workflowCode: bundle.code,
+      filesDir,
+      roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
+      documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
+      rounds: sizeFromEnv('BENCH_ROUNDS', 3),
+    });
+    printEngineResults(engine);
+    console.log('');
+    // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process).
+    spawnSync(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      [path.join(ROOT, 'scripts', 'bench-lexicon.ts')],
+      {
+        stdio: 'inherit',
+      },
+    );
+    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    fs.writeFileSync(
+      RESULTS_FILE,
+      JSON.stringify({ date: new Date().toISOString(), api: apiResults, engine }, null, 2) + '\n',
+    );
+    console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {
     await knex.destroy();
     await dropDatabase(pg.serverUrl, db).catch(() => {});
     await pg.stop();
+    await (temporal ?? (await temporalPromise.catch(() => undefined)))?.stop();
+    fs.rmSync(filesDir, { recursive: true, force: true });
   }
 }
 
-void main();
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error('[bench] failed:', err);
+    process.exit(1);
+  },
+);

@@ -1,3 +1,4 @@
 /** The workflow bundle's entry: every workflow the worker registers. */
 export { systemCheckWorkflow } from './system-check';
 export { documentWorkflow } from './document';
+export { benchActivitiesWorkflow, benchUpdateWorkflow } from './bench';

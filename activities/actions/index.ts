@@ -5,6 +5,9 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
+import { runLexicon } from './lexicon';
+import { sendMail } from './send-mail';
+import { sendRequest } from './send-request';
 
 export interface RunAutomaticNodeInput {
   documentId: number;
@@ -24,7 +27,11 @@ export interface ActionDeps {
 export type ActionExecutor = (input: RunAutomaticNodeInput, deps: ActionDeps) => Promise<void>;
 
 /** Executors by activity type; each lives in its own module of this folder. */
-const executors: Partial<Record<string, ActionExecutor>> = {};
+const executors: Partial<Record<string, ActionExecutor>> = {
+  SEND_MAIL: sendMail,
+  SEND_REQUEST: sendRequest,
+  LEXICON: runLexicon,
+};
 
 export function createActionActivities(deps: ActionDeps) {
   return {

@@ -2,6 +2,7 @@
 import type Koa from 'koa';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
+import { actionResultRoutes } from './action-results';
 import { connectionRoutes } from './connections';
 import { documentRoutes } from './documents';
 import { edgeRoutes } from './edges';
@@ -42,6 +43,7 @@ export function registerRoutes(app: Koa, deps: AppDeps): void {
     documentRoutes(deps),
     stepRoutes(deps),
     documentStateRoutes(deps),
+    actionResultRoutes(deps),
   ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -32,6 +32,12 @@ import {
   type NodeContext,
   type NodeDraft,
 } from '../../domain/nodes';
+import {
+  availableWildcards,
+  findUnknownWildcards,
+  type WildcardContext,
+  type WildcardSourceNode,
+} from '../../domain/wildcards';
 import { appError, fieldErrors, unprocessable } from '../errors';
 
 const NAME_INDEX = 'nodes_process_name_unique';
@@ -218,6 +224,76 @@ async function ruleContext(
   };
 }
 
+/** The node's template fields with the wildcard editor context each belongs to, by field path. */
+function templateFields(draft: NodeDraft): [string, string | null | undefined, WildcardContext][] {
+  const fields: [string, string | null | undefined, WildcardContext][] = [
+    ['subject', draft.subject, 'node'],
+    ['template', draft.template, 'node'],
+    ['url', draft.url, 'node'],
+    ['fileContent', draft.fileContent, 'node'],
+    ['preferredFilename', draft.preferredFilename, 'filename'],
+    ['payload', draft.payload, 'node'],
+    ['preferredDocName', draft.preferredDocName, 'filename'],
+    ['prompt', draft.prompt, 'node'],
+    ['requestBody.plainTextBody', draft.requestBody?.plainTextBody, 'node'],
+  ];
+  for (const [name, h] of Object.entries(draft.headers ?? {}))
+    fields.push([`headers.${name}`, h?.value, 'node']);
+  for (const [key, v] of Object.entries(draft.requestBody?.jsonBody ?? {}))
+    fields.push([`requestBody.jsonBody.${key}`, v?.value, 'node']);
+  return fields;
+}
+
+/**
+ * Unknown or unavailable wildcards in the node's templates: each is a field error, so a template never
+ * renders a blank at run time. Per-node wildcards come from the node's ancestors (none for a new node).
+ */
+async function wildcardViolations(
+  knex: Knex,
+  draft: NodeDraft,
+  nodeId: number | null,
+): Promise<FieldViolation[]> {
+  const fields = templateFields(draft).filter(([, text]) => text?.includes('${'));
+  if (!fields.length) return [];
+  let previousNodes: WildcardSourceNode[] = [];
+  if (nodeId !== null) {
+    const graph = await loadGraph(knex, draft.processId);
+    const ids = ancestorsOf(graph, nodeId);
+    const ancestors = graph.nodes.filter((n) => ids.has(n.id));
+    const clfIds = ancestors.filter((n) => n.activityType === 'CLF').map((n) => n.id);
+    const types: { id: number; name: string; nodeId: number }[] = clfIds.length
+      ? await knex('classifier_types')
+          .whereIn('node_id', clfIds)
+          .orderBy('id')
+          .select('id', 'name', 'node_id as nodeId')
+      : [];
+    previousNodes = ancestors.map((n) => ({
+      id: n.id,
+      name: n.name,
+      activityType: n.activityType,
+      classifierTypes: types.filter((t) => Number(t.nodeId) === n.id),
+    }));
+  }
+  return fields.flatMap(([field, text, context]) => {
+    const unknown = findUnknownWildcards(
+      text,
+      availableWildcards({ context, triggerType: draft.triggerType, previousNodes }),
+    );
+    return unknown.length
+      ? [
+          {
+            field,
+            violation: {
+              code: 'Match' as const,
+              key: 'soaApp.node.unknownWildcard',
+              params: { wildcards: unknown.join(', ') },
+            },
+          },
+        ]
+      : [];
+  });
+}
+
 async function validate(
   knex: Knex,
   principal: Principal,
@@ -226,7 +302,11 @@ async function validate(
   extra: FieldViolation[] = [],
 ): Promise<void> {
   const ctx = await ruleContext(knex, principal, draft, nodeId);
-  const violations = [...extra, ...nodeRules(draft, { ...ctx, partial: nodeId === null })];
+  const violations = [
+    ...extra,
+    ...nodeRules(draft, { ...ctx, partial: nodeId === null }),
+    ...(await wildcardViolations(knex, draft, nodeId)),
+  ];
   if (violations.length) throw fieldErrors('node', violations);
 }
 

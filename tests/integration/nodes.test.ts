@@ -344,7 +344,7 @@ describe('nodes API', () => {
         smtpPort: 587,
         username: 'robot',
         subject: 'Done',
-        template: 'Hello ${document.filename}',
+        template: 'Hello ${process.name}',
         templateEditorState: '{"root":1}',
         triggerType: 'THRESHOLD',
         threshold: 3,
@@ -420,7 +420,7 @@ describe('nodes API', () => {
       const ok = await put({
         ...req,
         httpRequestMethod: 'POST',
-        url: '${node.1.sendrequestresult.body}',
+        url: '${process.name}',
         headers: { Accept: { value: 'application/json', editorState: null } },
         requestBody: { bodyType: 'JSON', jsonBody: { id: { value: '${document.id}' } } },
       });

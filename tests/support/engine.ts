@@ -2,8 +2,10 @@
  * Support of the engine suites: a real Worker on the suite's own task queue (the run's shared workflow
  * bundle, a temporary files directory), the API starting workflows on that queue, graph builders that insert
  * nodes / edges / predicates directly, documents inserted with their file and started with
- * startDocumentWorkflow, and polling of the projection.
+ * startDocumentWorkflow, and polling of the projection. Suites that need to kill a worker run it as a
+ * separate OS process instead (spawnWorkerProcess, processTree).
  */
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,8 +24,13 @@ export interface EngineSuite extends Suite {
   readonly client: Client;
 }
 
+export interface EngineSuiteOptions {
+  /** false: no Worker in this process (the suite runs worker processes of its own); default true. */
+  worker?: boolean;
+}
+
 /** setupSuite() plus a Worker on a queue of the suite's own and a Temporal client. */
-export function setupEngineSuite(name: string): EngineSuite {
+export function setupEngineSuite(name: string, opts: EngineSuiteOptions = {}): EngineSuite {
   const taskQueue = `test-${name}-${crypto.randomUUID()}`;
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), `engine-${name}-`));
   const suite = setupSuite({ config: { taskQueue, filesDir } });
@@ -35,6 +42,9 @@ export function setupEngineSuite(name: string): EngineSuite {
   let client: Client | undefined;
 
   beforeAll(async () => {
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+    client = new Client({ connection });
+    if (opts.worker === false) return;
     workerKnex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
     const created = await createWorker({
       temporalAddress: process.env.TEMPORAL_ADDRESS!,
@@ -47,8 +57,6 @@ export function setupEngineSuite(name: string): EngineSuite {
     worker = created.worker;
     workerConnection = created.connection;
     running = worker.run();
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-    client = new Client({ connection });
   });
 
   afterAll(async () => {
@@ -161,7 +169,13 @@ export async function startDocument(
   s: EngineSuite,
   graph: GraphBuilder,
   uploadNodeId: number,
-  file: { name?: string; content?: string | Buffer; mimeType?: string; store?: boolean } = {},
+  file: {
+    name?: string;
+    content?: string | Buffer;
+    mimeType?: string;
+    store?: boolean;
+    documentType?: 'TEXTFILE' | 'AUDIOFILE';
+  } = {},
 ): Promise<{ id: number; path: string; absolute: string }> {
   const bytes = Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content ?? 'Hello engine.\n');
   const hash = crypto.createHash('sha256').update(bytes).digest('hex');
@@ -181,7 +195,7 @@ export async function startDocument(
       content_hash: hash,
       mime_type: file.mimeType ?? 'text/plain',
       size: bytes.length,
-      document_type: 'TEXTFILE',
+      document_type: file.documentType ?? 'TEXTFILE',
     })
     .returning('id');
   await startDocumentWorkflow(
@@ -263,4 +277,140 @@ export async function userWithNodeMode(
 ): Promise<{ id: number; token: string }> {
   const user = await buildUser(s.knex, { authorities: grants });
   return { id: user.id, token: await s.signIn(user) };
+}
+
+// --- worker processes (for suites that kill a worker) ---
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** A real worker as its own OS process: `tsx workflows/worker.ts`, leader of a process group of its own. */
+export interface WorkerProcess {
+  /** The pid of tsx, which is also the id of the process group (tsx runs the worker in a child node). */
+  readonly pid: number;
+  /** Resolves once the worker polls its task queue; rejects when the process ends first. */
+  readonly ready: Promise<void>;
+  /** Resolves when the process (tsx) has ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What it printed so far (stdout and stderr), for failure messages. */
+  output(): string;
+  /** Sends the signal to the whole process group and waits until tsx has ended. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Spawns a worker process on the task queue with the run's database and Temporal, the given files directory,
+ * and its own process group (`detached`), so killing `-pid` also kills the node process tsx starts. Programs
+ * the parser runs are in process groups of their own: see processTree to find them.
+ */
+export function spawnWorkerProcess(opts: {
+  taskQueue: string;
+  filesDir: string;
+  env?: NodeJS.ProcessEnv;
+}): WorkerProcess {
+  const child = spawn(
+    path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [path.join(ROOT, 'workflows', 'worker.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: process.env.DATABASE_URL,
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+        TEMPORAL_TASK_QUEUE: opts.taskQueue,
+        FILES_DIR: opts.filesDir,
+        ...opts.env,
+      },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  if (!child.pid) throw new Error('the worker process did not start');
+  const pid = child.pid;
+  let out = '';
+  let polling = false;
+  let onPolling: (() => void) | undefined;
+  const collect = (b: Buffer) => {
+    out = (out + b.toString('utf8')).slice(-64 * 1024);
+    if (!polling && out.includes('[worker] polling task queue')) {
+      polling = true;
+      onPolling?.();
+    }
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ready = new Promise<void>((resolve, reject) => {
+    onPolling = resolve;
+    void exited.then(({ code, signal }) => {
+      if (!polling) reject(new Error(`the worker process ended (${signal ?? code}) before polling:\n${out}`));
+    });
+  });
+  ready.catch(() => {}); // observed by whoever awaits it
+  return {
+    pid,
+    ready,
+    exited,
+    output: () => out,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-pid, signal);
+        } catch {
+          // the group is gone already
+        }
+      }
+      await exited;
+    },
+  };
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** R, S, D, Z (zombie: ended, not yet reaped), ... */
+  state: string;
+  /** The program's name as the kernel keeps it (at most 15 characters). */
+  comm: string;
+}
+
+function readProcess(pid: number): ProcessInfo | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+    const open = stat.indexOf('(');
+    const close = stat.lastIndexOf(')');
+    const [state, ppid, pgid] = stat.slice(close + 2).split(' ');
+    return { pid, ppid: Number(ppid), pgid: Number(pgid), state, comm: stat.slice(open + 1, close) };
+  } catch {
+    return null; // gone meanwhile
+  }
+}
+
+/** Every process of the machine (Linux /proc), zombies included. */
+export function allProcesses(): ProcessInfo[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readProcess(Number(d)))
+    .filter((p): p is ProcessInfo => p !== null);
+}
+
+/** The living (not zombie) processes of a process group. */
+export function processGroup(pgid: number): ProcessInfo[] {
+  return allProcesses().filter((p) => p.pgid === pgid && p.state !== 'Z');
+}
+
+/** The process and all its descendants (Linux /proc), root first. */
+export function processTree(rootPid: number): ProcessInfo[] {
+  const all = allProcesses();
+  const children = new Map<number, ProcessInfo[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const root = all.find((p) => p.pid === rootPid);
+  if (!root) return [];
+  const tree: ProcessInfo[] = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i].pid) ?? []));
+  return tree;
 }

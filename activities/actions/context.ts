@@ -1,0 +1,183 @@
+/**
+ * The data wildcards render from, for one document at one step (INDIVIDUAL rendering): the document with
+ * its content, classifier and span tags, its process, and what earlier nodes left for it (their latest
+ * successful action execution results, their classifier tags, and LLM responses once that table exists).
+ * Also the shared bookkeeping of executors: the node row, the execution key and the result rows.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { Knex } from 'knex';
+import type { NodeSettings } from '../../domain/graph-types';
+import type { NodeResultData, RenderData, SpanTagData } from '../../domain/wildcard-render';
+import type { RunAutomaticNodeInput } from './index';
+
+export interface ActionNode {
+  id: number;
+  processId: number;
+  name: string;
+  activityType: string;
+  settings: NodeSettings;
+}
+
+export async function loadActionNode(knex: Knex, nodeId: number): Promise<ActionNode> {
+  const row = await knex('nodes')
+    .where('id', nodeId)
+    .first('id', 'process_id', 'name', 'activity_type', 'settings');
+  if (!row) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
+  return {
+    id: Number(row.id),
+    processId: Number(row.process_id),
+    name: row.name,
+    activityType: row.activity_type,
+    settings: (row.settings ?? {}) as NodeSettings,
+  };
+}
+
+/**
+ * One key per run of a step: Temporal's retries of the activity keep `attempt` (the step's run number), so a
+ * retry after a success finds the row and sends nothing; a deliberate rerun of the step is a new run.
+ */
+export const executionKey = (input: RunAutomaticNodeInput): string => `step:${input.stepId}:${input.attempt}`;
+
+export async function alreadySucceeded(knex: Knex, key: string): Promise<boolean> {
+  const row = await knex('action_execution_results').where('execution_key', key).first('status');
+  return row?.status === 'SUCCESS';
+}
+
+/** Writes (or overwrites, on a retry) the result of one execution. */
+export async function recordResult(
+  knex: Knex,
+  input: RunAutomaticNodeInput,
+  status: 'SUCCESS' | 'FAILURE',
+  details: Record<string, unknown>,
+): Promise<void> {
+  await knex('action_execution_results')
+    .insert({
+      node_id: input.nodeId,
+      step_id: input.stepId,
+      document_id: input.documentId,
+      execution_key: executionKey(input),
+      status,
+      details: JSON.stringify(details),
+    })
+    .onConflict('execution_key')
+    .merge(['status', 'details', 'created_date']);
+}
+
+/** Records a permanent failure and returns the non-retryable failure to throw (the step goes to ERROR). */
+export async function permanentFailure(
+  knex: Knex,
+  input: RunAutomaticNodeInput,
+  message: string,
+  details: Record<string, unknown> = {},
+): Promise<ApplicationFailure> {
+  await recordResult(knex, input, 'FAILURE', { ...details, error: message });
+  return ApplicationFailure.nonRetryable(message, 'ActionFailed');
+}
+
+/** A refusal of the net guard, with what an administrator can do about it. */
+export const refusalMessage = (err: Error) =>
+  `${err.message} An administrator may admit the address with OUTBOUND_ALLOWLIST.`;
+
+/** Span tags as label and text: text spans cut from the content, token tags joined from their tokens. */
+async function spanTags(knex: Knex, documentId: number, content: string): Promise<SpanTagData[]> {
+  const rows: {
+    id: number;
+    name: string;
+    start: number | null;
+    end: number | null;
+    tokens: string | null;
+  }[] = await knex('ner_tags as t')
+    .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
+    .leftJoin('ner_tag_tokens as nt', 'nt.ner_tag_id', 't.id')
+    .leftJoin('utterance_tokens as u', 'u.id', 'nt.utterance_token_id')
+    .where('t.document_id', documentId)
+    .groupBy('t.id', 'y.name', 't.start_offset', 't.end_offset')
+    .orderBy([{ column: 't.start_offset', order: 'asc' }, { column: 't.id' }])
+    .select(
+      't.id',
+      'y.name',
+      't.start_offset as start',
+      't.end_offset as end',
+      knex.raw("string_agg(u.value, ' ' order by u.utterance_id, u.position) as tokens"),
+    );
+  return rows.map((r) => ({
+    label: r.name,
+    text: r.tokens ?? (r.start !== null && r.end !== null ? content.slice(r.start, r.end) : ''),
+  }));
+}
+
+/** Per-node results for the document: latest successful action results, classifier tags, LLM responses. */
+async function nodeResults(knex: Knex, documentId: number): Promise<Record<number, NodeResultData>> {
+  const out: Record<number, NodeResultData> = {};
+  const of = (nodeId: number) => (out[nodeId] ??= {});
+  const results: { node_id: number; activity_type: string; details: Record<string, unknown> }[] = await knex(
+    'action_execution_results as r',
+  )
+    .join('nodes as n', 'n.id', 'r.node_id')
+    .where({ 'r.document_id': documentId, 'r.status': 'SUCCESS' })
+    .orderBy('r.id', 'asc')
+    .select('r.node_id', 'n.activity_type', 'r.details');
+  const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  for (const r of results) {
+    // Later rows overwrite earlier ones: the latest run of a node wins.
+    const d = r.details ?? {};
+    const n = of(Number(r.node_id));
+    switch (r.activity_type) {
+      case 'SEND_REQUEST':
+        n.sendRequestBody = str(d.body);
+        break;
+      case 'SEND_TO_GOOGLE_DRIVE':
+        n.driveFileId = str(d.createdFileId ?? d.fileId);
+        n.driveFileUrl = str(d.fileUrl ?? d.url);
+        break;
+      case 'SEND_TO_SFTP':
+        n.sftpFileAddress = str(d.createdFileAddress);
+        break;
+    }
+  }
+  const tags: { node_id: number; id: number; name: string }[] = await knex('classifier_tags as c')
+    .join('classifier_types as t', 't.id', 'c.classifier_type_id')
+    .where('c.document_id', documentId)
+    .orderBy('t.id')
+    .select('c.node_id', 't.id', 't.name');
+  for (const t of tags) {
+    const n = of(Number(t.node_id));
+    n.classifierTypes ??= { selected: [] };
+    (n.classifierTypes.selected as { id: number; name: string }[]).push({ id: Number(t.id), name: t.name });
+  }
+  if (await knex.schema.hasTable('llm_chat_responses')) {
+    const llm: { node_id: number; response: string | null }[] = await knex('llm_chat_responses as r')
+      .join('steps as s', 's.id', 'r.step_id')
+      .where('s.document_id', documentId)
+      .orderBy('r.id', 'asc')
+      .select('s.node_id', 'r.response');
+    for (const l of llm) of(Number(l.node_id)).llmResponse = l.response;
+  }
+  return out;
+}
+
+/** Everything the wildcards of one document may need (INDIVIDUAL rendering). */
+export async function loadRenderData(knex: Knex, documentId: number, now = new Date()): Promise<RenderData> {
+  const doc = await knex('documents as d')
+    .join('processes as p', 'p.id', 'd.process_id')
+    .leftJoin('document_contents as c', 'c.document_id', 'd.id')
+    .where('d.id', documentId)
+    .first('d.id', 'd.filename', 'c.content', 'p.id as processId', 'p.name as processName');
+  if (!doc) throw ApplicationFailure.nonRetryable(`Document ${documentId} no longer exists`, 'DocumentGone');
+  const content: string = doc.content ?? '';
+  const [clfTags, spans, nodes] = await Promise.all([
+    knex('classifier_tags as c')
+      .join('classifier_types as t', 't.id', 'c.classifier_type_id')
+      .where('c.document_id', documentId)
+      .orderBy('t.id')
+      .pluck('t.name') as Promise<string[]>,
+    spanTags(knex, documentId, content),
+    nodeResults(knex, documentId),
+  ]);
+  return {
+    process: { id: Number(doc.processId), name: doc.processName },
+    document: { id: Number(doc.id), filename: doc.filename, content, clfTags, spanTags: spans },
+    nodes,
+    now,
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The LEXICON executor: tags a document by the matching rules of the node's NER tag types (matcher in
+ * domain/lexicon.ts). Text documents get SPAN_TAG tags with character offsets into document_contents.content;
+ * audio documents are matched per utterance over its token values joined by single spaces and get
+ * ASR_NER_TAG tags linked (ner_tag_tokens) to the tokens a match covers, with ts_start / ts_end from them
+ * (offsets null: the tokens are the anchor).
+ *
+ * Idempotent: the step row is locked, the step's earlier tags are deleted and the new ones written with the
+ * SUCCESS row of `action_execution_results` in one transaction. The execution key is per step and run
+ * (`lexicon:step:<stepId>:run:<attempt>`, attempt = the workflow's run count of the step), so a Temporal
+ * retry after a committed success does nothing, while a rerun of the step tags the (maybe re-parsed)
+ * content again, replacing the tags of the earlier run. Tags of disabled tag types are not produced.
+ * A rule that cannot run (invalid regex, bad tolerance) fails the step non-retryably with a FAILURE row.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { Knex } from 'knex';
+import { compileLexicon, matchLexicon, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
+import type { ActionExecutor, RunAutomaticNodeInput } from './index';
+
+interface TokenRow {
+  id: number;
+  utterance_id: number;
+  value: string;
+  ts_start: number | null;
+  ts_end: number | null;
+}
+
+interface TagRow {
+  document_id: number;
+  step_id: number;
+  ner_tag_type_id: number;
+  type: 'SPAN_TAG' | 'ASR_NER_TAG';
+  start_offset: number | null;
+  end_offset: number | null;
+  ts_start: number | null;
+  ts_end: number | null;
+}
+
+const INSERT_CHUNK = 1000;
+
+export const executionKey = (input: RunAutomaticNodeInput) =>
+  `lexicon:step:${input.stepId}:run:${input.attempt}`;
+
+async function loadRules(knex: Knex, nodeId: number): Promise<(LexiconRule & { tagName: string })[]> {
+  return knex('matching_rules as r')
+    .join('ner_tag_types as t', 't.id', 'r.ner_tag_type_id')
+    .where('t.node_id', nodeId)
+    .andWhere('t.disabled', false)
+    .orderBy('r.id')
+    .select(
+      'r.id',
+      'r.ner_tag_type_id as nerTagTypeId',
+      'r.expression',
+      'r.matching_type as matchingType',
+      'r.tolerance',
+      't.name as tagName',
+    );
+}
+
+/** Tags of an audio document: each utterance matched alone, each match linked to the tokens it covers. */
+async function audioTags(knex: Knex, documentId: number, match: (text: string) => LexiconMatch[]) {
+  const tokens: TokenRow[] = await knex('utterance_tokens as k')
+    .join('utterances as u', 'u.id', 'k.utterance_id')
+    .where('u.document_id', documentId)
+    .orderBy([{ column: 'u.id' }, { column: 'k.position' }, { column: 'k.id' }])
+    .select('k.id', 'k.utterance_id', 'k.value', 'k.ts_start', 'k.ts_end');
+  const tags: { tag: Omit<TagRow, 'document_id' | 'step_id'>; tokenIds: number[] }[] = [];
+  for (let i = 0; i < tokens.length;) {
+    let j = i;
+    while (j < tokens.length && tokens[j].utterance_id === tokens[i].utterance_id) j++;
+    const utterance = tokens.slice(i, j);
+    const starts: number[] = [];
+    let text = '';
+    for (const t of utterance) {
+      if (text) text += ' ';
+      starts.push(text.length);
+      text += t.value;
+    }
+    for (const m of match(text)) {
+      const covered = utterance.filter((t, k) => starts[k] < m.end && starts[k] + t.value.length > m.start);
+      if (!covered.length) continue;
+      const tsStarts = covered.map((t) => t.ts_start).filter((v): v is number => v !== null);
+      const tsEnds = covered.map((t) => t.ts_end).filter((v): v is number => v !== null);
+      tags.push({
+        tag: {
+          ner_tag_type_id: m.nerTagTypeId,
+          type: 'ASR_NER_TAG',
+          start_offset: null,
+          end_offset: null,
+          ts_start: tsStarts.length ? Math.min(...tsStarts) : null,
+          ts_end: tsEnds.length ? Math.max(...tsEnds) : null,
+        },
+        tokenIds: covered.map((t) => t.id),
+      });
+    }
+    i = j;
+  }
+  return tags;
+}
+
+async function recordFailure(knex: Knex, input: RunAutomaticNodeInput, message: string) {
+  await knex('action_execution_results')
+    .insert({
+      node_id: input.nodeId,
+      step_id: input.stepId,
+      document_id: input.documentId,
+      execution_key: executionKey(input),
+      status: 'FAILURE',
+      details: JSON.stringify({ message }),
+    })
+    .onConflict('execution_key')
+    .ignore();
+}
+
+export const runLexicon: ActionExecutor = async (input, { knex }) => {
+  const key = executionKey(input);
+  const done = await knex('action_execution_results').where('execution_key', key).first('status');
+  if (done?.status === 'SUCCESS') return;
+
+  const doc = await knex('documents').where('id', input.documentId).first('id', 'document_type');
+  if (!doc) throw ApplicationFailure.nonRetryable('The document no longer exists', 'DocumentGone');
+  const rules = await loadRules(knex, input.nodeId);
+  const lexicon = compileLexicon(rules);
+  if (lexicon.problems.length) {
+    const { rule, reason } = lexicon.problems[0];
+    const { tagName } = rule as (typeof rules)[number];
+    const message =
+      `The ${rule.matchingType} rule "${rule.expression}" of the tag "${tagName}" cannot run (${reason}): ` +
+      "fix or delete the rule in the node's labels.";
+    await recordFailure(knex, input, message);
+    throw ApplicationFailure.nonRetryable(message, 'BadMatchingRule');
+  }
+  const match = (text: string) => matchLexicon(lexicon, text);
+
+  // A transcript (wav, or an imported JSON transcript) is matched by its tokens, whatever the upload type.
+  const audio =
+    doc.document_type === 'AUDIOFILE' ||
+    Boolean(await knex('utterances').where('document_id', input.documentId).first('id'));
+  let textTags: LexiconMatch[] = [];
+  let tokenTags: Awaited<ReturnType<typeof audioTags>> = [];
+  if (audio) tokenTags = await audioTags(knex, input.documentId, match);
+  else {
+    const content = await knex('document_contents').where('document_id', input.documentId).first('content');
+    textTags = match(content?.content ?? '');
+  }
+
+  const base = { document_id: input.documentId, step_id: input.stepId };
+  await knex.transaction(async (trx) => {
+    const step = await trx('steps').where('id', input.stepId).forUpdate().first('id');
+    if (!step) throw ApplicationFailure.nonRetryable('The step no longer exists', 'StepGone');
+    await trx('ner_tags').where('step_id', input.stepId).delete();
+    if (audio && tokenTags.length) {
+      // Ids drawn first so each tag's token links are known without relying on RETURNING order.
+      const ids: number[] = (
+        await trx.raw(
+          `select nextval(pg_get_serial_sequence('ner_tags', 'id'))::bigint as id from generate_series(1, ?)`,
+          [tokenTags.length],
+        )
+      ).rows.map((r: { id: number | string }) => Number(r.id));
+      const rows = tokenTags.map((t, i) => ({ id: ids[i], ...base, ...t.tag }));
+      const links = tokenTags.flatMap((t, i) =>
+        t.tokenIds.map((tokenId) => ({ ner_tag_id: ids[i], utterance_token_id: tokenId })),
+      );
+      await knex.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
+      await knex.batchInsert('ner_tag_tokens', links, INSERT_CHUNK).transacting(trx);
+    } else if (textTags.length) {
+      const rows: TagRow[] = textTags.map((m) => ({
+        ...base,
+        ner_tag_type_id: m.nerTagTypeId,
+        type: 'SPAN_TAG',
+        start_offset: m.start,
+        end_offset: m.end,
+        ts_start: null,
+        ts_end: null,
+      }));
+      await knex.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
+    }
+    const perTagType: Record<string, number> = {};
+    const typeIds = audio ? tokenTags.map((t) => t.tag.ner_tag_type_id) : textTags.map((m) => m.nerTagTypeId);
+    for (const id of typeIds) perTagType[id] = (perTagType[id] ?? 0) + 1;
+    await trx('action_execution_results')
+      .insert({
+        node_id: input.nodeId,
+        ...base,
+        execution_key: key,
+        status: 'SUCCESS',
+        details: JSON.stringify({
+          matches: audio ? tokenTags.length : textTags.length,
+          perTagType,
+          rules: rules.length,
+          kind: audio ? 'audio' : 'text',
+        }),
+      })
+      .onConflict('execution_key')
+      .merge(['status', 'details']);
+  });
+};

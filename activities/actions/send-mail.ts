@@ -1,0 +1,133 @@
+/**
+ * SEND_MAIL executor (spec 3 sections 3 and 7): nodemailer to the node's SMTP host and port (connected to
+ * the address the net guard checked, TLS checked against the original name), signed in with the node's
+ * username and the value of its process secret (active only). Receivers DO go to To, DW to Cc, UDW to Bcc
+ * (envelope only); subject and template are rendered for the document. The result keeps the message id.
+ */
+import net from 'node:net';
+import nodemailer from 'nodemailer';
+import type { Knex } from 'knex';
+import type { MailReceiver, NodeSettings } from '../../domain/graph-types';
+import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
+import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
+import {
+  alreadySucceeded,
+  executionKey,
+  loadActionNode,
+  loadRenderData,
+  permanentFailure,
+  recordResult,
+  refusalMessage,
+} from './context';
+import type { ActionExecutor, RunAutomaticNodeInput } from './index';
+
+const SMTP_TIMEOUT_MS = 30_000;
+
+const looksLikeHtml = (s: string) => /<([a-z][a-z0-9]*)\b[^>]*>/i.test(s);
+
+function receivers(list: readonly MailReceiver[] | undefined, type: MailReceiver['type']): string[] {
+  return (list ?? []).filter((r) => r.type === type && r.email?.trim()).map((r) => r.email.trim());
+}
+
+/** Why the node cannot send, or null. */
+function configProblem(s: NodeSettings): string | null {
+  if (!s.smtpHost?.trim()) return 'The mail node has no SMTP host';
+  if (!s.smtpPort || s.smtpPort < 1 || s.smtpPort > 65535) return 'The mail node has no valid SMTP port';
+  if (!s.username?.trim()) return 'The mail node has no username';
+  if (!s.secret?.id) return 'The mail node has no secret for the SMTP password';
+  if (!(s.mailReceivers ?? []).some((r) => r.email?.trim())) return 'The mail node has no receivers';
+  return null;
+}
+
+/** SMTP answers 5xx and refused sign-ins will not get better by retrying. */
+function isPermanent(err: unknown): boolean {
+  const e = err as { code?: string; responseCode?: number };
+  return e.code === 'EAUTH' || e.code === 'EENVELOPE' || (e.responseCode ?? 0) >= 500;
+}
+
+async function execute(
+  input: RunAutomaticNodeInput,
+  knex: Knex,
+  allowlist: readonly string[],
+): Promise<void> {
+  const node = await loadActionNode(knex, input.nodeId);
+  const s = node.settings;
+  const problem = configProblem(s);
+  if (problem) throw await permanentFailure(knex, input, problem);
+  const secret = await knex('secrets')
+    .where({ id: s.secret!.id, process_id: node.processId })
+    .first('value', 'active', 'name');
+  if (!secret) throw await permanentFailure(knex, input, 'The secret of the mail node no longer exists');
+  if (!secret.active)
+    throw await permanentFailure(knex, input, `The secret "${secret.name}" of the mail node is inactive`);
+
+  const data = await loadRenderData(knex, input.documentId);
+  let subject: string;
+  let content: { html: string } | { text: string };
+  try {
+    subject = renderTemplate(s.subject ?? '', data, 'header');
+    const template = s.template ?? '';
+    content = looksLikeHtml(template)
+      ? { html: renderTemplate(template, data, 'html') }
+      : { text: renderTemplate(template, data) };
+  } catch (err) {
+    if (err instanceof WildcardRenderError) throw await permanentFailure(knex, input, err.message);
+    throw err;
+  }
+
+  const host = s.smtpHost!.trim();
+  let address: string;
+  try {
+    address = (await resolveOutbound(host, allowlist)).address;
+  } catch (err) {
+    if (err instanceof OutboundRefused)
+      throw await permanentFailure(knex, input, refusalMessage(err), { host });
+    throw err;
+  }
+  const username = s.username!.trim();
+  const transport = nodemailer.createTransport({
+    host: address,
+    port: s.smtpPort!,
+    secure: s.smtpPort === 465,
+    auth: { user: username, pass: secret.value },
+    // The certificate is checked against the configured name, not the IP connected to.
+    tls: net.isIP(host) ? {} : { servername: host },
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  const to = receivers(s.mailReceivers, 'DO');
+  const cc = receivers(s.mailReceivers, 'DW');
+  const bcc = receivers(s.mailReceivers, 'UDW');
+  try {
+    const info = await transport.sendMail({
+      from: username.includes('@') ? username : `${username}@${host}`,
+      to,
+      cc,
+      bcc,
+      subject,
+      ...content,
+    });
+    await recordResult(knex, input, 'SUCCESS', {
+      messageId: info.messageId,
+      accepted: info.accepted,
+      rejected: info.rejected,
+      to,
+      cc,
+      bcc,
+      subject,
+    });
+  } catch (err) {
+    const message = `Sending the mail through ${host}:${s.smtpPort} failed: ${(err as Error).message}`;
+    if (isPermanent(err)) throw await permanentFailure(knex, input, message, { host });
+    await recordResult(knex, input, 'FAILURE', { host, error: message });
+    throw new Error(message, { cause: err });
+  } finally {
+    transport.close();
+  }
+}
+
+export const sendMail: ActionExecutor = async (input, deps) => {
+  if (await alreadySucceeded(deps.knex, executionKey(input))) return;
+  await execute(input, deps.knex, deps.outboundAllowlist ?? []);
+};

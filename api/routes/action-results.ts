@@ -1,0 +1,61 @@
+/**
+ * Action execution results (spec 3 section 7): `GET api/action-execution-results?nodeId` lists a node's
+ * results newest first, pages of `size` (default 20) from `page` 0, the total in X-Total-Count. READ on the
+ * node is enough.
+ */
+import Router from '@koa/router';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser } from '../auth';
+import { HttpError, notFound } from '../errors';
+import * as nodes from '../services/nodes';
+import { idParam } from '../validate';
+
+const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+export interface ActionExecutionResultDTO {
+  id: number;
+  nodeId: number;
+  stepId: number | null;
+  documentId: number | null;
+  status: 'SUCCESS' | 'FAILURE';
+  details: Record<string, unknown>;
+  createdDate: string;
+}
+
+export function actionResultRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.get('/api/action-execution-results', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await nodes.findNode(knex, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
+    if (!node) throw notFound('node');
+    assertNodeMode(user, node.id, node.processId, 'READ');
+    const pageRaw = firstValue(ctx.query.page);
+    const sizeRaw = firstValue(ctx.query.size);
+    const page = pageRaw === undefined ? 0 : idParam(pageRaw, 'page');
+    const size = sizeRaw === undefined ? 20 : idParam(sizeRaw, 'size');
+    if (page < 0 || size < 1 || size > 100)
+      throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+    const base = knex('action_execution_results').where('node_id', node.id);
+    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+    const rows = await base
+      .clone()
+      .orderBy('id', 'desc')
+      .offset(page * size)
+      .limit(size)
+      .select('id', 'node_id', 'step_id', 'document_id', 'status', 'details', 'created_date');
+    ctx.set('X-Total-Count', String(count));
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
+    ctx.body = rows.map((r): ActionExecutionResultDTO => ({
+      id: Number(r.id),
+      nodeId: Number(r.node_id),
+      stepId: r.step_id === null ? null : Number(r.step_id),
+      documentId: r.document_id === null ? null : Number(r.document_id),
+      status: r.status,
+      details: r.details ?? {},
+      createdDate: new Date(r.created_date).toISOString(),
+    }));
+  });
+
+  return router;
+}

@@ -1,0 +1,81 @@
+import {
+  renderTemplate,
+  unrenderableWildcards,
+  WildcardRenderError,
+  type RenderData,
+} from './wildcard-render';
+
+const data: RenderData = {
+  process: { id: 7, name: 'Invoices' },
+  now: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)),
+  document: {
+    id: 42,
+    filename: 'a b.txt',
+    content: 'Hello <world>',
+    clfTags: ['Urgent', 'Invoice'],
+    spanTags: [
+      { label: 'Person', text: 'Ann' },
+      { label: 'City', text: 'Oslo' },
+    ],
+  },
+  nodes: {
+    3: { sendRequestBody: '{"ok":true}', classifierTypes: { selected: [{ id: 11, name: 'Urgent' }] } },
+    4: { driveFileId: 'f1', driveFileUrl: 'https://d/f1', sftpFileAddress: 'sftp://h/x', llmResponse: 'hi' },
+  },
+};
+
+describe('renderTemplate', () => {
+  it('renders document, process and utility wildcards', () => {
+    expect(
+      renderTemplate(
+        '${document.id} ${document.filename} ${process.id}/${process.name} ${util.date} ${util.datetime} ${util.timestamp}',
+        data,
+      ),
+    ).toBe('42 a b.txt 7/Invoices 2026-01-02 2026-01-02 03:04:05 1767323045006');
+    expect(renderTemplate('${document.clfTags}|${document.spanTags}', data)).toBe(
+      'Urgent, Invoice|Person: Ann\nCity: Oslo',
+    );
+  });
+
+  it('renders per-node results, and an empty text where a node left none', () => {
+    expect(
+      renderTemplate(
+        '${node.3.sendrequestresult.body} ${node.3.clftagtypes.selected} ${node.3.clftagtypes.11.isselected} ${node.3.clftagtypes.12.isselected}',
+        data,
+      ),
+    ).toBe('{"ok":true} Urgent true false');
+    expect(
+      renderTemplate(
+        '${node.4.googledriveresult.fileid} ${node.4.googledriveresult.url} ${node.4.sftpresult.fileaddress} ${node.4.llmresponse}',
+        data,
+      ),
+    ).toBe('f1 https://d/f1 sftp://h/x hi');
+    expect(renderTemplate('[${node.9.sendrequestresult.body}]', data)).toBe('[]');
+  });
+
+  it('escapes values for URLs, HTML and headers but keeps the template text', () => {
+    expect(renderTemplate('http://x/?f=${document.filename}&a=b c', data, 'url')).toBe(
+      'http://x/?f=a%20b.txt&a=b c',
+    );
+    expect(renderTemplate('<p>${document.content}</p>', data, 'html')).toBe('<p>Hello &lt;world&gt;</p>');
+    expect(renderTemplate('${document.spanTags}', data, 'header')).toBe('Person: Ann City: Oslo');
+  });
+
+  it('refuses unknown tokens and document wildcards without a document, naming them all', () => {
+    expect(() => renderTemplate('${document.nope} ${foo}', data)).toThrow(WildcardRenderError);
+    expect(() => renderTemplate('${document.nope} ${foo}', data)).toThrow(
+      'Unknown or unavailable wildcards: ${document.nope}, ${foo}',
+    );
+    const noDoc = { ...data, document: undefined };
+    expect(unrenderableWildcards('${process.name} ${document.id} ${node.3.llmresponse}', noDoc)).toEqual([
+      '${document.id}',
+      '${node.3.llmresponse}',
+    ]);
+    expect(renderTemplate('${process.name} $notatoken {x}', noDoc)).toBe('Invoices $notatoken {x}');
+  });
+
+  it('renders null and empty templates as empty text', () => {
+    expect(renderTemplate(null, data)).toBe('');
+    expect(renderTemplate('', data)).toBe('');
+  });
+});
