@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, launch, shot, signIn } from './support';
+import { BASE_URL, launch, settledCount, shot, signIn } from './support';
 
 async function apiToken(): Promise<string> {
   const res = await fetch(`${BASE_URL}/api/authenticate`, {
@@ -91,9 +91,9 @@ describe('graph and node configuration in Chromium', () => {
     await addNext('Parser', 'CLF', 'Classify');
     await addNext('Classify', 'SPAN', 'Entities');
     await addNext('Entities', 'SEND_MAIL', 'Notify');
-    expect(await page.getByTestId('graph-node').count()).toBe(5);
-    expect(await page.getByTestId('graph-edge-label').count()).toBe(4);
-    await expect(page.getByTestId('unconnected-warning').count()).resolves.toBe(0);
+    expect(await settledCount(page.getByTestId('graph-node'), 5)).toBe(5);
+    expect(await settledCount(page.getByTestId('graph-edge-label'), 4)).toBe(4);
+    expect(await settledCount(page.getByTestId('unconnected-warning'), 0)).toBe(0);
   });
 
   it('gives the classifier two labels', async () => {
@@ -172,9 +172,9 @@ describe('graph and node configuration in Chromium', () => {
   it('finds everything as saved after a reload', async () => {
     await page.reload();
     await node('Notify').waitFor();
-    expect(await page.getByTestId('graph-node').count()).toBe(5);
-    expect(await page.getByTestId('graph-edge-label').count()).toBe(4);
-    expect(await page.locator('[data-testid="graph-edge-label"].has-predicates').count()).toBe(1);
+    expect(await settledCount(page.getByTestId('graph-node'), 5)).toBe(5);
+    expect(await settledCount(page.getByTestId('graph-edge-label'), 4)).toBe(4);
+    expect(await settledCount(page.locator('[data-testid="graph-edge-label"].has-predicates'), 1)).toBe(1);
     await shot(page, '13-graph-reloaded');
 
     await openPanel('Notify');
@@ -187,11 +187,11 @@ describe('graph and node configuration in Chromium', () => {
 
     await openPanel('Classify');
     await panel().getByTestId('clf-label-row').filter({ hasText: 'Letter' }).waitFor();
-    expect(await panel().getByTestId('clf-label-row').count()).toBe(2);
+    expect(await settledCount(panel().getByTestId('clf-label-row'), 2)).toBe(2);
     await closePanel();
     await openPanel('Entities');
     await panel().getByTestId('ner-label-row').filter({ hasText: 'Amount' }).waitFor();
-    expect(await panel().getByTestId('ner-label-row').count()).toBe(3);
+    expect(await settledCount(panel().getByTestId('ner-label-row'), 3)).toBe(3);
     await closePanel();
 
     const rules = await api<{ expression: string }[]>(

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, launch, shot, signIn } from './support';
+import { BASE_URL, launch, settledCount, shot, signIn } from './support';
 
 describe('foundation journey in Chromium', () => {
   let browser: Browser;
@@ -71,13 +71,13 @@ describe('foundation journey in Chromium', () => {
     await page.getByTestId('process-search-mode').selectOption('tag');
     await page.getByTestId('process-search-input').selectOption({ label: tagName });
     await page.getByTestId('process-row').filter({ hasText: processName }).waitFor();
-    expect(await page.getByTestId('process-row').count()).toBe(1);
+    expect(await settledCount(page.getByTestId('process-row'), 1)).toBe(1);
     await shot(page, '05-search-by-tag');
 
     await page.getByTestId('process-search-mode').selectOption('name');
     await page.getByTestId('process-search-input').fill(`sphere ${suffix}`);
     await page.getByTestId('process-row').filter({ hasText: processName }).waitFor();
-    expect(await page.getByTestId('process-row').count()).toBe(1);
+    expect(await settledCount(page.getByTestId('process-row'), 1)).toBe(1);
     await page.getByTestId('process-search-input').fill(`zz-no-such-${suffix}`);
     await page.getByText('No matching Spheres found.').waitFor();
   });
