@@ -1,5 +1,6 @@
 import {
   confirmPasswordRule,
+  documentFilenameRule,
   cronRule,
   deleteConfirmationMatches,
   domainOrIpRule,
@@ -121,5 +122,13 @@ describe('shared field helpers', () => {
     expect(key(cronRule('0 0/5 * * * ?'))).toBeNull();
     expect(key(cronRule('0 0 12 ? * MON-FRI 2027'))).toBeNull();
     expect(key(cronRule('* * *'))).toBe('cronError');
+  });
+});
+
+describe('document rules', () => {
+  it('requires a filename of at most 255 characters', () => {
+    expect(key(documentFilenameRule(' '))).toBe('entity.validation.required');
+    expect(key(documentFilenameRule(`${'a'.repeat(252)}.txt`))).toBe('entity.validation.maxlength');
+    expect(key(documentFilenameRule('report.pdf'))).toBeNull();
   });
 });

@@ -115,6 +115,10 @@ function requiredMax(max: number): Rule {
 export const actorCodeRule: Rule = requiredMax(100);
 export const actorNameRule: Rule = requiredMax(255);
 
+/** A document's filename: required, at most 255 characters (the column). */
+export const DOCUMENT_FILENAME_MAX = 255;
+export const documentFilenameRule: Rule = requiredMax(DOCUMENT_FILENAME_MAX);
+
 export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 export const colorRule: Rule = (v) =>
   HEX_COLOR.test(v ?? '') ? null : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };

@@ -18,10 +18,8 @@ import { checkUpload, extensionOf } from '../services/upload-check';
 import { body, idParam, parse } from '../validate';
 import { modeSatisfies, processMode } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
-import { requiredRule } from '../../domain/validation';
+import { documentFilenameRule } from '../../domain/validation';
 import { tooLarge, unsupported } from './file-upload';
-
-const FILENAME_MAX = 255;
 
 const updateSchema = z.object({
   id: z.number().int(),
@@ -48,15 +46,7 @@ const userIdList = z.array(z.union([z.number().int(), z.object({ id: z.number().
 
 /** The spec's "filename required" (and the column's limit), as a field error of the document form. */
 function checkFilename(filename: string): void {
-  new FieldErrorCollector('document')
-    .check('filename', requiredRule()(filename))
-    .check(
-      'filename',
-      filename.trim().length > FILENAME_MAX
-        ? { code: 'Size', key: 'entity.validation.maxlength', params: { max: FILENAME_MAX } }
-        : null,
-    )
-    .throwIfAny();
+  new FieldErrorCollector('document').check('filename', documentFilenameRule(filename)).throwIfAny();
 }
 
 /** A JSON body on a DELETE (the body parser reads POST, PUT and PATCH only). */
