@@ -40,6 +40,8 @@ export interface AppConfig {
   filesDir: string;
   /** Largest accepted upload in bytes (UPLOAD_MAX_BYTES, default 50 MiB); larger ones get 413. */
   uploadMaxBytes: number;
+  /** Base URL of the OpenAI-compatible chat API of LLM prompt nodes (LLM_BASE_URL, default OpenAI's). */
+  llmBaseUrl: string;
 }
 
 /**
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     asr: loadAsrConfig(env),
     filesDir: path.resolve(ROOT, env.FILES_DIR ?? path.join('.data', 'files')),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
+    llmBaseUrl: env.LLM_BASE_URL || 'https://api.openai.com/v1',
   };
 }
 

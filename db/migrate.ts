@@ -9,6 +9,7 @@ import * as m003 from './migrations/003_labels';
 import * as m004 from './migrations/004_integrations';
 import * as m005 from './migrations/005_documents';
 import * as m006 from './migrations/006_actions';
+import * as m007 from './migrations/007_llm';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -17,6 +18,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '004_integrations': m004,
   '005_documents': m005,
   '006_actions': m006,
+  '007_llm': m007,
 };
 
 const source: Knex.MigrationSource<string> = {

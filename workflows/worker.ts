@@ -4,9 +4,13 @@
  */
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { loadAsrConfig } from '../api/config';
+import { startDocumentWorkflow } from '../api/services/document-workflows';
 import { createActivities, type ActivityDeps } from '../activities';
+import type { ActionDeps } from '../activities/actions';
+import { DEFAULT_LLM_BASE_URL } from '../activities/actions/llm-prompt';
 import { createKnex } from '../db/connection';
 
 export interface WorkerSettings {
@@ -20,6 +24,8 @@ export interface WorkerSettings {
   asr?: ActivityDeps['asr'];
   /** OUTBOUND_ALLOWLIST of the deployment; from the environment when absent. */
   outboundAllowlist?: string[];
+  /** LLM_BASE_URL of the deployment (chat API of LLM prompt nodes); from the environment when absent. */
+  llmBaseUrl?: string;
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -39,6 +45,10 @@ export const outboundAllowlistFromEnv = (env: NodeJS.ProcessEnv = process.env): 
     .map((v) => v.trim())
     .filter(Boolean);
 
+/** The chat API of LLM prompt nodes, as the API reads it (api/config.ts llmBaseUrl). */
+export const llmBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL;
+
 let runtimeInstalled = false;
 
 /** The SDK logs every worker state change at INFO; keep warnings and errors (LOG_LEVEL overrides). */
@@ -57,7 +67,17 @@ export async function createWorker(
   s: WorkerSettings,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   installRuntime();
+  const deps: ActivityDeps & Pick<ActionDeps, 'llmBaseUrl' | 'startDocument'> = {
+    knex: s.knex,
+    filesDir: s.filesDir ?? defaultFilesDir(),
+    asr: s.asr ?? asrFromEnv(),
+    outboundAllowlist: s.outboundAllowlist ?? outboundAllowlistFromEnv(),
+    llmBaseUrl: s.llmBaseUrl ?? llmBaseUrlFromEnv(),
+  };
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
+  // IPS nodes start the documents they create in other processes on this worker's task queue.
+  const client = new Client({ connection, namespace: s.namespace });
+  deps.startDocument = (input) => startDocumentWorkflow(client, input, s.taskQueue);
   const worker = await Worker.create({
     connection,
     namespace: s.namespace,
@@ -65,12 +85,7 @@ export async function createWorker(
     ...(s.workflowBundle
       ? { workflowBundle: s.workflowBundle }
       : { workflowsPath: require.resolve('./index') }),
-    activities: createActivities({
-      knex: s.knex,
-      filesDir: s.filesDir ?? defaultFilesDir(),
-      asr: s.asr ?? asrFromEnv(),
-      outboundAllowlist: s.outboundAllowlist ?? outboundAllowlistFromEnv(),
-    }),
+    activities: createActivities(deps),
   });
   return { worker, connection };
 }

@@ -5,9 +5,13 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
+import type { DocumentWorkflowInput } from '../../workflows/document-contract';
+import { interProcessSend } from './inter-process';
 import { runLexicon } from './lexicon';
+import { runLlmPrompt } from './llm-prompt';
 import { sendMail } from './send-mail';
 import { sendRequest } from './send-request';
+import { sendToSftp } from './send-to-sftp';
 
 export interface RunAutomaticNodeInput {
   documentId: number;
@@ -22,6 +26,10 @@ export interface ActionDeps {
   filesDir: string;
   /** Hosts/IPs/CIDRs outbound connections may reach although private or loopback (OUTBOUND_ALLOWLIST). */
   outboundAllowlist?: string[];
+  /** Starts `document-<id>` on the worker's task queue (IPS nodes); the worker wires it with its client. */
+  startDocument?: (input: DocumentWorkflowInput) => Promise<unknown>;
+  /** Base URL of the OpenAI-compatible chat API of LLM prompt nodes (LLM_BASE_URL); OpenAI when absent. */
+  llmBaseUrl?: string;
 }
 
 export type ActionExecutor = (input: RunAutomaticNodeInput, deps: ActionDeps) => Promise<void>;
@@ -30,7 +38,10 @@ export type ActionExecutor = (input: RunAutomaticNodeInput, deps: ActionDeps) =>
 const executors: Partial<Record<string, ActionExecutor>> = {
   SEND_MAIL: sendMail,
   SEND_REQUEST: sendRequest,
+  SEND_TO_SFTP: sendToSftp,
+  IPS: interProcessSend,
   LEXICON: runLexicon,
+  LLM_PROMPT: runLlmPrompt,
 };
 
 export function createActionActivities(deps: ActionDeps) {

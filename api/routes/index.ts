@@ -3,12 +3,14 @@ import type Koa from 'koa';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
 import { actionResultRoutes } from './action-results';
+import { sftpActionResultRoutes } from './action-results-sftp';
 import { connectionRoutes } from './connections';
 import { documentRoutes } from './documents';
 import { edgeRoutes } from './edges';
 import { fileUploadRoutes } from './file-upload';
 import { i18nRoutes } from './i18n';
 import { labelRoutes } from './labels';
+import { llmRoutes } from './llm';
 import { llmModelRoutes } from './llm-models';
 import { managementRoutes } from './management';
 import { matchingRuleRoutes } from './matching-rules';
@@ -44,6 +46,8 @@ export function registerRoutes(app: Koa, deps: AppDeps): void {
     stepRoutes(deps),
     documentStateRoutes(deps),
     actionResultRoutes(deps),
+    sftpActionResultRoutes(deps),
+    llmRoutes(deps),
   ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

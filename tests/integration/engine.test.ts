@@ -309,7 +309,7 @@ describe('document engine', () => {
     const hup = await g.node('HUP');
     const clf = await g.node('CLF');
     const parser = await g.node('FILE_PARSER', { autoStepStatus: 'ACCEPTED' });
-    const sender = await g.node('IPS', { automatic: true });
+    const sender = await g.node('SEND_TO_GOOGLE_DRIVE', { automatic: true });
     await g.edge(hup, clf);
     await g.edge(clf, parser);
     await g.edge(parser, sender);
@@ -357,9 +357,9 @@ describe('document engine', () => {
     expect(content.content).toContain('Rerun fixes this text.');
 
     // The next automatic node type is not built yet: an honest ERROR, not a fake success.
-    const ips = await stepReaching(s.knex, doc.id, sender, ['ERROR'], 30000);
-    expect(ips.errorMessage).toBe('Running IPS nodes is not built yet');
-    expect((await put(`/api/steps/${ips.id}/rerun`, s.admin)).status).toBe(409);
+    const drive = await stepReaching(s.knex, doc.id, sender, ['ERROR'], 30000);
+    expect(drive.errorMessage).toBe('Running SEND_TO_GOOGLE_DRIVE nodes is not built yet');
+    expect((await put(`/api/steps/${drive.id}/rerun`, s.admin)).status).toBe(409);
     expect((await stepsOf(s.knex, doc.id)).find((x) => x.id === failed.id)!.status).toBe('ACCEPTED');
 
     // The history tells the failure, the rerun and who asked for it.

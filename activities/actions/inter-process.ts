@@ -1,0 +1,140 @@
+/**
+ * IPS executor (spec 3 sections 3 and 7): for each receiver (an IPR node of another process) a TEXTFILE
+ * document is created in the receiver's process, named by the rendered preferredDocName, its file and
+ * content the rendered payload, and its workflow `document-<id>` is started with the IPR node as its upload
+ * node. The result lists the created documents by receiver.
+ *
+ * Once per run of the step: each document is inserted in the same transaction that records it in the
+ * result row (FAILURE until every receiver has its document), so a retry starts the workflows of documents
+ * already created (a start that finds the workflow running is fine) and creates only the missing ones.
+ */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
+import { createFileStore, keyOfHash, sha256, withFileLock } from '../../api/services/files';
+import {
+  alreadySucceeded,
+  executionKey,
+  loadActionNode,
+  loadRenderData,
+  permanentFailure,
+  recordResult,
+} from './context';
+import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
+
+export interface SentDocument {
+  receiverNodeId: number;
+  processId: number;
+  documentId: number;
+}
+
+/** A document name without folders or control characters. */
+function documentName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return (
+    base
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]/g, '_')
+      .trim()
+      .slice(0, 255)
+  );
+}
+
+async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<void> {
+  const { knex } = deps;
+  const node = await loadActionNode(knex, input.nodeId);
+  const s = node.settings;
+  const receiverIds = [...new Set((s.receivers ?? []).map((r) => Number(r?.id)).filter(Number.isInteger))];
+  if (receiverIds.length === 0) throw await permanentFailure(knex, input, 'The IPS node has no receivers');
+  if (!s.preferredDocName?.trim())
+    throw await permanentFailure(knex, input, 'The IPS node has no document name');
+  if (!s.payload?.trim()) throw await permanentFailure(knex, input, 'The IPS node has no payload');
+  if (!deps.startDocument)
+    throw await permanentFailure(knex, input, 'This worker cannot start documents (no Temporal client)');
+
+  const receivers: { id: number; process_id: number; activity_type: string }[] = await knex('nodes')
+    .whereIn('id', receiverIds)
+    .select('id', 'process_id', 'activity_type');
+  for (const id of receiverIds) {
+    const r = receivers.find((x) => Number(x.id) === id);
+    if (!r || r.activity_type !== 'IPR')
+      throw await permanentFailure(knex, input, `The receiver node ${id} is not an inter-process receiver`);
+  }
+
+  let filename: string;
+  let payload: string;
+  try {
+    const data = await loadRenderData(knex, input.documentId);
+    filename = documentName(renderTemplate(s.preferredDocName, data));
+    payload = renderTemplate(s.payload, data);
+  } catch (err) {
+    if (err instanceof WildcardRenderError) throw await permanentFailure(knex, input, err.message);
+    throw err;
+  }
+  if (!filename) throw await permanentFailure(knex, input, 'The rendered document name is empty');
+
+  const key = executionKey(input);
+  const previous = await knex('action_execution_results').where('execution_key', key).first('details');
+  const sent: SentDocument[] = [...((previous?.details?.documents as SentDocument[] | undefined) ?? [])];
+  const store = createFileStore(deps.filesDir);
+  const bytes = Buffer.from(payload, 'utf8');
+  const hash = sha256(bytes);
+
+  for (const id of receiverIds) {
+    if (sent.some((d) => d.receiverNodeId === id)) continue;
+    const processId = Number(receivers.find((x) => Number(x.id) === id)!.process_id);
+    await knex.transaction(async (trx) => {
+      await withFileLock(trx, keyOfHash(hash));
+      const file = await store.put(bytes, hash);
+      const [doc] = await trx('documents')
+        .insert({
+          process_id: processId,
+          upload_node_id: id,
+          filename,
+          path: file.key,
+          content_hash: file.hash,
+          mime_type: 'text/plain',
+          size: file.size,
+          document_type: 'TEXTFILE',
+          status: 'WAITING',
+        })
+        .returning('id');
+      await trx('document_contents').insert({ document_id: doc.id, content: payload });
+      sent.push({ receiverNodeId: id, processId, documentId: Number(doc.id) });
+      await trx('action_execution_results')
+        .insert({
+          node_id: input.nodeId,
+          step_id: input.stepId,
+          document_id: input.documentId,
+          execution_key: key,
+          status: 'FAILURE',
+          details: JSON.stringify({ documents: sent, error: 'sending unfinished' }),
+        })
+        .onConflict('execution_key')
+        .merge(['status', 'details', 'created_date']);
+    });
+  }
+
+  for (const d of sent) {
+    try {
+      await deps.startDocument({
+        documentId: d.documentId,
+        processId: d.processId,
+        uploadNodeId: d.receiverNodeId,
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) continue;
+      const message = `Starting document ${d.documentId} in process ${d.processId} failed: ${(err as Error).message}`;
+      await recordResult(knex, input, 'FAILURE', { documents: sent, error: message });
+      throw new Error(message, { cause: err });
+    }
+  }
+  await recordResult(knex, input, 'SUCCESS', {
+    documents: sent,
+    documentIds: sent.map((d) => d.documentId),
+  });
+}
+
+export const interProcessSend: ActionExecutor = async (input, deps) => {
+  if (await alreadySucceeded(deps.knex, executionKey(input))) return;
+  await execute(input, deps);
+};

@@ -1,0 +1,181 @@
+/**
+ * LLM_PROMPT executor (spec 3 sections 3, 7 and 9): the node's prompt, rendered for the document, sent to the
+ * OpenAI-compatible chat completions API (`openai` package) with the node's model, temperature (default 1)
+ * and the value of its process secret as the API key. The answer is stored as an LLM chat response of the
+ * step (it feeds `${node.<id>.llmresponse}`) and the run as an action execution result.
+ *
+ * The base URL is deployment configuration (LLM_BASE_URL), not user input, so the net guard does not apply.
+ * attachFile: for a model with modalities, the document's text content is sent as a second text part of the
+ * user message; for a model without modalities the flag is ignored.
+ * 4xx answers and bad configuration fail for good; 5xx answers, timeouts and network errors are retried.
+ */
+import type { Knex } from 'knex';
+import OpenAI from 'openai';
+import { renderTemplate, WildcardRenderError, type RenderData } from '../../domain/wildcard-render';
+import {
+  alreadySucceeded,
+  executionKey,
+  loadActionNode,
+  loadRenderData,
+  permanentFailure,
+  recordResult,
+  type ActionNode,
+} from './context';
+import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
+
+export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
+/** Budget of one call of a node run (the rerun endpoint has its own). */
+export const LLM_TIMEOUT_MS = 300_000;
+
+export interface LlmCall {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  temperature: number;
+  prompt: string;
+  /** Text sent as a second part of the user message (attachFile on a model with modalities). */
+  attachment?: { filename: string; content: string };
+  timeoutMs: number;
+}
+
+/** Calls the chat completions API once (no SDK retries: Temporal retries the activity). */
+export async function callLlm(call: LlmCall): Promise<string> {
+  const client = new OpenAI({
+    apiKey: call.apiKey,
+    baseURL: call.baseUrl,
+    maxRetries: 0,
+    timeout: call.timeoutMs,
+  });
+  const content: OpenAI.Chat.ChatCompletionContentPart[] = [{ type: 'text', text: call.prompt }];
+  if (call.attachment)
+    content.push({
+      type: 'text',
+      text: `Attached file ${call.attachment.filename}:\n${call.attachment.content}`,
+    });
+  const completion = await client.chat.completions.create({
+    model: call.model,
+    temperature: call.temperature,
+    messages: [{ role: 'user', content: call.attachment ? content : call.prompt }],
+  });
+  return completion.choices[0]?.message?.content ?? '';
+}
+
+/** A 4xx answer of the LLM API (bad key, unknown model, bad request): retrying does not help. */
+export const isPermanentLlmError = (err: unknown): err is InstanceType<typeof OpenAI.APIError> =>
+  err instanceof OpenAI.APIError &&
+  typeof err.status === 'number' &&
+  err.status >= 400 &&
+  err.status < 500 &&
+  err.status !== 408 &&
+  err.status !== 429;
+
+export interface PreparedLlmCall {
+  call: Omit<LlmCall, 'baseUrl' | 'timeoutMs' | 'prompt'>;
+  secretName: string;
+}
+
+/**
+ * The model, key, temperature and attachment of the node; a string is the reason the configuration is
+ * unusable (missing or inactive secret, missing model).
+ */
+export async function prepareLlmCall(
+  knex: Knex,
+  node: ActionNode,
+  data: RenderData,
+): Promise<PreparedLlmCall | string> {
+  const s = node.settings;
+  if (!s.llmModel?.id) return 'The LLM prompt node has no model';
+  if (!s.secret?.id) return 'The LLM prompt node has no secret for the API key';
+  const model = await knex('llm_models').where('id', s.llmModel.id).first('name', 'modalities');
+  if (!model) return 'The model of the LLM prompt node no longer exists';
+  const secret = await knex('secrets')
+    .where({ id: s.secret.id, process_id: node.processId })
+    .first('name', 'value', 'active');
+  if (!secret) return 'The secret of the LLM prompt node no longer exists';
+  if (!secret.active) return `The secret "${secret.name}" of the LLM prompt node is inactive`;
+  const temperature = s.temperature ?? 1;
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2)
+    return 'The temperature of the LLM prompt node must be between 0 and 2';
+  const modalities: unknown[] = Array.isArray(model.modalities) ? model.modalities : [];
+  const attachment =
+    s.attachFile && modalities.length > 0 && data.document
+      ? { filename: data.document.filename, content: data.document.content }
+      : undefined;
+  return {
+    call: { apiKey: secret.value, model: model.name, temperature, ...(attachment ? { attachment } : {}) },
+    secretName: secret.name,
+  };
+}
+
+/** Stores one answer of a step (`trx` may be a transaction). */
+export async function storeChatResponse(
+  knex: Knex,
+  row: {
+    stepId: number;
+    nodeId: number;
+    documentId: number;
+    prompt: string;
+    promptEditorState: string | null;
+    response: string;
+  },
+): Promise<number> {
+  const [inserted] = await knex('llm_chat_responses')
+    .insert({
+      step_id: row.stepId,
+      node_id: row.nodeId,
+      document_id: row.documentId,
+      prompt: row.prompt,
+      prompt_editor_state: row.promptEditorState,
+      response: row.response,
+    })
+    .returning('id');
+  return Number(inserted.id);
+}
+
+async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<void> {
+  const { knex } = deps;
+  const node = await loadActionNode(knex, input.nodeId);
+  const data = await loadRenderData(knex, input.documentId);
+  let prompt: string;
+  try {
+    prompt = renderTemplate(node.settings.prompt ?? '', data);
+  } catch (err) {
+    if (err instanceof WildcardRenderError) throw await permanentFailure(knex, input, err.message);
+    throw err;
+  }
+  if (!prompt.trim()) throw await permanentFailure(knex, input, 'The prompt of the LLM prompt node is empty');
+  const prepared = await prepareLlmCall(knex, node, data);
+  if (typeof prepared === 'string') throw await permanentFailure(knex, input, prepared);
+  const request = { model: prepared.call.model, temperature: prepared.call.temperature };
+  let response: string;
+  try {
+    response = await callLlm({
+      ...prepared.call,
+      prompt,
+      baseUrl: deps.llmBaseUrl ?? DEFAULT_LLM_BASE_URL,
+      timeoutMs: LLM_TIMEOUT_MS,
+    });
+  } catch (err) {
+    const message = `The LLM API failed: ${(err as Error).message}`;
+    if (isPermanentLlmError(err)) throw await permanentFailure(knex, input, message, request);
+    await recordResult(knex, input, 'FAILURE', { ...request, error: message });
+    throw new Error(message, { cause: err });
+  }
+  // The answer and the SUCCESS row together: a retry after a crash in between stores neither twice.
+  await knex.transaction(async (trx) => {
+    const chatResponseId = await storeChatResponse(trx, {
+      stepId: input.stepId,
+      nodeId: input.nodeId,
+      documentId: input.documentId,
+      prompt,
+      promptEditorState: node.settings.promptEditorState ?? null,
+      response,
+    });
+    await recordResult(trx, input, 'SUCCESS', { ...request, chatResponseId });
+  });
+}
+
+export const runLlmPrompt: ActionExecutor = async (input, deps) => {
+  if (await alreadySucceeded(deps.knex, executionKey(input))) return;
+  await execute(input, deps);
+};

@@ -1,0 +1,214 @@
+/**
+ * Send-to-SFTP and inter-process (IPS -> IPR) nodes at run time, with real Workers of this suite and a real
+ * OpenSSH sshd on loopback started here (key authentication). One Worker's deployment allowlist admits
+ * 127.0.0.1, the other's is empty (the net guard refuses loopback).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import type { Knex } from 'knex';
+import { createActionActivities } from '../../activities/actions';
+import { createKnex } from '../../db/connection';
+import { createWorker } from '../../workflows/worker';
+import {
+  GraphBuilder,
+  eventually,
+  setupEngineSuite,
+  startDocument,
+  stepReaching,
+  stepsOf,
+  type EngineSuite,
+} from '../support/engine';
+import { startSshd, type TestSshd } from '../support/sshd';
+
+describe('send-to-SFTP and inter-process nodes', () => {
+  const s = setupEngineSuite('sftp-ips', { worker: false });
+  const refusingQueue = `test-sftp-ips-refusing-${crypto.randomUUID()}`;
+  const workers: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
+  let workerKnex: Knex;
+  let sshd: TestSshd;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    workerKnex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
+    for (const [taskQueue, outboundAllowlist] of [
+      [s.taskQueue, ['127.0.0.1']],
+      [refusingQueue, []],
+    ] as const) {
+      const { worker, connection } = await createWorker({
+        temporalAddress: process.env.TEMPORAL_ADDRESS!,
+        namespace: 'default',
+        taskQueue,
+        knex: workerKnex,
+        filesDir: s.filesDir,
+        outboundAllowlist: [...outboundAllowlist],
+        workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+      });
+      workers.push({ worker, running: worker.run(), close: () => connection.close() });
+    }
+  });
+
+  afterAll(async () => {
+    for (const w of workers) w.worker.shutdown();
+    for (const w of workers) {
+      await w.running;
+      await w.close();
+    }
+    await workerKnex?.destroy();
+    await sshd?.stop();
+  });
+
+  const configure = (nodeId: number, settings: Record<string, unknown>) =>
+    s
+      .knex('nodes')
+      .where('id', nodeId)
+      .update({ settings: JSON.stringify(settings) });
+
+  const resultsOf = (nodeId: number) =>
+    s.knex('action_execution_results').where('node_id', nodeId).orderBy('id');
+
+  /** HUP -> FILE_PARSER -> SEND_TO_SFTP with a key-authenticated connection to the test sshd. */
+  async function sftpGraph(preferredFilename: string, fileContent: string) {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const parser = await g.node('FILE_PARSER', { autoStepStatus: 'DONE' });
+    const action = await g.node('SEND_TO_SFTP', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    await g.edge(hup, parser);
+    await g.edge(parser, action);
+    const [conn] = await s
+      .knex('sftp_connections')
+      .insert({
+        node_id: action,
+        name: 'test sshd',
+        address: sshd.host,
+        port: sshd.port,
+        folder: sshd.folder,
+        use_key: true,
+        username: sshd.username,
+        public_key: sshd.clientKey.publicKey,
+        private_key: sshd.clientKey.privateKey,
+      })
+      .returning('id');
+    await configure(action, { sftpConnection: { id: conn.id }, preferredFilename, fileContent });
+    return { g, hup, action };
+  }
+
+  it('uploads the rendered file, with a numeric suffix when the name is taken, once per run', async () => {
+    // hello.txt is already in the sshd's folder.
+    const { g, hup, action } = await sftpGraph('hello.txt', 'Document ${document.id}: ${document.content}');
+    const [a, b] = await Promise.all([
+      startDocument(s, g, hup, { content: 'first text\n' }),
+      startDocument(s, g, hup, { content: 'second text\n' }),
+    ]);
+    const stepA = await stepReaching(s.knex, a.id, action, ['ACCEPTED']);
+    await stepReaching(s.knex, b.id, action, ['ACCEPTED']);
+
+    const read = (name: string) => fs.readFileSync(path.join(sshd.folder, name), 'utf8');
+    expect(read('hello.txt')).toBe('hello\n');
+    const uploaded = [read('hello-1.txt'), read('hello-2.txt')].sort();
+    expect(uploaded).toEqual([`Document ${a.id}: first text\n`, `Document ${b.id}: second text\n`].sort());
+    const nameOf = (docId: number) =>
+      read('hello-1.txt').startsWith(`Document ${docId}:`) ? 'hello-1.txt' : 'hello-2.txt';
+
+    const rows = await resultsOf(action);
+    expect(rows.map((r) => r.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    const rowA = rows.find((r) => r.document_id === a.id)!;
+    expect(rowA.details.createdFileAddress).toBe(
+      `sftp://127.0.0.1:${sshd.port}${path.posix.join(sshd.folder, nameOf(a.id))}`,
+    );
+    expect(fs.readdirSync(sshd.folder).sort()).toEqual(['hello-1.txt', 'hello-2.txt', 'hello.txt']);
+    const viaApi = await s.get(`/api/action-execution-results/send-to-sftp?stepId=${stepA.id}`, s.admin);
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.body).toEqual({ status: 'SUCCESS', createdFileAddress: rowA.details.createdFileAddress });
+    expect((await s.get(`/api/action-execution-results/send-to-sftp?stepId=${stepA.id}`)).status).toBe(401);
+
+    // The activity run again for the same run of the step (as Temporal retries it) uploads nothing.
+    const { runAutomaticNode } = createActionActivities({
+      knex: s.knex,
+      filesDir: s.filesDir,
+      outboundAllowlist: ['127.0.0.1'],
+    });
+    await runAutomaticNode({
+      documentId: a.id,
+      stepId: stepA.id,
+      nodeId: action,
+      activityType: 'SEND_TO_SFTP',
+      attempt: 1,
+    });
+    expect(fs.readdirSync(sshd.folder)).toHaveLength(3);
+    expect(await resultsOf(action)).toHaveLength(2);
+  });
+
+  it('refuses 127.0.0.1 when the allowlist does not admit it: the step ends in ERROR, nothing is written', async () => {
+    const { g, hup, action } = await sftpGraph('refused-${document.id}.txt', 'never');
+    const refusing = Object.create(s, { taskQueue: { value: refusingQueue } }) as EngineSuite;
+    const doc = await startDocument(refusing, g, hup);
+    const step = await stepReaching(s.knex, doc.id, action, ['ERROR']);
+    expect(step.errorMessage).toBe(
+      'Connections to 127.0.0.1 are not allowed (loopback address 127.0.0.1). ' +
+        'An administrator may admit the address with OUTBOUND_ALLOWLIST.',
+    );
+    expect(fs.existsSync(path.join(sshd.folder, `refused-${doc.id}.txt`))).toBe(false);
+    expect((await resultsOf(action)).map((r) => r.status)).toEqual(['FAILURE']);
+  });
+
+  it('ends the step in ERROR when the node has no SFTP connection', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const action = await g.node('SEND_TO_SFTP', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    await configure(action, { preferredFilename: 'x.txt', fileContent: 'x' });
+    await g.edge(hup, action);
+    const doc = await startDocument(s, g, hup);
+    const step = await stepReaching(s.knex, doc.id, action, ['ERROR']);
+    expect(step.errorMessage).toBe('The SFTP node has no SFTP connection');
+  });
+
+  it('sends a document to the receiving process, whose workflow starts at its IPR node and walks on', async () => {
+    const receiver = await GraphBuilder.create(s.knex);
+    const ipr = await receiver.node('IPR', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    const next = await receiver.node('CLF', { automatic: false });
+    await receiver.edge(ipr, next);
+
+    const sender = await GraphBuilder.create(s.knex);
+    const hup = await sender.node('HUP');
+    const parser = await sender.node('FILE_PARSER', { autoStepStatus: 'DONE' });
+    const ips = await sender.node('IPS', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    await configure(ips, {
+      receivers: [{ id: ipr }],
+      preferredDocName: 'from-${document.id}.txt',
+      payload: 'Sent by ${process.name}: ${document.content}',
+    });
+    await sender.edge(hup, parser);
+    await sender.edge(parser, ips);
+    const doc = await startDocument(s, sender, hup, { content: 'payload text' });
+    await stepReaching(s.knex, doc.id, ips, ['ACCEPTED']);
+
+    const [row] = await resultsOf(ips);
+    expect(row.status).toBe('SUCCESS');
+    const [sentId] = row.details.documentIds as number[];
+    const sent = await s.knex('documents').where('id', sentId).first();
+    const senderProcess = await s.knex('processes').where('id', sender.processId).first('name');
+    expect(sent).toMatchObject({
+      process_id: receiver.processId,
+      upload_node_id: ipr,
+      filename: `from-${doc.id}.txt`,
+      document_type: 'TEXTFILE',
+    });
+    const text = `Sent by ${senderProcess.name}: payload text`;
+    expect(fs.readFileSync(path.join(s.filesDir, sent.path), 'utf8')).toBe(text);
+    expect((await s.knex('document_contents').where('document_id', sentId).first('content')).content).toBe(
+      text,
+    );
+
+    await stepReaching(s.knex, sentId, next, ['WAITING']);
+    const steps = await eventually('both steps of the sent document', async () => {
+      const all = await stepsOf(s.knex, sentId);
+      return all.length === 2 && all;
+    });
+    expect(steps.map((x) => [x.nodeId, x.status])).toEqual([
+      [ipr, 'ACCEPTED'],
+      [next, 'WAITING'],
+    ]);
+  });
+});
