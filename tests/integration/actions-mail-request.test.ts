@@ -6,16 +6,14 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { SMTPServer } from 'smtp-server';
 import { fieldKeys } from '../support/harness';
 import { createActionActivities } from '../../activities/actions';
-import { createKnex } from '../../db/connection';
-import { createWorker } from '../../workflows/worker';
 import {
   GraphBuilder,
   setupEngineSuite,
+  startWorkers,
   startDocument,
   stepReaching,
   type EngineSuite,
@@ -38,8 +36,7 @@ interface Received {
 describe('send mail and send request nodes', () => {
   const s = setupEngineSuite('actions', { worker: false });
   const refusingQueue = `test-actions-refusing-${crypto.randomUUID()}`;
-  const workers: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
-  let workerKnex: Knex;
+  let workers: { stop(): Promise<void> } | undefined;
   let smtp: SMTPServer;
   let smtpPort: number;
   const mails: Mail[] = [];
@@ -94,31 +91,14 @@ describe('send mail and send request nodes', () => {
     await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
     webPort = (web.address() as AddressInfo).port;
 
-    workerKnex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
-    for (const [taskQueue, outboundAllowlist] of [
-      [s.taskQueue, ['127.0.0.1']],
-      [refusingQueue, []],
-    ] as const) {
-      const { worker, connection } = await createWorker({
-        temporalAddress: process.env.TEMPORAL_ADDRESS!,
-        namespace: 'default',
-        taskQueue,
-        knex: workerKnex,
-        filesDir: s.filesDir,
-        outboundAllowlist: [...outboundAllowlist],
-        workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
-      });
-      workers.push({ worker, running: worker.run(), close: () => connection.close() });
-    }
+    workers = await startWorkers(s, [
+      { taskQueue: s.taskQueue, outboundAllowlist: ['127.0.0.1'] },
+      { taskQueue: refusingQueue, outboundAllowlist: [] },
+    ]);
   });
 
   afterAll(async () => {
-    for (const w of workers) w.worker.shutdown();
-    for (const w of workers) {
-      await w.running;
-      await w.close();
-    }
-    await workerKnex?.destroy();
+    await workers?.stop();
     await new Promise<void>((r) => smtp?.close(() => r()));
     await new Promise<void>((r) => web?.close(() => r()));
   });

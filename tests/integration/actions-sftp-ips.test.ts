@@ -6,15 +6,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
-import type { Knex } from 'knex';
 import { createActionActivities } from '../../activities/actions';
-import { createKnex } from '../../db/connection';
-import { createWorker } from '../../workflows/worker';
 import {
   GraphBuilder,
   eventually,
   setupEngineSuite,
+  startWorkers,
   startDocument,
   stepReaching,
   stepsOf,
@@ -25,37 +22,19 @@ import { startSshd, type TestSshd } from '../support/sshd';
 describe('send-to-SFTP and inter-process nodes', () => {
   const s = setupEngineSuite('sftp-ips', { worker: false });
   const refusingQueue = `test-sftp-ips-refusing-${crypto.randomUUID()}`;
-  const workers: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
-  let workerKnex: Knex;
+  let workers: { stop(): Promise<void> } | undefined;
   let sshd: TestSshd;
 
   beforeAll(async () => {
     sshd = await startSshd();
-    workerKnex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
-    for (const [taskQueue, outboundAllowlist] of [
-      [s.taskQueue, ['127.0.0.1']],
-      [refusingQueue, []],
-    ] as const) {
-      const { worker, connection } = await createWorker({
-        temporalAddress: process.env.TEMPORAL_ADDRESS!,
-        namespace: 'default',
-        taskQueue,
-        knex: workerKnex,
-        filesDir: s.filesDir,
-        outboundAllowlist: [...outboundAllowlist],
-        workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
-      });
-      workers.push({ worker, running: worker.run(), close: () => connection.close() });
-    }
+    workers = await startWorkers(s, [
+      { taskQueue: s.taskQueue, outboundAllowlist: ['127.0.0.1'] },
+      { taskQueue: refusingQueue, outboundAllowlist: [] },
+    ]);
   });
 
   afterAll(async () => {
-    for (const w of workers) w.worker.shutdown();
-    for (const w of workers) {
-      await w.running;
-      await w.close();
-    }
-    await workerKnex?.destroy();
+    await workers?.stop();
     await sshd?.stop();
   });
 

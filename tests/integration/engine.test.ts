@@ -5,6 +5,7 @@
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import fs from 'node:fs';
+import type { Knex } from 'knex';
 import path from 'node:path';
 import {
   completeUpdate,
@@ -22,6 +23,38 @@ import {
   stepsOf,
   userWithNodeMode,
 } from '../support/engine';
+
+/**
+ * HUP -> CLF -> SPAN A (when class A) and SPAN B (when class B): the graph of the branching tests. `extra`
+ * adds nodes before the edges are drawn (node order decides the ids the assertions read).
+ */
+async function classifierBranches<E extends Record<string, number> = Record<string, never>>(
+  knex: Knex,
+  extra?: (g: GraphBuilder) => Promise<E>,
+) {
+  const g = Object.assign(await GraphBuilder.create(knex), { extra: {} as E });
+  const hup = await g.node('HUP');
+  const clf = await g.node('CLF');
+  const spanA = await g.node('SPAN');
+  const spanB = await g.node('SPAN');
+  if (extra) g.extra = await extra(g);
+  const classA = await g.classifierType(clf);
+  const classB = await g.classifierType(clf);
+  await g.edge(hup, clf);
+  await g.predicate({
+    edgeId: await g.edge(clf, spanA),
+    predicateType: 'CLF',
+    nodeId: clf,
+    clfTypeId: classA,
+  });
+  await g.predicate({
+    edgeId: await g.edge(clf, spanB),
+    predicateType: 'CLF',
+    nodeId: clf,
+    clfTypeId: classB,
+  });
+  return { g, hup, clf, spanA, spanB, classA, classB };
+}
 
 describe('document engine', () => {
   const s = setupEngineSuite('engine');
@@ -189,27 +222,10 @@ describe('document engine', () => {
   });
 
   it('sends a document down the branch whose classifier predicate holds', async () => {
-    const g = await GraphBuilder.create(s.knex);
-    const hup = await g.node('HUP');
-    const clf = await g.node('CLF');
-    const spanA = await g.node('SPAN');
-    const spanB = await g.node('SPAN');
-    const spanNone = await g.node('SPAN');
-    const classA = await g.classifierType(clf);
-    const classB = await g.classifierType(clf);
-    await g.edge(hup, clf);
-    await g.predicate({
-      edgeId: await g.edge(clf, spanA),
-      predicateType: 'CLF',
-      nodeId: clf,
-      clfTypeId: classA,
-    });
-    await g.predicate({
-      edgeId: await g.edge(clf, spanB),
-      predicateType: 'CLF',
-      nodeId: clf,
-      clfTypeId: classB,
-    });
+    const { g, hup, clf, spanA, classA } = await classifierBranches(s.knex, async (g) => ({
+      spanNone: await g.node('SPAN'),
+    }));
+    const { spanNone } = g.extra;
     // The extra empty option: "no classifier tag of that node".
     await g.predicate({
       edgeId: await g.edge(clf, spanNone),
@@ -381,26 +397,7 @@ describe('document engine', () => {
   });
 
   it('reopens a step after the flow moved on: keeps downstream steps and tags, re-evaluates edges once completed', async () => {
-    const g = await GraphBuilder.create(s.knex);
-    const hup = await g.node('HUP');
-    const clf = await g.node('CLF');
-    const spanA = await g.node('SPAN');
-    const spanB = await g.node('SPAN');
-    const classA = await g.classifierType(clf);
-    const classB = await g.classifierType(clf);
-    await g.edge(hup, clf);
-    await g.predicate({
-      edgeId: await g.edge(clf, spanA),
-      predicateType: 'CLF',
-      nodeId: clf,
-      clfTypeId: classA,
-    });
-    await g.predicate({
-      edgeId: await g.edge(clf, spanB),
-      predicateType: 'CLF',
-      nodeId: clf,
-      clfTypeId: classB,
-    });
+    const { g, hup, clf, spanA, spanB, classA, classB } = await classifierBranches(s.knex);
     const nerType = await g.nerTagType(spanA);
     const writer = await userWithNodeMode(s, [{ componentId: g.processId, type: 'PROCESS', mode: 'WRITE' }]);
 

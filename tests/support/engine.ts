@@ -414,3 +414,37 @@ export function processTree(rootPid: number): ProcessInfo[] {
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i].pid) ?? []));
   return tree;
 }
+
+/**
+ * Real Workers in this process, one per task queue, each with its own outbound allowlist (actions suites run
+ * one queue that may reach loopback peers and one that may not). `stop()` shuts them down in afterAll.
+ */
+export async function startWorkers(
+  s: { filesDir: string },
+  queues: readonly { taskQueue: string; outboundAllowlist: readonly string[] }[],
+): Promise<{ stop(): Promise<void> }> {
+  const knex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
+  const started: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
+  for (const q of queues) {
+    const { worker, connection } = await createWorker({
+      temporalAddress: process.env.TEMPORAL_ADDRESS!,
+      namespace: 'default',
+      taskQueue: q.taskQueue,
+      knex,
+      filesDir: s.filesDir,
+      outboundAllowlist: [...q.outboundAllowlist],
+      workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+    });
+    started.push({ worker, running: worker.run(), close: () => connection.close() });
+  }
+  return {
+    async stop() {
+      for (const w of started) w.worker.shutdown();
+      for (const w of started) {
+        await w.running;
+        await w.close();
+      }
+      await knex.destroy();
+    },
+  };
+}
