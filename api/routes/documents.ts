@@ -14,7 +14,7 @@ import { assertNodeMode, assertProcessMode, currentUser, loadAuthUser, type Auth
 import { FieldErrorCollector, HttpError, locked, notFound, setAlert } from '../errors';
 import * as documents from '../services/documents';
 import { createFileStore } from '../services/files';
-import { checkUpload, extensionOf } from '../services/upload-check';
+import { checkUpload, extensionOf } from '../../domain/upload-check';
 import { body, idParam, parse } from '../validate';
 import { modeSatisfies, processMode } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';

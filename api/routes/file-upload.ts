@@ -14,7 +14,7 @@ import { HttpError, notFound } from '../errors';
 import { createDocument, sanitizeFilename, toSummary, type DocumentDeps } from '../services/documents';
 import { createFileStore } from '../services/files';
 import { findNode } from '../services/nodes';
-import { checkUpload } from '../services/upload-check';
+import { checkUpload } from '../../domain/upload-check';
 import { idParam } from '../validate';
 import type { Node } from '../../db/models/Node';
 import { modeSatisfies, nodeMode } from '../../domain/access';

@@ -4,7 +4,7 @@
  * header block of an e-mail, a JSON parse, text without NULs), and the rule that the file name's extension
  * must agree with the content. Pure: no I/O, so the unit test feeds it bytes.
  */
-import type { DocumentType } from '../../domain/enums';
+import type { DocumentType } from './enums';
 
 export const FILE_KINDS = [
   'png',
