@@ -15,7 +15,16 @@ import { errorMessages } from '../../api/errors';
 import { IconPencil, IconTrash } from '../../components/icons';
 import { toast } from '../../components/toast';
 import { nodeKeys, nodeQueries } from '../graph/api';
-import { useDeleteNode, useExecuteAction, useNodeAction, useSaveNode, type NodeAction } from './api';
+import {
+  useDeleteNode,
+  useExecuteAction,
+  useNodeAction,
+  useSaveNode,
+  type FetchOutcome,
+  type NodeAction,
+  type TrainingOutcome,
+} from './api';
+import { PollerStatus } from './components/PollerStatus';
 import { ConfirmModal } from './components/ConfirmModal';
 import { DelayedSkeleton } from './components/DelayedSkeleton';
 import { NodeNameModal } from './components/NodeNameModal';
@@ -137,7 +146,17 @@ function NodePanelContent({
       onSuccess: ({ node: stored, alerted }) => {
         form.reset(stored);
         if (!alerted) toast.success(t('soaApp.nodePanel.saved', { name: stored.name }));
-        if (executeAfter) execute.mutate(stored.id);
+        if (executeAfter)
+          execute.mutate(stored.id, {
+            onSuccess: (run) => {
+              if (run.status === 'FAILURE')
+                toast.warning(t('soaApp.nodePanel.footer.executeFailed', { error: run.error ?? '' }));
+              else toast.success(t('soaApp.nodePanel.footer.executeDone', { count: run.documents }));
+            },
+            onError: (e) => {
+              for (const text of errorMessages(t, e)) toast.error(text);
+            },
+          });
       },
       onError: reportFailure,
     });
@@ -173,7 +192,28 @@ function NodePanelContent({
   const runAction = (kind: NodeAction) =>
     action.mutate(
       { action: kind, nodeId: saved.id },
-      { onSuccess: () => toast.success(t(`soaApp.nodePanel.footer.${kind}Started`)) },
+      {
+        onSuccess: (outcome) => {
+          if (kind === 'train') {
+            toast.success(
+              t('soaApp.nodePanel.footer.trainDone', { count: (outcome as TrainingOutcome).documents }),
+            );
+            return;
+          }
+          const { imported, errors } = outcome as FetchOutcome;
+          if (errors.length)
+            toast.warning(
+              t('soaApp.nodePanel.footer.fetchDoneWithErrors', {
+                count: imported,
+                errors: errors.join('; '),
+              }),
+            );
+          else toast.success(t('soaApp.nodePanel.footer.fetchDone', { count: imported }));
+        },
+        onError: (e) => {
+          for (const text of errorMessages(t, e)) toast.error(text);
+        },
+      },
     );
 
   const sections = sectionsFor(t, { node: form.draft, readOnly, onSaveTaggingTypes });
@@ -222,6 +262,7 @@ function NodePanelContent({
               {t('soaApp.nodePanel.readOnly')}
             </div>
           )}
+          {fetchAction && <PollerStatus status={saved.pollerStatus ?? null} />}
           {sections.map((section, i) => (
             <PanelSection key={section.name} name={section.name} number={i + 1} title={section.title}>
               {section.body}

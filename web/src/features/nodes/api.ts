@@ -109,8 +109,27 @@ export function useDeleteNode() {
   });
 }
 
-/** The footer's fetch buttons (spec 3 section 7); these routes arrive with a later issue and may 404. */
+/** The footer's fetch and train buttons (spec 3 section 7); each waits for the run and answers its outcome. */
 export type NodeAction = 'fetchSftp' | 'fetchMail' | 'fetchDrive' | 'train';
+
+/** What a fetch answers: the documents it imported and the connections that failed. */
+export interface FetchOutcome {
+  imported: number;
+  errors: string[];
+}
+
+/** What a training answers (the recorded training). */
+export interface TrainingOutcome {
+  status: 'SUCCESS' | 'FAILURE';
+  documents: number;
+}
+
+/** What execute-action answers: the batch the node executed for. */
+export interface ExecuteOutcome {
+  status: 'SUCCESS' | 'FAILURE' | 'SKIPPED';
+  documents: number;
+  error: string | null;
+}
 
 const ACTION_PATHS: Record<NodeAction, (id: number) => string> = {
   fetchSftp: (id) => `api/sftp-upload-node/${id}/fetch-sftp-content`,
@@ -120,19 +139,22 @@ const ACTION_PATHS: Record<NodeAction, (id: number) => string> = {
 };
 
 export function useNodeAction() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ action, nodeId }: { action: NodeAction; nodeId: number }) =>
-      http.put<unknown>(ACTION_PATHS[action](nodeId)),
+      http.put<FetchOutcome | TrainingOutcome>(ACTION_PATHS[action](nodeId)),
+    // A poll changes the node's last-poll status.
+    onSuccess: () => invalidateNodes(queryClient),
   });
 }
 
 /**
- * POST api/action-nodes/{id}/execute-action: runs an action node at once (after saving a CRON trigger that
- * has not run yet). The route arrives with the action-execution issue and may 404 until then.
+ * POST api/action-nodes/{id}/execute-action: runs a CRON or THRESHOLD action node at once for what it has
+ * collected (after saving a CRON trigger that has not run yet).
  */
 export function useExecuteAction() {
   return useMutation({
-    mutationFn: (nodeId: number) => http.post<unknown>(`api/action-nodes/${nodeId}/execute-action`),
+    mutationFn: (nodeId: number) => http.post<ExecuteOutcome>(`api/action-nodes/${nodeId}/execute-action`),
   });
 }
 
