@@ -1,19 +1,19 @@
 /** All activities, built by a factory from their dependencies (no hard-coded hosts). */
 import type { Knex } from 'knex';
-import { createActionActivities } from './actions';
+import { createActionActivities, type ActionDeps } from './actions';
 import { createBenchActivities } from './bench';
 import { createParserActivities, type AsrSettings } from './parser';
+import { createPollerActivities } from './pollers';
+import { createTrainingActivities } from './training';
 import { createProjectionActivities } from './projection';
 import { createSystemActivities } from './system';
 
-export interface ActivityDeps {
+export interface ActivityDeps extends ActionDeps {
   knex: Knex;
   /** Root of the stored files (FILES_DIR). */
   filesDir: string;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: AsrSettings;
-  /** OUTBOUND_ALLOWLIST of the deployment (net guard of mail, request and SFTP actions). */
-  outboundAllowlist?: string[];
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -23,6 +23,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createParserActivities(deps),
     ...createBenchActivities(),
     ...createActionActivities(deps),
+    ...createPollerActivities(deps),
+    ...createTrainingActivities(deps),
   };
 }
 

@@ -31,6 +31,8 @@ const TITLES: Record<number, string> = {
 };
 
 export const unauthorized = (detail?: string) => new HttpError(401, { message: 'error.http.401', detail });
+/** A 400 with a human explanation (for refusals that have no field). */
+export const badRequest = (detail: string) => new HttpError(400, { message: 'error.http.400', detail });
 export const forbidden = () => new HttpError(403, { message: 'error.http.403' });
 export const notFound = (entity = 'entity') =>
   new HttpError(404, { message: 'error.url.not.found', params: { entity } });

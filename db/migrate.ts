@@ -10,6 +10,8 @@ import * as m004 from './migrations/004_integrations';
 import * as m005 from './migrations/005_documents';
 import * as m006 from './migrations/006_actions';
 import * as m007 from './migrations/007_llm';
+import * as m008 from './migrations/008_triggers_pollers';
+import * as m009 from './migrations/009_training';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -19,6 +21,8 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '005_documents': m005,
   '006_actions': m006,
   '007_llm': m007,
+  '008_triggers_pollers': m008,
+  '009_training': m009,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -169,6 +169,17 @@ export interface NodeDTO extends NodeSettings {
   additionalNodeSubmits: AdditionalNodeSubmit[];
   /** The caller's access mode on the node (derived; ignored on input). */
   accessMode: AccessMode | null;
+  /** E-mail, SFTP and cloud-drive upload nodes: their last poll (derived; ignored on input). */
+  pollerStatus?: PollerStatusDTO | null;
+}
+
+/** The last poll of an upload node: when, how many documents, and the last error with its time. */
+export interface PollerStatusDTO {
+  lastRunDate: string | null;
+  lastSuccessDate: string | null;
+  lastImported: number;
+  lastError: string | null;
+  lastErrorDate: string | null;
 }
 
 /** Body of POST /api/nodes: a NodeDTO without id; omitted common fields take the per-type defaults. */

@@ -127,6 +127,17 @@ describe('transitions by status (spec 2 section 4)', () => {
     );
   });
 
+  it('reruns failed automatic action steps only, and never a manual or upload step', () => {
+    const mail = node({ activityType: 'SEND_MAIL', automatic: true });
+    expect(code('rerun', step({ status: 'ERROR' }), mail, as('ADMIN'))).toBeNull();
+    expect(code('rerun', step({ status: 'WAITING' }), mail, as('ADMIN'))).toBe('notRerunnable');
+    expect(code('rerun', step({ status: 'ACCEPTED' }), mail, as('ADMIN'))).toBe('notRerunnable');
+    expect(
+      code('rerun', step({ status: 'ERROR' }), node({ activityType: 'IPR', automatic: true }), as('ADMIN')),
+    ).toBe('notRerunnable');
+    expect(modeAllows('rerun', step({ status: 'ERROR' }), mail, as('WRITE'))).toBe(false);
+  });
+
   it('refuses everything on a PROCESSING step, unassign of a free step and a second master', () => {
     for (const a of ['startWorking', 'complete', 'accept', 'activate', 'rerun', 'unassign'] as const)
       expect(code(a, step({ status: 'PROCESSING', blockedBy: ME }), node(), as('ADMIN'))).toBe('processing');

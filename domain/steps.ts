@@ -7,7 +7,8 @@
  * Decisions where the spec is silent:
  * - Modes: start working, complete, activate need WRITE on the node; accept needs ADMIN, or WRITE when the
  *   node does not require acceptance; revoking an acceptance (cancel acceptance of an ACCEPTED step), mark as
- *   master, unassigning another user and rerun need ADMIN; reopening an ERROR step (cancel acceptance) and
+ *   master, unassigning another user and rerun need ADMIN (rerun: file parser steps WAITING or ERROR, other
+ *   automatic steps ERROR, as a new execution); reopening an ERROR step (cancel acceptance) and
  *   releasing one's own assignment need WRITE. READ (or no mode) may do nothing.
  * - Complete and accept of a WAITING step need someone working on it (blockedBy); only that user or a node
  *   admin may complete or accept it. Start working on a step someone else holds is for node admins only
@@ -173,8 +174,17 @@ export function transitionRefusal(
       if (step.master) return refuse('alreadyMaster', 'The step is already the master step');
       return null;
     case 'rerun':
+      // A failed action (mail, request, upload, model...) may be run again by a node admin, a new execution.
+      if (node.activityType !== 'FILE_PARSER' && node.automatic && !isUploadType(node.activityType)) {
+        if (step.status !== 'ERROR')
+          return refuse(
+            'notRerunnable',
+            `Only a failed action step can be rerun (this one is ${step.status})`,
+          );
+        return null;
+      }
       if (node.activityType !== 'FILE_PARSER')
-        return refuse('notRerunnable', 'Only file parser steps can be rerun');
+        return refuse('notRerunnable', 'Only file parser steps and failed automatic steps can be rerun');
       if (step.status !== 'WAITING' && step.status !== 'ERROR')
         return refuse(
           'notRerunnable',

@@ -3,6 +3,7 @@
  * is valid, else a Violation: `code` is the constraint name the API reports in field errors (NotBlank, Size,
  * Pattern, ...) and `key` the i18n message key the forms show. Forms and API call the same functions.
  */
+import { temporalCron } from './cron';
 
 export type ConstraintCode = 'NotBlank' | 'Size' | 'Pattern' | 'Email' | 'NotUnique' | 'Match' | 'Required';
 
@@ -173,10 +174,16 @@ export const simpleEmailRule: Rule = (v) =>
 export const identifierRule: Rule = (v) =>
   /^[A-Za-z0-9_-]+$/.test(v ?? '') ? null : { code: 'Pattern', key: 'identifierError' };
 
+/** Fields of a cron pattern; the pattern must also be schedulable (cron.ts refuses L, W and #). */
 const CRON_FIELD = /^[0-9A-Za-z*?/,\-#LW]+$/;
 export const cronRule: Rule = (v) => {
   const fields = (v ?? '').trim().split(/\s+/);
-  if ((fields.length === 6 || fields.length === 7) && fields.every((f) => CRON_FIELD.test(f))) return null;
+  if (
+    (fields.length === 6 || fields.length === 7) &&
+    fields.every((f) => CRON_FIELD.test(f)) &&
+    temporalCron(v)
+  )
+    return null;
   return { code: 'Pattern', key: 'cronError' };
 };
 

@@ -78,4 +78,27 @@ describe('renderTemplate', () => {
     expect(renderTemplate(null, data)).toBe('');
     expect(renderTemplate('', data)).toBe('');
   });
+
+  it('renders the aggregate of collected documents: short values listed, long texts apart', () => {
+    const doc = (id: number, content: string) => ({
+      id,
+      filename: `d${id}.txt`,
+      content,
+      clfTags: [],
+      spanTags: [],
+    });
+    const aggregated: RenderData = {
+      process: data.process,
+      now: data.now,
+      aggregate: [
+        { document: doc(1, 'one'), nodes: { 5: { llmResponse: 'r1' } } },
+        { document: doc(2, 'two') },
+      ],
+    };
+    expect(renderTemplate('${document.id} | ${document.filename}', aggregated)).toBe('1, 2 | d1.txt, d2.txt');
+    expect(renderTemplate('${document.content}', aggregated)).toBe('one\n\ntwo');
+    expect(renderTemplate('${node.5.llmresponse}', aggregated)).toBe('r1\n\n');
+    expect(renderTemplate('[${document.id}]', { ...aggregated, aggregate: [] })).toBe('[]');
+    expect(unrenderableWildcards('${document.nope}', aggregated)).toEqual(['${document.nope}']);
+  });
 });

@@ -1,7 +1,10 @@
 /**
  * Rendering of the wildcards of spec 3 section 9 (the catalogue and availability are in wildcards.ts):
- * replaces every `${...}` token of a template with the value the data give it. INDIVIDUAL rendering only:
- * one document's data (trigger ALWAYS) plus the UNIVERSAL process and utility values. A token that is not a
+ * replaces every `${...}` token of a template with the value the data give it. INDIVIDUAL rendering: one
+ * document's data (trigger ALWAYS); AGGREGATED rendering (triggers CRON and THRESHOLD): the documents
+ * collected since the node's last execution, each document or node wildcard rendering the values of every
+ * document joined (short values by ", ", long texts by a blank line); both with the UNIVERSAL process and
+ * utility values. A token that is not a
  * wildcard, or one whose data this rendering does not have (a document wildcard without a document), is an
  * error, never a silent blank: the node API refuses such templates on save, so reaching one here means the
  * graph changed since.
@@ -39,11 +42,18 @@ export interface DocumentData {
   spanTags: readonly SpanTagData[];
 }
 
+export interface AggregateEntry {
+  document: DocumentData;
+  nodes?: Readonly<Record<number, NodeResultData>>;
+}
+
 export interface RenderData {
   process: { id: number; name: string };
-  /** Absent when rendering without one document (aggregated rendering is not built here). */
+  /** The document of an INDIVIDUAL rendering. */
   document?: DocumentData;
   nodes?: Readonly<Record<number, NodeResultData>>;
+  /** AGGREGATED rendering: the collected documents, oldest first, each with its nodes' results. */
+  aggregate?: readonly AggregateEntry[];
   /** The render time (util wildcards); UTC. */
   now: Date;
 }
@@ -83,10 +93,10 @@ function documentValue(field: string, doc: DocumentData): string | undefined {
 }
 
 /** `node.<id>.<path>`: the value of a per-node wildcard, '' when the node left no result for the document. */
-function nodeValue(path: string, data: RenderData): string | undefined {
+function nodeValue(path: string, nodes: RenderData['nodes']): string | undefined {
   const m = /^(\d+)\.(.+)$/.exec(path);
   if (!m) return undefined;
-  const r = data.nodes?.[Number(m[1])] ?? {};
+  const r = nodes?.[Number(m[1])] ?? {};
   const rest = m[2];
   switch (rest) {
     case 'sendrequestresult.body':
@@ -110,6 +120,21 @@ function nodeValue(path: string, data: RenderData): string | undefined {
   return undefined;
 }
 
+const EMPTY_DOCUMENT: DocumentData = { id: 0, filename: '', content: '', clfTags: [], spanTags: [] };
+/** Values short enough to list on one line; the others are separated by a blank line. */
+const SHORT = /^(id|filename|clfTags|\d+\.(googledriveresult\.fileid|clftagtypes\..+))$/;
+
+/** The values of every collected document joined; undefined when the wildcard is unknown. */
+function joined(
+  tail: string,
+  aggregate: readonly AggregateEntry[],
+  value: (a: AggregateEntry) => string | undefined,
+): string | undefined {
+  // Known even when nothing was collected: ask an empty document.
+  if (value({ document: EMPTY_DOCUMENT }) === undefined) return undefined;
+  return aggregate.map((a) => value(a) ?? '').join(SHORT.test(tail) ? ', ' : '\n\n');
+}
+
 /** The value of one token's inside (`document.id`), or undefined when it is unknown or unavailable. */
 export function wildcardValue(inner: string, data: RenderData): string | undefined {
   const dot = inner.indexOf('.');
@@ -117,10 +142,14 @@ export function wildcardValue(inner: string, data: RenderData): string | undefin
   const tail = dot < 0 ? '' : inner.slice(dot + 1);
   switch (head) {
     case 'document':
-      return data.document ? documentValue(tail, data.document) : undefined;
+      if (data.document) return documentValue(tail, data.document);
+      return data.aggregate
+        ? joined(tail, data.aggregate, (a) => documentValue(tail, a.document))
+        : undefined;
     case 'node':
-      // Per-node results belong to one document (INDIVIDUAL mode).
-      return data.document ? nodeValue(tail, data) : undefined;
+      // Per-node results belong to documents (INDIVIDUAL or AGGREGATED mode).
+      if (data.document) return nodeValue(tail, data.nodes);
+      return data.aggregate ? joined(tail, data.aggregate, (a) => nodeValue(tail, a.nodes)) : undefined;
     case 'process':
       if (tail === 'id') return String(data.process.id);
       if (tail === 'name') return data.process.name;

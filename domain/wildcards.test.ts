@@ -93,12 +93,30 @@ describe('availability', () => {
     expect(list).not.toContain(RAG_INPUT_WILDCARD);
   });
 
-  it('offers aggregated and universal wildcards to CRON and THRESHOLD nodes, so no document or node data', () => {
+  it('offers aggregated and universal wildcards to CRON and THRESHOLD nodes', () => {
     for (const triggerType of ['CRON', 'THRESHOLD'] as const) {
       expect(modesForTrigger(triggerType)).toEqual(['UNIVERSAL', 'AGGREGATED']);
       const list = availableWildcards({ context: 'node', triggerType, previousNodes: previous });
       expect(list.every((w) => w.mode === 'UNIVERSAL' || w.mode === 'AGGREGATED')).toBe(true);
-      expect(values(list)).toEqual([
+      const offered = values(list);
+      expect(offered).toEqual(
+        expect.arrayContaining([
+          '${document.id}',
+          '${document.content}',
+          '${process.name}',
+          '${util.timestamp}',
+          '${node.7.llmresponse}',
+          '${node.11.clftagtypes.selected}',
+        ]),
+      );
+      expect(list.find((w) => w.value === '${document.id}')?.mode).toBe('AGGREGATED');
+      // A yes/no of one document means nothing over many.
+      expect(offered.some((v) => v.endsWith('.isselected}'))).toBe(false);
+      // A list of many documents' values is no file name.
+      const filename = values(
+        availableWildcards({ context: 'filename', triggerType, previousNodes: previous }),
+      );
+      expect(filename).toEqual([
         '${process.id}',
         '${process.name}',
         '${util.datetime}',
@@ -149,10 +167,10 @@ describe('unknown wildcards', () => {
     const available = availableWildcards({ context: 'node', triggerType: 'CRON', previousNodes: previous });
     expect(
       findUnknownWildcards(
-        'At ${util.date}: ${document.content} and ${node.99.llmresponse} ${bogus}',
+        'At ${util.date}: ${document.content} and ${node.99.llmresponse} ${node.11.clftagtypes.3.isselected} ${bogus}',
         available,
       ),
-    ).toEqual(['${document.content}', '${node.99.llmresponse}', '${bogus}']);
+    ).toEqual(['${node.99.llmresponse}', '${node.11.clftagtypes.3.isselected}', '${bogus}']);
     expect(findUnknownWildcards('${a} ${b}', ['${a}'])).toEqual(['${b}']);
     expect(findUnknownWildcards('plain text', [])).toEqual([]);
   });

@@ -34,6 +34,11 @@ export interface Wildcard {
 interface CatalogueEntry extends Wildcard {
   /** Editor contexts that may offer it. */
   contexts: readonly WildcardContext[];
+  /**
+   * An INDIVIDUAL wildcard that also renders over the documents collected by a CRON or THRESHOLD node (the
+   * values of each document joined); offered there as AGGREGATED, except in file names.
+   */
+  aggregates?: boolean;
 }
 
 const ALL_BUT_RAG: readonly WildcardContext[] = ['node', 'filename', 'other'];
@@ -51,6 +56,7 @@ const CATALOGUE: readonly CatalogueEntry[] = [
     category: 'DOCUMENT',
     mode: 'INDIVIDUAL',
     contexts: ALL_BUT_RAG,
+    aggregates: true,
   },
   {
     value: '${document.filename}',
@@ -58,6 +64,7 @@ const CATALOGUE: readonly CatalogueEntry[] = [
     category: 'DOCUMENT',
     mode: 'INDIVIDUAL',
     contexts: ALL_BUT_RAG,
+    aggregates: true,
   },
   {
     value: '${document.content}',
@@ -65,6 +72,7 @@ const CATALOGUE: readonly CatalogueEntry[] = [
     category: 'DOCUMENT',
     mode: 'INDIVIDUAL',
     contexts: TEXT_ONLY,
+    aggregates: true,
   },
   {
     value: '${document.clfTags}',
@@ -72,6 +80,7 @@ const CATALOGUE: readonly CatalogueEntry[] = [
     category: 'DOCUMENT',
     mode: 'INDIVIDUAL',
     contexts: TEXT_ONLY,
+    aggregates: true,
   },
   {
     value: '${document.spanTags}',
@@ -79,6 +88,7 @@ const CATALOGUE: readonly CatalogueEntry[] = [
     category: 'DOCUMENT',
     mode: 'INDIVIDUAL',
     contexts: TEXT_ONLY,
+    aggregates: true,
   },
   {
     value: '${process.id}',
@@ -153,6 +163,7 @@ function nodeEntries(node: WildcardSourceNode): NodeWildcard[] {
     mode: 'INDIVIDUAL' as const,
     contexts,
     nodeId: node.id,
+    aggregates: true,
   });
   switch (node.activityType) {
     case 'LLM_PROMPT':
@@ -169,9 +180,11 @@ function nodeEntries(node: WildcardSourceNode): NodeWildcard[] {
     case 'CLF':
       return [
         base('clftagtypes.selected', 'selected labels', ALL_BUT_RAG, 'CLF_TAGS'),
-        ...(node.classifierTypes ?? []).map((t) =>
-          base(`clftagtypes.${t.id}.isselected`, `label "${t.name}" selected`, ALL_BUT_RAG, 'CLF_TAGS'),
-        ),
+        ...(node.classifierTypes ?? []).map((t) => ({
+          ...base(`clftagtypes.${t.id}.isselected`, `label "${t.name}" selected`, ALL_BUT_RAG, 'CLF_TAGS'),
+          // A yes/no of one document has no meaning over many.
+          aggregates: false,
+        })),
       ];
     default:
       return [];
@@ -180,7 +193,7 @@ function nodeEntries(node: WildcardSourceNode): NodeWildcard[] {
 
 /** Wildcards the results of the given (previous) nodes provide, in node order. */
 export function nodeWildcards(previousNodes: readonly WildcardSourceNode[]): Wildcard[] {
-  return previousNodes.flatMap(nodeEntries).map(({ contexts: _c, nodeId: _n, ...w }) => w);
+  return previousNodes.flatMap(nodeEntries).map(({ contexts: _c, nodeId: _n, aggregates: _a, ...w }) => w);
 }
 
 /** Modes an editor may offer for a node's trigger: ALWAYS individual, CRON/THRESHOLD aggregated; plus universal. */
@@ -199,14 +212,20 @@ export interface WildcardQuery {
 
 /**
  * The wildcards an editor may offer: those of its context (the RAG ones only in the RAG template, which has
- * no document or node data) whose mode suits the trigger. UNIVERSAL ones are always available.
+ * no document or node data) whose mode suits the trigger. UNIVERSAL ones are always available; under CRON
+ * and THRESHOLD the document and node wildcards that aggregate are offered as AGGREGATED (not in file names).
  */
 export function availableWildcards(query: WildcardQuery): Wildcard[] {
   const modes = modesForTrigger(query.triggerType);
+  const aggregated = modes.includes('AGGREGATED') && query.context !== 'filename';
   const nodes = query.context === 'rag' ? [] : (query.previousNodes ?? []).flatMap(nodeEntries);
   return [...CATALOGUE, ...nodes]
-    .filter((w) => w.contexts.includes(query.context) && modes.includes(w.mode))
-    .map(({ value, label, category, mode }) => ({ value, label, category, mode }));
+    .filter((w) => w.contexts.includes(query.context))
+    .flatMap(({ value, label, category, mode, aggregates }) => {
+      if (modes.includes(mode)) return [{ value, label, category, mode }];
+      if (aggregated && aggregates) return [{ value, label, category, mode: 'AGGREGATED' as const }];
+      return [];
+    });
 }
 
 const TOKEN = /\$\{[^{}\s]*\}/g;

@@ -10,6 +10,8 @@ PACKAGES=(
   pocketsphinx pocketsphinx-en-us sox
   # tests: speech synthesized from known sentences
   espeak-ng
+  # tests: the IMAP peer of e-mail upload nodes
+  dovecot-imapd
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

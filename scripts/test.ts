@@ -93,6 +93,8 @@ async function main(): Promise<number> {
       PORT: String(appPort),
       TEMPORAL_TASK_QUEUE: 'workbench-e2e',
       NODE_ENV: 'production',
+      // The suites share the database: this worker must not move their nodes' schedules to its queue.
+      SCHEDULE_SYNC: 'off',
     };
     children.push(spawnTs('workflows/worker.ts', appEnv, 'e2e-worker'));
     children.push(spawnTs('api/server.ts', appEnv, 'e2e-api'));

@@ -19,6 +19,7 @@ import {
   defineQuery,
   defineUpdate,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -101,8 +102,17 @@ const parser = proxyActivities<Activities>({
 });
 const actions = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
+  // runAutomaticNode heartbeats: a worker that dies mid-action is noticed within this timeout.
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
 });
+
+const training = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+/** Node types that may be trainable (domain/nodes.ts TRAINABLE_WHITELIST). */
+const TRAINABLE: readonly string[] = ['CLF', 'SPAN'];
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -260,6 +270,12 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       );
       const step = state.steps.find((s) => s.id === input.stepId);
       if (!step) throw refused({ code: 'unknownStep', message: 'The step no longer exists' });
+      const node = nodeMap().get(step.nodeId);
+      if (moves && node && TRAINABLE.includes(node.activityType) && patched('automatic-training')) {
+        // A finished annotation may complete the batch a trainable node waits for; the activity decides.
+        // Not awaited: the step action does not wait for a model server (failures are recorded there).
+        void training.maybeTrainNode({ nodeId: node.id }).catch(() => undefined);
+      }
       return { stepId: step.id, status: step.status, documentStatus: state.documentStatus };
     });
   }
@@ -316,17 +332,20 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   if (!state.initialized) {
     await exclusive(async () => {
       const flow = await loadFlow();
-      if (flow.documentExists && !flow.graph.nodes.some((n) => n.id === state.uploadNodeId))
+      const start = flow.graph.nodes.find((n) => n.id === state.uploadNodeId);
+      if (flow.documentExists && !start)
         throw ApplicationFailure.nonRetryable(
           `Upload node ${state.uploadNodeId} is not in process ${state.processId}`,
           'BadInput',
         );
+      // An inter-process receiver that is not automatic holds the document until someone completes it.
+      const holds = start?.activityType === 'IPR' && !start.automatic;
       await transition({ flow }, (next) => {
         next.initialized = true;
         next.steps.push({
           id: -1,
           nodeId: next.uploadNodeId,
-          status: 'ACCEPTED',
+          status: holds ? 'WAITING' : 'ACCEPTED',
           master: true,
           rejected: false,
           blockedBy: null,

@@ -2,3 +2,5 @@
 export { systemCheckWorkflow } from './system-check';
 export { documentWorkflow } from './document';
 export { benchActivitiesWorkflow, benchUpdateWorkflow } from './bench';
+export { actionBatchWorkflow } from './action-batch';
+export { uploadPollerWorkflow } from './upload-poller';

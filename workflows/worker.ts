@@ -8,10 +8,12 @@ import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { loadAsrConfig } from '../api/config';
 import { startDocumentWorkflow } from '../api/services/document-workflows';
+import { syncAllSchedules } from '../api/services/schedules';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { DEFAULT_LLM_BASE_URL } from '../activities/actions/llm-prompt';
 import { createKnex } from '../db/connection';
+import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract';
 
 export interface WorkerSettings {
   temporalAddress: string;
@@ -26,6 +28,10 @@ export interface WorkerSettings {
   outboundAllowlist?: string[];
   /** LLM_BASE_URL of the deployment (chat API of LLM prompt nodes); from the environment when absent. */
   llmBaseUrl?: string;
+  /** DRIVE_API_BASE_URL of the deployment (cloud-drive nodes); from the environment when absent. */
+  driveApiBaseUrl?: string;
+  /** Token endpoint and client of cloud-drive connections; GOOGLE_OAUTH_* of the environment when absent. */
+  googleOAuth?: ActionDeps['googleOAuth'];
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -49,6 +55,17 @@ export const outboundAllowlistFromEnv = (env: NodeJS.ProcessEnv = process.env): 
 export const llmBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
   env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL;
 
+/** The Drive v3 API of cloud-drive nodes (DRIVE_API_BASE_URL), Google's by default. */
+export const driveApiBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.DRIVE_API_BASE_URL || 'https://www.googleapis.com';
+
+/** The OAuth client of cloud-drive connections, as the API reads it (api/config.ts googleOAuth). */
+export const googleOAuthFromEnv = (env: NodeJS.ProcessEnv = process.env): ActionDeps['googleOAuth'] => ({
+  tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
+  clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
+  clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
+});
+
 let runtimeInstalled = false;
 
 /** The SDK logs every worker state change at INFO; keep warnings and errors (LOG_LEVEL overrides). */
@@ -67,17 +84,27 @@ export async function createWorker(
   s: WorkerSettings,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   installRuntime();
-  const deps: ActivityDeps & Pick<ActionDeps, 'llmBaseUrl' | 'startDocument'> = {
+  const deps: ActivityDeps = {
     knex: s.knex,
     filesDir: s.filesDir ?? defaultFilesDir(),
     asr: s.asr ?? asrFromEnv(),
     outboundAllowlist: s.outboundAllowlist ?? outboundAllowlistFromEnv(),
     llmBaseUrl: s.llmBaseUrl ?? llmBaseUrlFromEnv(),
+    driveApiBaseUrl: s.driveApiBaseUrl ?? driveApiBaseUrlFromEnv(),
+    googleOAuth: s.googleOAuth ?? googleOAuthFromEnv(),
+    uploadMaxBytes: Number(process.env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
   };
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
   // IPS nodes start the documents they create in other processes on this worker's task queue.
   const client = new Client({ connection, namespace: s.namespace });
   deps.startDocument = (input) => startDocumentWorkflow(client, input, s.taskQueue);
+  // A THRESHOLD reached starts the batch's workflow.
+  deps.startActionBatch = (input) =>
+    client.workflow.start(ACTION_BATCH_WORKFLOW, {
+      taskQueue: s.taskQueue,
+      workflowId: actionBatchWorkflowId(input.batchId),
+      args: [input],
+    });
   const worker = await Worker.create({
     connection,
     namespace: s.namespace,
@@ -103,7 +130,14 @@ if (require.main === module) {
     asr: asrFromEnv(env),
   })
     .then(async ({ worker, connection }) => {
-      console.log(`[worker] polling task queue ${env.TEMPORAL_TASK_QUEUE ?? 'workbench'}`);
+      const taskQueue = env.TEMPORAL_TASK_QUEUE ?? 'workbench';
+      console.log(`[worker] polling task queue ${taskQueue}`);
+      // Schedules of nodes changed while Temporal was unreachable (the API syncs them on each change).
+      const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE ?? 'default' });
+      if (env.SCHEDULE_SYNC !== 'off')
+        syncAllSchedules(client, knex, taskQueue).catch((err) =>
+          console.error('[worker] schedules not synchronised:', err),
+        );
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
       await connection.close();

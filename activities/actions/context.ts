@@ -36,7 +36,8 @@ export async function loadActionNode(knex: Knex, nodeId: number): Promise<Action
  * One key per run of a step: Temporal's retries of the activity keep `attempt` (the step's run number), so a
  * retry after a success finds the row and sends nothing; a deliberate rerun of the step is a new run.
  */
-export const executionKey = (input: RunAutomaticNodeInput): string => `step:${input.stepId}:${input.attempt}`;
+export const executionKey = (input: RunAutomaticNodeInput): string =>
+  input.batchId ? `batch:${input.batchId}` : `step:${input.stepId}:${input.attempt}`;
 
 export async function alreadySucceeded(knex: Knex, key: string): Promise<boolean> {
   const row = await knex('action_execution_results').where('execution_key', key).first('status');
@@ -55,12 +56,45 @@ export async function recordResult(
       node_id: input.nodeId,
       step_id: input.stepId,
       document_id: input.documentId,
+      batch_id: input.batchId ?? null,
       execution_key: executionKey(input),
       status,
       details: JSON.stringify(details),
     })
     .onConflict('execution_key')
     .merge(['status', 'details', 'created_date']);
+}
+
+/**
+ * The outbox mark of a send that cannot be repeated safely (mail, request): written before the message leaves,
+ * replaced by the outcome after. Finding the mark again means an earlier attempt stopped in the middle (its
+ * worker died): the message may have gone, so it is not sent a second time; the execution fails with a
+ * message saying so, and a user's rerun of the step (a new execution) sends it again.
+ * Returns 'go' to send, 'done' when an earlier attempt succeeded, 'interrupted' for the case above.
+ */
+export async function beginSend(
+  knex: Knex,
+  input: RunAutomaticNodeInput,
+): Promise<'go' | 'done' | 'interrupted'> {
+  return knex.transaction(async (trx) => {
+    const key = executionKey(input);
+    const row = await trx('action_execution_results').where('execution_key', key).forUpdate().first('status');
+    if (row?.status === 'SUCCESS') return 'done';
+    if (row?.status === 'PENDING') return 'interrupted';
+    await trx('action_execution_results')
+      .insert({
+        node_id: input.nodeId,
+        step_id: input.stepId,
+        document_id: input.documentId,
+        batch_id: input.batchId ?? null,
+        execution_key: key,
+        status: 'PENDING',
+        details: JSON.stringify({ sendingSince: new Date().toISOString() }),
+      })
+      .onConflict('execution_key')
+      .merge(['status', 'details', 'created_date']);
+    return 'go';
+  });
 }
 
 /** Records a permanent failure and returns the non-retryable failure to throw (the step goes to ERROR). */
@@ -156,8 +190,49 @@ async function nodeResults(knex: Knex, documentId: number): Promise<Record<numbe
   return out;
 }
 
+/**
+ * Everything the wildcards of an execution may need: one document's data (INDIVIDUAL rendering), or for a
+ * batch the data of every document it collected, oldest first (AGGREGATED rendering).
+ */
+export async function loadRenderData(
+  knex: Knex,
+  input: Pick<RunAutomaticNodeInput, 'documentId' | 'batchId' | 'nodeId'>,
+  now = new Date(),
+): Promise<RenderData> {
+  if (input.batchId) return loadAggregateData(knex, input.nodeId, input.batchId, now);
+  if (input.documentId === null)
+    throw ApplicationFailure.nonRetryable('An execution needs a document or a batch', 'BadInput');
+  return loadDocumentData(knex, input.documentId, now);
+}
+
+async function loadAggregateData(
+  knex: Knex,
+  nodeId: number,
+  batchId: number,
+  now: Date,
+): Promise<RenderData> {
+  const node = await knex('nodes as n')
+    .join('processes as p', 'p.id', 'n.process_id')
+    .where('n.id', nodeId)
+    .first('p.id', 'p.name');
+  if (!node) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
+  const documentIds: number[] = (
+    await knex('action_trigger_items').where('batch_id', batchId).orderBy('id').pluck('document_id')
+  ).map(Number);
+  const aggregate = [];
+  for (const id of [...new Set(documentIds)]) {
+    const d = await loadDocumentData(knex, id, now).catch((err) => {
+      // A document deleted since it was collected has nothing left to render.
+      if (err instanceof ApplicationFailure && err.type === 'DocumentGone') return null;
+      throw err;
+    });
+    if (d?.document) aggregate.push({ document: d.document, nodes: d.nodes });
+  }
+  return { process: { id: Number(node.id), name: node.name }, aggregate, now };
+}
+
 /** Everything the wildcards of one document may need (INDIVIDUAL rendering). */
-export async function loadRenderData(knex: Knex, documentId: number, now = new Date()): Promise<RenderData> {
+async function loadDocumentData(knex: Knex, documentId: number, now: Date): Promise<RenderData> {
   const doc = await knex('documents as d')
     .join('processes as p', 'p.id', 'd.process_id')
     .leftJoin('document_contents as c', 'c.document_id', 'd.id')

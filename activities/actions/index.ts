@@ -4,22 +4,38 @@
  * with a fake success. Each executor records its outcome in `action_execution_results`.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { DocumentWorkflowInput } from '../../workflows/document-contract';
+import type { ActionBatchInput, ActionBatchReason } from '../../workflows/action-contract';
+import { isActionType } from '../../domain/nodes';
+import type { ActivityType } from '../../domain/enums';
+import { claimBatch, collectForTrigger, triggerOf } from './triggers';
+import { runExternalModel } from './external-model';
 import { interProcessSend } from './inter-process';
 import { runLexicon } from './lexicon';
 import { runLlmPrompt } from './llm-prompt';
 import { sendMail } from './send-mail';
 import { sendRequest } from './send-request';
 import { sendToSftp } from './send-to-sftp';
+import { sendToDrive } from './send-to-drive';
 
+/**
+ * One execution of an action node: for one document at one step (trigger ALWAYS: documentId and stepId set),
+ * or for a batch of collected documents (triggers CRON and THRESHOLD, and execute-action: batchId set,
+ * documentId and stepId null).
+ */
 export interface RunAutomaticNodeInput {
-  documentId: number;
-  stepId: number;
+  documentId: number | null;
+  stepId: number | null;
   nodeId: number;
   activityType: string;
   attempt: number;
+  batchId?: number | null;
 }
+
+/** An execution for one document (the executors that only work per document narrow to it). */
+export type DocumentRun = RunAutomaticNodeInput & { documentId: number; stepId: number };
 
 export interface ActionDeps {
   knex: Knex;
@@ -28,8 +44,16 @@ export interface ActionDeps {
   outboundAllowlist?: string[];
   /** Starts `document-<id>` on the worker's task queue (IPS nodes); the worker wires it with its client. */
   startDocument?: (input: DocumentWorkflowInput) => Promise<unknown>;
+  /** Starts `action-batch-<id>` (a THRESHOLD reached); the worker wires it with its client. */
+  startActionBatch?: (input: ActionBatchInput & { batchId: number }) => Promise<unknown>;
   /** Base URL of the OpenAI-compatible chat API of LLM prompt nodes (LLM_BASE_URL); OpenAI when absent. */
   llmBaseUrl?: string;
+  /** Base URL of the Drive v3 API (DRIVE_API_BASE_URL, e.g. https://www.googleapis.com); Google's when absent. */
+  driveApiBaseUrl?: string;
+  /** OAuth token endpoint and client of cloud-drive connections (GOOGLE_OAUTH_*), to refresh access tokens. */
+  googleOAuth?: { tokenUrl: string; clientId: string; clientSecret: string };
+  /** Largest accepted file (UPLOAD_MAX_BYTES), for documents the pollers import. */
+  uploadMaxBytes?: number;
 }
 
 export type ActionExecutor = (input: RunAutomaticNodeInput, deps: ActionDeps) => Promise<void>;
@@ -39,22 +63,90 @@ const executors: Partial<Record<string, ActionExecutor>> = {
   SEND_MAIL: sendMail,
   SEND_REQUEST: sendRequest,
   SEND_TO_SFTP: sendToSftp,
+  SEND_TO_GOOGLE_DRIVE: sendToDrive,
   IPS: interProcessSend,
   LEXICON: runLexicon,
   LLM_PROMPT: runLlmPrompt,
+  CLF: runExternalModel,
+  SPAN: runExternalModel,
 };
+
+/**
+ * Runs `fn` while heartbeating, so a worker that dies in the middle is noticed within the heartbeat timeout
+ * of the calling workflow (and the activity retried elsewhere) rather than after the start-to-close timeout.
+ */
+async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
+  let ctx: Context | null = null;
+  try {
+    ctx = Context.current();
+  } catch {
+    // called outside an activity (tests, the API): nothing to heartbeat
+  }
+  if (!ctx) return fn();
+  const beat = setInterval(() => ctx!.heartbeat(), HEARTBEAT_MS);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+const HEARTBEAT_MS = 3_000;
+
+function executorOf(activityType: string): ActionExecutor {
+  const execute = executors[activityType];
+  if (!execute)
+    throw ApplicationFailure.nonRetryable(`Running ${activityType} nodes is not built yet`, 'NotBuiltYet');
+  return execute;
+}
 
 export function createActionActivities(deps: ActionDeps) {
   return {
+    /**
+     * Runs an automatic node for one document. Action nodes with a CRON or THRESHOLD trigger only collect the
+     * document here (their action runs later for the batch): the step moves on at once.
+     */
     async runAutomaticNode(input: RunAutomaticNodeInput): Promise<void> {
-      const execute = executors[input.activityType];
-      if (!execute) {
-        throw ApplicationFailure.nonRetryable(
-          `Running ${input.activityType} nodes is not built yet`,
-          'NotBuiltYet',
-        );
+      if (isActionType(input.activityType as ActivityType) && !input.batchId) {
+        const trigger = await triggerOf(deps.knex, input.nodeId);
+        if (trigger.type !== 'ALWAYS') return collectForTrigger(deps, input, trigger);
       }
-      await execute(input, deps);
+      const execute = executorOf(input.activityType);
+      await heartbeating(() => execute(input, deps));
+    },
+
+    /** Claims the documents the node collected as a batch of the calling workflow (see triggers.ts). */
+    async claimActionBatch(input: {
+      nodeId: number;
+      reason: ActionBatchReason;
+      claimKey: string;
+    }): Promise<number | null> {
+      return claimBatch(deps.knex, input.nodeId, input.reason, input.claimKey);
+    },
+
+    /** Executes the node's action once for a batch (AGGREGATED rendering); the outcome is its result row. */
+    async runActionBatch(input: { nodeId: number; batchId: number }): Promise<{ documents: number }> {
+      const node = await deps.knex('nodes').where('id', input.nodeId).first('activity_type');
+      if (!node) throw ApplicationFailure.nonRetryable(`Node ${input.nodeId} no longer exists`, 'NodeGone');
+      const execute = executorOf(node.activity_type);
+      await heartbeating(() =>
+        execute(
+          {
+            nodeId: input.nodeId,
+            activityType: node.activity_type,
+            documentId: null,
+            stepId: null,
+            batchId: input.batchId,
+            attempt: 1,
+          },
+          deps,
+        ),
+      );
+      const [{ count }] = await deps
+        .knex('action_trigger_items')
+        .where('batch_id', input.batchId)
+        .countDistinct<{ count: string }[]>({ count: 'document_id' });
+      return { documents: Number(count) };
     },
   };
 }

@@ -10,7 +10,8 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
-import { createFileStore, keyOfHash, sha256, withFileLock } from '../../api/services/files';
+import { createFileStore } from '../../api/services/files';
+import { insertDocument } from '../../api/services/documents';
 import {
   alreadySucceeded,
   executionKey,
@@ -63,7 +64,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   let filename: string;
   let payload: string;
   try {
-    const data = await loadRenderData(knex, input.documentId);
+    const data = await loadRenderData(knex, input);
     filename = documentName(renderTemplate(s.preferredDocName, data));
     payload = renderTemplate(s.payload, data);
   } catch (err) {
@@ -77,29 +78,22 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   const sent: SentDocument[] = [...((previous?.details?.documents as SentDocument[] | undefined) ?? [])];
   const store = createFileStore(deps.filesDir);
   const bytes = Buffer.from(payload, 'utf8');
-  const hash = sha256(bytes);
 
   for (const id of receiverIds) {
     if (sent.some((d) => d.receiverNodeId === id)) continue;
     const processId = Number(receivers.find((x) => Number(x.id) === id)!.process_id);
     await knex.transaction(async (trx) => {
-      await withFileLock(trx, keyOfHash(hash));
-      const file = await store.put(bytes, hash);
-      const [doc] = await trx('documents')
-        .insert({
-          process_id: processId,
-          upload_node_id: id,
-          filename,
-          path: file.key,
-          content_hash: file.hash,
-          mime_type: 'text/plain',
-          size: file.size,
-          document_type: 'TEXTFILE',
-          status: 'WAITING',
-        })
-        .returning('id');
-      await trx('document_contents').insert({ document_id: doc.id, content: payload });
-      sent.push({ receiverNodeId: id, processId, documentId: Number(doc.id) });
+      const documentId = await insertDocument(trx, store, {
+        processId,
+        uploadNodeId: id,
+        filename,
+        bytes,
+        mimeType: 'text/plain',
+        documentType: 'TEXTFILE',
+        createdById: null,
+        content: payload,
+      });
+      sent.push({ receiverNodeId: id, processId, documentId });
       await trx('action_execution_results')
         .insert({
           node_id: input.nodeId,

@@ -15,7 +15,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { compileLexicon, matchLexicon, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
-import type { ActionExecutor, RunAutomaticNodeInput } from './index';
+import type { ActionExecutor, DocumentRun, RunAutomaticNodeInput } from './index';
 
 interface TokenRow {
   id: number;
@@ -112,7 +112,10 @@ async function recordFailure(knex: Knex, input: RunAutomaticNodeInput, message: 
     .ignore();
 }
 
-export const runLexicon: ActionExecutor = async (input, { knex }) => {
+export const runLexicon: ActionExecutor = async (run, { knex }) => {
+  if (run.documentId === null || run.stepId === null)
+    throw ApplicationFailure.nonRetryable('A lexicon node runs for one document', 'BadInput');
+  const input: DocumentRun = run as DocumentRun;
   const key = executionKey(input);
   const done = await knex('action_execution_results').where('execution_key', key).first('status');
   if (done?.status === 'SUCCESS') return;

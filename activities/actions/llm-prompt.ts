@@ -111,9 +111,10 @@ export async function prepareLlmCall(
 export async function storeChatResponse(
   knex: Knex,
   row: {
-    stepId: number;
+    stepId: number | null;
     nodeId: number;
-    documentId: number;
+    documentId: number | null;
+    batchId?: number | null;
     prompt: string;
     promptEditorState: string | null;
     response: string;
@@ -124,6 +125,7 @@ export async function storeChatResponse(
       step_id: row.stepId,
       node_id: row.nodeId,
       document_id: row.documentId,
+      batch_id: row.batchId ?? null,
       prompt: row.prompt,
       prompt_editor_state: row.promptEditorState,
       response: row.response,
@@ -135,7 +137,7 @@ export async function storeChatResponse(
 async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<void> {
   const { knex } = deps;
   const node = await loadActionNode(knex, input.nodeId);
-  const data = await loadRenderData(knex, input.documentId);
+  const data = await loadRenderData(knex, input);
   let prompt: string;
   try {
     prompt = renderTemplate(node.settings.prompt ?? '', data);
@@ -167,6 +169,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
       stepId: input.stepId,
       nodeId: input.nodeId,
       documentId: input.documentId,
+      batchId: input.batchId ?? null,
       prompt,
       promptEditorState: node.settings.promptEditorState ?? null,
       response,

@@ -12,6 +12,7 @@ import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-rende
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import {
   alreadySucceeded,
+  beginSend,
   executionKey,
   loadActionNode,
   loadRenderData,
@@ -61,7 +62,7 @@ async function execute(
   if (!secret.active)
     throw await permanentFailure(knex, input, `The secret "${secret.name}" of the mail node is inactive`);
 
-  const data = await loadRenderData(knex, input.documentId);
+  const data = await loadRenderData(knex, input);
   let subject: string;
   let content: { html: string } | { text: string };
   try {
@@ -96,6 +97,18 @@ async function execute(
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
   });
+  const outbox = await beginSend(knex, input);
+  if (outbox === 'done') return;
+  if (outbox === 'interrupted') {
+    transport.close();
+    throw await permanentFailure(
+      knex,
+      input,
+      `An earlier attempt stopped while sending the mail through ${host}:${s.smtpPort}: it may have been ` +
+        'delivered, so it is not sent again. Rerun the step to send it once more.',
+      { host },
+    );
+  }
   const to = receivers(s.mailReceivers, 'DO');
   const cc = receivers(s.mailReceivers, 'DW');
   const bcc = receivers(s.mailReceivers, 'UDW');

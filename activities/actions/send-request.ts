@@ -5,15 +5,14 @@
  * the result. 2xx succeeds; 5xx and network errors are retried; 4xx, other statuses, bad configuration and
  * refused addresses fail for good.
  */
-import http from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
 import type { Knex } from 'knex';
+import { requestAt, type GuardedResponse } from '../guarded-http';
 import { HttpRequestMethods, type NodeSettings } from '../../domain/graph-types';
 import { renderTemplate, WildcardRenderError, type RenderData } from '../../domain/wildcard-render';
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import {
   alreadySucceeded,
+  beginSend,
   executionKey,
   loadActionNode,
   loadRenderData,
@@ -68,64 +67,11 @@ function prepare(settings: NodeSettings, data: RenderData): PreparedRequest | st
   return { method, url, headers, body };
 }
 
-interface Response {
-  status: number;
-  body: string;
-  truncated: boolean;
-}
+type Response = GuardedResponse;
 
 /** Sends to the checked address; resolves with the status and up to MAX_STORED_BODY bytes of the body. */
-function send(req: PreparedRequest, address: string): Promise<Response> {
-  const secure = req.url.protocol === 'https:';
-  const hostname = req.url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const headers: Record<string, string | number> = { ...req.headers, Host: req.url.host };
-  if (req.body !== null) headers['Content-Length'] = Buffer.byteLength(req.body);
-  const options: https.RequestOptions = {
-    host: address,
-    port: req.url.port || (secure ? 443 : 80),
-    path: `${req.url.pathname}${req.url.search}`,
-    method: req.method,
-    headers,
-    // Certificates are checked against the original name, not the IP connected to.
-    ...(secure && !net.isIP(hostname) ? { servername: hostname } : {}),
-  };
-  return new Promise((resolve, reject) => {
-    const r = (secure ? https : http).request(options, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      res.on('data', (chunk: Buffer) => {
-        if (size >= MAX_STORED_BODY) {
-          truncated = true;
-          return;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        const all = Buffer.concat(chunks);
-        if (all.length > MAX_STORED_BODY) truncated = true;
-        resolve({
-          status: res.statusCode ?? 0,
-          body: all.subarray(0, MAX_STORED_BODY).toString('utf8'),
-          truncated,
-        });
-      });
-      res.on('error', reject);
-    });
-    const timer = setTimeout(
-      () =>
-        r.destroy(new Error(`The request to ${req.url.host} timed out after ${REQUEST_TIMEOUT_MS / 1000} s`)),
-      REQUEST_TIMEOUT_MS,
-    );
-    r.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    r.end(req.body ?? undefined);
-  });
-}
+const send = (req: PreparedRequest, address: string): Promise<Response> =>
+  requestAt(address, { ...req, timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_STORED_BODY });
 
 async function execute(
   input: RunAutomaticNodeInput,
@@ -133,7 +79,7 @@ async function execute(
   allowlist: readonly string[],
 ): Promise<void> {
   const node = await loadActionNode(knex, input.nodeId);
-  const data = await loadRenderData(knex, input.documentId);
+  const data = await loadRenderData(knex, input);
   let prepared: PreparedRequest | string;
   try {
     prepared = prepare(node.settings, data);
@@ -151,6 +97,16 @@ async function execute(
       throw await permanentFailure(knex, input, refusalMessage(err), request);
     throw err; // the name does not resolve (now): retried
   }
+  const outbox = await beginSend(knex, input);
+  if (outbox === 'done') return;
+  if (outbox === 'interrupted')
+    throw await permanentFailure(
+      knex,
+      input,
+      `An earlier attempt stopped while sending the request to ${prepared.url.host}: it may have been received, ` +
+        'so it is not sent again. Rerun the step to send it once more.',
+      request,
+    );
   let response: Response;
   try {
     response = await send(prepared, address);

@@ -16,6 +16,7 @@ import SftpClient from 'ssh2-sftp-client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import type { SftpConnectionRow } from '../../api/services/sftp-connections';
+import { connectSftp } from '../sftp-client';
 import {
   alreadySucceeded,
   executionKey,
@@ -78,7 +79,7 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
   let filename: string;
   let content: Buffer;
   try {
-    const data = await loadRenderData(knex, input.documentId);
+    const data = await loadRenderData(knex, input);
     filename = sftpFilename(renderTemplate(s.preferredFilename, data));
     content = Buffer.from(renderTemplate(s.fileContent ?? '', data), 'utf8');
   } catch (err) {
@@ -99,17 +100,11 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
 
   const previous = await knex('action_execution_results').where('execution_key', executionKey(input)).first();
   const pending: string | undefined = previous?.details?.pendingFile;
+  const staleTemp: string | undefined = previous?.details?.pendingTemp;
   const client = new SftpClient(`send-to-sftp-${input.stepId}`);
   try {
     try {
-      await client.connect({
-        host: address,
-        port: conn.port,
-        username: conn.username,
-        ...(conn.use_key ? { privateKey: conn.private_key! } : { password: conn.password! }),
-        readyTimeout: SFTP_TIMEOUT_MS,
-        retries: 0,
-      });
+      await connectSftp(client, conn, address, SFTP_TIMEOUT_MS);
     } catch (err) {
       const message = `Connecting to ${conn.address}:${conn.port} failed: ${describe(err)}`;
       if (isAuthFailure(err)) throw await permanentFailure(knex, input, message, where);
@@ -117,6 +112,8 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
       throw new Error(message, { cause: err });
     }
 
+    // A crash in the middle of the upload left its temporary file: remove it.
+    if (staleTemp) await client.delete(staleTemp, true).catch(() => undefined);
     // A crash after the upload and before the success was recorded: the file is there, do not send again.
     if (pending) {
       const there = await client.exists(pending);
@@ -137,12 +134,13 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
     for (let n = 0; n < MAX_NAME_TRIES; n++) {
       const target = path.posix.join(folder, suffixed(filename, n));
       if (await client.exists(target)) continue;
+      const temp = path.posix.join(folder, `.${crypto.randomBytes(6).toString('hex')}.part`);
       await recordResult(knex, input, 'FAILURE', {
         ...where,
         pendingFile: target,
+        pendingTemp: temp,
         error: 'upload unfinished',
       });
-      const temp = path.posix.join(folder, `.${crypto.randomBytes(6).toString('hex')}.part`);
       try {
         await client.put(content, temp);
         await client.rename(temp, target);

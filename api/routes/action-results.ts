@@ -36,7 +36,10 @@ export function actionResultRoutes({ knex }: AppDeps): Router {
     const size = sizeRaw === undefined ? 20 : idParam(sizeRaw, 'size');
     if (page < 0 || size < 1 || size > 100)
       throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
-    const base = knex('action_execution_results').where('node_id', node.id);
+    // A send in progress (its outbox mark, PENDING) is no result yet.
+    const base = knex('action_execution_results')
+      .where('node_id', node.id)
+      .whereIn('status', ['SUCCESS', 'FAILURE']);
     const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
     const rows = await base
       .clone()

@@ -28,6 +28,7 @@ import {
   emailConnectionViolations,
   type FieldViolation,
 } from '../../domain/integrations';
+import { keepSchedulesInStep } from '../services/schedules';
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
@@ -76,7 +77,8 @@ function throwViolations(objectName: string, list: FieldViolation[], prefix = ''
   errors.throwIfAny();
 }
 
-export function connectionRoutes({ knex, config }: AppDeps): Router {
+export function connectionRoutes(deps: AppDeps): Router {
+  const { knex, config } = deps;
   const router = new Router();
 
   // --- e-mail upload connections ---
@@ -110,6 +112,7 @@ export function connectionRoutes({ knex, config }: AppDeps): Router {
       imapHost: input.imapHost!,
       address: input.address!,
     });
+    await keepSchedulesInStep(deps, [node.id]);
     ctx.status = 201;
     setAlert(ctx, 'soaApp.emailUploadConnection.created', created.address);
     ctx.body = created;
@@ -130,6 +133,7 @@ export function connectionRoutes({ knex, config }: AppDeps): Router {
       imapHost: input.imapHost!,
       address: input.address!,
     });
+    await keepSchedulesInStep(deps, [node.id]);
     setAlert(ctx, 'soaApp.emailUploadConnection.updated', updated.address);
     ctx.body = updated;
   });
@@ -140,6 +144,7 @@ export function connectionRoutes({ knex, config }: AppDeps): Router {
     if (!stored) throw notFound('emailUploadConnection');
     assertCanChange(user, await requireOwnerNode(knex, stored.node_id));
     await email.deleteEmailConnection(knex, stored.id);
+    await keepSchedulesInStep(deps, [Number(stored.node_id)]);
     setAlert(ctx, 'soaApp.emailUploadConnection.deleted', stored.address);
     ctx.status = 204;
   });

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
 import { actionResultRoutes } from './action-results';
-import { sftpActionResultRoutes } from './action-results-sftp';
+import { stepActionResultRoutes } from './action-results-steps';
 import { connectionRoutes } from './connections';
 import { documentRoutes } from './documents';
 import { edgeRoutes } from './edges';
@@ -19,6 +19,8 @@ import { predicateRoutes } from './predicates';
 import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
 import { relationTypeRoutes } from './relation-types';
+import { runNowRoutes } from './run-now';
+import { trainableNodeRoutes } from './trainable-nodes';
 import { secretRoutes } from './secrets';
 import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
@@ -46,8 +48,10 @@ export function registerRoutes(app: Koa, deps: AppDeps): void {
     stepRoutes(deps),
     documentStateRoutes(deps),
     actionResultRoutes(deps),
-    sftpActionResultRoutes(deps),
+    stepActionResultRoutes(deps),
     llmRoutes(deps),
+    runNowRoutes(deps),
+    trainableNodeRoutes(deps),
   ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -16,7 +16,7 @@ import { loadActionNode, loadRenderData } from '../../activities/actions/context
 import { callLlm, prepareLlmCall, storeChatResponse } from '../../activities/actions/llm-prompt';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser } from '../auth';
-import { HttpError, notFound } from '../errors';
+import { HttpError, badRequest, notFound } from '../errors';
 import { body, idParam } from '../validate';
 
 export const LLM_RERUN_TIMEOUT_MS = 300_000;
@@ -38,8 +38,6 @@ const rerunBody = z.object({
 });
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-
-const badRequest = (detail: string) => new HttpError(400, { message: 'error.http.400', detail });
 
 const COLUMNS = [
   'id',
@@ -79,7 +77,10 @@ export function llmRoutes({ knex, config }: AppDeps): Router {
     if (step.activity_type !== 'LLM_PROMPT') throw badRequest('The step is not a step of an LLM prompt node');
     const input = body(ctx, rerunBody, 'llmPromptRerun');
     const node = await loadActionNode(knex, Number(step.nodeId));
-    const data = await loadRenderData(knex, Number(step.document_id));
+    const data = await loadRenderData(knex, {
+      documentId: Number(step.document_id),
+      nodeId: Number(step.nodeId),
+    });
     let prompt: string;
     try {
       prompt = renderTemplate(input.prompt, data);

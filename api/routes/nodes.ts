@@ -28,6 +28,7 @@ import {
   nodeProperties,
   TRAINABLE_WHITELIST,
 } from '../../domain/nodes';
+import { keepSchedulesInStep } from '../services/schedules';
 
 const idRef = z.object({ id: z.number().int() });
 const text = z.string().nullish();
@@ -179,7 +180,8 @@ function nodeInput(parsed: Record<string, unknown>): Record<string, unknown> {
 
 const processIdQuery = (ctx: Context) => idParam(ctx.query.processId, 'processId');
 
-export function nodeRoutes({ knex }: AppDeps): Router {
+export function nodeRoutes(deps: AppDeps): Router {
+  const { knex } = deps;
   const router = new Router();
 
   router.get('/api/node-properties', (ctx) => {
@@ -266,6 +268,7 @@ export function nodeRoutes({ knex }: AppDeps): Router {
       activityType: input.activityType,
       processId: input.processId,
     });
+    await keepSchedulesInStep(deps, [created.id]);
     ctx.status = 201;
     setAlert(ctx, 'soaApp.node.created', created.name);
     ctx.body = created;
@@ -278,6 +281,7 @@ export function nodeRoutes({ knex }: AppDeps): Router {
     if (!stored) throw notFound('node');
     assertProcessMode(user, stored.processId, 'ADMIN');
     const updated = await nodes.updateNode(knex, user, stored, nodeInput(input));
+    await keepSchedulesInStep(deps, [updated.id]);
     setAlert(ctx, 'soaApp.node.updated', updated.name);
     ctx.body = updated;
   });
@@ -291,6 +295,7 @@ export function nodeRoutes({ knex }: AppDeps): Router {
   router.delete('/api/nodes/:id', async (ctx) => {
     const { node } = await nodeOf(ctx, 'ADMIN');
     await nodes.deleteNode(knex, node);
+    await keepSchedulesInStep(deps, [node.id]);
     setAlert(ctx, 'soaApp.node.deleted', node.name);
     ctx.status = 204;
   });

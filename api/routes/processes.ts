@@ -15,6 +15,7 @@ import { createFileStore } from '../services/files';
 import * as processes from '../services/processes';
 import { body, idParam } from '../validate';
 import { actorCodeRule, actorNameRule, predefinedTagRule, processNameRule } from '../../domain/validation';
+import { keepSchedulesInStep } from '../services/schedules';
 
 const idRef = z.object({ id: z.number().int() });
 
@@ -37,7 +38,8 @@ const actorsSchema = z.array(
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-export function processRoutes({ config, knex, temporal }: AppDeps): Router {
+export function processRoutes(deps: AppDeps): Router {
+  const { config, knex, temporal } = deps;
   const router = new Router();
   const documentDeps: documents.DocumentDeps = {
     knex,
@@ -101,7 +103,9 @@ export function processRoutes({ config, knex, temporal }: AppDeps): Router {
     if (!process) throw notFound('process');
     // Its documents first: their workflows end and their files go (the rows would cascade, the rest not).
     await documents.deleteDocuments(documentDeps, await documents.findDocuments(knex, { processId: id }));
+    const nodeIds: number[] = (await knex('nodes').where('process_id', id).pluck('id')).map(Number);
     await processes.deleteProcess(knex, id);
+    await keepSchedulesInStep(deps, nodeIds);
     setAlert(ctx, 'soaApp.process.deleted', process.name);
     ctx.status = 204;
   });

@@ -157,7 +157,8 @@ export interface NewDocument {
   bytes: Uint8Array;
   mimeType: string;
   documentType: DocumentType;
-  createdById: number;
+  /** The user who uploaded it; null for documents the engine creates (pollers, inter-process). */
+  createdById: number | null;
   /** Initial text of the content row (a document created from text); empty for uploads. */
   content?: string;
 }
@@ -174,29 +175,39 @@ export const workflowUnavailable = () =>
  * then starts `document-<id>`. When the start fails the rows and the file (unless another document uses it)
  * are removed again, so no document exists without its workflow.
  */
+/**
+ * Inside the caller's transaction: stores the file (holding its lock) and inserts the document with its
+ * content row; returns the document's id. The workflow is the caller's to start once committed.
+ */
+export async function insertDocument(
+  trx: Knex.Transaction,
+  store: FileStore,
+  input: NewDocument,
+): Promise<number> {
+  const hash = sha256(input.bytes);
+  await withFileLock(trx, keyOfHash(hash));
+  const file = await store.put(input.bytes, hash);
+  const [row] = await trx('documents')
+    .insert({
+      process_id: input.processId,
+      upload_node_id: input.uploadNodeId,
+      filename: input.filename,
+      path: file.key,
+      content_hash: file.hash,
+      mime_type: input.mimeType,
+      size: file.size,
+      document_type: input.documentType,
+      status: 'WAITING',
+      created_by_id: input.createdById,
+    })
+    .returning('id');
+  await trx('document_contents').insert({ document_id: row.id, content: input.content ?? '' });
+  return Number(row.id);
+}
+
 export async function createDocument(deps: DocumentDeps, input: NewDocument): Promise<DocumentRow> {
   const { knex, store } = deps;
-  const id = await knex.transaction(async (trx) => {
-    const hash = sha256(input.bytes);
-    await withFileLock(trx, keyOfHash(hash));
-    const file = await store.put(input.bytes, hash);
-    const [row] = await trx('documents')
-      .insert({
-        process_id: input.processId,
-        upload_node_id: input.uploadNodeId,
-        filename: input.filename,
-        path: file.key,
-        content_hash: file.hash,
-        mime_type: input.mimeType,
-        size: file.size,
-        document_type: input.documentType,
-        status: 'WAITING',
-        created_by_id: input.createdById,
-      })
-      .returning('id');
-    await trx('document_contents').insert({ document_id: row.id, content: input.content ?? '' });
-    return row.id as number;
-  });
+  const id = await knex.transaction((trx) => insertDocument(trx, store, input));
   try {
     const client = await deps.temporal.client();
     await startDocumentWorkflow(

@@ -21,6 +21,7 @@ import type {
   NodeCoordinatesDTO,
   NodeDTO,
   NodeSettings,
+  PollerStatusDTO,
   ReceiverRef,
   SftpTransferRuleDTO,
 } from '../../domain/graph-types';
@@ -147,6 +148,29 @@ async function relatedSettings(knex: Knex, nodes: readonly Node[]): Promise<Map<
   return out;
 }
 
+const POLLED_TYPES: readonly string[] = ['EMAIL_UPLOAD', 'SFTP_UPLOAD', 'GDU_UPLOAD'];
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The last poll of each e-mail, SFTP and drive upload node among `nodes` (null when never polled). */
+async function pollerStatuses(
+  knex: Knex,
+  nodes: readonly Node[],
+): Promise<Map<number, PollerStatusDTO | null>> {
+  const ids = nodes.filter((n) => POLLED_TYPES.includes(n.activityType)).map((n) => n.id);
+  const out = new Map<number, PollerStatusDTO | null>(ids.map((id) => [id, null]));
+  if (ids.length === 0) return out;
+  for (const r of await knex('poller_status').whereIn('node_id', ids)) {
+    out.set(Number(r.node_id), {
+      lastRunDate: iso(r.last_run_date),
+      lastSuccessDate: iso(r.last_success_date),
+      lastImported: Number(r.last_imported),
+      lastError: r.last_error,
+      lastErrorDate: iso(r.last_error_date),
+    });
+  }
+  return out;
+}
+
 /** NodeDTOs of stored nodes, with the caller's mode on each. */
 export async function toNodeDTOs(
   knex: Knex,
@@ -154,10 +178,12 @@ export async function toNodeDTOs(
   nodes: readonly Node[],
 ): Promise<NodeDTO[]> {
   const related = await relatedSettings(knex, nodes);
+  const polls = await pollerStatuses(knex, nodes);
   return nodes.map((n) => ({
     id: n.id,
     ...toDraft(n, related.get(n.id)),
     accessMode: nodeMode(principal, n.id, n.processId),
+    ...(polls.has(n.id) ? { pollerStatus: polls.get(n.id)! } : {}),
   }));
 }
 

@@ -315,7 +315,7 @@ describe('send mail and send request nodes', () => {
       requestBody: { bodyType: 'PLAIN_TEXT', plainTextBody: '${process.name}' },
     };
     expect((await s.send('PUT', '/api/nodes', s.admin, request)).status).toBe(200);
-    // A later node's result is no wildcard of an earlier one; document data are not there for CRON.
+    // A later node's result is no wildcard of an earlier one.
     const later = await s.send('PUT', '/api/nodes', s.admin, {
       ...first,
       httpRequestMethod: 'GET',
@@ -327,9 +327,22 @@ describe('send mail and send request nodes', () => {
       triggerType: 'CRON',
       cron: '0 0 8 * * MON-FRI',
     });
-    expect(fieldKeys(cron)).toEqual([
-      ['url', 'soaApp.node.unknownWildcard'],
-      ['headers.X-Previous', 'soaApp.node.unknownWildcard'],
-    ]);
+    // Under CRON the document and node wildcards render the aggregate of the collected documents...
+    expect(cron.status).toBe(200);
+    // ...but a list of many documents' names is no file name.
+    const sftp = await s.createNode(processId, {
+      activityType: 'SEND_TO_SFTP',
+      triggerType: 'CRON',
+      cron: '0 0 8 * * MON-FRI',
+      preferredFilename: 'report-${document.filename}',
+      fileContent: '${document.content}',
+    });
+    expect(fieldKeys(sftp)).toEqual([['preferredFilename', 'soaApp.node.unknownWildcard']]);
+    const always = await s.createNode(processId, {
+      activityType: 'SEND_TO_SFTP',
+      preferredFilename: 'report-${document.filename}',
+      fileContent: '${document.content}',
+    });
+    expect(always.status).toBe(201);
   });
 });

@@ -190,4 +190,26 @@ describe('send-to-SFTP and inter-process nodes', () => {
       [next, 'WAITING'],
     ]);
   });
+
+  it('holds a sent document at an IPR node that is not automatic until someone completes it', async () => {
+    const receiver = await GraphBuilder.create(s.knex);
+    const ipr = await receiver.node('IPR', { automatic: false, autoStepStatus: 'ACCEPTED' });
+    const next = await receiver.node('CLF', { automatic: false });
+    await receiver.edge(ipr, next);
+    const sender = await GraphBuilder.create(s.knex);
+    const hup = await sender.node('HUP');
+    const ips = await sender.node('IPS', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    await configure(ips, { receivers: [{ id: ipr }], preferredDocName: 'held.txt', payload: 'held' });
+    await sender.edge(hup, ips);
+    const doc = await startDocument(s, sender, hup);
+    await stepReaching(s.knex, doc.id, ips, ['ACCEPTED']);
+    const [sentId] = (await resultsOf(ips))[0].details.documentIds as number[];
+
+    const held = await stepReaching(s.knex, sentId, ipr, ['WAITING']);
+    expect((await stepsOf(s.knex, sentId)).map((x) => x.nodeId)).toEqual([ipr]);
+    const assigned = await s.send('POST', `/api/step/assign?docId=${sentId}&nodeId=${ipr}`, s.admin);
+    expect(assigned.status).toBe(200);
+    expect((await s.send('PUT', `/api/steps/${held.id}/complete`, s.admin)).status).toBe(200);
+    await stepReaching(s.knex, sentId, next, ['WAITING']);
+  });
 });

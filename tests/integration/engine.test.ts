@@ -372,10 +372,19 @@ describe('document engine', () => {
     const content = await s.knex('document_contents').where('document_id', doc.id).first();
     expect(content.content).toContain('Rerun fixes this text.');
 
-    // The next automatic node type is not built yet: an honest ERROR, not a fake success.
+    // The next automatic node cannot run (no drive connection): an ERROR that says why.
     const drive = await stepReaching(s.knex, doc.id, sender, ['ERROR'], 30000);
-    expect(drive.errorMessage).toBe('Running SEND_TO_GOOGLE_DRIVE nodes is not built yet');
-    expect((await put(`/api/steps/${drive.id}/rerun`, s.admin)).status).toBe(409);
+    expect(drive.errorMessage).toBe('The cloud-drive node has no cloud-drive connection');
+    // A node admin may run the failed action again: a new execution, failing the same way.
+    const again = await put(`/api/steps/${drive.id}/rerun`, s.admin);
+    expect(again.status).toBe(200);
+    await eventually('the second run of the drive step', async () =>
+      Number((await s.knex('action_execution_results').where('step_id', drive.id).count({ n: '*' }))[0].n) ===
+      2
+        ? true
+        : undefined,
+    );
+    await stepReaching(s.knex, doc.id, sender, ['ERROR'], 30000);
     expect((await stepsOf(s.knex, doc.id)).find((x) => x.id === failed.id)!.status).toBe('ACCEPTED');
 
     // The history tells the failure, the rerun and who asked for it.

@@ -15,7 +15,7 @@ import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import { startDocumentWorkflow } from '../../api/services/document-workflows';
-import { createWorker } from '../../workflows/worker';
+import { createWorker, type WorkerSettings } from '../../workflows/worker';
 import { buildProcess, buildUser, setupSuite, unique, type Suite } from './harness';
 
 export interface EngineSuite extends Suite {
@@ -318,6 +318,8 @@ export function spawnWorkerProcess(opts: {
         TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
         TEMPORAL_TASK_QUEUE: opts.taskQueue,
         FILES_DIR: opts.filesDir,
+        // The suites share the database: a worker of one must not move the others' schedules to its queue.
+        SCHEDULE_SYNC: 'off',
         ...opts.env,
       },
       detached: true,
@@ -421,7 +423,9 @@ export function processTree(rootPid: number): ProcessInfo[] {
  */
 export async function startWorkers(
   s: { filesDir: string },
-  queues: readonly { taskQueue: string; outboundAllowlist: readonly string[] }[],
+  queues: readonly ({ taskQueue: string; outboundAllowlist: readonly string[] } & Partial<
+    Pick<WorkerSettings, 'llmBaseUrl' | 'driveApiBaseUrl' | 'googleOAuth'>
+  >)[],
 ): Promise<{ stop(): Promise<void> }> {
   const knex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
   const started: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
@@ -433,6 +437,9 @@ export async function startWorkers(
       knex,
       filesDir: s.filesDir,
       outboundAllowlist: [...q.outboundAllowlist],
+      llmBaseUrl: q.llmBaseUrl,
+      driveApiBaseUrl: q.driveApiBaseUrl,
+      googleOAuth: q.googleOAuth,
       workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
     });
     started.push({ worker, running: worker.run(), close: () => connection.close() });

@@ -1,7 +1,9 @@
 /**
  * A real OpenSSH server for the SFTP tests: Debian's /usr/sbin/sshd on a free loopback port, with its own
- * host key, configuration, authorized_keys and PID file in a temporary directory, key authentication only
- * and the internal SFTP subsystem. `startSshd()` also makes the client key pair the tests connect with.
+ * host key, configuration, authorized_keys and PID file in a temporary directory and the internal SFTP
+ * subsystem. The account running the tests logs in with a key only (`startSshd()` makes the client key pair);
+ * when the tests run as root, a local account `wbsftp` (created once, idempotently, with a fixed password and
+ * the nologin shell, so only this sshd's internal SFTP lets it in) logs in with its password only.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,7 +27,70 @@ export interface TestSshd {
   clientKey: KeyPair;
   /** A folder that exists on the server, with a file in it. */
   folder: string;
+  /**
+   * An account that logs in with a password, and an empty folder it owns (in this server's temporary
+   * directory). Reading it throws unless the tests run as root (sshd checks passwords in /etc/shadow).
+   */
+  passwordUser: PasswordUser;
   stop(): Promise<void>;
+}
+
+export interface PasswordUser {
+  username: string;
+  password: string;
+  folder: string;
+}
+
+const PASSWORD_USER = 'wbsftp';
+/** Fixed, so concurrent suites setting it do not undo each other; the account cannot get a shell. */
+const PASSWORD = 'wb-sftp-test-Pa55';
+const NOLOGIN = fs.existsSync('/usr/sbin/nologin') ? '/usr/sbin/nologin' : '/sbin/nologin';
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** Runs a command that edits /etc/passwd or /etc/shadow, retrying while another suite holds their lock. */
+function runLocked(cmd: string, args: string[], input?: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      execFileSync(cmd, args, { input, stdio: ['pipe', 'ignore', 'pipe'] });
+      return;
+    } catch (err) {
+      const stderr = String((err as { stderr?: Buffer }).stderr ?? '');
+      if (attempt >= 20 || !/lock|try again/i.test(stderr))
+        throw new Error(`${cmd} failed: ${stderr.trim()}`, { cause: err });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); // a short synchronous pause
+    }
+  }
+}
+
+const userExists = (name: string) => {
+  try {
+    execFileSync('id', ['-u', name], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Makes sure the password account exists with PASSWORD; returns its uid and gid. */
+function ensurePasswordUser(): { uid: number; gid: number } {
+  if (!userExists(PASSWORD_USER)) {
+    try {
+      runLocked('useradd', [
+        '--no-create-home',
+        '--home-dir',
+        '/nonexistent',
+        '--shell',
+        NOLOGIN,
+        PASSWORD_USER,
+      ]);
+    } catch (err) {
+      if (!userExists(PASSWORD_USER)) throw err; // else another suite created it meanwhile
+    }
+  }
+  runLocked('chpasswd', [], `${PASSWORD_USER}:${PASSWORD}\n`);
+  const id = (flag: string) => Number(execFileSync('id', [flag, PASSWORD_USER]).toString().trim());
+  return { uid: id('-u'), gid: id('-g') };
 }
 
 /** A fresh ed25519 key pair in OpenSSH format (ssh-keygen, no passphrase). */
@@ -53,7 +118,16 @@ export async function startSshd(): Promise<TestSshd> {
   fs.mkdirSync(folder);
   fs.writeFileSync(path.join(folder, 'hello.txt'), 'hello\n');
   // sshd running as root insists on its privilege-separation directory.
-  if (process.getuid?.() === 0) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  if (isRoot()) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  let passwordUser: PasswordUser | undefined;
+  if (isRoot()) {
+    const { uid, gid } = ensurePasswordUser();
+    const pwFolder = path.join(dir, 'password-files');
+    fs.mkdirSync(pwFolder, { mode: 0o755 });
+    fs.chownSync(pwFolder, uid, gid);
+    fs.chmodSync(dir, 0o711); // the account may pass through to its folder, not list the keys
+    passwordUser = { username: PASSWORD_USER, password: PASSWORD, folder: pwFolder };
+  }
 
   const config = path.join(dir, 'sshd_config');
   fs.writeFileSync(
@@ -72,6 +146,10 @@ export async function startSshd(): Promise<TestSshd> {
       'UsePAM no',
       'Subsystem sftp internal-sftp',
       'LogLevel ERROR',
+      // Match blocks go last: the password account, and only it, logs in with its password.
+      `Match User ${PASSWORD_USER}`,
+      '  PasswordAuthentication yes',
+      '  PubkeyAuthentication no',
       '',
     ].join('\n'),
   );
@@ -102,6 +180,10 @@ export async function startSshd(): Promise<TestSshd> {
     username: os.userInfo().username,
     clientKey,
     folder,
+    get passwordUser(): PasswordUser {
+      if (!passwordUser) throw new Error('The password account needs the tests to run as root');
+      return passwordUser;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

@@ -1,0 +1,135 @@
+/**
+ * What external models and training endpoints get from us, shared by the executor (external-model.ts) and
+ * training (activities/training.ts): the node's labels, a document's text (for a transcript: built from its
+ * tokens, tokens joined by one space and utterances by a line break as domain/transcript.ts transcriptText,
+ * with each token's offsets in it), and a JSON POST to a user-configured URL through the net guard.
+ */
+import type { Knex } from 'knex';
+import { requestAt } from '../guarded-http';
+import { resolveOutbound } from '../../api/services/net-guard';
+
+/** Largest answer read from a custom model or a training endpoint. */
+export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
+
+export type ModelKind = 'CLF' | 'SPAN';
+
+/** A classifier type or NER tag type of the node, as models see it. */
+export interface ModelLabel {
+  id: number;
+  name: string;
+  description: string | null;
+}
+
+/** The node's labels: classifier types (CLF) or enabled NER tag types (SPAN, with the path as description). */
+export async function loadLabels(knex: Knex, nodeId: number, kind: ModelKind): Promise<ModelLabel[]> {
+  const rows: { id: number | string; name: string; description: string | null }[] =
+    kind === 'CLF'
+      ? await knex('classifier_types')
+          .where('node_id', nodeId)
+          .orderBy('id')
+          .select('id', 'name', 'description')
+      : await knex('ner_tag_types')
+          .where({ node_id: nodeId, disabled: false })
+          .orderBy('id')
+          .select('id', 'name', 'path as description');
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    description: r.description && r.description !== r.name ? r.description : null,
+  }));
+}
+
+export interface TextToken {
+  id: number;
+  utteranceId: number;
+  /** UTF-16 offsets of the token in ModelText.content, end exclusive. */
+  start: number;
+  end: number;
+  tsStart: number | null;
+  tsEnd: number | null;
+}
+
+/** The text of a document as models get it; tokens (with their offsets in it) for a transcript. */
+export interface ModelText {
+  filename: string;
+  content: string;
+  tokens: TextToken[] | null;
+}
+
+export async function loadModelText(knex: Knex, documentId: number): Promise<ModelText | null> {
+  const doc = await knex('documents as d')
+    .leftJoin('document_contents as c', 'c.document_id', 'd.id')
+    .where('d.id', documentId)
+    .first('d.filename', 'd.document_type', 'c.content');
+  if (!doc) return null;
+  const rows: {
+    id: number | string;
+    utterance_id: number | string;
+    value: string;
+    ts_start: number | null;
+    ts_end: number | null;
+  }[] = await knex('utterance_tokens as k')
+    .join('utterances as u', 'u.id', 'k.utterance_id')
+    .where('u.document_id', documentId)
+    .orderBy([{ column: 'u.id' }, { column: 'k.position' }, { column: 'k.id' }])
+    .select('k.id', 'k.utterance_id', 'k.value', 'k.ts_start', 'k.ts_end');
+  if (!rows.length && doc.document_type !== 'AUDIOFILE')
+    return { filename: doc.filename, content: doc.content ?? '', tokens: null };
+  let content = '';
+  const tokens: TextToken[] = [];
+  rows.forEach((r, i) => {
+    if (i > 0) content += r.utterance_id === rows[i - 1].utterance_id ? ' ' : '\n';
+    tokens.push({
+      id: Number(r.id),
+      utteranceId: Number(r.utterance_id),
+      start: content.length,
+      end: content.length + r.value.length,
+      tsStart: r.ts_start,
+      tsEnd: r.ts_end,
+    });
+    content += r.value;
+  });
+  return { filename: doc.filename, content, tokens };
+}
+
+export interface JsonPostResult {
+  status: number;
+  body: string;
+  /** The answer was longer than maxBytes (body holds its beginning). */
+  truncated: boolean;
+}
+
+/**
+ * POSTs JSON to a user-configured http(s) URL at the address the net guard checked (Host header and TLS
+ * server name keep the original name; no redirects). Throws OutboundRefused for a refused address and an
+ * Error for network failures and timeouts.
+ */
+export async function postJson(
+  url: URL,
+  payload: unknown,
+  opts: { allowlist: readonly string[]; timeoutMs: number; maxBytes?: number },
+): Promise<JsonPostResult> {
+  const { address } = await resolveOutbound(url.hostname, opts.allowlist);
+  const maxBytes = opts.maxBytes ?? MAX_ANSWER_BYTES;
+  return requestAt(address, {
+    url,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(payload),
+    timeoutMs: opts.timeoutMs,
+    maxBytes,
+  });
+}
+
+/** A user-configured URL, or the reason it cannot be used. */
+export function httpUrl(raw: string | null | undefined, what: string): URL | string {
+  if (!raw?.trim()) return `The ${what} is empty`;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return `The ${what} "${raw}" is not a valid URL`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `The ${what} must use http or https`;
+  return url;
+}

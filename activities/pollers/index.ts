@@ -1,0 +1,89 @@
+/**
+ * Upload pollers (spec 3 sections 3 and 7; issue 5 part 3): `pollUploadNode` runs the poller of an e-mail,
+ * SFTP or cloud-drive upload node once, on its Temporal Schedule's tick (workflows/upload-poller.ts) or when
+ * asked (the fetch-now routes). Documents left unstarted by an earlier poll are started first; the outcome
+ * (time, count, the connections' errors) is written to `poller_status`, and connection errors are reported
+ * there rather than thrown: the next tick tries again.
+ */
+import type { NodeSettings } from '../../domain/graph-types';
+import { pollEmailNode } from './email';
+import { restartPending, pollContext } from './import';
+import { pollDriveNode } from './drive';
+import { pollSftpNode } from './sftp';
+import type { Poller, PollerDeps, PollOutcome, UploadNode } from './types';
+
+export type { PollerDeps, PollOutcome } from './types';
+
+const pollers: Partial<Record<string, Poller>> = {
+  EMAIL_UPLOAD: pollEmailNode,
+  SFTP_UPLOAD: pollSftpNode,
+  GDU_UPLOAD: pollDriveNode,
+};
+
+export const POLLED_TYPES = Object.keys(pollers);
+
+export interface PollUploadNodeInput {
+  nodeId: number;
+}
+
+export interface PollUploadNodeResult extends PollOutcome {
+  nodeId: number;
+  /** False when the node no longer exists or is no polled type (nothing was done). */
+  polled: boolean;
+}
+
+async function loadUploadNode(deps: PollerDeps, nodeId: number): Promise<UploadNode | null> {
+  const row = await deps
+    .knex('nodes')
+    .where('id', nodeId)
+    .first('id', 'process_id', 'name', 'activity_type', 'cron', 'settings');
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    processId: Number(row.process_id),
+    name: row.name,
+    activityType: row.activity_type,
+    cron: row.cron ?? null,
+    settings: (row.settings ?? {}) as NodeSettings,
+  };
+}
+
+export function createPollerActivities(deps: PollerDeps) {
+  return {
+    async pollUploadNode(input: PollUploadNodeInput): Promise<PollUploadNodeResult> {
+      const node = await loadUploadNode(deps, input.nodeId);
+      const poll = node && pollers[node.activityType];
+      if (!node || !poll) return { nodeId: input.nodeId, polled: false, imported: 0, errors: [] };
+      const { knex } = deps;
+      const started = new Date();
+      let outcome: PollOutcome;
+      try {
+        await restartPending(deps, node);
+        outcome = await poll(pollContext(deps, node));
+      } catch (err) {
+        outcome = { imported: 0, errors: [(err as Error).message] };
+      }
+      const error = outcome.errors.length ? outcome.errors.join('\n').slice(0, 4000) : null;
+      await knex('poller_status')
+        .insert({
+          node_id: node.id,
+          last_run_date: started,
+          last_imported: outcome.imported,
+          last_success_date: error ? null : started,
+          last_error: error,
+          last_error_date: error ? started : null,
+        })
+        .onConflict('node_id')
+        .merge(
+          error
+            ? ['last_run_date', 'last_imported', 'last_error', 'last_error_date']
+            : ['last_run_date', 'last_imported', 'last_success_date', 'last_error', 'last_error_date'],
+        )
+        .catch((err: Error) => {
+          // The node was deleted during the poll: nothing to report on.
+          if (!/foreign key/i.test(err.message)) throw err;
+        });
+      return { nodeId: node.id, polled: true, ...outcome };
+    },
+  };
+}

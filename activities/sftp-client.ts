@@ -1,0 +1,80 @@
+/**
+ * The SFTP connection shared by the send-to-SFTP node and the SFTP upload poller: an ssh2-sftp-client
+ * connected to an address the net guard already checked (never to the name again), with the stored
+ * connection's key or password, no retries and a ready timeout. `openSftp` does the whole sequence for the
+ * poller: credentials present, net guard, connect; its errors name the connection and can be shown to users.
+ */
+import SftpClient from 'ssh2-sftp-client';
+import { OutboundRefused, resolveOutbound } from '../api/services/net-guard';
+import type { SftpConnectionRow } from '../api/services/sftp-connections';
+import { refusalMessage } from './actions/context';
+
+export const SFTP_CONNECT_TIMEOUT_MS = 10_000;
+
+type Credentials = Pick<SftpConnectionRow, 'port' | 'use_key' | 'username' | 'password' | 'private_key'>;
+
+/** Connects `client` to `address` (already checked by the net guard) with the key or the password. */
+export async function connectSftp(
+  client: SftpClient,
+  conn: Credentials,
+  address: string,
+  timeoutMs = SFTP_CONNECT_TIMEOUT_MS,
+): Promise<void> {
+  await client.connect({
+    host: address,
+    port: conn.port,
+    username: conn.username ?? '',
+    ...(conn.use_key ? { privateKey: conn.private_key ?? '' } : { password: conn.password ?? '' }),
+    readyTimeout: timeoutMs,
+    retries: 0,
+  });
+}
+
+/** ssh2 messages are prefixed with the client method ("connect: ..."); keep the readable part. */
+export const describeSftpError = (err: unknown): string =>
+  ((err as Error)?.message ?? String(err)).replace(/^[a-zA-Z]+:\s*/, '').trim() || 'failed';
+
+/** What is missing for the connection to log in, or null. */
+export function missingCredential(conn: SftpConnectionRow): string | null {
+  if (!conn.username) return `The SFTP connection "${conn.name}" has no username`;
+  if (conn.use_key ? !conn.private_key : !conn.password)
+    return `The SFTP connection "${conn.name}" has no ${conn.use_key ? 'private key' : 'password'}`;
+  return null;
+}
+
+/**
+ * A client connected to the stored connection, or an Error whose message says which connection failed and
+ * why (missing credentials, refused address, unknown host, authentication, timeout).
+ */
+export async function openSftp(
+  conn: SftpConnectionRow,
+  allowlist: readonly string[],
+  clientName: string,
+): Promise<SftpClient> {
+  const missing = missingCredential(conn);
+  if (missing) throw new Error(missing);
+  const where = `${conn.address}:${conn.port}`;
+  let address: string;
+  try {
+    address = (await resolveOutbound(conn.address, allowlist)).address;
+  } catch (err) {
+    const why =
+      err instanceof OutboundRefused
+        ? refusalMessage(err)
+        : `the host ${conn.address} could not be resolved (${describeSftpError(err)})`;
+    throw new Error(`SFTP connection "${conn.name}": ${why}`, { cause: err });
+  }
+  const client = new SftpClient(clientName);
+  try {
+    await connectSftp(client, conn, address);
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw new Error(
+      `SFTP connection "${conn.name}": connecting to ${where} failed: ${describeSftpError(err)}`,
+      {
+        cause: err,
+      },
+    );
+  }
+  return client;
+}

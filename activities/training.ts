@@ -1,0 +1,272 @@
+/**
+ * Training of trainable CLF and SPAN nodes (spec 3: trainableConfig, `PUT api/trainable-nodes/{id}/train`),
+ * shared by the route (MANUAL) and the `maybeTrainNode` activity (AUTOMATIC):
+ * - the payload is {nodeId, model, labels: [{id, name, description}], documents: [{id, filename, content,
+ *   classifierLabels: [names]} | {id, filename, content, spans: [{label, start, end, text}]}]} over the
+ *   documents with a DONE or ACCEPTED step at the node (content and offsets as external models get them:
+ *   a transcript's text is built from its tokens, and its token tags get the offsets of their tokens);
+ * - it is POSTed to the node's requestPath through the net guard (OUTBOUND_ALLOWLIST), 20 s budget: the
+ *   model server is expected to accept the data and train on its own time;
+ * - every attempt is a `node_trainings` row: SUCCESS for a 2xx answer, FAILURE (HTTP status or error) else.
+ * - Automatic training runs when automaticTraining is on and at least `threshold` more documents are
+ *   finished at the node than the latest successful training sent (a count, not a time: a document that is
+ *   deleted lowers the count, a reopened and finished again one is not new).
+ * One training of a node at a time: a transaction-scoped advisory lock is tried first; whoever does not get
+ * it skips (the running training sends those documents too).
+ */
+import type { Knex } from 'knex';
+import type { TrainableConfig } from '../domain/graph-types';
+import { NODE_LIMITS } from '../domain/nodes';
+import { OutboundRefused } from '../api/services/net-guard';
+import { refusalMessage } from './actions/context';
+import {
+  httpUrl,
+  loadLabels,
+  loadModelText,
+  postJson,
+  type ModelKind,
+  type ModelLabel,
+  type ModelText,
+} from './actions/model-io';
+
+export const TRAINING_TIMEOUT_MS = 20_000;
+const ERROR_PREVIEW = 500;
+
+export interface TrainingDeps {
+  knex: Knex;
+  /** OUTBOUND_ALLOWLIST of the deployment. */
+  outboundAllowlist?: readonly string[];
+}
+
+export type TrainingReason = 'MANUAL' | 'AUTOMATIC';
+
+export interface TrainingDTO {
+  id: number;
+  nodeId: number;
+  reason: TrainingReason;
+  status: 'SUCCESS' | 'FAILURE';
+  documents: number;
+  httpStatus: number | null;
+  error: string | null;
+  createdDate: string;
+}
+
+export interface TrainableNode {
+  id: number;
+  processId: number;
+  kind: ModelKind;
+  config: TrainableConfig;
+  url: URL;
+}
+
+/** The node if it can be trained; otherwise why not (undefined: no such node). */
+export async function loadTrainableNode(
+  knex: Knex,
+  nodeId: number,
+): Promise<TrainableNode | string | undefined> {
+  const row = await knex('nodes')
+    .where('id', nodeId)
+    .first('id', 'process_id', 'activity_type', 'trainable_config');
+  if (!row) return undefined;
+  const config = row.trainable_config as TrainableConfig | null;
+  if ((row.activity_type !== 'CLF' && row.activity_type !== 'SPAN') || !config)
+    return 'The node is not trainable';
+  if (!config.requestPath?.trim()) return 'The trainable node has no request path';
+  const url = httpUrl(config.requestPath, 'request path of the trainable node');
+  if (typeof url === 'string') return url;
+  return { id: Number(row.id), processId: Number(row.process_id), kind: row.activity_type, config, url };
+}
+
+/** Documents with a DONE or ACCEPTED step at the node, oldest first. */
+async function finishedDocuments(knex: Knex, nodeId: number): Promise<number[]> {
+  const ids = await knex('steps')
+    .where('node_id', nodeId)
+    .whereIn('status', ['DONE', 'ACCEPTED'])
+    .distinct('document_id')
+    .orderBy('document_id')
+    .pluck('document_id');
+  return ids.map(Number);
+}
+
+interface TrainingSpan {
+  label: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The node's NER tags of a document with offsets in the text (token tags: from their tokens). */
+async function spansOf(
+  knex: Knex,
+  nodeId: number,
+  documentId: number,
+  text: ModelText,
+): Promise<TrainingSpan[]> {
+  const rows: { id: number | string; label: string; start: number | null; end: number | null }[] = await knex(
+    'ner_tags as t',
+  )
+    .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
+    .where({ 't.document_id': documentId, 'y.node_id': nodeId })
+    .orderBy([{ column: 't.start_offset' }, { column: 't.id' }])
+    .select('t.id', 'y.name as label', 't.start_offset as start', 't.end_offset as end');
+  const tokenIds = new Map<number, number[]>();
+  if (text.tokens) {
+    const links = await knex('ner_tag_tokens')
+      .whereIn(
+        'ner_tag_id',
+        rows.map((r) => r.id),
+      )
+      .select('ner_tag_id', 'utterance_token_id');
+    for (const l of links)
+      tokenIds.set(Number(l.ner_tag_id), [
+        ...(tokenIds.get(Number(l.ner_tag_id)) ?? []),
+        Number(l.utterance_token_id),
+      ]);
+  }
+  const tokenById = new Map((text.tokens ?? []).map((t) => [t.id, t]));
+  const spans: TrainingSpan[] = [];
+  for (const r of rows) {
+    let start = r.start;
+    let end = r.end;
+    const tokens = (tokenIds.get(Number(r.id)) ?? [])
+      .map((id) => tokenById.get(id))
+      .filter((t) => t !== undefined);
+    if (tokens.length) {
+      start = Math.min(...tokens.map((t) => t.start));
+      end = Math.max(...tokens.map((t) => t.end));
+    }
+    if (start === null || end === null || start < 0 || end > text.content.length || end <= start) continue;
+    spans.push({ label: r.label, start, end, text: text.content.slice(start, end) });
+  }
+  return spans.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+export async function trainingPayload(knex: Knex, node: TrainableNode, documentIds: readonly number[]) {
+  const labels: ModelLabel[] = await loadLabels(knex, node.id, node.kind);
+  const documents = [];
+  for (const id of documentIds) {
+    const text = await loadModelText(knex, id);
+    if (!text) continue; // deleted meanwhile
+    const base = { id, filename: text.filename, content: text.content };
+    if (node.kind === 'CLF') {
+      const classifierLabels: string[] = await knex('classifier_tags as c')
+        .join('classifier_types as t', 't.id', 'c.classifier_type_id')
+        .where({ 'c.document_id': id, 'c.node_id': node.id })
+        .orderBy('t.id')
+        .pluck('t.name');
+      documents.push({ ...base, classifierLabels });
+    } else documents.push({ ...base, spans: await spansOf(knex, node.id, id, text) });
+  }
+  return { nodeId: node.id, model: node.config.model, labels, documents };
+}
+
+export type TrainingOutcome = { training: TrainingDTO; refused: boolean } | { skipped: string };
+
+/** Decides, inside the lock, whether to train: a reason to skip, or null to go on. */
+export type TrainingGate = (finishedDocuments: number, lastTrainedDocuments: number) => string | null;
+
+function toDTO(r: Record<string, unknown>): TrainingDTO {
+  return {
+    id: Number(r.id),
+    nodeId: Number(r.node_id),
+    reason: r.reason as TrainingReason,
+    status: r.status as TrainingDTO['status'],
+    documents: Number(r.documents),
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    error: (r.error as string | null) ?? null,
+    createdDate: new Date(r.created_date as string).toISOString(),
+  };
+}
+
+/** Posts the payload; what to record of the attempt. */
+async function post(deps: TrainingDeps, node: TrainableNode, payload: unknown) {
+  try {
+    const res = await postJson(node.url, payload, {
+      allowlist: deps.outboundAllowlist ?? [],
+      timeoutMs: TRAINING_TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+    });
+    if (res.status >= 200 && res.status < 300)
+      return { status: 'SUCCESS' as const, httpStatus: res.status, error: null, refused: false };
+    const answer = res.body.trim().slice(0, ERROR_PREVIEW);
+    const error = `The model server at ${node.url.host} answered HTTP ${res.status}${answer ? `: ${answer}` : ''}`;
+    return { status: 'FAILURE' as const, httpStatus: res.status, error, refused: false };
+  } catch (err) {
+    const refused = err instanceof OutboundRefused;
+    const error = refused
+      ? refusalMessage(err)
+      : `The model server at ${node.url.host} failed: ${(err as Error).message}`;
+    return { status: 'FAILURE' as const, httpStatus: null, error, refused };
+  }
+}
+
+/**
+ * Trains the node once (unless another training of it is running, or `gate` says no) and records the
+ * attempt. Database errors propagate; failures of the model server are recorded and returned.
+ */
+export async function trainNode(
+  deps: TrainingDeps,
+  node: TrainableNode,
+  reason: TrainingReason,
+  gate?: TrainingGate,
+): Promise<TrainingOutcome> {
+  return deps.knex.transaction(async (trx) => {
+    const { rows } = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [
+      `training:node:${node.id}`,
+    ]);
+    if (!rows[0].locked) return { skipped: 'A training of the node is already running' };
+    const documentIds = await finishedDocuments(trx, node.id);
+    if (gate) {
+      const last = await trx('node_trainings')
+        .where({ node_id: node.id, status: 'SUCCESS' })
+        .orderBy('id', 'desc')
+        .first('documents');
+      const skip = gate(documentIds.length, last ? Number(last.documents) : 0);
+      if (skip) return { skipped: skip };
+    }
+    const payload = await trainingPayload(trx, node, documentIds);
+    const outcome = await post(deps, node, payload);
+    const [row] = await trx('node_trainings')
+      .insert({
+        node_id: node.id,
+        reason,
+        status: outcome.status,
+        documents: payload.documents.length,
+        http_status: outcome.httpStatus,
+        error: outcome.error,
+      })
+      .returning('*');
+    return { training: toDTO(row), refused: outcome.refused };
+  });
+}
+
+export interface MaybeTrainResult {
+  trained: boolean;
+  /** Why nothing was trained. */
+  skipped?: string;
+  training?: TrainingDTO;
+}
+
+export function createTrainingActivities(deps: TrainingDeps) {
+  return {
+    /**
+     * After a step of a CLF / SPAN node is completed or accepted: trains the node when automatic training
+     * is on and `threshold` new documents are finished there. Never fails for the model server (the
+     * attempt is recorded), so the document's walk does not wait on it.
+     */
+    async maybeTrainNode(input: { nodeId: number }): Promise<MaybeTrainResult> {
+      const node = await loadTrainableNode(deps.knex, input.nodeId);
+      if (node === undefined) return { trained: false, skipped: 'The node no longer exists' };
+      if (typeof node === 'string') return { trained: false, skipped: node };
+      if (!node.config.automaticTraining) return { trained: false, skipped: 'Automatic training is off' };
+      const threshold = node.config.threshold ?? NODE_LIMITS.trainableThreshold.default;
+      const outcome = await trainNode(deps, node, 'AUTOMATIC', (finished, last) =>
+        finished - last >= threshold
+          ? null
+          : `${finished - last} new finished documents of the ${threshold} automatic training needs`,
+      );
+      if ('skipped' in outcome) return { trained: false, skipped: outcome.skipped };
+      return { trained: outcome.training.status === 'SUCCESS', training: outcome.training };
+    },
+  };
+}

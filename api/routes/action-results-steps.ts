@@ -1,0 +1,75 @@
+/**
+ * The result of one step of a send-to-SFTP or send-to-drive node (spec 3 section 7), its latest execution:
+ * - `GET api/action-execution-results/send-to-sftp?stepId` → {status, createdFileAddress};
+ * - `GET api/action-execution-results/send-to-google-drive?stepId` → {status, createdFileId, fileUrl}.
+ * The file fields are null unless the execution succeeded; 404 when the step is not one of that node type or
+ * has not run (a send in progress is no result yet). READ on the step's node.
+ */
+import Router from '@koa/router';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser } from '../auth';
+import { notFound } from '../errors';
+import { idParam } from '../validate';
+
+const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+export interface SftpResultDTO {
+  status: 'SUCCESS' | 'FAILURE';
+  createdFileAddress: string | null;
+}
+
+export interface DriveResultDTO {
+  status: 'SUCCESS' | 'FAILURE';
+  createdFileId: string | null;
+  fileUrl: string | null;
+}
+
+/** A string detail of a successful execution, else null. */
+type Pick = (name: string) => string | null;
+
+const ROUTES: readonly {
+  path: string;
+  activityType: string;
+  body: (pick: Pick) => Omit<SftpResultDTO, 'status'> | Omit<DriveResultDTO, 'status'>;
+}[] = [
+  {
+    path: '/api/action-execution-results/send-to-sftp',
+    activityType: 'SEND_TO_SFTP',
+    body: (pick) => ({ createdFileAddress: pick('createdFileAddress') }),
+  },
+  {
+    path: '/api/action-execution-results/send-to-google-drive',
+    activityType: 'SEND_TO_GOOGLE_DRIVE',
+    body: (pick) => ({ createdFileId: pick('createdFileId'), fileUrl: pick('fileUrl') }),
+  },
+];
+
+export function stepActionResultRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  for (const route of ROUTES) {
+    router.get(route.path, async (ctx) => {
+      const user = currentUser(ctx);
+      const stepId = idParam(firstValue(ctx.query.stepId), 'stepId');
+      const step = await knex('steps as s')
+        .join('nodes as n', 'n.id', 's.node_id')
+        .where('s.id', stepId)
+        .first('n.id as nodeId', 'n.process_id as processId', 'n.activity_type as activityType');
+      if (!step || step.activityType !== route.activityType) throw notFound('step');
+      assertNodeMode(user, Number(step.nodeId), Number(step.processId), 'READ');
+      const row = await knex('action_execution_results')
+        .where('step_id', stepId)
+        .whereIn('status', ['SUCCESS', 'FAILURE'])
+        .orderBy('id', 'desc')
+        .first('status', 'details');
+      if (!row) throw notFound('actionExecutionResult');
+      const pick: Pick = (name) => {
+        const v = row.details?.[name];
+        return row.status === 'SUCCESS' && typeof v === 'string' ? v : null;
+      };
+      ctx.body = { status: row.status, ...route.body(pick) };
+    });
+  }
+
+  return router;
+}

@@ -1,0 +1,108 @@
+/**
+ * Running nodes now (spec 3 section 7), WRITE mode on the node:
+ * - `POST api/action-nodes/{id}/execute-action`: a CRON or THRESHOLD action node executes once for the
+ *   documents it has collected so far (even none); an ALWAYS node runs per document and is refused (400);
+ * - `PUT api/email-upload-node/{id}/fetch-mail`, `PUT api/sftp-upload-node/{id}/fetch-sftp-content`,
+ *   `PUT api/google-drive-upload-node/{id}/fetch-content`: one poll of the upload node now.
+ * Both wait for the run (on the worker, as the schedules run them) and answer its outcome; 503 when the
+ * engine is unreachable.
+ */
+import crypto from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser } from '../auth';
+import { badRequest, notFound } from '../errors';
+import { isActionType } from '../../domain/nodes';
+import type { ActivityType } from '../../domain/enums';
+import * as nodes from '../services/nodes';
+import { workflowUnavailable } from '../services/documents';
+import { idParam } from '../validate';
+import {
+  ACTION_BATCH_WORKFLOW,
+  UPLOAD_POLLER_WORKFLOW,
+  type ActionBatchInput,
+  type ActionBatchResult,
+  type UploadPollerInput,
+  type UploadPollerResult,
+} from '../../workflows/action-contract';
+
+/** How long a request waits for the run it started. */
+const RUN_TIMEOUT_MS = 5 * 60_000;
+
+const FETCH_ROUTES: readonly { path: string; type: string; label: string }[] = [
+  { path: '/api/email-upload-node/:id/fetch-mail', type: 'EMAIL_UPLOAD', label: 'an e-mail upload node' },
+  { path: '/api/sftp-upload-node/:id/fetch-sftp-content', type: 'SFTP_UPLOAD', label: 'an SFTP upload node' },
+  {
+    path: '/api/google-drive-upload-node/:id/fetch-content',
+    type: 'GDU_UPLOAD',
+    label: 'a cloud-drive upload node',
+  },
+];
+
+export function runNowRoutes({ knex, temporal, config }: AppDeps): Router {
+  const router = new Router();
+
+  async function writableNode(ctx: Context) {
+    const user = currentUser(ctx);
+    const node = await nodes.findNode(knex, idParam(ctx.params.id));
+    if (!node) throw notFound('node');
+    assertNodeMode(user, node.id, node.processId, 'WRITE');
+    return node;
+  }
+
+  async function run<I, R>(workflowType: string, workflowId: string, input: I): Promise<R> {
+    let client;
+    try {
+      client = await temporal.client();
+    } catch {
+      throw workflowUnavailable();
+    }
+    const handle = await client.workflow
+      .start(workflowType, { taskQueue: config.taskQueue, workflowId, args: [input] })
+      .catch(() => {
+        throw workflowUnavailable();
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(badRequest(`The run ${workflowId} goes on in the background`)),
+        RUN_TIMEOUT_MS,
+      );
+    });
+    try {
+      return (await Promise.race([handle.result(), timeout])) as R;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  router.post('/api/action-nodes/:id/execute-action', async (ctx) => {
+    const node = await writableNode(ctx);
+    if (!isActionType(node.activityType as ActivityType))
+      throw badRequest(`Node "${node.name}" is not an action node`);
+    if (node.triggerType !== 'CRON' && node.triggerType !== 'THRESHOLD')
+      throw badRequest(
+        `Node "${node.name}" has the trigger ALWAYS: it runs for each document that reaches it, not on demand`,
+      );
+    ctx.body = await run<ActionBatchInput, ActionBatchResult>(
+      ACTION_BATCH_WORKFLOW,
+      `action-run-${node.id}-${crypto.randomUUID()}`,
+      { nodeId: node.id, reason: 'MANUAL' },
+    );
+  });
+
+  for (const route of FETCH_ROUTES) {
+    router.put(route.path, async (ctx) => {
+      const node = await writableNode(ctx);
+      if (node.activityType !== route.type) throw badRequest(`Node "${node.name}" is not ${route.label}`);
+      ctx.body = await run<UploadPollerInput, UploadPollerResult>(
+        UPLOAD_POLLER_WORKFLOW,
+        `upload-poll-${node.id}-${crypto.randomUUID()}`,
+        { nodeId: node.id },
+      );
+    });
+  }
+
+  return router;
+}
