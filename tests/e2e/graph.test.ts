@@ -5,25 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, launch, settledCount, shot, signIn } from './support';
-
-async function apiToken(): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'admin' }),
-  });
-  return res.headers.get('authorization') ?? '';
-}
-
-async function api<T>(token: string, path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    ...init,
-    headers: { 'Content-Type': 'application/json', Authorization: token, ...(init.headers ?? {}) },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+import { BASE_URL, api, apiToken, createProcess, launch, settledCount, shot, signIn } from './support';
 
 describe('graph and node configuration in Chromium', () => {
   let browser: Browser;
@@ -61,17 +43,7 @@ describe('graph and node configuration in Chromium', () => {
 
   beforeAll(async () => {
     token = await apiToken();
-    const tags = await api<{ id: number; predefined: boolean }[]>(token, '/api/process-tags');
-    const created = await api<{ id: number }>(token, '/api/processes', {
-      method: 'POST',
-      body: JSON.stringify({
-        name: `Graph E2E ${suffix}`,
-        isRagEnabled: false,
-        processTags: [{ id: tags.find((t) => t.predefined)!.id }],
-        ragTextSplitter: null,
-      }),
-    });
-    processId = created.id;
+    processId = await createProcess(token, `Graph E2E ${suffix}`);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.setDefaultTimeout(15000);

@@ -47,3 +47,38 @@ export async function settledCount(locator: Locator, expected: number, timeoutMs
   }
   return count;
 }
+
+/** The seeded admin's bearer token, for setting up through the API. */
+export async function apiToken(): Promise<string> {
+  const res = await fetch(`${BASE_URL}/api/authenticate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'admin' }),
+  });
+  return res.headers.get('authorization') ?? '';
+}
+
+/** A JSON call to the app's API; throws unless it succeeded. */
+export async function api<T>(token: string, path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${BASE_URL}${path}`, {
+    ...init,
+    headers: { 'Content-Type': 'application/json', Authorization: token, ...(init.headers ?? {}) },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A new process with the first predefined tag, created through the API; its id. */
+export async function createProcess(token: string, name: string): Promise<number> {
+  const tags = await api<{ id: number; predefined: boolean }[]>(token, '/api/process-tags');
+  const created = await api<{ id: number }>(token, '/api/processes', {
+    method: 'POST',
+    body: JSON.stringify({
+      name,
+      isRagEnabled: false,
+      processTags: [{ id: tags.find((t) => t.predefined)!.id }],
+      ragTextSplitter: null,
+    }),
+  });
+  return created.id;
+}

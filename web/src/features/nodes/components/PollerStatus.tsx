@@ -10,7 +10,7 @@ export function PollerStatus({ status }: { status: PollerStatusDTO | null }) {
   const when = (iso: string | null) =>
     iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '';
   return (
-    <div className="small mt-2" data-testid="node-poller-status">
+    <div className="small mt-2 border rounded px-2 py-2" data-testid="node-poller-status">
       <div className="fw-semibold text-body-secondary">{t('soaApp.nodePanel.poller.title')}</div>
       {!status?.lastRunDate ? (
         <div className="text-body-secondary">{t('soaApp.nodePanel.poller.never')}</div>
