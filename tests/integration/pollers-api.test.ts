@@ -118,4 +118,30 @@ describe('upload pollers through the API', () => {
     ).toBe(204);
     await expect(schedule.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
   });
+
+  it('keeps the schedules of SFTP and drive upload nodes in step with the nodes', async () => {
+    const { processId } = await GraphBuilder.create(s.knex);
+    const sftp = await s.node(processId, 'SFTP_UPLOAD');
+    const sftpSchedule = s.client.schedule.getHandle(uploadPollerScheduleId(sftp.id));
+    // No cron of its own: every five minutes.
+    const every5 = await sftpSchedule.describe();
+    expect(every5.state.paused).toBe(false);
+    expect(every5.state.note).toBe('polls on 0 */5 * * * * *');
+
+    const drive = await s.node(processId, 'GDU_UPLOAD', { cron: '0 0 7 * * ?', active: true });
+    const driveSchedule = s.client.schedule.getHandle(uploadPollerScheduleId(drive.id));
+    expect((await driveSchedule.describe()).state).toMatchObject({
+      paused: false,
+      note: 'polls on 0 0 7 * * * *',
+    });
+    const stored = (await s.get(`/api/nodes/${drive.id}`, s.admin)).body;
+    expect((await s.send('PUT', '/api/nodes', s.admin, { ...stored, active: false })).status).toBe(200);
+    expect((await driveSchedule.describe()).state).toMatchObject({
+      paused: true,
+      note: 'the node is inactive',
+    });
+
+    expect((await s.send('DELETE', `/api/nodes/${sftp.id}`, s.admin)).status).toBe(204);
+    await expect(sftpSchedule.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  });
 });
