@@ -1,5 +1,5 @@
 import type { MessageStructureObject } from 'imapflow';
-import { attachmentParts, emlFilename, imapReason } from './email';
+import { attachmentParts, emlFilename, imapReason, imapTls } from './email';
 
 describe('attachmentParts', () => {
   it('takes named and attachment-disposition leaves and embedded messages, not the body text', () => {
@@ -92,5 +92,13 @@ describe('imapReason', () => {
     expect(imapReason(new Error('connect ECONNREFUSED 127.0.0.1:143'))).toBe(
       'connect ECONNREFUSED 127.0.0.1:143',
     );
+  });
+});
+
+describe('imapTls', () => {
+  it('uses TLS on 993 and requires STARTTLS elsewhere unless the allowlist trusts the server', () => {
+    expect(imapTls(993, false)).toEqual({ secure: true });
+    expect(imapTls(143, false)).toEqual({ secure: false, doSTARTTLS: true });
+    expect(imapTls(143, true)).toEqual({ secure: false });
   });
 });

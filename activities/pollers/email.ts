@@ -125,11 +125,21 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * TLS of an IMAP connection: 993 is TLS from the start; other ports must upgrade with STARTTLS before the
+ * password is sent, unless the server is one the deployment's allowlist trusts (a local test or LAN server).
+ */
+export function imapTls(port: number, trusted: boolean): { secure: boolean; doSTARTTLS?: boolean } {
+  if (port === 993) return { secure: true };
+  return trusted ? { secure: false } : { secure: false, doSTARTTLS: true };
+}
+
 /** Connects and signs in at the address the net guard admitted; throws with the reason to report. */
 async function connect(conn: EmailConnection, allowlist: readonly string[]): Promise<ImapFlow> {
   let address: string;
+  let trusted: boolean;
   try {
-    address = (await resolveOutbound(conn.host, allowlist)).address;
+    ({ address, allowlisted: trusted } = await resolveOutbound(conn.host, allowlist));
   } catch (err) {
     throw new Error(err instanceof OutboundRefused ? refusalMessage(err) : imapReason(err), { cause: err });
   }
@@ -137,7 +147,7 @@ async function connect(conn: EmailConnection, allowlist: readonly string[]): Pro
   const client = new ImapFlow({
     host: address,
     port: conn.port,
-    secure: conn.port === 993,
+    ...imapTls(conn.port, trusted),
     // The certificate is checked against the configured name, not the IP connected to.
     servername: net.isIP(name) ? undefined : name,
     auth: { user: conn.address, pass: conn.password },

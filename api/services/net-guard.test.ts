@@ -90,6 +90,7 @@ describe('resolveOutbound', () => {
       host: 'files.example.com',
       address: '203.0.113.10',
       family: 4,
+      allowlisted: false,
     });
   });
 
@@ -120,6 +121,7 @@ describe('resolveOutbound', () => {
   it('admits what the allowlist names: an IP, a CIDR or the host name', async () => {
     await expect(resolveOutbound('localhost', ['127.0.0.1'], dns)).resolves.toMatchObject({
       address: '127.0.0.1',
+      allowlisted: true,
     });
     await expect(resolveOutbound('internal.example.com', ['10.0.0.0/8'], dns)).resolves.toMatchObject({
       address: '10.0.0.5',

@@ -106,6 +106,8 @@ export interface ResolvedTarget {
   /** The checked address to connect to. */
   address: string;
   family: 4 | 6;
+  /** Admitted by the allowlist (a loopback, private... address the deployment trusts), not public. */
+  allowlisted: boolean;
 }
 
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -138,7 +140,7 @@ export async function resolveOutbound(
     const ip = normalizeIp(address);
     const cls = classifyAddress(ip);
     if (cls === null || isAllowlisted(allowlist, name, ip)) {
-      return { host: name, address: ip, family: net.isIP(ip) as 4 | 6 };
+      return { host: name, address: ip, family: net.isIP(ip) as 4 | 6, allowlisted: cls !== null };
     }
     reason = `${cls} address ${ip}`;
   }
