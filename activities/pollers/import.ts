@@ -12,7 +12,7 @@ import { createFileStore } from '../../api/services/files';
 import { insertDocument, sanitizeFilename } from '../../api/services/documents';
 import type { ImportItem, ImportOutcome, PollContext, PollerDeps, UploadNode } from './types';
 
-export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
 async function startAndMark(deps: PollerDeps, node: UploadNode, documentId: number, key: string) {
   if (!deps.startDocument) throw new Error('This worker cannot start documents (no Temporal client)');

@@ -25,7 +25,6 @@ import { sftpAddress, sftpFilename, suffixed } from '../actions/send-to-sftp';
 import { describeSftpError, openSftp } from '../sftp-client';
 import type { PollContext, Poller } from './types';
 
-/** The default of UPLOAD_MAX_BYTES, as in import.ts. */
 /** How many suffixed names are tried before giving up (as send-to-SFTP). */
 const MAX_NAME_TRIES = 1000;
 /** Prefix of an item's detail while its copy is under way: the target path follows. */
