@@ -14,7 +14,7 @@
  */
 import type { ActivityType } from './enums';
 import { LogicalOperators, type LogicalOperator, type PredicateType } from './graph-types';
-import type { FieldViolation } from './node-settings';
+import type { FieldViolation } from './node-settings-rules';
 import type { Violation } from './validation';
 import { EDGE_WHITELIST, isUploadType } from './nodes';
 

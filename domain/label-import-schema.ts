@@ -5,7 +5,8 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { DataFormats, MatchingTypes, type ImportValidationError, type LabelImportFile } from './label-types';
-import { isValidRegex, LABEL_LIMITS, NER_TAG_NAME_PATTERN_SOURCE } from './labels';
+import { LABEL_LIMITS, NER_TAG_NAME_PATTERN_SOURCE } from './labels';
+import { isValidRegex } from './matching-rules';
 
 const shortcutKey = { type: ['string', 'null'], pattern: '^[a-z]?$' };
 const color = { type: 'string', minLength: 1, maxLength: LABEL_LIMITS.color };

@@ -1,10 +1,12 @@
 /**
- * Rules of node labels (spec 3 sections 3, 5, 8, 9): classifier types, NER tag types (a tree with a derived
- * path), matching rules and their expression lists, NER relation types. One function per rule, each
- * returning null or a Violation {code, key}; the API and the forms call the same functions. Pure: no I/O.
+ * Rules of node labels (spec 3 sections 3, 5, 8, 9): which nodes carry which labels, classifier types, NER
+ * tag types (a tree with a derived path, and its helpers), NER relation types, and the message keys of the
+ * label rules. One function per rule, each returning null or a Violation {code, key}; the API and the forms
+ * call the same functions. The rules of matching rules and their expression lists are in
+ * ./matching-rules.ts. Pure: no I/O.
  */
 import type { ActivityType } from './enums';
-import type { MatchingType, RelationTypeDTO } from './label-types';
+import type { RelationTypeDTO } from './label-types';
 import { textPatternRule, type Violation } from './validation';
 
 export const LABEL_LIMITS = { name: 100, description: 255, color: 20, priority: { min: 0, max: 4 } } as const;
@@ -14,9 +16,9 @@ export const ANY_LABEL_ID = -1;
 export const TAG_PATH_SEPARATOR = ' -> ';
 
 /**
- * Message keys these rules introduce, with their English text (the web's translation files must hold them;
- * Polish alongside). Keys the rules reuse from elsewhere: entity.validation.required,
- * entity.validation.maxlength, textRegexError, soaApp.node.nameUniquenessError.
+ * Message keys these rules and the matching rules (./matching-rules.ts) introduce, with their English text
+ * (the web's translation files must hold them; Polish alongside). Keys the rules reuse from elsewhere:
+ * entity.validation.required, entity.validation.maxlength, textRegexError, soaApp.node.nameUniquenessError.
  */
 export const LABEL_MESSAGES = {
   'soaApp.label.shortcutKeyError': 'Use a single letter a-z.',
@@ -256,126 +258,6 @@ export function buildTagTree<T extends TagTreeItem>(items: readonly T[]): TreeNo
     else roots.push(node);
   }
   return roots;
-}
-
-// --- matching rules ---
-
-export function isValidRegex(expression: string): boolean {
-  try {
-    new RegExp(expression);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** One expression: non-blank; for REGEX it must compile. */
-export function expressionRule(
-  expression: string | null | undefined,
-  matchingType: MatchingType,
-): Violation | null {
-  if (blank(expression)) return REQUIRED;
-  if (matchingType === 'REGEX' && !isValidRegex(expression!))
-    return { code: 'Pattern', key: 'soaApp.matchingRule.regexInvalid' };
-  return null;
-}
-
-/** FUZZY needs a tolerance 1..3; other types ignore it (normalizeTolerance clears it). */
-export function toleranceRule(
-  matchingType: MatchingType,
-  tolerance: number | null | undefined,
-): Violation | null {
-  if (matchingType !== 'FUZZY') return null;
-  if (tolerance === null || tolerance === undefined)
-    return { code: 'Required', key: 'entity.validation.required' };
-  return Number.isInteger(tolerance) && tolerance >= 1 && tolerance <= 3
-    ? null
-    : { code: 'Size', key: 'soaApp.matchingRule.toleranceRange' };
-}
-
-export const normalizeTolerance = (matchingType: MatchingType, tolerance: number | null | undefined) =>
-  matchingType === 'FUZZY' ? (tolerance ?? null) : null;
-
-const normalizeExpression = (e: string) => e.trim();
-
-/** Expressions that occur more than once (compared trimmed); the editor highlights them. */
-export function duplicatedExpressions(expressions: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const dup = new Set<string>();
-  for (const e of expressions.map(normalizeExpression)) {
-    if (e === '') continue;
-    if (seen.has(e)) dup.add(e);
-    seen.add(e);
-  }
-  return dup;
-}
-
-/** The editor's expression list: not empty, no blank entry, no duplicates. */
-export function expressionListRule(expressions: readonly string[]): Violation | null {
-  if (expressions.length === 0) return { code: 'Required', key: 'soaApp.matchingRule.listEmpty' };
-  if (expressions.some((e) => blank(e)))
-    return { code: 'NotBlank', key: 'soaApp.matchingRule.listEmptyValues' };
-  if (duplicatedExpressions(expressions).size > 0)
-    return { code: 'NotUnique', key: 'soaApp.matchingRule.listDuplicates' };
-  return null;
-}
-
-/** Every field rule of one matching rule, by field. */
-export function matchingRuleViolations(rule: {
-  expression: string;
-  matchingType: MatchingType;
-  tolerance?: number | null;
-}): Record<'expression' | 'tolerance', Violation | null> {
-  return {
-    expression: expressionRule(rule.expression, rule.matchingType),
-    tolerance: toleranceRule(rule.matchingType, rule.tolerance),
-  };
-}
-
-export interface ExpressionDiff<T> {
-  /** Old entries whose expression is gone. */
-  removed: T[];
-  /** Old entries whose expression is still listed (they take the group's new type and tolerance). */
-  updated: T[];
-  /** Listed expressions no old entry has. */
-  new: string[];
-}
-
-/**
- * Compares a rule group's old entries with the edited expression list (trimmed; blanks and repeats of the
- * new list ignored). Each old entry matches at most one listed expression, so old duplicates beyond the
- * first are removed.
- */
-export function diffExpressions<T extends { expression: string }>(
-  old: readonly T[],
-  next: readonly string[],
-): ExpressionDiff<T> {
-  const wanted = [...new Set(next.map(normalizeExpression).filter((e) => e !== ''))];
-  const remaining = new Set(wanted);
-  const removed: T[] = [];
-  const updated: T[] = [];
-  for (const entry of old) {
-    const e = normalizeExpression(entry.expression);
-    if (remaining.has(e)) {
-      remaining.delete(e);
-      updated.push(entry);
-    } else {
-      removed.push(entry);
-    }
-  }
-  return { removed, updated, new: wanted.filter((e) => remaining.has(e)) };
-}
-
-/**
- * Splits pasted or uploaded text into expressions: by line when `delimiter` is 'NEWLINE' (or the text has
- * several lines), else by the delimiter; entries trimmed, blanks dropped.
- */
-export function splitExpressions(text: string, delimiter: string | 'NEWLINE' = ','): string[] {
-  const parts =
-    delimiter === 'NEWLINE' || delimiter === ''
-      ? text.split(/\r?\n/)
-      : text.split(/\r?\n/).flatMap((l) => l.split(delimiter));
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
 
 // --- relation types ---

@@ -1,7 +1,7 @@
 /**
  * Nodes (spec 3 sections 3-5, spec 1 section 5, docs/api-graph.md "NodeDTO" and "Nodes"): the static facts
  * per activity type, the defaults of a new node, the checkbox couplings and the common node rules.
- * Type-specific settings and their rules live in ./node-settings.ts.
+ * Type-specific settings live in ./node-settings.ts, their rules in ./node-settings-rules.ts.
  *
  * Decisions:
  * - Upload types HUP, EMAIL_UPLOAD, SFTP_UPLOAD, GDU_UPLOAD, IPR are sources only (never an edge target).
@@ -39,16 +39,8 @@ import {
   type NodeSettings,
   type TrainableConfig,
 } from './graph-types';
-import {
-  DEFAULT_TAGGING_TYPES,
-  mergeSettings,
-  normalizeSettings,
-  rangeRule,
-  SETTINGS_LIMITS,
-  settingsRules,
-  type FieldViolation,
-  type SettingsContext,
-} from './node-settings';
+import { DEFAULT_TAGGING_TYPES, mergeSettings, normalizeSettings, SETTINGS_LIMITS } from './node-settings';
+import { rangeRule, settingsRules, type FieldViolation, type SettingsContext } from './node-settings-rules';
 import { cronRule, textPatternRule, urlRule, type Violation } from './validation';
 
 const types = (...list: readonly ActivityType[]): readonly ActivityType[] => list;

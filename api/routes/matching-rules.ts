@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { MatchingTypes, type MatchingType } from '../../domain/label-types';
-import { expressionListRule, matchingRuleViolations, normalizeTolerance } from '../../domain/labels';
+import { expressionListRule, matchingRuleViolations, normalizeTolerance } from '../../domain/matching-rules';
 import type { AppDeps } from '../app';
 import { currentUser } from '../auth';
 import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';

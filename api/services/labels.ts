@@ -17,9 +17,9 @@ import {
   buildTagTree,
   computeTagPaths,
   normalizeShortcutKeys,
-  normalizeTolerance,
   TAG_PATH_SEPARATOR,
 } from '../../domain/labels';
+import { normalizeTolerance } from '../../domain/matching-rules';
 import { fieldErrors } from '../errors';
 import { findRulesOfTagTypes, toRuleDTO } from './matching-rules';
 

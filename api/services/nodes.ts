@@ -1,8 +1,8 @@
 /**
  * Nodes of a process graph: reads shaped as NodeDTO (settings flattened, SFTP transfer rules and IPS
  * receivers joined in, the caller's node mode), creation and update through the domain's draft, defaults,
- * couplings and rules (domain/nodes.ts, domain/node-settings.ts), deletion guarded by the obligatory flag and
- * the graph's cohesion, coordinates. Graph-changing writes lock the process row so they run one at a time.
+ * couplings and rules (domain/nodes.ts, domain/node-settings.ts, domain/node-settings-rules.ts), deletion
+ * guarded by the obligatory flag and the graph's cohesion, coordinates. Graph-changing writes lock the process row so they run one at a time.
  */
 import type { Knex } from 'knex';
 import { UniqueViolationError } from 'objection';
@@ -25,7 +25,8 @@ import type {
   ReceiverRef,
   SftpTransferRuleDTO,
 } from '../../domain/graph-types';
-import { SETTINGS_FIELDS, type FieldViolation } from '../../domain/node-settings';
+import { SETTINGS_FIELDS } from '../../domain/node-settings';
+import type { FieldViolation } from '../../domain/node-settings-rules';
 import {
   buildNodeDraft,
   nodeNameRule,

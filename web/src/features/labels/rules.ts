@@ -1,7 +1,7 @@
 /**
  * How the matching-rule list is shown: rules grouped by label, matching type and tolerance (one group per
  * combination, in label-path order), and the words of tolerances and label paths. Display only; the rules
- * of what may be saved are in domain/labels.ts.
+ * of what may be saved are in domain/matching-rules.ts.
  */
 import type { MatchingRuleDTO, MatchingType, NerTagTypeDTO } from '@domain/label-types';
 // Relative (not @domain) so that the unit test resolves it without a module mapper.

@@ -25,7 +25,7 @@ import {
   type TrainingOutcome,
 } from './api';
 import { PollerStatus } from './components/PollerStatus';
-import { ConfirmModal } from './components/ConfirmModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { DelayedSkeleton } from './components/DelayedSkeleton';
 import { NodeNameModal } from './components/NodeNameModal';
 import { PanelSection } from './components/PanelSection';

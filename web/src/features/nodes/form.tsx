@@ -7,7 +7,7 @@ import { createContext, useCallback, useContext, useMemo, useState } from 'react
 import type { Violation } from '@domain';
 import type { NodeDTO } from '@domain/graph-types';
 import { applyCouplings, nodeRules, type NodeContext } from '@domain/nodes';
-import type { FieldViolation } from '@domain/node-settings';
+import type { FieldViolation } from '@domain/node-settings-rules';
 import { isHttpError } from '../../api/client';
 
 export interface NodeForm {

@@ -8,12 +8,8 @@ import { useTranslation } from 'react-i18next';
 import type { ActivityType } from '@domain';
 import { TaggingTypes, type NodeInput, type TaggingType } from '@domain/graph-types';
 import { nodeNameRule } from '@domain/nodes';
-import {
-  DEFAULT_TAGGING_TYPES,
-  endpointRule,
-  randomEndpoint,
-  supportedTaggingTypesRule,
-} from '@domain/node-settings';
+import { DEFAULT_TAGGING_TYPES, randomEndpoint } from '@domain/node-settings';
+import { endpointRule, supportedTaggingTypesRule } from '@domain/node-settings-rules';
 import { Field, ViolationMessage, inputClass } from '../../../components/FormField';
 import { Modal } from '../../../components/Modal';
 import type { XY } from '../layout';

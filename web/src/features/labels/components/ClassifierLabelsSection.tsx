@@ -6,7 +6,7 @@ import type { ClassifierTypeDTO } from '@domain/label-types';
 import { IconPlus } from '../../../components/icons';
 import { labelQueries, useDeleteClassifierType } from '../api';
 import { ClassifierLabelModal } from './ClassifierLabelModal';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { LabelRowActions } from './LabelRowActions';
 import { DelayedSpinner, LoadError } from './SectionStatus';
 import '../labels.css';
@@ -89,6 +89,7 @@ export function ClassifierLabelsSection({ nodeId, readOnly }: ClassifierLabelsSe
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmModal
+          danger
           title={t('entity.delete.title')}
           pending={remove.isPending}
           testId="clf-label-delete-modal"

@@ -6,7 +6,12 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MatchingType } from '@domain/label-types';
-import { duplicatedExpressions, expressionListRule, expressionRule, splitExpressions } from '@domain/labels';
+import {
+  duplicatedExpressions,
+  expressionListRule,
+  expressionRule,
+  splitExpressions,
+} from '@domain/matching-rules';
 import { ViolationMessage } from '../../../components/FormField';
 
 export type InputMode = 'file' | 'single' | 'many';

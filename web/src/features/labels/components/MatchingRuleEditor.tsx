@@ -18,7 +18,7 @@ import {
   expressionRule,
   normalizeTolerance,
   toleranceRule,
-} from '@domain/labels';
+} from '@domain/matching-rules';
 import { Modal } from '../../../components/Modal';
 import { useSaveRulesBatch } from '../api';
 import { arrowPath, type RuleGroup } from '../rules';

@@ -6,11 +6,11 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { duplicatedExpressions } from '@domain/labels';
+import { duplicatedExpressions } from '@domain/matching-rules';
 import { IconPlus } from '../../../components/icons';
 import { labelQueries, useSaveRulesBatch } from '../api';
 import { TOLERANCE_NAMES, arrowPath, groupRules, type RuleGroup } from '../rules';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { LabelRowActions } from './LabelRowActions';
 import { MatchingRuleEditor } from './MatchingRuleEditor';
 import { DelayedSpinner, LoadError } from './SectionStatus';
@@ -136,6 +136,7 @@ export function MatchingRulesSection({ nodeId, readOnly }: MatchingRulesSectionP
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmModal
+          danger
           title={t('soaApp.labels.rules.deleteTitle')}
           pending={batch.isPending}
           testId="rule-delete-modal"

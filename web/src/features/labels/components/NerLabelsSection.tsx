@@ -10,7 +10,7 @@ import type { ImportResult, NerTagTypeDTO } from '@domain/label-types';
 import { buildTagTree } from '@domain/labels';
 import { IconPlus } from '../../../components/icons';
 import { labelQueries, useDeleteNerTagType } from '../api';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { ExportLabelsButton } from './ExportLabelsButton';
 import { ImportLabelsModal } from './ImportLabelsModal';
 import { ImportResultModal } from './ImportResultModal';
@@ -104,6 +104,7 @@ export function NerLabelsSection({
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmModal
+          danger
           title={t('entity.delete.title')}
           pending={remove.isPending}
           testId="ner-label-delete-modal"

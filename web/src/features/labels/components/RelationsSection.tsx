@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { RelationTypeDTO } from '@domain/label-types';
 import { IconPlus, IconSearch } from '../../../components/icons';
 import { labelQueries, useDeleteRelationType } from '../api';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { LabelRowActions } from './LabelRowActions';
 import { RelationModal } from './RelationModal';
 import { DelayedSpinner, LoadError } from './SectionStatus';
@@ -130,6 +130,7 @@ export function RelationsSection({ nodeId, readOnly }: RelationsSectionProps) {
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmModal
+          danger
           title={t('entity.delete.title')}
           pending={remove.isPending}
           testId="relation-delete-modal"

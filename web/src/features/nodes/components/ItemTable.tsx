@@ -10,7 +10,7 @@ import type { Violation } from '@domain';
 import { Field, inputClass } from '../../../components/FormField';
 import { IconPencil, IconPlus, IconTrash } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 
 /** The props of a node's list of connections. */
 export interface ConnectionListProps {

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SftpTransferRuleDTO } from '@domain/graph-types';
-import { transferRulesRule } from '@domain/node-settings';
+import { transferRulesRule } from '@domain/node-settings-rules';
 import { IconCheck } from '../../../components/icons';
 import { nodeConfigQueries } from '../api';
 import { useNodeForm } from '../form';

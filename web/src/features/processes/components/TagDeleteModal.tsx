@@ -1,7 +1,7 @@
 /** Delete a process tag; it will be removed from ALL Spheres. */
 import { Trans, useTranslation } from 'react-i18next';
 import type { ProcessTagDTO } from '@domain';
-import { Modal } from '../../../components/Modal';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { TagBadge } from '../../../components/TagBadge';
 import { useDeleteTag } from '../api';
 
@@ -19,34 +19,21 @@ export function TagDeleteModal({
   const { t } = useTranslation();
   const remove = useDeleteTag();
   return (
-    <Modal
+    <ConfirmModal
+      danger
       level={level}
       title={t('soaApp.processTag.deleteModal.title')}
       onClose={onClose}
-      testId="tag-delete-modal"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(tag.id, {
-                onSuccess: () => {
-                  onDeleted?.(tag.id);
-                  onClose();
-                },
-              })
-            }
-            data-testid="tag-delete-confirm"
-          >
-            {t('global.common.delete')}
-          </button>
-        </>
+      pending={remove.isPending}
+      onConfirm={() =>
+        remove.mutate(tag.id, {
+          onSuccess: () => {
+            onDeleted?.(tag.id);
+            onClose();
+          },
+        })
       }
+      testId="tag-delete-modal"
     >
       <p className="d-flex align-items-center gap-2 flex-wrap">
         {t('soaApp.processTag.deleteModal.question')} <TagBadge tag={tag} />
@@ -54,6 +41,6 @@ export function TagDeleteModal({
       <div className="alert alert-warning mb-0" role="alert" data-testid="tag-delete-warning">
         <Trans i18nKey="soaApp.processTag.deleteModal.warning" components={{ strong: <strong /> }} />
       </div>
-    </Modal>
+    </ConfirmModal>
   );
 }

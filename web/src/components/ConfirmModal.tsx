@@ -1,17 +1,22 @@
-/** A small confirmation dialog (node deletion, connection deletion, CRON "execute now", ...). */
+/**
+ * A small confirmation dialog: deleting a node, a connection, a label, a rule group or a relation type (`danger`:
+ * red title and button, "Delete" by default), or confirming an action such as the CRON "execute now".
+ */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/Modal';
+import { Modal } from './Modal';
 
 export interface ConfirmModalProps {
   title: ReactNode;
   children: ReactNode;
+  /** The confirm button's text; "Delete" for a dangerous action, else "Save". */
   confirmLabel?: ReactNode;
   danger?: boolean;
   pending?: boolean;
   onConfirm: () => void;
   onClose: () => void;
   testId?: string;
+  /** The confirm button's test id; `<testId>-confirm` by default. */
   confirmTestId?: string;
   level?: number;
 }
@@ -25,7 +30,7 @@ export function ConfirmModal({
   onConfirm,
   onClose,
   testId,
-  confirmTestId,
+  confirmTestId = testId && `${testId}-confirm`,
   level = 0,
 }: ConfirmModalProps) {
   const { t } = useTranslation();
@@ -48,7 +53,8 @@ export function ConfirmModal({
             onClick={onConfirm}
             data-testid={confirmTestId}
           >
-            {confirmLabel ?? t('global.common.save')}
+            {pending && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+            {confirmLabel ?? t(danger ? 'global.common.delete' : 'global.common.save')}
           </button>
         </>
       }
