@@ -52,6 +52,8 @@ export const CONDITIONAL_ACCEPTANCE_WHITELIST = types('CLF', 'SPAN', 'LEXICON', 
 export const CUSTOM_EXTERNAL_WHITELIST = types('CLF', 'SPAN');
 export const LLM_EXTERNAL_WHITELIST = types('CLF', 'SPAN');
 export const TRAINABLE_WHITELIST = types('CLF', 'SPAN');
+/** Upload types polled on a schedule (e-mail, SFTP, cloud drive): their last poll shows on the node. */
+export const POLLED_UPLOAD_TYPES = types('EMAIL_UPLOAD', 'SFTP_UPLOAD', 'GDU_UPLOAD');
 /** Types whose new nodes run automatically. */
 export const AUTOMATIC_TYPES = types('FILE_PARSER', 'LEXICON', ...ACTION_TYPES, ...UPLOAD_TYPES);
 /** Types with the trigger section (ALWAYS / CRON / THRESHOLD). */

@@ -40,6 +40,7 @@ import {
   type StepRefusal,
   type StepState,
 } from '../domain/steps';
+import { TRAINABLE_WHITELIST } from '../domain/nodes';
 import type { DocumentWorkflowInput, StepActionInput, StepActionResult } from './document-contract';
 
 /** A step as the workflow holds it: the projection's fields plus how many times it was run. */
@@ -111,8 +112,6 @@ const training = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 });
-/** Node types that may be trainable (domain/nodes.ts TRAINABLE_WHITELIST). */
-const TRAINABLE: readonly string[] = ['CLF', 'SPAN'];
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -271,7 +270,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       const step = state.steps.find((s) => s.id === input.stepId);
       if (!step) throw refused({ code: 'unknownStep', message: 'The step no longer exists' });
       const node = nodeMap().get(step.nodeId);
-      if (moves && node && TRAINABLE.includes(node.activityType) && patched('automatic-training')) {
+      if (moves && node && TRAINABLE_WHITELIST.includes(node.activityType) && patched('automatic-training')) {
         // A finished annotation may complete the batch a trainable node waits for; the activity decides.
         // Not awaited: the step action does not wait for a model server (failures are recorded there).
         void training.maybeTrainNode({ nodeId: node.id }).catch(() => undefined);

@@ -5,7 +5,7 @@
  * with each token's offsets in it), and a JSON POST to a user-configured URL through the net guard.
  */
 import type { Knex } from 'knex';
-import { requestAt } from '../guarded-http';
+import { requestAt, type GuardedResponse } from '../guarded-http';
 import { resolveOutbound } from '../../api/services/net-guard';
 
 /** Largest answer read from a custom model or a training endpoint. */
@@ -92,12 +92,8 @@ export async function loadModelText(knex: Knex, documentId: number): Promise<Mod
   return { filename: doc.filename, content, tokens };
 }
 
-export interface JsonPostResult {
-  status: number;
-  body: string;
-  /** The answer was longer than maxBytes (body holds its beginning). */
-  truncated: boolean;
-}
+/** The status and the first maxBytes of the answer (truncated when longer). */
+export type JsonPostResult = GuardedResponse;
 
 /**
  * POSTs JSON to a user-configured http(s) URL at the address the net guard checked (Host header and TLS

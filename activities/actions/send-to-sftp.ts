@@ -16,7 +16,7 @@ import SftpClient from 'ssh2-sftp-client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import type { SftpConnectionRow } from '../../api/services/sftp-connections';
-import { connectSftp } from '../sftp-client';
+import { connectSftp, describeSftpError, missingCredential } from '../sftp-client';
 import {
   alreadySucceeded,
   executionKey,
@@ -55,10 +55,6 @@ export function sftpAddress(host: string, port: number, remotePath: string): str
 const isAuthFailure = (err: unknown) =>
   /authentication|auth methods|permission denied/i.test((err as Error)?.message ?? '');
 
-/** ssh2 messages are prefixed with the client method ("connect: ..."); keep the readable part. */
-const describe = (err: unknown) =>
-  ((err as Error)?.message ?? String(err)).replace(/^[a-zA-Z]+:\s*/, '').trim() || 'failed';
-
 async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: readonly string[]) {
   const node = await loadActionNode(knex, input.nodeId);
   const s = node.settings;
@@ -66,13 +62,8 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
   const conn: SftpConnectionRow | undefined =
     connectionId === undefined ? undefined : await knex('sftp_connections').where('id', connectionId).first();
   if (!conn) throw await permanentFailure(knex, input, 'The SFTP node has no SFTP connection');
-  if (!conn.username) throw await permanentFailure(knex, input, 'The SFTP connection has no username');
-  if (conn.use_key ? !conn.private_key : !conn.password)
-    throw await permanentFailure(
-      knex,
-      input,
-      `The SFTP connection "${conn.name}" has no ${conn.use_key ? 'private key' : 'password'}`,
-    );
+  const missing = missingCredential(conn);
+  if (missing) throw await permanentFailure(knex, input, missing);
   if (!s.preferredFilename?.trim())
     throw await permanentFailure(knex, input, 'The SFTP node has no filename');
 
@@ -106,7 +97,7 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
     try {
       await connectSftp(client, conn, address, SFTP_TIMEOUT_MS);
     } catch (err) {
-      const message = `Connecting to ${conn.address}:${conn.port} failed: ${describe(err)}`;
+      const message = `Connecting to ${conn.address}:${conn.port} failed: ${describeSftpError(err)}`;
       if (isAuthFailure(err)) throw await permanentFailure(knex, input, message, where);
       await recordResult(knex, input, 'FAILURE', { ...where, error: message });
       throw new Error(message, { cause: err });
@@ -147,7 +138,7 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
       } catch (err) {
         await client.delete(temp, true).catch(() => undefined);
         if (await client.exists(target)) continue; // taken meanwhile: next name
-        const message = `Uploading to ${conn.address}:${conn.port}${target} failed: ${describe(err)}`;
+        const message = `Uploading to ${conn.address}:${conn.port}${target} failed: ${describeSftpError(err)}`;
         if (/permission denied/i.test(message)) throw await permanentFailure(knex, input, message, where);
         await recordResult(knex, input, 'FAILURE', { ...where, error: message });
         throw new Error(message, { cause: err });

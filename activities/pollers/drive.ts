@@ -30,9 +30,6 @@ function notFetched(f: DriveFile, maxBytes: number): string | null {
   return null;
 }
 
-/** Records an item that is not fetched, as importFile records a refused one. */
-const reject = (ctx: PollContext, sourceKey: string, detail: string) => ctx.reject(sourceKey, detail);
-
 async function pollConnection(ctx: PollContext, conn: DriveConnectionRow, out: PollOutcome): Promise<void> {
   const label = `Connection "${conn.name}"`;
   if (!isUsable(conn)) {
@@ -58,7 +55,7 @@ async function pollConnection(ctx: PollContext, conn: DriveConnectionRow, out: P
     if (await ctx.seen(sourceKey)) continue;
     const skipped = notFetched(f, maxBytes);
     if (skipped) {
-      await reject(ctx, sourceKey, skipped);
+      await ctx.reject(sourceKey, skipped);
       continue;
     }
     try {

@@ -20,8 +20,6 @@ const pollers: Partial<Record<string, Poller>> = {
   GDU_UPLOAD: pollDriveNode,
 };
 
-export const POLLED_TYPES = Object.keys(pollers);
-
 export interface PollUploadNodeInput {
   nodeId: number;
 }

@@ -28,6 +28,7 @@ import type {
 import { SETTINGS_FIELDS } from '../../domain/node-settings';
 import type { FieldViolation } from '../../domain/node-settings-rules';
 import {
+  POLLED_UPLOAD_TYPES,
   buildNodeDraft,
   nodeNameRule,
   nodeRules,
@@ -149,7 +150,6 @@ async function relatedSettings(knex: Knex, nodes: readonly Node[]): Promise<Map<
   return out;
 }
 
-const POLLED_TYPES: readonly string[] = ['EMAIL_UPLOAD', 'SFTP_UPLOAD', 'GDU_UPLOAD'];
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The last poll of each e-mail, SFTP and drive upload node among `nodes` (null when never polled). */
@@ -157,7 +157,7 @@ async function pollerStatuses(
   knex: Knex,
   nodes: readonly Node[],
 ): Promise<Map<number, PollerStatusDTO | null>> {
-  const ids = nodes.filter((n) => POLLED_TYPES.includes(n.activityType)).map((n) => n.id);
+  const ids = nodes.filter((n) => POLLED_UPLOAD_TYPES.includes(n.activityType)).map((n) => n.id);
   const out = new Map<number, PollerStatusDTO | null>(ids.map((id) => [id, null]));
   if (ids.length === 0) return out;
   for (const r of await knex('poller_status').whereIn('node_id', ids)) {

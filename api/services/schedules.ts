@@ -17,7 +17,7 @@ import {
 } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { temporalCron } from '../../domain/cron';
-import { isActionType } from '../../domain/nodes';
+import { POLLED_UPLOAD_TYPES, isActionType } from '../../domain/nodes';
 import type { ActivityType } from '../../domain/enums';
 import {
   ACTION_BATCH_WORKFLOW,
@@ -26,8 +26,6 @@ import {
   uploadPollerScheduleId,
 } from '../../workflows/action-contract';
 
-/** Upload nodes polled on a schedule. */
-export const POLLED_UPLOAD_TYPES: readonly string[] = ['EMAIL_UPLOAD', 'SFTP_UPLOAD', 'GDU_UPLOAD'];
 /** Polling cron of upload nodes without one: every five minutes. */
 export const DEFAULT_POLL_CRON = '0 */5 * * * ?';
 
@@ -74,7 +72,7 @@ async function desiredFor(
       },
     };
   }
-  if (POLLED_UPLOAD_TYPES.includes(node.activity_type)) {
+  if (POLLED_UPLOAD_TYPES.includes(node.activity_type as ActivityType)) {
     let patterns: (string | null)[] = [node.cron];
     if (node.activity_type === 'EMAIL_UPLOAD') {
       patterns = await knex('email_upload_connections').where('node_id', nodeId).pluck('cron');

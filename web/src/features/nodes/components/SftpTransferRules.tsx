@@ -12,7 +12,7 @@ import { IconCheck } from '../../../components/icons';
 import { nodeConfigQueries } from '../api';
 import { useNodeForm } from '../form';
 import { temporaryId } from '../temporaryId';
-import { FieldError } from './fields';
+import { CheckInput, FieldError } from './fields';
 import { ItemModal, ItemTable, ModalInput } from './ItemTable';
 
 export function SftpTransferRules() {
@@ -161,19 +161,14 @@ function TransferRuleModal({
         </select>
         <div className="form-text">{t('soaApp.nodePanel.transfer.targetHelp')}</div>
       </div>
-      <div className="form-check">
-        <input
-          id="transfer-delete"
-          type="checkbox"
-          className="form-check-input"
-          checked={deleteAfter}
-          onChange={(e) => setDeleteAfter(e.target.checked)}
-          data-testid="transfer-rule-delete-after"
-        />
-        <label htmlFor="transfer-delete" className="form-check-label">
-          {t('soaApp.nodePanel.transfer.deleteAfter')}
-        </label>
-      </div>
+      <CheckInput
+        id="transfer-delete"
+        className="form-check"
+        label={t('soaApp.nodePanel.transfer.deleteAfter')}
+        checked={deleteAfter}
+        onChange={setDeleteAfter}
+        testId="transfer-rule-delete-after"
+      />
     </ItemModal>
   );
 }
