@@ -98,12 +98,39 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   }
 }
 
+/**
+ * A PostgreSQL error (raw knex queries throw pg's DatabaseError; Objection wraps it in a DBError) mapped by
+ * its SQLSTATE class to a 4xx when the input caused it, with a fixed text: the database's own message, which
+ * may quote SQL or values, never reaches the client. Anything else is a 500 (logged, body without detail).
+ */
+export function databaseErrorStatus(err: unknown): HttpError | null {
+  const native = (err instanceof DBError ? (err as DBError & { nativeError?: unknown }).nativeError : err) as
+    { code?: unknown; severity?: unknown } | undefined;
+  const code = native && typeof native.code === 'string' && 'severity' in native ? native.code : null;
+  if (!code) return null;
+  if (code === '23505') return new HttpError(409, { message: 'error.http.409', detail: 'It already exists' });
+  if (code === '23503')
+    return new HttpError(409, {
+      message: 'error.http.409',
+      detail: 'It refers to something that does not exist, or something else still refers to it',
+    });
+  if (code.startsWith('22') || code === '23502' || code === '23514' || code.startsWith('54'))
+    return new HttpError(400, {
+      message: 'error.http.400',
+      detail: 'A value is malformed, out of range or too large',
+    });
+  if (code === '57014')
+    return new HttpError(503, { title: 'Service Unavailable', message: 'error.http.503' });
+  return null;
+}
+
 function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof NotFoundError) return notFound();
   if (err instanceof UniqueViolationError) return new HttpError(409, { message: 'error.http.409' });
-  if (err instanceof ValidationError || err instanceof DBError)
-    return new HttpError(400, { message: 'error.http.400' });
+  if (err instanceof ValidationError) return new HttpError(400, { message: 'error.http.400' });
+  const db = databaseErrorStatus(err);
+  if (db) return db;
   const status = (err as { status?: number; expose?: boolean }).status;
   if (status && status >= 400 && status < 500) {
     // koa / body parser errors (malformed JSON, payload too large)
