@@ -104,7 +104,7 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
  * may quote SQL or values, never reaches the client. Anything else is a 500 (logged, body without detail).
  */
 export function databaseErrorStatus(err: unknown): HttpError | null {
-  const native = (err instanceof DBError ? (err as DBError & { nativeError?: unknown }).nativeError : err) as
+  const native = (err instanceof DBError ? (err as { nativeError?: unknown }).nativeError : err) as
     { code?: unknown; severity?: unknown } | undefined;
   const code = native && typeof native.code === 'string' && 'severity' in native ? native.code : null;
   if (!code) return null;

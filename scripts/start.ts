@@ -1,7 +1,7 @@
 /**
  * `npm start`: PostgreSQL (DATABASE_URL or embedded under .data/pg), Temporal (TEMPORAL_ADDRESS or the dev
- * server with .data/temporal.db), migrations and seed, web build, then the worker and the API. Ctrl-C stops
- * every child; a second start reuses the data.
+ * server with .data/temporal.db), migrations and seed, web build, then the worker and the API, each started
+ * again if it dies. Ctrl-C stops every child; a second start reuses the data.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -68,10 +68,9 @@ async function main() {
 
     env.PORT = env.PORT ?? '8080';
     env.NODE_ENV = env.NODE_ENV ?? 'production';
-    children.push(spawnTs('workflows/worker.ts', env, 'worker'));
-    const api = spawnTs('api/server.ts', env, 'api');
-    children.push(api);
-    for (const c of children) c.on('exit', () => void shutdown(1));
+    const isStopping = () => stopping;
+    supervise('workflows/worker.ts', env, 'worker', children, isStopping, () => void shutdown(1));
+    supervise('api/server.ts', env, 'api', children, isStopping, () => void shutdown(1));
     await waitForPort(Number(env.PORT), '127.0.0.1', 120000);
 
     console.log('');
@@ -86,6 +85,48 @@ async function main() {
     console.error(`[start] ${(err as Error).message}`);
     await shutdown(1);
   }
+}
+
+/**
+ * Runs a child and starts it again when it dies (a crash of the API or the worker must not stop the
+ * database and Temporal with it): after 1 s, doubling to 30 s while it keeps dying within a minute of its
+ * start. A child that dies five times in a row within 10 s of starting (a configuration error) ends the
+ * whole start with an error instead of looping.
+ */
+function supervise(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  name: string,
+  children: ChildProcess[],
+  isStopping: () => boolean,
+  giveUp: () => void,
+): void {
+  let delay = 1000;
+  let quickDeaths = 0;
+  const run = () => {
+    const startedAt = Date.now();
+    const child = spawnTs(entry, env, name);
+    children.push(child);
+    child.once('exit', (code, signal) => {
+      children.splice(children.indexOf(child), 1);
+      if (isStopping()) return;
+      const lived = Date.now() - startedAt;
+      quickDeaths = lived < 10000 ? quickDeaths + 1 : 0;
+      if (quickDeaths >= 5) {
+        console.error(`[start] ${name} keeps failing at start: stopping`);
+        giveUp();
+        return;
+      }
+      delay = lived > 60000 ? 1000 : Math.min(delay * 2, 30000);
+      console.error(
+        `[start] ${name} stopped (${signal ?? `code ${code}`}); starting it again in ${delay / 1000} s`,
+      );
+      setTimeout(() => {
+        if (!isStopping()) run();
+      }, delay);
+    });
+  };
+  run();
 }
 
 void main();
