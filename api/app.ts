@@ -6,6 +6,7 @@ import { authenticate, jwtResolver } from './auth';
 import type { AppConfig } from './config';
 import { errorMiddleware } from './errors';
 import { registerRoutes } from './routes';
+import { securityHeaders } from './security-headers';
 import type { Mailer } from './services/mail';
 import { serveWeb } from './static';
 import type { TemporalGateway } from './temporal';
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): Koa {
       console.error(`[api] ${ctx?.method ?? ''} ${ctx?.path ?? ''}:`, err);
     }
   });
+  app.use(securityHeaders);
   app.use(errorMiddleware);
   app.use(bodyParser({ enableTypes: ['json', 'text'], jsonLimit: '2mb', textLimit: '64kb' }));
   app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret)]));

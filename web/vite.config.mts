@@ -5,6 +5,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompiledAjv } from './vite-precompiled-ajv.mts';
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
 const proxy = {
@@ -17,7 +18,8 @@ const proxy = {
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  plugins: [react()],
+  // No run-time schema compilation: the app runs under a CSP without 'unsafe-eval'.
+  plugins: [react(), precompiledAjv()],
   resolve: {
     alias: { '@domain': fileURLToPath(new URL('../domain', import.meta.url)) },
   },

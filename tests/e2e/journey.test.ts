@@ -86,13 +86,14 @@ describe('foundation journey in Chromium', () => {
     await page.getByTestId('process-search-input').fill('');
     await page.getByTestId('language-menu').click();
     await page.getByTestId('language-pl').click();
-    await page.waitForFunction("document.documentElement.lang === 'pl'");
+    // Not waitForFunction("..."): a string predicate is eval()ed in the page, which the CSP refuses.
+    await page.locator('html[lang="pl"]').waitFor({ state: 'attached' });
     await page.getByTestId('process-row').first().waitFor();
     expect(await page.evaluate("sessionStorage.getItem('locale')")).toBe('pl');
     await shot(page, '06-polish');
     await page.getByTestId('language-menu').click();
     await page.getByTestId('language-en').click();
-    await page.waitForFunction("document.documentElement.lang === 'en'");
+    await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
   });
 
   it('deletes the process only after its exact name is typed', async () => {

@@ -1,13 +1,64 @@
 /** Chromium (Debian) driven by playwright-core against the app started by scripts/test.ts. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? path.resolve(__dirname, '..', 'artifacts');
 
+/**
+ * Content-Security-Policy violations seen by any page of a browser from launch() since the last check.
+ * Every context records them twice: the `securitypolicyviolation` event (reported through a binding, so it
+ * survives navigations) and Chromium's "Refused to ..." console errors.
+ */
+const cspViolations: string[] = [];
+const browsers = new Set<Browser>();
+const watched = new WeakSet<BrowserContext>();
+
+const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', (e) => {
+  window.__reportCspViolation(
+    e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber +
+      (e.sample ? ' (' + e.sample + ')' : ''),
+  );
+});`;
+
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', ({ page }, text: string) => {
+    cspViolations.push(`${page.url()}: ${text}`);
+  });
+  await context.addInitScript({ content: REPORT_VIOLATIONS });
+  context.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text()))
+      cspViolations.push(`${msg.page()?.url()}: ${msg.text()}`);
+  });
+  watched.add(context);
+}
+
+/** Throws, listing them, if any page reported a Content-Security-Policy violation since the last call. */
+export async function expectNoCspViolations(): Promise<void> {
+  for (const browser of browsers) {
+    if (!browser.isConnected()) {
+      browsers.delete(browser);
+      continue;
+    }
+    for (const context of browser.contexts()) {
+      if (!watched.has(context)) throw new Error('a browser context was opened without the CSP watcher');
+      // A violation of the test's last step is reported in a task of its own: let the pages run it.
+      for (const page of context.pages()) {
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 50))).catch(() => undefined);
+      }
+    }
+  }
+  const seen = cspViolations.splice(0);
+  if (seen.length) throw new Error(`Content-Security-Policy violations:\n${seen.join('\n')}`);
+}
+
+// Every test of a file that drives the browser through this module fails on a violation it caused.
+afterEach(expectNoCspViolations);
+
+/** Chromium whose every context (browser.newPage() makes one too) records CSP violations. */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -20,6 +71,14 @@ export async function launch(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchCsp(context);
+    return context;
+  };
+  browsers.add(browser);
+  return browser;
 }
 
 export async function shot(page: Page, name: string): Promise<void> {
