@@ -26,6 +26,10 @@ export const LABEL_MESSAGES = {
   'soaApp.nerTagType.parentInvalid': 'The parent label must be a label of the same node.',
   'soaApp.nerTagType.parentCycle': 'A label cannot be placed under itself or one of its descendants.',
   'soaApp.matchingRule.regexInvalid': 'The expression is not a valid regular expression.',
+  'soaApp.matchingRule.regexUnsupported':
+    'Backreferences and lookarounds are not supported: rewrite the expression without them.',
+  'soaApp.matchingRule.regexTooComplex': 'The expression is too complex: use fewer or smaller repetitions.',
+  'soaApp.label.colorInvalid': 'Enter a colour as #rgb or #rrggbb.',
   'soaApp.matchingRule.toleranceRange': 'The tolerance must be 1 (low), 2 (medium) or 3 (high).',
   'soaApp.matchingRule.listDuplicates': 'List contains duplicates',
   'soaApp.matchingRule.listEmptyValues': 'List contains empty values',
