@@ -16,7 +16,7 @@ const REQUIRED: Violation = { code: 'NotBlank', key: 'entity.validation.required
 
 /** A REGEX expression the lexicon can run: valid, and compilable on the linear-time engine. */
 export function isValidRegex(expression: string): boolean {
-  return compileUserRegex(expression).ok;
+  return expression.length <= TEXT_LIMITS.ruleExpression && compileUserRegex(expression).ok;
 }
 
 /**
