@@ -4,6 +4,7 @@
  * Pattern, ...) and `key` the i18n message key the forms show. Forms and API call the same functions.
  */
 import { temporalCron } from './cron';
+import { TEXT_LIMITS } from './limits';
 
 export type ConstraintCode = 'NotBlank' | 'Size' | 'Pattern' | 'Email' | 'NotUnique' | 'Match' | 'Required';
 
@@ -154,7 +155,10 @@ export const textPatternRule =
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const DOMAIN = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
+/** URLs: at most TEXT_LIMITS.url characters (checked first), then http(s) or an IPv4 address. */
 export const urlRule: Rule = (v) => {
+  if ((v ?? '').length > TEXT_LIMITS.url)
+    return { code: 'Size', key: 'entity.validation.maxlength', params: { max: TEXT_LIMITS.url } };
   if (IPV4.test(v ?? '')) return null;
   try {
     const u = new URL(v);
@@ -165,7 +169,7 @@ export const urlRule: Rule = (v) => {
   return { code: 'Pattern', key: 'urlRegexError' };
 };
 export const domainOrIpRule: Rule = (v) =>
-  v === 'localhost' || IPV4.test(v ?? '') || DOMAIN.test(v ?? '')
+  (v ?? '').length <= 253 && (v === 'localhost' || IPV4.test(v ?? '') || DOMAIN.test(v ?? ''))
     ? null
     : { code: 'Pattern', key: 'domainOrIpError' };
 export const nameUniquenessRule =
