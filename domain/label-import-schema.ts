@@ -8,10 +8,15 @@ import { DataFormats, MatchingTypes, type ImportValidationError, type LabelImpor
 import { LABEL_LIMITS, NER_TAG_NAME_PATTERN_SOURCE } from './labels';
 import { TEXT_LIMITS } from './limits';
 import { isValidRegex } from './matching-rules';
-import { HEX_COLOR } from './validation';
+import { LABEL_HEX_COLOR } from './validation';
 
 const shortcutKey = { type: ['string', 'null'], pattern: '^[a-z]?$' };
-const color = { type: 'string', minLength: 1, maxLength: LABEL_LIMITS.color, pattern: HEX_COLOR.source };
+const color = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LABEL_LIMITS.color,
+  pattern: LABEL_HEX_COLOR.source,
+};
 
 export const LABEL_IMPORT_SCHEMA = {
   type: 'object',

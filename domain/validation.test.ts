@@ -151,9 +151,9 @@ describe('input that would make a backtracking pattern crawl', () => {
     for (const bad of ['jan@example', 'jan@.pl', 'jan@pl.', 'jan@@x.pl', 'j an@x.pl', ''])
       expect(key(simpleEmailRule(bad))).toBe('emailError');
   });
-  it('accepts #rgb and #rrggbb process tag colours only', () => {
+  it('accepts #rrggbb process tag colours only', () => {
     expect(colorRule('#a1B2c3')).toBeNull();
-    expect(colorRule('#abc')).toBeNull();
+    expect(key(colorRule('#abc'))).toBe('soaApp.processTag.colorInvalid');
     expect(key(colorRule('#' + 'a'.repeat(1_000_000)))).toBe('soaApp.processTag.colorInvalid');
     expect(key(colorRule('blue'))).toBe('soaApp.processTag.colorInvalid');
   });

@@ -121,12 +121,17 @@ export const actorNameRule: Rule = requiredMax(255);
 export const DOCUMENT_FILENAME_MAX = 255;
 export const documentFilenameRule: Rule = requiredMax(DOCUMENT_FILENAME_MAX);
 
-/** A colour as the pickers produce it (`#rrggbb`) or its short form (`#rgb`); the pattern is anchored and bounded. */
-export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+/** A process tag colour: `#rrggbb`, as its palette produces it (spec 1). */
+export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+/** A label colour (classifier, NER and relation types): `#rrggbb` or its short form `#rgb`. */
+export const LABEL_HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+/** `#rgb` or `#rrggbb` (length checked before the bounded pattern). */
 export const isHexColor = (v: string | null | undefined): boolean =>
-  typeof v === 'string' && v.length <= 7 && HEX_COLOR.test(v);
+  typeof v === 'string' && v.length <= 7 && LABEL_HEX_COLOR.test(v);
 export const colorRule: Rule = (v) =>
-  isHexColor(v) ? null : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };
+  typeof v === 'string' && v.length === 7 && HEX_COLOR.test(v)
+    ? null
+    : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };
 
 /** Delete confirmation: the typed name must equal the process name exactly. */
 export const deleteConfirmationMatches = (typed: string, processName: string): boolean =>
