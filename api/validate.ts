@@ -5,6 +5,7 @@
  */
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { maxLengthViolation, oversizedStrings, TEXT_LIMITS } from '../domain/limits';
 import type { ConstraintCode } from '../domain/validation';
 import { fieldErrors, HttpError } from './errors';
 
@@ -20,7 +21,21 @@ function codeOf(issue: z.core.$ZodIssue): ConstraintCode {
   }
 }
 
+/**
+ * Validates a body against its schema. First, whatever the schema: no string in the body (keys included)
+ * may be longer than TEXT_LIMITS.anyString (domain/limits.ts), so an oversized field is a field error
+ * `entity.validation.maxlength` and is never stored, even where the schema or the rules set no tighter limit.
+ */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName: string): z.infer<S> {
+  const oversized = oversizedStrings(value, TEXT_LIMITS.anyString);
+  if (oversized.length)
+    throw fieldErrors(
+      objectName,
+      oversized.map((path) => ({
+        field: path || objectName,
+        violation: maxLengthViolation(TEXT_LIMITS.anyString),
+      })),
+    );
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw fieldErrors(

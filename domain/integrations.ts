@@ -13,6 +13,7 @@ import {
   type Violation,
 } from './validation';
 import { MASKED_SECRET, type EmailContentType, type ImapPort } from './integration-types';
+import { maxLengthViolation, TEXT_LIMITS } from './limits';
 
 export const INTEGRATION_LIMITS = {
   llmModelName: 100,
@@ -135,8 +136,11 @@ export function secretNameRule(name: string, existingNames: readonly string[] = 
   );
 }
 
-export const secretValueRule: Rule = (v) =>
-  v === null || v === undefined || v === '' ? { code: 'NotBlank', key: REQUIRED } : null;
+/** Secret value (also connection passwords): required, at most TEXT_LIMITS.secretValue characters. */
+export const secretValueRule: Rule = (v) => {
+  if (v === null || v === undefined || v === '') return { code: 'NotBlank', key: REQUIRED };
+  return v.length > TEXT_LIMITS.secretValue ? maxLengthViolation(TEXT_LIMITS.secretValue) : null;
+};
 
 // --- e-mail upload connections ---
 

@@ -6,10 +6,17 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { DataFormats, MatchingTypes, type ImportValidationError, type LabelImportFile } from './label-types';
 import { LABEL_LIMITS, NER_TAG_NAME_PATTERN_SOURCE } from './labels';
+import { TEXT_LIMITS } from './limits';
 import { isValidRegex } from './matching-rules';
+import { LABEL_HEX_COLOR } from './validation';
 
 const shortcutKey = { type: ['string', 'null'], pattern: '^[a-z]?$' };
-const color = { type: 'string', minLength: 1, maxLength: LABEL_LIMITS.color };
+const color = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LABEL_LIMITS.color,
+  pattern: LABEL_HEX_COLOR.source,
+};
 
 export const LABEL_IMPORT_SCHEMA = {
   type: 'object',
@@ -51,7 +58,7 @@ export const LABEL_IMPORT_SCHEMA = {
       type: 'object',
       required: ['expression', 'matchingType'],
       properties: {
-        expression: { type: 'string', minLength: 1 },
+        expression: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.ruleExpression },
         matchingType: { enum: [...MatchingTypes] },
         tolerance: { type: ['integer', 'null'], minimum: 1, maximum: 3 },
       },

@@ -1,5 +1,6 @@
 import { LABEL_IMPORT_EXAMPLE, validateLabelImport } from './label-import-schema';
 import {
+  NER_TAG_NAME_PATTERN,
   acceptsClassifierTypes,
   acceptsNerTagTypes,
   acceptsRelationTypes,
@@ -69,6 +70,9 @@ describe('colours and description', () => {
     expect(key(labelColorRule(null))).toBe('entity.validation.required');
     expect(key(labelColorRule('#'.repeat(21)))).toBe('entity.validation.maxlength');
     expect(labelColorRule('#AABBCC')).toBeNull();
+    expect(labelColorRule('#abc')).toBeNull();
+    for (const bad of ['red', '#12345', '#abcdefa', 'rgb(0,0,0)', '#ggg', '<b>x</b>', '#abc;'])
+      expect(key(labelColorRule(bad))).toBe('soaApp.label.colorInvalid');
   });
   it('limits the description to 255 characters', () => {
     expect(labelDescriptionRule('x'.repeat(255))).toBeNull();
@@ -137,6 +141,19 @@ describe('NER tag type name', () => {
   });
   it('is unique per node ignoring case', () => {
     expect(key(nerTagTypeNameRule('Person', ['person']))).toBe('soaApp.node.nameUniquenessError');
+  });
+  it('refuses a 40,000-character name by its length, and its pattern is linear on such a name', () => {
+    const long = 'a '.repeat(20_000) + '!';
+    expect(nerTagTypeNameRule(long)).toEqual({
+      code: 'Size',
+      key: 'entity.validation.maxlength',
+      params: { max: 100 },
+    });
+    expect(key(classifierTypeNameRule(long))).toBe('entity.validation.maxlength');
+    // The old `[x ]*[x][x ]*` pattern took seconds here (quadratic backtracking); this one is linear.
+    expect(NER_TAG_NAME_PATTERN.test('a '.repeat(500_000) + '!')).toBe(false);
+    expect(NER_TAG_NAME_PATTERN.test('   ')).toBe(false);
+    expect(NER_TAG_NAME_PATTERN.test('  a b ')).toBe(true);
   });
 });
 

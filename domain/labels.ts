@@ -7,7 +7,7 @@
  */
 import type { ActivityType } from './enums';
 import type { RelationTypeDTO } from './label-types';
-import { textPatternRule, type Violation } from './validation';
+import { isHexColor, textPatternRule, type Violation } from './validation';
 
 export const LABEL_LIMITS = { name: 100, description: 255, color: 20, priority: { min: 0, max: 4 } } as const;
 export const DEFAULT_RELATION_PRIORITY = 2;
@@ -26,6 +26,10 @@ export const LABEL_MESSAGES = {
   'soaApp.nerTagType.parentInvalid': 'The parent label must be a label of the same node.',
   'soaApp.nerTagType.parentCycle': 'A label cannot be placed under itself or one of its descendants.',
   'soaApp.matchingRule.regexInvalid': 'The expression is not a valid regular expression.',
+  'soaApp.matchingRule.regexUnsupported':
+    'Backreferences and lookarounds are not supported: rewrite the expression without them.',
+  'soaApp.matchingRule.regexTooComplex': 'The expression is too complex: use fewer or smaller repetitions.',
+  'soaApp.label.colorInvalid': 'Enter a colour as #rgb or #rrggbb.',
   'soaApp.matchingRule.toleranceRange': 'The tolerance must be 1 (low), 2 (medium) or 3 (high).',
   'soaApp.matchingRule.listDuplicates': 'List contains duplicates',
   'soaApp.matchingRule.listEmptyValues': 'List contains empty values',
@@ -74,10 +78,11 @@ export function normalizeShortcutKeys(keys: { prefixKey?: string | null; suffixK
   return { prefixKey: suffixKey && keys.prefixKey ? keys.prefixKey : null, suffixKey };
 }
 
-/** Background and text colours: required, and no longer than their column. */
+/** Background and text colours: required, no longer than their column, and `#rgb` or `#rrggbb`. */
 export function labelColorRule(value: string | null | undefined): Violation | null {
   if (blank(value)) return REQUIRED;
-  return value!.length > LABEL_LIMITS.color ? maxLength(LABEL_LIMITS.color) : null;
+  if (value!.length > LABEL_LIMITS.color) return maxLength(LABEL_LIMITS.color);
+  return isHexColor(value) ? null : { code: 'Pattern', key: 'soaApp.label.colorInvalid' };
 }
 
 export function labelDescriptionRule(value: string | null | undefined): Violation | null {
@@ -131,8 +136,12 @@ export function normalizeClassifierType<T extends ClassifierTypeDraft>(
 
 // --- NER tag types ---
 
-/** Letters (any script), digits, spaces and - _ , ( ) / . ; at least one character other than a space. */
-export const NER_TAG_NAME_PATTERN = /^[\p{L}\p{N} \-_,()/.]*[\p{L}\p{N}\-_,()/.][\p{L}\p{N} \-_,()/.]*$/u;
+/**
+ * Letters (any script), digits, spaces and - _ , ( ) / . ; at least one character other than a space.
+ * Written so that no two parts can match the same character (leading spaces, then the first non-space):
+ * linear time, unlike the `[x ]*[x][x ]*` form, which backtracked quadratically on a long invalid name.
+ */
+export const NER_TAG_NAME_PATTERN = /^ *[\p{L}\p{N}\-_,()/.][\p{L}\p{N} \-_,()/.]*$/u;
 /** The same pattern as a JSON-Schema string (ajv compiles patterns with the u flag). */
 export const NER_TAG_NAME_PATTERN_SOURCE = NER_TAG_NAME_PATTERN.source;
 

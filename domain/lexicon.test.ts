@@ -1,4 +1,5 @@
 import {
+  MAX_MATCHES_PER_DOCUMENT,
   MAX_REGEX_MATCHES_PER_RULE,
   boundedLevenshtein,
   compileLexicon,
@@ -151,6 +152,60 @@ describe('REGEX rules', () => {
       expect.objectContaining({ reason: expect.stringMatching(/Invalid regular expression/) }),
     ]);
     expect(matchLexicon(lex, '(unclosed')).toEqual([]);
+  });
+});
+
+describe('REGEX rules on the linear-time engine', () => {
+  it('run the ReDoS rule (a+)+$ over 100,000 a and a ! without backtracking, and find nothing', () => {
+    // A backtracking engine takes 2^n steps here (28 characters already hold it for 30 s).
+    const text = 'a'.repeat(100_000) + '!';
+    const lex = compileLexicon([rule({ expression: '(a+)+$', matchingType: 'REGEX' })]);
+    expect(lex.problems).toEqual([]);
+    expect(matchLexicon(lex, text)).toEqual([]);
+  });
+
+  it('find the ReDoS rule (a+)+$ where it does match', () => {
+    const text = '!' + 'a'.repeat(100_000);
+    const lex = compileLexicon([rule({ expression: '(a+)+$', matchingType: 'REGEX' })]);
+    expect(matchLexicon(lex, text)).toEqual([{ nerTagTypeId: PERSON, start: 1, end: 100_001 }]);
+  });
+
+  it('keep UTF-16 offsets, Unicode classes and JavaScript escapes', () => {
+    const text = '😀 Zażółć 😀 gęślą \\u0105';
+    const lex = compileLexicon([
+      rule({ expression: '\\p{L}+', matchingType: 'REGEX' }),
+      rule({ expression: '\\u{1F600}', matchingType: 'REGEX', nerTagTypeId: PLACE }),
+      rule({ expression: '(?<w>g\\u0119\\S+)', matchingType: 'REGEX', nerTagTypeId: ID }),
+    ]);
+    expect(lex.problems).toEqual([]);
+    const found = matchLexicon(lex, text).map((m) => [text.slice(m.start, m.end), m.start, m.nerTagTypeId]);
+    expect(found).toEqual([
+      ['😀', 0, PLACE],
+      ['Zażółć', 3, PERSON],
+      ['😀', 10, PLACE],
+      ['gęślą', 13, PERSON],
+      ['gęślą', 13, ID],
+      ['u', 20, PERSON],
+    ]);
+  });
+
+  it('refuse backreferences and lookaround as problems, not as a hang', () => {
+    const lex = compileLexicon([
+      rule({ expression: '(a)\\1', matchingType: 'REGEX' }),
+      rule({ expression: '(?<n>a)\\k<n>', matchingType: 'REGEX' }),
+      rule({ expression: 'a(?=b)', matchingType: 'REGEX' }),
+      rule({ expression: '(?<!b)a', matchingType: 'REGEX' }),
+    ]);
+    expect(lex.regex).toHaveLength(0);
+    expect(lex.problems).toHaveLength(4);
+  });
+
+  it('cap the matches of a whole document across rules', () => {
+    const rules = [0, 1, 2, 3, 4, 5].map((i) =>
+      rule({ expression: '.', matchingType: 'REGEX', nerTagTypeId: 100 + i }),
+    );
+    const out = matchLexicon(compileLexicon(rules), 'ab'.repeat(MAX_REGEX_MATCHES_PER_RULE));
+    expect(out).toHaveLength(MAX_MATCHES_PER_DOCUMENT);
   });
 });
 

@@ -7,11 +7,13 @@
  * - EXACT: case-insensitive, whole words. The expression's words must follow one another in the text, the
  *   text between them must equal the expression's (whitespace runs count as one space), and punctuation
  *   leading or trailing the expression ("o.o.") must be there too. Indexed by the first word's lower case.
- * - REGEX: a JavaScript regex as written (case-sensitive; flags `gu`, or `g` when the pattern is not valid
- *   with `u`), compiled once. Zero-length matches are skipped and at most MAX_REGEX_MATCHES_PER_RULE
- *   matches (and REGEX_BUDGET_MS of scanning) are taken per rule, so `a*` or a rule matching every character
- *   cannot flood the document. A single pathological backtracking `exec` is not interruptible here: the
- *   activity's timeout is the last guard.
+ * - REGEX: a JavaScript regex as written, run on RE2 (./user-regex.ts: linear time, no backreferences or
+ *   lookaround; case-sensitive, Unicode code points), compiled once. Zero-length matches are skipped and at
+ *   most MAX_REGEX_MATCHES_PER_RULE matches (and REGEX_BUDGET_MS of scanning between matches) are taken per
+ *   rule, so `a*` or a rule matching every character cannot flood the document.
+ * - At most MAX_MATCHES_PER_DOCUMENT spans are kept per text (before merging): later passes stop early.
+ * - `lexiconPasses` splits the work into passes (exact, each regex rule, fuzzy) so the activity can yield
+ *   and heartbeat between them; `matchLexicon` runs them all at once.
  * - FUZZY: Levenshtein distance between the expression (lower case, words joined by one space) and each
  *   n-gram of text words of the expression's word count (joined the same way). The allowed distance is the
  *   rule's tolerance (1..3) but never more than half the expression's length, so "kot" with tolerance 3
@@ -21,6 +23,7 @@
  *   their union; spans of different types are kept as they are. The result is sorted by start, end, type.
  */
 import type { MatchingType } from './label-types';
+import { compileUserRegex, userRegexMatches, type UserRegex } from './user-regex';
 
 export interface LexiconRule {
   id?: number;
@@ -43,7 +46,8 @@ export interface RuleProblem {
 }
 
 export const MAX_REGEX_MATCHES_PER_RULE = 10000;
-export const REGEX_BUDGET_MS = 2000;
+export const REGEX_BUDGET_MS = 1000;
+export const MAX_MATCHES_PER_DOCUMENT = 50000;
 const MAX_TOLERANCE = 3;
 
 interface Word {
@@ -70,7 +74,7 @@ interface FuzzyRule {
 
 interface RegexRule {
   nerTagTypeId: number;
-  re: RegExp;
+  re: UserRegex;
 }
 
 export interface CompiledLexicon {
@@ -116,18 +120,12 @@ export function compileLexicon(rules: LexiconRule[]): CompiledLexicon {
         compiled.problems.push({ rule, reason: 'empty expression' });
         continue;
       }
-      let re: RegExp;
-      try {
-        re = new RegExp(expression, 'gu');
-      } catch {
-        try {
-          re = new RegExp(expression, 'g');
-        } catch (e) {
-          compiled.problems.push({ rule, reason: (e as Error).message });
-          continue;
-        }
+      const result = compileUserRegex(expression);
+      if (!result.ok) {
+        compiled.problems.push({ rule, reason: result.reason });
+        continue;
       }
-      compiled.regex.push({ nerTagTypeId: rule.nerTagTypeId, re });
+      compiled.regex.push({ nerTagTypeId: rule.nerTagTypeId, re: result.re });
       continue;
     }
     const words = wordsOf(expression);
@@ -209,7 +207,7 @@ export function boundedLevenshtein(a: string, b: string, max: number): number {
 }
 
 function matchExact(lex: CompiledLexicon, text: string, words: Word[], out: LexiconMatch[]) {
-  for (let i = 0; i < words.length; i++) {
+  for (let i = 0; i < words.length && out.length < MAX_MATCHES_PER_DOCUMENT; i++) {
     const candidates = lex.exact.get(words[i].norm);
     if (!candidates) continue;
     next: for (const rule of candidates) {
@@ -234,29 +232,17 @@ function matchExact(lex: CompiledLexicon, text: string, words: Word[], out: Lexi
   }
 }
 
-function matchRegex(lex: CompiledLexicon, text: string, out: LexiconMatch[], now: () => number) {
-  for (const { nerTagTypeId, re } of lex.regex) {
-    re.lastIndex = 0;
-    const deadline = now() + REGEX_BUDGET_MS;
-    let found = 0;
-    let m: RegExpExecArray | null;
-    while (found < MAX_REGEX_MATCHES_PER_RULE && (m = re.exec(text)) !== null) {
-      if (m[0].length === 0) {
-        // Step over the empty match (a whole code point under the u flag) so exec does not loop.
-        const cp = text.codePointAt(re.lastIndex);
-        re.lastIndex += re.unicode && cp !== undefined && cp > 0xffff ? 2 : 1;
-        if (re.lastIndex > text.length) break;
-      } else {
-        out.push({ nerTagTypeId, start: m.index, end: m.index + m[0].length });
-        found++;
-      }
-      if ((found & 255) === 0 && now() > deadline) break;
-    }
-  }
+function matchRegex(rule: RegexRule, text: string, out: LexiconMatch[], now: () => number) {
+  const deadline = now() + REGEX_BUDGET_MS;
+  const room = Math.min(MAX_REGEX_MATCHES_PER_RULE, MAX_MATCHES_PER_DOCUMENT - out.length);
+  if (room <= 0) return;
+  for (const [start, end] of userRegexMatches(rule.re, text, room, () => now() > deadline))
+    out.push({ nerTagTypeId: rule.nerTagTypeId, start, end });
 }
 
 function matchFuzzy(lex: CompiledLexicon, words: Word[], out: LexiconMatch[]) {
   for (const [count, byLength] of lex.fuzzy) {
+    if (out.length >= MAX_MATCHES_PER_DOCUMENT) return;
     const lengths = [...byLength.keys()];
     const minLen = Math.min(...lengths) - MAX_TOLERANCE;
     const maxLen = Math.max(...lengths) + MAX_TOLERANCE;
@@ -321,16 +307,32 @@ export function mergeOverlaps(matches: LexiconMatch[]): LexiconMatch[] {
   return merged.sort((a, b) => a.start - b.start || a.end - b.end || a.nerTagTypeId - b.nerTagTypeId);
 }
 
+/**
+ * The matching of one text as separate passes (exact, each regex rule, fuzzy), each adding to the shared
+ * list, and `result()` giving the merged spans. The activity runs them with a yield between passes.
+ */
+export function lexiconPasses(
+  lex: CompiledLexicon,
+  text: string,
+  now: () => number = () => Date.now(),
+): { passes: (() => void)[]; result: () => LexiconMatch[] } {
+  const out: LexiconMatch[] = [];
+  let words: Word[] | undefined;
+  const wordList = () => (words ??= wordsOf(text));
+  const passes: (() => void)[] = [];
+  if (lex.exact.size) passes.push(() => matchExact(lex, text, wordList(), out));
+  for (const rule of lex.regex) passes.push(() => matchRegex(rule, text, out, now));
+  if (lex.fuzzy.size) passes.push(() => matchFuzzy(lex, wordList(), out));
+  return { passes, result: () => mergeOverlaps(out) };
+}
+
 /** Every span the compiled rules find in the text, overlaps of one tag type merged. */
 export function matchLexicon(
   lex: CompiledLexicon,
   text: string,
   now: () => number = () => Date.now(),
 ): LexiconMatch[] {
-  const words = wordsOf(text);
-  const out: LexiconMatch[] = [];
-  matchExact(lex, text, words, out);
-  matchRegex(lex, text, out, now);
-  matchFuzzy(lex, words, out);
-  return mergeOverlaps(out);
+  const { passes, result } = lexiconPasses(lex, text, now);
+  for (const pass of passes) pass();
+  return result();
 }

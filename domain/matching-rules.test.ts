@@ -18,6 +18,26 @@ describe('matching rules', () => {
     expect(expressionRule('[a-', 'EXACT')).toBeNull();
     expect(expressionRule('\\d{2}-\\d{3}', 'REGEX')).toBeNull();
   });
+  it('refuses on save a REGEX the linear-time engine cannot run: backreferences and lookaround', () => {
+    expect(key(expressionRule('(a)\\1', 'REGEX'))).toBe('soaApp.matchingRule.regexUnsupported');
+    expect(key(expressionRule('(?<n>a)\\k<n>', 'REGEX'))).toBe('soaApp.matchingRule.regexUnsupported');
+    expect(key(expressionRule('a(?=b)', 'REGEX'))).toBe('soaApp.matchingRule.regexUnsupported');
+    expect(key(expressionRule('(?<!b)a', 'REGEX'))).toBe('soaApp.matchingRule.regexUnsupported');
+    expect(key(expressionRule('[a-z]{1000}[0-9]{1000}', 'REGEX'))).toBe(
+      'soaApp.matchingRule.regexTooComplex',
+    );
+    // The same expression is a plain text for EXACT rules.
+    expect(expressionRule('(a)\\1', 'EXACT')).toBeNull();
+    expect(expressionRule('(a+)+$', 'REGEX')).toBeNull();
+  });
+  it('refuses an expression longer than the limit before parsing it', () => {
+    expect(expressionRule('a'.repeat(1000), 'EXACT')).toBeNull();
+    expect(expressionRule('a'.repeat(1_000_000), 'REGEX')).toEqual({
+      code: 'Size',
+      key: 'entity.validation.maxlength',
+      params: { max: 1000 },
+    });
+  });
   it('needs a tolerance 1..3 for FUZZY only', () => {
     expect(key(toleranceRule('FUZZY', null))).toBe('entity.validation.required');
     expect(key(toleranceRule('FUZZY', 0))).toBe('soaApp.matchingRule.toleranceRange');

@@ -7,28 +7,33 @@
  * the rules to a text is ./lexicon.ts.
  */
 import type { MatchingType } from './label-types';
+import { maxLengthViolation, TEXT_LIMITS } from './limits';
+import { compileUserRegex } from './user-regex';
 import type { Violation } from './validation';
 
 const blank = (v: string | null | undefined) => v === null || v === undefined || v.trim() === '';
 const REQUIRED: Violation = { code: 'NotBlank', key: 'entity.validation.required' };
 
+/** A REGEX expression the lexicon can run: valid, and compilable on the linear-time engine. */
 export function isValidRegex(expression: string): boolean {
-  try {
-    new RegExp(expression);
-    return true;
-  } catch {
-    return false;
-  }
+  return expression.length <= TEXT_LIMITS.ruleExpression && compileUserRegex(expression).ok;
 }
 
-/** One expression: non-blank; for REGEX it must compile. */
+/**
+ * One expression: non-blank, at most TEXT_LIMITS.ruleExpression characters (checked before any parsing);
+ * for REGEX it must compile on RE2 (./user-regex.ts: regexInvalid, regexUnsupported for backreferences and
+ * lookaround, regexTooComplex).
+ */
 export function expressionRule(
   expression: string | null | undefined,
   matchingType: MatchingType,
 ): Violation | null {
   if (blank(expression)) return REQUIRED;
-  if (matchingType === 'REGEX' && !isValidRegex(expression!))
-    return { code: 'Pattern', key: 'soaApp.matchingRule.regexInvalid' };
+  if (expression!.length > TEXT_LIMITS.ruleExpression) return maxLengthViolation(TEXT_LIMITS.ruleExpression);
+  if (matchingType === 'REGEX') {
+    const compiled = compileUserRegex(expression!);
+    if (!compiled.ok) return { code: 'Pattern', key: compiled.key };
+  }
   return null;
 }
 

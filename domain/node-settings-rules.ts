@@ -13,6 +13,7 @@
  */
 import type { ActivityType } from './enums';
 import { BodyTypes, HttpRequestMethods, MailTypes, TaggingTypes, type NodeSettings } from './graph-types';
+import { maxLengthViolation, TEXT_LIMITS } from './limits';
 import { FILENAME_PATTERN, SETTINGS_LIMITS } from './node-settings';
 import {
   domainOrIpRule,
@@ -307,12 +308,57 @@ export type SettingsContext = LlmPromptContext &
     obligatory?: boolean;
   };
 
-/** Every settings rule of a node type. */
+/** The longest each free-text setting may be (the editor states are bounded by TEXT_LIMITS.anyString). */
+export const SETTINGS_TEXT_LIMITS: Partial<Record<keyof NodeSettings, number>> = {
+  prompt: TEXT_LIMITS.prompt,
+  smtpHost: 253,
+  username: TEXT_LIMITS.name,
+  subject: TEXT_LIMITS.mailSubject,
+  template: TEXT_LIMITS.template,
+  url: TEXT_LIMITS.url,
+  fileContent: TEXT_LIMITS.template,
+  preferredFilename: TEXT_LIMITS.fileName,
+  payload: TEXT_LIMITS.template,
+  preferredDocName: TEXT_LIMITS.fileName,
+};
+
+/**
+ * Length limits of the free-text settings, whatever the node type: checked before the type's own rules, so
+ * a megabyte URL or prompt is refused by its length and never reaches a pattern. Header and JSON-body
+ * values are at most TEXT_LIMITS.headerValue, a plain-text request body TEXT_LIMITS.template.
+ */
+export function settingsLengthRules(s: NodeSettings): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  const check = (field: string, value: unknown, limit: number) => {
+    if (typeof value === 'string' && value.length > limit)
+      out.push({ field, violation: maxLengthViolation(limit) });
+  };
+  for (const [field, limit] of Object.entries(SETTINGS_TEXT_LIMITS))
+    check(field, (s as Record<string, unknown>)[field], limit!);
+  for (const [k, v] of Object.entries(s.headers ?? {})) {
+    check('headers.key', k, TEXT_LIMITS.name);
+    check('headers', v?.value, TEXT_LIMITS.headerValue);
+  }
+  const body = s.requestBody;
+  check('requestBody.plainTextBody', body?.plainTextBody, TEXT_LIMITS.template);
+  for (const [k, v] of Object.entries(body?.jsonBody ?? {})) {
+    check('requestBody.jsonBody.key', k, TEXT_LIMITS.name);
+    check('requestBody.jsonBody', v?.value, TEXT_LIMITS.headerValue);
+  }
+  return out;
+}
+
+/** Every settings rule of a node type: the length limits first, then the type's rules. */
 export function settingsRules(
   type: ActivityType,
   s: NodeSettings,
   ctx: SettingsContext = {},
 ): FieldViolation[] {
+  const lengths = settingsLengthRules(s);
+  return lengths.length ? lengths : typeRules(type, s, ctx);
+}
+
+function typeRules(type: ActivityType, s: NodeSettings, ctx: SettingsContext): FieldViolation[] {
   switch (type) {
     case 'LLM_PROMPT':
       return llmPromptRules(s, ctx);

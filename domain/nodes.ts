@@ -41,6 +41,7 @@ import {
 } from './graph-types';
 import { DEFAULT_TAGGING_TYPES, mergeSettings, normalizeSettings, SETTINGS_LIMITS } from './node-settings';
 import { rangeRule, settingsRules, type FieldViolation, type SettingsContext } from './node-settings-rules';
+import { maxLengthRule, TEXT_LIMITS } from './limits';
 import { cronRule, textPatternRule, urlRule, type Violation } from './validation';
 
 const types = (...list: readonly ActivityType[]): readonly ActivityType[] => list;
@@ -328,6 +329,7 @@ export function nodeRules(draft: NodeDraft, ctx: NodeContext = {}): FieldViolati
   const type = draft.activityType;
   return [
     ...one('name', nodeNameRule(draft.name, ctx.existingNames)),
+    ...one('description', maxLengthRule(TEXT_LIMITS.description)(draft.description)),
     ...one('cron', nodeCronRule(draft.cron)),
     ...((AutoStepStatuses as readonly string[]).includes(draft.autoStepStatus)
       ? []

@@ -8,6 +8,8 @@ import {
   loginRule,
   passwordRule,
   passwordStrength,
+  simpleEmailRule,
+  colorRule,
   predefinedTagRule,
   processNameRule,
   strengthBars,
@@ -130,5 +132,29 @@ describe('document rules', () => {
     expect(key(documentFilenameRule(' '))).toBe('entity.validation.required');
     expect(key(documentFilenameRule(`${'a'.repeat(252)}.txt`))).toBe('entity.validation.maxlength');
     expect(key(documentFilenameRule('report.pdf'))).toBeNull();
+  });
+});
+
+describe('input that would make a backtracking pattern crawl', () => {
+  it('refuses a 40,000-character e-mail address by its length', () => {
+    const long = 'a@' + 'a.'.repeat(20_000) + ' ';
+    expect(emailRule(long)).toEqual({ code: 'Size', key: 'global.messages.validate.email.maxlength' });
+    expect(simpleEmailRule(long)).toEqual({
+      code: 'Size',
+      key: 'entity.validation.maxlength',
+      params: { max: 254 },
+    });
+  });
+  it('keeps the simple e-mail rule: local@domain with a dot inside the domain', () => {
+    expect(simpleEmailRule('jan@example.pl')).toBeNull();
+    expect(simpleEmailRule('jan@b..c')).toBeNull();
+    for (const bad of ['jan@example', 'jan@.pl', 'jan@pl.', 'jan@@x.pl', 'j an@x.pl', ''])
+      expect(key(simpleEmailRule(bad))).toBe('emailError');
+  });
+  it('accepts #rrggbb process tag colours only', () => {
+    expect(colorRule('#a1B2c3')).toBeNull();
+    expect(key(colorRule('#abc'))).toBe('soaApp.processTag.colorInvalid');
+    expect(key(colorRule('#' + 'a'.repeat(1_000_000)))).toBe('soaApp.processTag.colorInvalid');
+    expect(key(colorRule('blue'))).toBe('soaApp.processTag.colorInvalid');
   });
 });

@@ -4,6 +4,7 @@
  * Pattern, ...) and `key` the i18n message key the forms show. Forms and API call the same functions.
  */
 import { temporalCron } from './cron';
+import { TEXT_LIMITS } from './limits';
 
 export type ConstraintCode = 'NotBlank' | 'Size' | 'Pattern' | 'Email' | 'NotUnique' | 'Match' | 'Required';
 
@@ -120,9 +121,17 @@ export const actorNameRule: Rule = requiredMax(255);
 export const DOCUMENT_FILENAME_MAX = 255;
 export const documentFilenameRule: Rule = requiredMax(DOCUMENT_FILENAME_MAX);
 
+/** A process tag colour: `#rrggbb`, as its palette produces it (spec 1). */
 export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+/** A label colour (classifier, NER and relation types): `#rrggbb` or its short form `#rgb`. */
+export const LABEL_HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+/** `#rgb` or `#rrggbb` (length checked before the bounded pattern). */
+export const isHexColor = (v: string | null | undefined): boolean =>
+  typeof v === 'string' && v.length <= 7 && LABEL_HEX_COLOR.test(v);
 export const colorRule: Rule = (v) =>
-  HEX_COLOR.test(v ?? '') ? null : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };
+  typeof v === 'string' && v.length === 7 && HEX_COLOR.test(v)
+    ? null
+    : { code: 'Pattern', key: 'soaApp.processTag.colorInvalid' };
 
 /** Delete confirmation: the typed name must equal the process name exactly. */
 export const deleteConfirmationMatches = (typed: string, processName: string): boolean =>
@@ -151,7 +160,10 @@ export const textPatternRule =
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const DOMAIN = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
+/** URLs: at most TEXT_LIMITS.url characters (checked first), then http(s) or an IPv4 address. */
 export const urlRule: Rule = (v) => {
+  if ((v ?? '').length > TEXT_LIMITS.url)
+    return { code: 'Size', key: 'entity.validation.maxlength', params: { max: TEXT_LIMITS.url } };
   if (IPV4.test(v ?? '')) return null;
   try {
     const u = new URL(v);
@@ -162,30 +174,31 @@ export const urlRule: Rule = (v) => {
   return { code: 'Pattern', key: 'urlRegexError' };
 };
 export const domainOrIpRule: Rule = (v) =>
-  v === 'localhost' || IPV4.test(v ?? '') || DOMAIN.test(v ?? '')
+  (v ?? '').length <= 253 && (v === 'localhost' || IPV4.test(v ?? '') || DOMAIN.test(v ?? ''))
     ? null
     : { code: 'Pattern', key: 'domainOrIpError' };
 export const nameUniquenessRule =
   (existing: readonly string[]): Rule =>
   (v) =>
     existing.includes(v) ? { code: 'NotUnique', key: 'soaApp.node.nameUniquenessError' } : null;
-export const simpleEmailRule: Rule = (v) =>
-  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v ?? '') ? null : { code: 'Email', key: 'emailError' };
+/**
+ * local@domain with a dot inside the domain. Length first (LIMITS.email.max), then a pattern whose parts
+ * cannot overlap (`[^\s@]+@[^\s@]+`) and a string test for the dot: the old `[^\s@]+\.[^\s@]+$` backtracked
+ * quadratically over a domain of many dots.
+ */
+export const simpleEmailRule: Rule = (v) => {
+  const value = v ?? '';
+  if (value.length > LIMITS.email.max)
+    return { code: 'Size', key: 'entity.validation.maxlength', params: { max: LIMITS.email.max } };
+  if (!EMAIL_PATTERN.test(value)) return { code: 'Email', key: 'emailError' };
+  const domain = value.slice(value.indexOf('@') + 1);
+  return domain.slice(1, -1).includes('.') ? null : { code: 'Email', key: 'emailError' };
+};
 export const identifierRule: Rule = (v) =>
   /^[A-Za-z0-9_-]+$/.test(v ?? '') ? null : { code: 'Pattern', key: 'identifierError' };
 
-/** Fields of a cron pattern; the pattern must also be schedulable (cron.ts refuses L, W and #). */
-const CRON_FIELD = /^[0-9A-Za-z*?/,\-#LW]+$/;
-export const cronRule: Rule = (v) => {
-  const fields = (v ?? '').trim().split(/\s+/);
-  if (
-    (fields.length === 6 || fields.length === 7) &&
-    fields.every((f) => CRON_FIELD.test(f)) &&
-    temporalCron(v)
-  )
-    return null;
-  return { code: 'Pattern', key: 'cronError' };
-};
+/** A cron pattern Temporal Schedules can run: every field parsed and in range (./cron.ts). */
+export const cronRule: Rule = (v) => (temporalCron(v) ? null : { code: 'Pattern', key: 'cronError' });
 
 export const pageSizeRule = (size: number): boolean => (LIMITS.pageSizes as readonly number[]).includes(size);
 

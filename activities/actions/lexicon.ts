@@ -11,10 +11,17 @@
  * retry after a committed success does nothing, while a rerun of the step tags the (maybe re-parsed)
  * content again, replacing the tags of the earlier run. Tags of disabled tag types are not produced.
  * A rule that cannot run (invalid regex, bad tolerance) fails the step non-retryably with a FAILURE row.
+ *
+ * Fairness (issue 9): regex rules run on RE2 (linear time, domain/user-regex.ts), at most
+ * MAX_REGEX_MATCHES_PER_RULE matches and about REGEX_BUDGET_MS per rule, MAX_MATCHES_PER_DOCUMENT per text.
+ * Between passes (exact, each regex rule, fuzzy) and between utterances the activity heartbeats, honours
+ * cancellation and yields to the event loop (setImmediate), so other activities of the same worker go on
+ * while one document's rules run.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { compileLexicon, matchLexicon, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
+import { compileLexicon, lexiconPasses, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
+import { activityContext } from '../parser/work';
 import type { ActionExecutor, DocumentRun, RunAutomaticNodeInput } from './index';
 
 interface TokenRow {
@@ -57,8 +64,22 @@ async function loadRules(knex: Knex, nodeId: number): Promise<(LexiconRule & { t
     );
 }
 
+type Match = (text: string) => Promise<LexiconMatch[]>;
+
+/** Lets the event loop run (other activities, heartbeats) and stops when the activity was cancelled. */
+async function pause(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const ctx = activityContext();
+  if (!ctx) return;
+  ctx.heartbeat();
+  if (ctx.cancellationSignal.aborted) {
+    const reason: unknown = ctx.cancellationSignal.reason;
+    throw reason instanceof Error ? reason : new Error('The lexicon run was cancelled');
+  }
+}
+
 /** Tags of an audio document: each utterance matched alone, each match linked to the tokens it covers. */
-async function audioTags(knex: Knex, documentId: number, match: (text: string) => LexiconMatch[]) {
+async function audioTags(knex: Knex, documentId: number, match: Match) {
   const tokens: TokenRow[] = await knex('utterance_tokens as k')
     .join('utterances as u', 'u.id', 'k.utterance_id')
     .where('u.document_id', documentId)
@@ -76,7 +97,7 @@ async function audioTags(knex: Knex, documentId: number, match: (text: string) =
       starts.push(text.length);
       text += t.value;
     }
-    for (const m of match(text)) {
+    for (const m of await match(text)) {
       const covered = utterance.filter((t, k) => starts[k] < m.end && starts[k] + t.value.length > m.start);
       if (!covered.length) continue;
       const tsStarts = covered.map((t) => t.ts_start).filter((v): v is number => v !== null);
@@ -133,7 +154,14 @@ export const runLexicon: ActionExecutor = async (run, { knex }) => {
     await recordFailure(knex, input, message);
     throw ApplicationFailure.nonRetryable(message, 'BadMatchingRule');
   }
-  const match = (text: string) => matchLexicon(lexicon, text);
+  const match: Match = async (text) => {
+    const { passes, result } = lexiconPasses(lexicon, text);
+    for (const pass of passes) {
+      pass();
+      await pause();
+    }
+    return result();
+  };
 
   // A transcript (wav, or an imported JSON transcript) is matched by its tokens, whatever the upload type.
   const audio =
@@ -144,7 +172,7 @@ export const runLexicon: ActionExecutor = async (run, { knex }) => {
   if (audio) tokenTags = await audioTags(knex, input.documentId, match);
   else {
     const content = await knex('document_contents').where('document_id', input.documentId).first('content');
-    textTags = match(content?.content ?? '');
+    textTags = await match(content?.content ?? '');
   }
 
   const base = { document_id: input.documentId, step_id: input.stepId };

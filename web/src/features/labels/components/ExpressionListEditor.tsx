@@ -33,8 +33,14 @@ export function ExpressionListEditor({ expressions, matchingType, onChange }: Ex
 
   const duplicates = duplicatedExpressions(expressions);
   const listViolation = expressionListRule(expressions);
-  const regexInvalid =
-    matchingType === 'REGEX' ? expressions.filter((e) => expressionRule(e, 'REGEX')?.code === 'Pattern') : [];
+  // Every expression's own refusal (invalid, unsupported by the linear-time engine, too long or complex).
+  const expressionViolations = new Map(
+    expressions.flatMap((e) => {
+      const v = e.trim() === '' || !matchingType ? null : expressionRule(e, matchingType);
+      return v ? [[e, v] as const] : [];
+    }),
+  );
+  const firstExpressionViolation = expressionViolations.values().next().value;
   const delimiterMissing = !byLine && delimiter === '';
 
   const append = (items: string[]) => {
@@ -100,17 +106,13 @@ export function ExpressionListEditor({ expressions, matchingType, onChange }: Ex
             {expressions.map((e, i) => {
               const dup = duplicates.has(e.trim());
               const empty = e.trim() === '';
-              const bad = regexInvalid.includes(e);
+              const bad = expressionViolations.get(e);
               return (
                 <span
                   key={i}
                   className={`labels-chip ${dup ? 'duplicate' : ''} ${empty || bad ? 'empty' : ''}`}
                   title={
-                    dup
-                      ? t('soaApp.matchingRule.listDuplicates')
-                      : bad
-                        ? t('soaApp.matchingRule.regexInvalid')
-                        : undefined
+                    dup ? t('soaApp.matchingRule.listDuplicates') : bad ? t(bad.key, bad.params) : undefined
                   }
                   data-testid="rule-expression"
                   data-duplicate={dup || undefined}
@@ -129,9 +131,7 @@ export function ExpressionListEditor({ expressions, matchingType, onChange }: Ex
         )}
       </div>
       {listViolation && <ViolationMessage violation={listViolation} testId="rule-expressions-error" />}
-      {regexInvalid.length > 0 && (
-        <ViolationMessage violation={{ code: 'Pattern', key: 'soaApp.matchingRule.regexInvalid' }} />
-      )}
+      {firstExpressionViolation && <ViolationMessage violation={firstExpressionViolation} />}
 
       <div
         className="btn-group btn-group-sm mt-2 mb-2"
