@@ -93,12 +93,17 @@ export const LABEL_IMPORT_EXAMPLE: LabelImportFile = {
   ],
 };
 
+/** The validator's ajv options and formats; the web build precompiles with the same (web/vite-precompiled-ajv.mts). */
+export const LABEL_IMPORT_AJV_OPTIONS = { allErrors: true, verbose: true, allowUnionTypes: true };
+export const LABEL_IMPORT_FORMATS = { regex: isValidRegex };
+
 let compiled: ValidateFunction | null = null;
 
 function validator(): ValidateFunction {
   if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true });
-    ajv.addFormat('regex', { type: 'string', validate: isValidRegex });
+    const ajv = new Ajv(LABEL_IMPORT_AJV_OPTIONS);
+    for (const [name, validate] of Object.entries(LABEL_IMPORT_FORMATS))
+      ajv.addFormat(name, { type: 'string', validate });
     compiled = ajv.compile(LABEL_IMPORT_SCHEMA);
   }
   return compiled;

@@ -15,18 +15,18 @@ import standaloneCode from 'ajv/dist/standalone';
 import { tsImport } from 'tsx/esm/api';
 import type { Plugin } from 'vite';
 
-// The options of domain/label-import-schema.ts validator(), and the formats it adds.
-const OPTIONS = { allErrors: true, verbose: true, allowUnionTypes: true };
-const FORMATS = ['regex'];
-
 const VIRTUAL_ID = '\0precompiled-ajv';
 
 async function precompiledModule(): Promise<string> {
   // Loaded when the build asks for it (not bundled into the config): the domain is TypeScript.
   const domain = (await tsImport('../domain/label-import-schema.ts', import.meta.url)) as {
     LABEL_IMPORT_SCHEMA: object;
+    LABEL_IMPORT_AJV_OPTIONS: object;
+    LABEL_IMPORT_FORMATS: Record<string, unknown>;
   };
-  const { LABEL_IMPORT_SCHEMA } = domain;
+  // The options and formats of domain/label-import-schema.ts validator(), read from the module itself.
+  const { LABEL_IMPORT_SCHEMA, LABEL_IMPORT_AJV_OPTIONS: OPTIONS } = domain;
+  const FORMATS = Object.keys(domain.LABEL_IMPORT_FORMATS);
   const ajv = new Ajv({ ...OPTIONS, code: { source: true, esm: true, formats: _`formats` } });
   // Only the shape matters here: the code calls `formats.<name>.validate(value)`.
   for (const name of FORMATS) ajv.addFormat(name, { type: 'string', validate: () => true });
