@@ -15,14 +15,34 @@
  *   and asks nothing of the real user.
  * A successful sign-in resets its pair only (never the address or account counters, which an attacker with
  * an account of their own could otherwise reset between guesses). The client address is ctx.ip: behind a
- * reverse proxy set TRUST_PROXY, or every client has the proxy's address.
+ * reverse proxy set TRUST_PROXY, or every client has the proxy's address. IPv6 clients count by /64.
  */
+import net from 'node:net';
 import type { Knex } from 'knex';
 import { LIMITS } from '../../domain/validation';
 import type { LoginThrottleConfig } from '../config';
 import { HttpError } from '../errors';
 
 const ADDRESS_MAX_LENGTH = 64;
+
+/**
+ * The throttling key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64 prefix, the
+ * smallest block one subscriber usually holds (else each of 2^64 addresses would get its own allowance).
+ */
+export function addressKey(ip: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (v4) return v4[1];
+  if (!net.isIPv6(ip)) return (ip || 'unknown').slice(0, ADDRESS_MAX_LENGTH);
+  const [head, tail = ''] = ip.split('%')[0].toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  // An embedded dotted IPv4 tail is in the last 32 bits: beyond the prefix, so it can be dropped.
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
 
 const tooMany = (seconds: number, fromAddress: boolean) => {
   const s = Math.max(1, Math.ceil(seconds));
@@ -53,7 +73,7 @@ export function createLoginThrottle(knex: Knex, config: LoginThrottleConfig) {
     const login = username.toLowerCase();
     return {
       login: login.length > 0 && login.length <= LIMITS.login.max ? login : null,
-      address: (ip || 'unknown').slice(0, ADDRESS_MAX_LENGTH),
+      address: addressKey(ip),
     };
   };
 

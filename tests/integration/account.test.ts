@@ -18,9 +18,12 @@ const THROTTLE: LoginThrottleConfig = {
   knownAddressDays: 30,
 };
 
-/** A client address of its own for each test (the suite trusts one proxy, so X-Forwarded-For is it). */
+/**
+ * A client address of its own (its own /64) for each test: the suite trusts one proxy, so the last entry of
+ * X-Forwarded-For is the client's address.
+ */
 const randomAddress = () =>
-  `2001:db8::${crypto.randomBytes(2).toString('hex')}:${crypto.randomBytes(2).toString('hex')}`;
+  `2001:db8:${crypto.randomBytes(2).toString('hex')}:${crypto.randomBytes(2).toString('hex')}::1`;
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
