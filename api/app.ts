@@ -20,7 +20,10 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // X-Forwarded-For is trusted only behind configured proxies (TRUST_PROXY): the client address keys the
+  // sign-in throttling, and a spoofed one would let a caller dodge it or lock another address out.
+  app.proxy = deps.config.trustProxy > 0;
+  app.maxIpsCount = deps.config.trustProxy;
   app.on('error', (err: Error, ctx?: Koa.Context) => {
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
       console.error(`[api] ${ctx?.method ?? ''} ${ctx?.path ?? ''}:`, err);

@@ -26,10 +26,14 @@ export interface AuthUser extends Principal {
   login: string;
   activated: boolean;
   langKey: string;
+  /** users.token_version: a token carrying another one (claim `ver`) was revoked. */
+  tokenVersion: number;
 }
 
 export interface AppState {
   user?: AuthUser;
+  /** When the caller's token expires (seconds since the epoch): a token re-issued for the session keeps it. */
+  tokenExpiresAt?: number;
 }
 
 /** Resolves the caller from the request, or returns null when this credential type is absent. */
@@ -37,13 +41,38 @@ export type CredentialResolver = (ctx: Context) => Promise<AuthUser | null>;
 
 export function signToken(
   secret: string,
-  user: { id: number; login: string; roles: string[] },
+  user: { id: number; login: string; roles: string[]; tokenVersion: number },
   seconds: number,
 ) {
-  return jwt.sign({ sub: user.login, uid: user.id, auth: user.roles.join(',') }, secret, {
-    algorithm: JWT_ALGORITHM,
-    expiresIn: seconds,
-  });
+  return jwt.sign(
+    { sub: user.login, uid: user.id, auth: user.roles.join(','), ver: user.tokenVersion },
+    secret,
+    { algorithm: JWT_ALGORITHM, expiresIn: seconds },
+  );
+}
+
+/**
+ * The only routes that take the token from an `access_token` query parameter: those a browser calls without
+ * being able to send an Authorization header (media elements' src, the websocket handshake). Anywhere else a
+ * query token is ignored, so tokens stay out of logs, history and referrers of ordinary calls.
+ */
+export const QUERY_TOKEN_ROUTES: readonly { method: string; path: RegExp }[] = [
+  { method: 'GET', path: /^\/api\/asr-documents\/[^/]+\/audio$/ },
+  { method: 'GET', path: /^\/api\/documents\/[^/]+\/images\/(?!length$)[^/]+$/ },
+  { method: 'GET', path: /^\/websocket\/tracker(?:\/.*)?$/ },
+];
+
+export const acceptsQueryToken = (method: string, path: string): boolean =>
+  QUERY_TOKEN_ROUTES.some(
+    (r) => (r.method === method || (r.method === 'GET' && method === 'HEAD')) && r.path.test(path),
+  );
+
+/** The bearer token of the request: the Authorization header, or the query on QUERY_TOKEN_ROUTES. */
+function requestToken(ctx: Context): string | undefined {
+  const header = ctx.get('Authorization');
+  if (header.startsWith('Bearer ')) return header.slice(7);
+  const query = ctx.query.access_token;
+  return typeof query === 'string' && acceptsQueryToken(ctx.method, ctx.path) ? query : undefined;
 }
 
 /** Loads a user with roles and merged authorities (roles' and own, without duplicates), in one query. */
@@ -55,6 +84,7 @@ export async function loadAuthUser(
   const authorityJson = `json_build_object('id', a.id, 'componentId', a.component_id, 'type', a.type, 'mode', a.mode)`;
   const { rows } = await knex.raw(
     `select u.id, u.login, u.activated, u.lang_key,
+       u.token_version,
        coalesce((select json_agg(r.name order by r.name) from roles r
                  join user_roles ur on ur.role_id = r.id where ur.user_id = u.id), '[]') as roles,
        coalesce((select json_agg(${authorityJson} order by a.id) from authorities a
@@ -72,6 +102,7 @@ export async function loadAuthUser(
     login: row.login,
     activated: row.activated,
     langKey: row.lang_key,
+    tokenVersion: row.token_version,
     roles: row.roles as string[],
     authorities: mergeAuthorities(
       row.role_authorities as AuthorityGrant[],
@@ -82,10 +113,7 @@ export async function loadAuthUser(
 
 export function jwtResolver(knex: Knex, secret: string): CredentialResolver {
   return async (ctx) => {
-    const header = ctx.get('Authorization');
-    const token = header.startsWith('Bearer ')
-      ? header.slice(7)
-      : (ctx.query.access_token as string | undefined);
+    const token = requestToken(ctx);
     if (!token) return null;
     let payload: jwt.JwtPayload;
     try {
@@ -95,8 +123,13 @@ export function jwtResolver(knex: Knex, secret: string): CredentialResolver {
       // does not lock a visitor out of sign-in) and protected routes answer 401 through currentUser().
       return null;
     }
-    const user = await loadAuthUser(knex, { id: Number(payload.uid) });
-    return user && user.activated ? user : null;
+    const uid = Number(payload.uid);
+    if (!Number.isSafeInteger(uid) || !Number.isSafeInteger(payload.ver)) return null;
+    const user = await loadAuthUser(knex, { id: uid });
+    // A token of an older version was revoked (password change or reset, logout, an administrator).
+    if (!user || !user.activated || user.tokenVersion !== payload.ver) return null;
+    (ctx.state as AppState).tokenExpiresAt = payload.exp;
+    return user;
   };
 }
 
@@ -118,6 +151,12 @@ export function currentUser(ctx: Context): AuthUser {
   const user = (ctx.state as AppState).user;
   if (!user) throw unauthorized();
   return user;
+}
+
+/** Seconds the caller's token is still valid (for a token re-issued to the same session). */
+export function tokenSecondsLeft(ctx: Context): number {
+  const exp = (ctx.state as AppState).tokenExpiresAt;
+  return exp ? Math.max(1, exp - Math.floor(Date.now() / 1000)) : 1;
 }
 
 export async function requireAuth(ctx: Context, next: Next) {

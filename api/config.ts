@@ -1,5 +1,6 @@
 /** Configuration from the environment, read once. Every variable is listed in README.md. */
 import path from 'node:path';
+import { loadOrCreateKey } from '../db/keys';
 
 export interface SmtpConfig {
   host: string;
@@ -16,6 +17,7 @@ export interface AppConfig {
   temporalAddress: string;
   temporalNamespace: string;
   taskQueue: string;
+  /** JWT_SECRET (at least 32 bytes), else a random key generated once into `$DATA_DIR/keys/jwt-secret`. */
   jwtSecret: string;
   /** seconds */
   jwtValidity: number;
@@ -27,7 +29,12 @@ export interface AppConfig {
   smtp: SmtpConfig | null;
   webDir: string;
   i18nDir: string;
-  loginThrottle: { maxFailures: number; lockSeconds: number };
+  loginThrottle: LoginThrottleConfig;
+  /**
+   * How many reverse proxies in front of the API to trust for the client address (TRUST_PROXY, default 0:
+   * X-Forwarded-For is ignored). With N > 0 the address is the N-th entry from the right of X-Forwarded-For.
+   */
+  trustProxy: number;
   /**
    * Hosts, IPs or CIDRs outbound connections (SFTP test, later actions) may reach even when they resolve to
    * loopback, private, link-local, CGNAT or metadata addresses (api/services/net-guard.ts).
@@ -42,6 +49,30 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** Base URL of the OpenAI-compatible chat API of LLM prompt nodes (LLM_BASE_URL, default OpenAI's). */
   llmBaseUrl: string;
+}
+
+/**
+ * Sign-in throttling (api/services/login-throttle.ts). Failures are counted per account name and client
+ * address, per address across all names, and per name across all addresses.
+ */
+export interface LoginThrottleConfig {
+  /** Failures of one name from one address before that pair is locked (LOGIN_MAX_FAILURES, 5). */
+  maxFailures: number;
+  /** How long such a lock lasts (LOGIN_LOCK_SECONDS, 60). */
+  lockSeconds: number;
+  /** Failures of one address across all names in a window before it gets 429 (LOGIN_ADDRESS_MAX_FAILURES, 20). */
+  addressMaxFailures: number;
+  /** LOGIN_ADDRESS_WINDOW_SECONDS, 600. */
+  addressWindowSeconds: number;
+  /**
+   * Failures of one name from all addresses in a window beyond which an address that never signed in to it
+   * gets one try per lock instead of maxFailures (LOGIN_ACCOUNT_MAX_FAILURES, 50).
+   */
+  accountMaxFailures: number;
+  /** LOGIN_ACCOUNT_WINDOW_SECONDS, 3600. */
+  accountWindowSeconds: number;
+  /** How long an address with a successful sign-in stays known for that account (LOGIN_KNOWN_ADDRESS_DAYS, 30). */
+  knownAddressDays: number;
 }
 
 /**
@@ -90,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
-    jwtSecret: env.JWT_SECRET ?? devSecret(env),
+    jwtSecret: jwtSecret(env),
     jwtValidity: Number(env.JWT_VALIDITY_SECONDS ?? 86400),
     jwtValidityRememberMe: Number(env.JWT_VALIDITY_REMEMBER_ME_SECONDS ?? 2592000),
     appName: env.APP_NAME ?? 'Workbench',
@@ -112,9 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDir: env.WEB_DIR ?? path.join(ROOT, 'dist', 'web'),
     i18nDir: path.join(ROOT, 'web', 'src', 'i18n'),
     loginThrottle: {
-      maxFailures: Number(env.LOGIN_MAX_FAILURES ?? 5),
-      lockSeconds: Number(env.LOGIN_LOCK_SECONDS ?? 60),
+      maxFailures: positive(env, 'LOGIN_MAX_FAILURES', 5),
+      lockSeconds: positive(env, 'LOGIN_LOCK_SECONDS', 60),
+      addressMaxFailures: positive(env, 'LOGIN_ADDRESS_MAX_FAILURES', 20),
+      addressWindowSeconds: positive(env, 'LOGIN_ADDRESS_WINDOW_SECONDS', 600),
+      accountMaxFailures: positive(env, 'LOGIN_ACCOUNT_MAX_FAILURES', 50),
+      accountWindowSeconds: positive(env, 'LOGIN_ACCOUNT_WINDOW_SECONDS', 3600),
+      knownAddressDays: positive(env, 'LOGIN_KNOWN_ADDRESS_DAYS', 30),
     },
+    trustProxy: trustProxy(env.TRUST_PROXY),
     outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
     googleOAuth: {
       clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
@@ -144,9 +181,45 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return v;
 }
 
-/** In production (profile prod) a JWT_SECRET is mandatory; elsewhere a fixed development secret is used. */
-function devSecret(env: NodeJS.ProcessEnv): string {
-  if ((env.APP_PROFILES ?? '').split(',').includes('prod'))
-    throw new Error('JWT_SECRET must be set with profile prod');
-  return 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
+const isProd = (env: NodeJS.ProcessEnv) =>
+  (env.APP_PROFILES ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .includes('prod');
+
+/** Shorter secrets can be brute-forced offline from any token (HS512 wants at least its 64-byte block). */
+export const JWT_SECRET_MIN_BYTES = 32;
+
+/**
+ * The JWT signing secret: JWT_SECRET when set (mandatory with profile prod), else a random 64-byte key
+ * generated on first start into the data directory and reused after (never a constant in the source).
+ */
+function jwtSecret(env: NodeJS.ProcessEnv): string {
+  const configured = env.JWT_SECRET;
+  if (configured) {
+    if (Buffer.byteLength(configured, 'utf8') < JWT_SECRET_MIN_BYTES)
+      throw new Error(`JWT_SECRET must be at least ${JWT_SECRET_MIN_BYTES} bytes long`);
+    return configured;
+  }
+  if (isProd(env)) throw new Error('JWT_SECRET must be set with profile prod');
+  return loadOrCreateKey('jwt-secret', 64, env).toString('base64');
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return n;
+}
+
+/** TRUST_PROXY: unset, false or 0 (default), true (one proxy), or the number of proxies. */
+function trustProxy(raw: string | undefined): number {
+  const v = (raw ?? '').trim().toLowerCase();
+  if (v === '' || v === 'false') return 0;
+  if (v === 'true') return 1;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`TRUST_PROXY must be true, false or a number, not ${raw}`);
+  return n;
 }

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { currentUser, requireAuth } from '../auth';
+import { currentUser, requireAuth, tokenSecondsLeft } from '../auth';
 import { FieldErrorCollector } from '../errors';
 import { createAccountService, LANG_KEYS } from '../services/accounts';
 import { body } from '../validate';
@@ -58,7 +58,8 @@ export function accountRoutes(deps: AppDeps): Router {
       .check('username', required(username ?? ''))
       .check('password', required(password ?? ''))
       .throwIfAny();
-    const token = await accounts.authenticate(username!, password!, rememberMe ?? false);
+    // ctx.ip is the socket's address, or X-Forwarded-For's behind TRUST_PROXY proxies (api/app.ts).
+    const token = await accounts.authenticate(username!, password!, rememberMe ?? false, ctx.ip);
     ctx.set('Authorization', `Bearer ${token}`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { id_token: token };
@@ -93,8 +94,17 @@ export function accountRoutes(deps: AppDeps): Router {
       .check('currentPassword', required(currentPassword ?? ''))
       .check('newPassword', passwordRule(newPassword ?? ''))
       .throwIfAny();
-    await accounts.changePassword(user, currentPassword!, newPassword!);
+    // Every other session ends; this one goes on with the token in the Authorization header.
+    const token = await accounts.changePassword(user, currentPassword!, newPassword!, tokenSecondsLeft(ctx));
+    ctx.set('Authorization', `Bearer ${token}`);
+    ctx.set('Cache-Control', 'no-store');
     empty(ctx);
+  });
+
+  /** Server-side sign-out: the tokens of the user stop working (POST, so no page can trigger it by a link). */
+  router.post('/logout', requireAuth, async (ctx) => {
+    await accounts.logout(currentUser(ctx));
+    empty(ctx, 204);
   });
 
   router.post('/register', async (ctx) => {

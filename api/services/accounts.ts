@@ -1,5 +1,5 @@
 /**
- * Accounts: sign-in with per-account throttling, the own account, password change, self-registration with
+ * Accounts: sign-in (throttled by api/services/login-throttle.ts), revocable sessions, the own account, password change, self-registration with
  * e-mail activation, and password reset by e-mail. Logins and e-mails are stored and compared lower-case.
  * Callers validate the fields (domain/validation.ts); this module enforces the rules that need the database.
  */
@@ -11,7 +11,8 @@ import type { AccountDTO } from '../../domain/api-types';
 import { Roles } from '../../domain/enums';
 import { loadAuthUser, signToken, type AuthUser } from '../auth';
 import type { AppConfig } from '../config';
-import { appError, tooManyRequests, unauthorized } from '../errors';
+import { appError, unauthorized } from '../errors';
+import { createLoginThrottle } from './login-throttle';
 import { accountMail } from './mail-templates';
 import type { Mailer } from './mail';
 
@@ -92,84 +93,65 @@ function rethrowTaken(err: unknown): never {
   throw err;
 }
 
+/**
+ * Ends every session of a user: tokens carry users.token_version (claim `ver`) and api/auth.ts refuses one
+ * whose version is not the current one. Called on password change and reset, logout, and by administrators
+ * (deactivation, role changes, on request). Returns whether the user exists.
+ */
+export async function revokeSessions(knex: Knex, userId: number): Promise<boolean> {
+  const updated = await knex('users')
+    .where({ id: userId })
+    .update({ token_version: knex.raw('token_version + 1') }, ['id']);
+  return updated.length > 0;
+}
+
 export function createAccountService({ knex, config, mailer }: AccountDeps) {
-  const tooMany = (seconds: number) =>
-    tooManyRequests(`Too many failed sign-in attempts. Try again in ${Math.max(1, seconds)} seconds.`);
-  const notLocked = (q: Knex.QueryBuilder) =>
-    q.whereNull('locked_until').orWhere('locked_until', '<=', knex.fn.now());
-  const lockSecondsLeft = async (id: number): Promise<number> => {
-    const row = await knex('users')
-      .where({ id })
-      .first(knex.raw('ceil(extract(epoch from locked_until - now()))::int as left'));
-    return Number(row?.left ?? 0);
-  };
+  const throttle = createLoginThrottle(knex, config.loginThrottle);
   const link = (path: string) => `${config.baseUrl.replace(/\/+$/, '')}${path}`;
   const findByEmail = (db: Knex, email: string) =>
     db<UserRow>('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first();
-
-  /**
-   * A failed attempt: counts it, and locks the account once maxFailures follow each other. The update only
-   * applies to an unlocked account, so attempts racing with the lock are answered as locked.
-   */
-  async function recordFailure(id: number): Promise<void> {
-    const { maxFailures, lockSeconds } = config.loginThrottle;
-    const updated = await knex('users')
-      .where({ id })
-      .andWhere(notLocked)
-      .update(
-        {
-          failed_logins: knex.raw('case when failed_logins + 1 >= ? then 0 else failed_logins + 1 end', [
-            maxFailures,
-          ]),
-          locked_until: knex.raw(
-            "case when failed_logins + 1 >= ? then now() + (? * interval '1 second') else null end",
-            [maxFailures, lockSeconds],
-          ),
-        },
-        ['id'],
-      );
-    if (updated.length === 0) throw tooMany(await lockSecondsLeft(id));
-  }
-
-  /** A correct password: resets the counter, unless the account got locked meanwhile. */
-  async function recordSuccess(id: number): Promise<void> {
-    const updated = await knex('users')
-      .where({ id })
-      .andWhere(notLocked)
-      .update({ failed_logins: 0, locked_until: null }, ['id']);
-    if (updated.length === 0) throw tooMany(await lockSecondsLeft(id));
-  }
+  /** A signed JWT of the user's current token version, valid for `validity` seconds. */
+  const issueToken = async (userId: number, validity: number): Promise<string> => {
+    const user = (await loadAuthUser(knex, { id: userId }))!;
+    return signToken(
+      config.jwtSecret,
+      { id: user.id, login: user.login, roles: [...user.roles], tokenVersion: user.tokenVersion },
+      validity,
+    );
+  };
 
   return {
-    /** Checks the credentials and returns a signed JWT. */
-    async authenticate(username: string, password: string, rememberMe: boolean): Promise<string> {
+    /**
+     * Checks the credentials and returns a signed JWT. `address` is the client's (ctx.ip): sign-in
+     * throttling counts failures per name and address, per address and per name (api/services/login-throttle.ts).
+     */
+    async authenticate(
+      username: string,
+      password: string,
+      rememberMe: boolean,
+      address: string,
+    ): Promise<string> {
+      await throttle.check(username, address);
       const row = await knex('users')
         .where({ login: username.toLowerCase() })
-        .first(
-          'id',
-          'login',
-          'password_hash',
-          'activated',
-          knex.raw('coalesce(ceil(extract(epoch from locked_until - now())), 0)::int as lock_left'),
-        );
+        .first('id', 'login', 'password_hash', 'activated');
+      if (!(await bcrypt.compare(password, row?.password_hash ?? (await timingDummy())))) {
+        await throttle.failure(username, address);
+        throw unauthorized();
+      }
       if (!row) {
-        await bcrypt.compare(password, await timingDummy());
+        // The dummy hash matched: cannot happen short of a random 32-character password being guessed.
+        await throttle.failure(username, address);
         throw unauthorized();
       }
-      if (row.lock_left > 0) throw tooMany(row.lock_left);
-      if (!(await bcrypt.compare(password, row.password_hash))) {
-        await recordFailure(row.id);
-        throw unauthorized();
-      }
-      await recordSuccess(row.id);
+      await throttle.success(username, address);
       if (!row.activated) throw unauthorized(`User ${row.login} was not activated`);
-      const user = (await loadAuthUser(knex, { id: row.id }))!;
-      const validity = rememberMe ? config.jwtValidityRememberMe : config.jwtValidity;
-      return signToken(
-        config.jwtSecret,
-        { id: user.id, login: user.login, roles: [...user.roles] },
-        validity,
-      );
+      return issueToken(row.id, rememberMe ? config.jwtValidityRememberMe : config.jwtValidity);
+    },
+
+    /** Server-side sign-out: every token of the user stops working (all devices: tokens carry one version). */
+    async logout(user: AuthUser): Promise<void> {
+      await revokeSessions(knex, user.id);
     },
 
     /** The account of the signed-in user; roles and authorities come from the request's principal. */
@@ -215,7 +197,16 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
         .catch(rethrowTaken);
     },
 
-    async changePassword(user: AuthUser, currentPassword: string, newPassword: string): Promise<void> {
+    /**
+     * Changes the password and ends every session of the user (tokens of the old version are refused);
+     * returns a new token, valid as long as the caller's was, so that the session that changed it goes on.
+     */
+    async changePassword(
+      user: AuthUser,
+      currentPassword: string,
+      newPassword: string,
+      validity: number,
+    ): Promise<string> {
       const row = await knex<UserRow>('users').where({ id: user.id }).first('password_hash');
       if (!row || !(await bcrypt.compare(currentPassword, row.password_hash))) {
         throw appError('error.invalidpassword', ENTITY);
@@ -224,9 +215,11 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
         .where({ id: user.id })
         .update({
           password_hash: await hashPassword(newPassword),
+          token_version: knex.raw('token_version + 1'),
           last_modified_by: user.login,
           last_modified_date: knex.fn.now(),
         });
+      return issueToken(user.id, validity);
     },
 
     /**
@@ -295,7 +288,10 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       );
     },
 
-    /** Sets the new password when the key was issued less than 24 hours ago; the key works once. */
+    /**
+     * Sets the new password when the key was issued less than 24 hours ago; the key works once. Ends every
+     * session of the user and lifts the sign-in locks of the account (the mailbox proved who asks).
+     */
     async finishPasswordReset(key: string, newPassword: string): Promise<void> {
       const passwordHash = await hashPassword(newPassword);
       const updated = key
@@ -307,14 +303,14 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
                 password_hash: passwordHash,
                 reset_key: null,
                 reset_date: null,
-                failed_logins: 0,
-                locked_until: null,
+                token_version: knex.raw('token_version + 1'),
                 last_modified_date: knex.fn.now(),
               },
-              ['id'],
+              ['id', 'login'],
             )
         : [];
       if (updated.length === 0) throw appError('error.resetKeyInvalid', ENTITY);
+      await throttle.forget(updated[0].login);
     },
   };
 }

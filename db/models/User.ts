@@ -16,8 +16,8 @@ export class User extends BaseModel {
   activationKey!: string | null;
   resetKey!: string | null;
   resetDate!: Date | null;
-  failedLogins!: number;
-  lockedUntil!: Date | null;
+  /** Carried in every JWT (claim `ver`); bumping it revokes the user's tokens (api/services/accounts.ts). */
+  tokenVersion!: number;
   createdBy!: string | null;
   createdDate!: Date | null;
   lastModifiedBy!: string | null;

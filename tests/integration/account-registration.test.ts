@@ -3,6 +3,7 @@
  * (smtp-server on a free loopback port): the links are read out of the mails the API actually sent.
  */
 import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../../api/config';
 import { freePort } from '../../scripts/lib/ports';
 import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
 
@@ -97,7 +98,7 @@ describe('registration, activation and password reset', () => {
       smtp = await startSmtp(port, inbox);
       return {
         smtp: { host: '127.0.0.1', port, secure: false, from: 'workbench@localhost' },
-        loginThrottle: { maxFailures: 3, lockSeconds: 60 },
+        loginThrottle: { ...loadConfig(process.env).loginThrottle, maxFailures: 3, lockSeconds: 60 },
       };
     },
   });
@@ -391,6 +392,18 @@ describe('registration, activation and password reset', () => {
       const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
       expect((await finish({ key, newPassword: 'after-reset' })).status).toBe(200);
       expect((await authenticate(u.login, 'after-reset')).status).toBe(200);
+    });
+
+    it('ends the sessions of the account once the password has been reset', async () => {
+      const u = await buildUser(knex);
+      const before = await suite.signIn(u);
+      expect((await call('/api/account', { token: before })).status).toBe(200);
+      await init(u.email);
+      const key = linkKey(await mailTo(u.email), '/lp/reset/finish');
+      expect((await finish({ key, newPassword: 'after-reset' })).status).toBe(200);
+      expect((await call('/api/account', { token: before })).status).toBe(401);
+      const after = await suite.signIn({ ...u, password: 'after-reset' });
+      expect((await call('/api/account', { token: after })).status).toBe(200);
     });
   });
 });

@@ -3,18 +3,43 @@
  * remember-me, throttling), GET and POST /api/account, POST /api/account/change-password.
  * Registration, activation and password reset (which need an SMTP peer) are in account-registration.test.ts.
  */
+import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import type { LoginThrottleConfig } from '../../api/config';
+import { addressKey } from '../../api/services/login-throttle';
 import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
 
-const THROTTLE = { maxFailures: 3, lockSeconds: 60 };
+const THROTTLE: LoginThrottleConfig = {
+  maxFailures: 3,
+  lockSeconds: 60,
+  addressMaxFailures: 8,
+  addressWindowSeconds: 600,
+  accountMaxFailures: 50,
+  accountWindowSeconds: 3600,
+  knownAddressDays: 30,
+};
+
+/**
+ * A client address of its own (its own /64) for each test: the suite trusts one proxy, so the last entry of
+ * X-Forwarded-For is the client's address.
+ */
+const randomAddress = () =>
+  `2001:db8:${crypto.randomBytes(2).toString('hex')}:${crypto.randomBytes(2).toString('hex')}::1`;
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
 describe('account and session API', () => {
-  const suite = setupSuite({ config: { loginThrottle: THROTTLE } });
+  const suite = setupSuite({ config: { loginThrottle: THROTTLE, trustProxy: 1 } });
   const { knex, call, signIn } = suite;
-  const authenticate = (username: unknown, password: unknown, rememberMe = false) =>
-    call('/api/authenticate', { json: { username, password, rememberMe } });
+  let address = randomAddress();
+  beforeEach(() => {
+    address = randomAddress();
+  });
+  const authenticate = (username: unknown, password: unknown, rememberMe = false, from = address) =>
+    call('/api/authenticate', {
+      json: { username, password, rememberMe },
+      headers: { 'X-Forwarded-For': `203.0.113.99, ${from}` },
+    });
 
   describe('POST /api/authenticate', () => {
     it('signs in: id_token in the body, the same token as a Bearer Authorization header', async () => {
@@ -113,24 +138,57 @@ describe('account and session API', () => {
   });
 
   describe('sign-in throttling', () => {
-    const failTimes = async (loginName: string, n: number) => {
-      for (let i = 0; i < n; i++) expect((await authenticate(loginName, `wrong-${i}`)).status).toBe(401);
+    const failTimes = async (loginName: string, n: number, from = address) => {
+      for (let i = 0; i < n; i++)
+        expect((await authenticate(loginName, `wrong-${i}`, false, from)).status).toBe(401);
+    };
+    const expectLocked = (
+      res: { status: number; body: { message: string; detail: string } },
+      max: number,
+    ) => {
+      expect(res.status).toBe(429);
+      expect(res.body.message).toBe('error.http.429');
+      const match =
+        /^Too many failed sign-in attempts( from this address)?\. Try again in (\d+) seconds\.$/.exec(
+          res.body.detail,
+        );
+      expect(match).not.toBeNull();
+      expect(Number(match![2])).toBeGreaterThanOrEqual(1);
+      expect(Number(match![2])).toBeLessThanOrEqual(max);
+      return match![1] ? 'address' : 'pair';
     };
 
-    it('locks the account after 3 failures: 429 even with the right password', async () => {
+    it('locks the account for that address after 3 failures: 429 even with the right password', async () => {
       const u = await buildUser(knex);
       await failTimes(u.login, THROTTLE.maxFailures);
       for (const password of [u.password, 'still-wrong']) {
         const res = await authenticate(u.login, password);
-        expect(res.status).toBe(429);
-        expect(res.body.message).toBe('error.http.429');
-        const match = /^Too many failed sign-in attempts\. Try again in (\d+) seconds\.$/.exec(
-          res.body.detail,
-        );
-        expect(match).not.toBeNull();
-        expect(Number(match![1])).toBeGreaterThanOrEqual(1);
-        expect(Number(match![1])).toBeLessThanOrEqual(THROTTLE.lockSeconds);
+        expect(expectLocked(res, THROTTLE.lockSeconds)).toBe('pair');
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
       }
+    });
+
+    it('lets the same account sign in from another address while one address is locked out', async () => {
+      const u = await buildUser(knex);
+      const attacker = randomAddress();
+      await failTimes(u.login, THROTTLE.maxFailures, attacker);
+      expect((await authenticate(u.login, u.password, false, attacker)).status).toBe(429);
+      expect((await authenticate(u.login, u.password, false, randomAddress())).status).toBe(200);
+      expect((await authenticate(u.login, u.password)).status).toBe(200);
+      // The attacker's address stays locked.
+      expect((await authenticate(u.login, u.password, false, attacker)).status).toBe(429);
+    });
+
+    it('takes the client address from the nearest trusted proxy, not from what the client prepends', async () => {
+      const u = await buildUser(knex);
+      const spoofed = (password: string, fake: string) =>
+        call('/api/authenticate', {
+          json: { username: u.login, password, rememberMe: false },
+          headers: { 'X-Forwarded-For': `${fake}, ${address}` },
+        });
+      for (let i = 0; i < THROTTLE.maxFailures; i++)
+        expect((await spoofed('wrong', randomAddress())).status).toBe(401);
+      expect((await spoofed(u.password, randomAddress())).status).toBe(429);
     });
 
     it('does not affect another account while one is locked', async () => {
@@ -149,15 +207,21 @@ describe('account and session API', () => {
       expect((await authenticate(u.login, u.password)).status).toBe(200);
       await failTimes(u.login, THROTTLE.maxFailures - 1);
       expect((await authenticate(u.login, u.password)).status).toBe(200);
-      expect((await knex('users').where({ id: u.id }).first()).failed_logins).toBe(0);
+      expect(
+        (
+          await knex('login_attempts')
+            .where({ login: u.login, address: addressKey(address) })
+            .first()
+        ).failures,
+      ).toBe(0);
     });
 
     it('lets the user in again once the lock has expired', async () => {
       const u = await buildUser(knex);
       await failTimes(u.login, THROTTLE.maxFailures);
       expect((await authenticate(u.login, u.password)).status).toBe(429);
-      await knex('users')
-        .where({ id: u.id })
+      await knex('login_attempts')
+        .where({ login: u.login, address: addressKey(address) })
         .update({ locked_until: knex.raw("now() - interval '1 second'") });
       expect((await authenticate(u.login, u.password)).status).toBe(200);
     });
@@ -166,6 +230,80 @@ describe('account and session API', () => {
       const u = await buildUser(knex);
       await failTimes(u.login.toUpperCase(), THROTTLE.maxFailures);
       expect((await authenticate(u.login, u.password)).status).toBe(429);
+    });
+
+    it('answers an unknown name like a known one, lock included (no account enumeration)', async () => {
+      const name = unique('nobody').toLowerCase();
+      await failTimes(name, THROTTLE.maxFailures);
+      expect(expectLocked(await authenticate(name, 'whatever'), THROTTLE.lockSeconds)).toBe('pair');
+    });
+
+    it('refuses one address trying many accounts with 429 after the limit, and only that address', async () => {
+      const users = await Promise.all(
+        Array.from({ length: THROTTLE.addressMaxFailures + 1 }, () => buildUser(knex)),
+      );
+      for (const u of users.slice(0, THROTTLE.addressMaxFailures)) await failTimes(u.login, 1);
+      const last = users[THROTTLE.addressMaxFailures];
+      // Even the right password of an account this address never tried is refused now.
+      const res = await authenticate(last.login, last.password);
+      expect(expectLocked(res, THROTTLE.addressWindowSeconds)).toBe('address');
+      expect((await authenticate(unique('nobody'), 'x')).status).toBe(429);
+      // Everyone else, those accounts included, signs in from elsewhere.
+      expect((await authenticate(last.login, last.password, false, randomAddress())).status).toBe(200);
+      expect((await authenticate(users[0].login, users[0].password, false, randomAddress())).status).toBe(
+        200,
+      );
+    });
+
+    it('does not reset the address limit on a successful sign-in of an own account', async () => {
+      const own = await buildUser(knex);
+      for (let i = 0; i < THROTTLE.addressMaxFailures; i++) {
+        await failTimes(unique('victim').toLowerCase(), 1);
+        if (i % 2 === 0) expect((await authenticate(own.login, own.password)).status).toBe(200);
+      }
+      expect((await authenticate(own.login, own.password)).status).toBe(429);
+    });
+
+    it('purges rows whose time has passed', async () => {
+      const stale = unique('stale').toLowerCase();
+      await knex('login_attempts').insert({
+        login: stale,
+        address: '192.0.2.1',
+        failures: 2,
+        expires_at: knex.raw("now() - interval '1 second'"),
+      });
+      await failTimes(unique('someone').toLowerCase(), 1);
+      expect(await knex('login_attempts').where({ login: stale }).first()).toBeUndefined();
+    });
+  });
+
+  describe('sign-in throttling of one account guessed from many addresses', () => {
+    const attacked = setupSuite({
+      config: { loginThrottle: { ...THROTTLE, accountMaxFailures: 4 }, trustProxy: 1 },
+    });
+    const from = (username: string, password: string, ip: string) =>
+      attacked.call('/api/authenticate', {
+        json: { username, password, rememberMe: false },
+        headers: { 'X-Forwarded-For': ip },
+      });
+
+    it('slows the guessers to one try per address, and never refuses the real user', async () => {
+      const u = await buildUser(attacked.knex);
+      const home = randomAddress();
+      expect((await from(u.login, u.password, home)).status).toBe(200);
+      // A distributed guess: one failure from each of five addresses (over the account's limit of 4).
+      for (let i = 0; i < 5; i++)
+        expect((await from(u.login, `guess-${i}`, randomAddress())).status).toBe(401);
+      // A new address now gets one try: its first failure locks it.
+      const guesser = randomAddress();
+      expect((await from(u.login, 'guess-again', guesser)).status).toBe(401);
+      expect((await from(u.login, u.password, guesser)).status).toBe(429);
+      // The real user, from a new address, gets in with the right password at the first try.
+      expect((await from(u.login, u.password, randomAddress())).status).toBe(200);
+      // From an address that signed in before, typos are allowed as usual.
+      for (let i = 0; i < THROTTLE.maxFailures - 1; i++)
+        expect((await from(u.login, `typo-${i}`, home)).status).toBe(401);
+      expect((await from(u.login, u.password, home)).status).toBe(200);
     });
   });
 
@@ -236,26 +374,26 @@ describe('account and session API', () => {
       'no token': async () => '',
       'a garbage token': async () => 'not.a.jwt',
       'a token signed with another secret': async () =>
-        jwt.sign({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN' }, 'another-secret', {
+        jwt.sign({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', ver: 0 }, 'another-secret', {
           algorithm: 'HS512',
           expiresIn: 60,
         }),
       "a token with algorithm 'none'": async () =>
-        `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', exp: Math.floor(Date.now() / 1000) + 60 })}.`,
+        `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', ver: 0, exp: Math.floor(Date.now() / 1000) + 60 })}.`,
       'a token signed with HS256 instead of HS512': async () =>
-        jwt.sign({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN' }, suite.api.config.jwtSecret, {
+        jwt.sign({ sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', ver: 0 }, suite.api.config.jwtSecret, {
           algorithm: 'HS256',
           expiresIn: 60,
         }),
       'an expired token': async () =>
         jwt.sign(
-          { sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', exp: Math.floor(Date.now() / 1000) - 10 },
+          { sub: 'admin', uid: 1, auth: 'ROLE_ADMIN', ver: 0, exp: Math.floor(Date.now() / 1000) - 10 },
           suite.api.config.jwtSecret,
           { algorithm: 'HS512' },
         ),
       'a token of a not-activated user': async () => {
         const u = await buildUser(knex, { activated: false });
-        return jwt.sign({ sub: u.login, uid: u.id, auth: 'ROLE_USER' }, suite.api.config.jwtSecret, {
+        return jwt.sign({ sub: u.login, uid: u.id, auth: 'ROLE_USER', ver: 0 }, suite.api.config.jwtSecret, {
           algorithm: 'HS512',
           expiresIn: 60,
         });

@@ -73,6 +73,11 @@ export function storeAuthToken(token: string, rememberMe: boolean): void {
   (rememberMe ? localStorage : sessionStorage).setItem(AUTH_TOKEN_KEY, token);
 }
 
+/** A token re-issued for the current session (password change): kept where the old one was. */
+export function replaceAuthToken(token: string): void {
+  storeAuthToken(token, localStorage.getItem(AUTH_TOKEN_KEY) !== null);
+}
+
 export function clearAuthToken(): void {
   localStorage.removeItem(AUTH_TOKEN_KEY);
   sessionStorage.removeItem(AUTH_TOKEN_KEY);

@@ -1,7 +1,7 @@
 /** Account and session calls (spec 1 section 7, "Account and session"): keys, query options, mutations. */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccountDTO } from '@domain';
-import { http, isHttpError } from '../../api/client';
+import { http, isHttpError, replaceAuthToken, request } from '../../api/client';
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -65,10 +65,14 @@ export function useUpdateAccount() {
   });
 }
 
+/** The change ends every other session; the API answers with a new token for this one. */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
-      http.post<unknown>('api/account/change-password', body),
+    mutationFn: async (body: { currentPassword: string; newPassword: string }) => {
+      const res = await request<unknown>('api/account/change-password', { method: 'POST', body });
+      const header = res.headers.get('authorization');
+      if (header && header.startsWith('Bearer ')) replaceAuthToken(header.slice('Bearer '.length));
+    },
   });
 }
 

@@ -6,7 +6,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AccountDTO, Principal } from '@domain';
-import { clearAuthToken, request, storeAuthToken } from '../../api/client';
+import { clearAuthToken, getAuthToken, request, storeAuthToken } from '../../api/client';
 import { currentLocale, isLocale, sessionLocale, setLocale } from '../../i18n';
 import { accountKeys, accountQueries, type AuthenticateRequest } from './api';
 import { identityProviderLogoutUrl } from './logout';
@@ -69,6 +69,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(() => {
     const { logoutUrl, idToken } = idp.current;
     idp.current = { logoutUrl: null, idToken: null };
+    // Server-side sign-out first (the request takes the token now), so that a copied token stops working
+    // too; a failure (offline, already signed out) does not keep anybody signed in here.
+    if (getAuthToken()) {
+      void request('api/logout', { method: 'POST', silent: true, timeoutMs: 10000 }).catch(() => undefined);
+    }
     clearAuthToken();
     // Back to the initial state: no account, no cached data of the previous user.
     queryClient.removeQueries({

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from './config';
+
+const OLD_CONSTANT = 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
+
+describe('loadConfig: the JWT secret', () => {
+  let dataDir: string;
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    DATABASE_URL: 'postgres://localhost/x',
+    DATA_DIR: dataDir,
+    ...extra,
+  });
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('generates a random secret into the data directory on first start and reuses it after', () => {
+    const first = loadConfig(env()).jwtSecret;
+    const file = path.join(dataDir, 'keys', 'jwt-secret');
+    expect(fs.existsSync(file)).toBe(true);
+    expect(Buffer.from(first, 'base64')).toHaveLength(64);
+    expect(first).not.toBe(OLD_CONSTANT);
+    expect(loadConfig(env()).jwtSecret).toBe(first);
+    expect(fs.statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('gives each installation its own secret', () => {
+    const a = loadConfig(env()).jwtSecret;
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
+    try {
+      expect(loadConfig({ ...env(), DATA_DIR: other }).jwtSecret).not.toBe(a);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('uses JWT_SECRET when set, without writing a key', () => {
+    const secret = 'x'.repeat(32);
+    expect(loadConfig(env({ JWT_SECRET: secret })).jwtSecret).toBe(secret);
+    expect(fs.existsSync(path.join(dataDir, 'keys', 'jwt-secret'))).toBe(false);
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 bytes', () => {
+    expect(() => loadConfig(env({ JWT_SECRET: 'x'.repeat(31) }))).toThrow(/at least 32 bytes/);
+  });
+
+  it('refuses to start with profile prod and no JWT_SECRET', () => {
+    for (const profiles of ['prod', 'dev, prod', 'prod,api-docs']) {
+      expect(() => loadConfig(env({ APP_PROFILES: profiles }))).toThrow(/JWT_SECRET must be set/);
+      expect(() => loadConfig(env({ APP_PROFILES: profiles, JWT_SECRET: '' }))).toThrow(
+        /JWT_SECRET must be set/,
+      );
+    }
+    expect(fs.existsSync(path.join(dataDir, 'keys', 'jwt-secret'))).toBe(false);
+    expect(loadConfig(env({ APP_PROFILES: 'prod', JWT_SECRET: 'y'.repeat(40) })).jwtSecret).toBe(
+      'y'.repeat(40),
+    );
+  });
+});
+
+describe('loadConfig: sign-in throttling and proxies', () => {
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    DATABASE_URL: 'postgres://localhost/x',
+    JWT_SECRET: 'z'.repeat(32),
+    ...extra,
+  });
+
+  it('has per-pair, per-address and per-account defaults', () => {
+    expect(loadConfig(env()).loginThrottle).toEqual({
+      maxFailures: 5,
+      lockSeconds: 60,
+      addressMaxFailures: 20,
+      addressWindowSeconds: 600,
+      accountMaxFailures: 50,
+      accountWindowSeconds: 3600,
+      knownAddressDays: 30,
+    });
+  });
+
+  it('refuses a throttling value that is not a positive integer', () => {
+    expect(() => loadConfig(env({ LOGIN_ADDRESS_MAX_FAILURES: '0' }))).toThrow(/LOGIN_ADDRESS_MAX_FAILURES/);
+    expect(() => loadConfig(env({ LOGIN_MAX_FAILURES: 'many' }))).toThrow(/LOGIN_MAX_FAILURES/);
+  });
+
+  it('trusts no proxy unless TRUST_PROXY says how many', () => {
+    expect(loadConfig(env()).trustProxy).toBe(0);
+    expect(loadConfig(env({ TRUST_PROXY: 'false' })).trustProxy).toBe(0);
+    expect(loadConfig(env({ TRUST_PROXY: 'true' })).trustProxy).toBe(1);
+    expect(loadConfig(env({ TRUST_PROXY: '2' })).trustProxy).toBe(2);
+    expect(() => loadConfig(env({ TRUST_PROXY: 'yes' }))).toThrow(/TRUST_PROXY/);
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * Sign-in throttling that an attacker cannot turn into a lockout of a named user (issue 9, finding 6).
+ * State lives in PostgreSQL (`login_attempts`, migration 010) so that it holds across API replicas.
+ *
+ * Three counters of failed sign-ins (an account name is counted whether or not such an account exists, so the
+ * answers tell nothing about which names exist):
+ * - per account name and client address: `maxFailures` failures lock that pair for `lockSeconds` (429). Only
+ *   the address that guessed is locked out; the real user signs in from any other address.
+ * - per client address across all names: `addressMaxFailures` failures in `addressWindowSeconds` refuse every
+ *   sign-in from that address (429) until the window ends. This stops one address trying many accounts.
+ * - per account name across all addresses: beyond `accountMaxFailures` failures in `accountWindowSeconds` (a
+ *   distributed guess at one account) a pair locks after its first failure, except from an address that
+ *   signed in to this account successfully in the last `knownAddressDays` days. This never refuses a right
+ *   password at the first try from any address: it only slows the guessers (one guess per address per lock)
+ *   and asks nothing of the real user.
+ * A successful sign-in resets its pair only (never the address or account counters, which an attacker with
+ * an account of their own could otherwise reset between guesses). The client address is ctx.ip: behind a
+ * reverse proxy set TRUST_PROXY, or every client has the proxy's address. IPv6 clients count by /64.
+ */
+import net from 'node:net';
+import type { Knex } from 'knex';
+import { LIMITS } from '../../domain/validation';
+import type { LoginThrottleConfig } from '../config';
+import { HttpError } from '../errors';
+
+const ADDRESS_MAX_LENGTH = 64;
+
+/**
+ * The throttling key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64 prefix, the
+ * smallest block one subscriber usually holds (else each of 2^64 addresses would get its own allowance).
+ */
+export function addressKey(ip: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (v4) return v4[1];
+  if (!net.isIPv6(ip)) return (ip || 'unknown').slice(0, ADDRESS_MAX_LENGTH);
+  const [head, tail = ''] = ip.split('%')[0].toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  // An embedded dotted IPv4 tail is in the last 32 bits: beyond the prefix, so it can be dropped.
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+const tooMany = (seconds: number, fromAddress: boolean) => {
+  const s = Math.max(1, Math.ceil(seconds));
+  const from = fromAddress ? ' from this address' : '';
+  return new HttpError(
+    429,
+    {
+      message: 'error.http.429',
+      detail: `Too many failed sign-in attempts${from}. Try again in ${s} seconds.`,
+    },
+    { 'Retry-After': String(s) },
+  );
+};
+
+interface Row {
+  login: string;
+  address: string;
+  failures: number;
+  lock_left: number;
+  window_left: number;
+}
+
+export function createLoginThrottle(knex: Knex, config: LoginThrottleConfig) {
+  const c = config;
+
+  /** The keys of an attempt; a name no account can have gets the address counter only. */
+  const keys = (username: string, ip: string) => {
+    const login = username.toLowerCase();
+    return {
+      login: login.length > 0 && login.length <= LIMITS.login.max ? login : null,
+      address: addressKey(ip),
+    };
+  };
+
+  /** Rows past their time go on every failure (the only way rows multiply): one indexed delete. */
+  const purge = () => knex('login_attempts').where('expires_at', '<', knex.fn.now()).del();
+
+  /** The address counter; throws 429 while the address is over its limit. */
+  async function assertAddressAllowed(address: string): Promise<void> {
+    const row: Row | undefined = await knex('login_attempts')
+      .where({ login: '', address })
+      .andWhere('failures', '>=', c.addressMaxFailures)
+      .andWhere('window_start', '>', knex.raw(`now() - make_interval(secs => ?)`, [c.addressWindowSeconds]))
+      .first(
+        knex.raw(
+          `extract(epoch from window_start + make_interval(secs => ?) - now())::float as window_left`,
+          [c.addressWindowSeconds],
+        ),
+      );
+    if (row) throw tooMany(row.window_left, true);
+  }
+
+  /** Counts a failure in a windowed counter row; returns the count, or null when the row was over `max`. */
+  async function countFailure(
+    login: string,
+    address: string,
+    windowSeconds: number,
+    max: number,
+  ): Promise<number | null> {
+    const { rows } = await knex.raw(
+      `insert into login_attempts (login, address, failures, window_start, expires_at)
+       values (:login, :address, 1, now(), now() + make_interval(secs => :win))
+       on conflict (login, address) do update set
+         failures = case when login_attempts.window_start > now() - make_interval(secs => :win)
+                         then login_attempts.failures + 1 else 1 end,
+         window_start = case when login_attempts.window_start > now() - make_interval(secs => :win)
+                             then login_attempts.window_start else now() end,
+         expires_at = case when login_attempts.window_start > now() - make_interval(secs => :win)
+                           then login_attempts.window_start else now() end + make_interval(secs => :win)
+       where not (login_attempts.failures >= :max
+                  and login_attempts.window_start > now() - make_interval(secs => :win))
+       returning failures`,
+      { login, address, win: windowSeconds, max },
+    );
+    return rows.length ? Number(rows[0].failures) : null;
+  }
+
+  /** Seconds left on the pair's lock (0 when not locked). */
+  async function pairLockLeft(login: string, address: string): Promise<number> {
+    const row = await knex('login_attempts')
+      .where({ login, address })
+      .first(knex.raw('extract(epoch from locked_until - now())::float as lock_left'));
+    return Math.max(0, Number(row?.lock_left ?? 0));
+  }
+
+  return {
+    /** Before the password is checked: 429 when this address, or this name from this address, may not try. */
+    async check(username: string, ip: string): Promise<void> {
+      const { login, address } = keys(username, ip);
+      await assertAddressAllowed(address);
+      if (login) {
+        const left = await pairLockLeft(login, address);
+        if (left > 0) throw tooMany(left, false);
+      }
+    },
+
+    /** A wrong password (or an unknown name). Throws 429 when a lock was set by a racing attempt. */
+    async failure(username: string, ip: string): Promise<void> {
+      await purge();
+      const { login, address } = keys(username, ip);
+      const fromAddress = await countFailure('', address, c.addressWindowSeconds, c.addressMaxFailures);
+      if (fromAddress === null) await assertAddressAllowed(address);
+      if (!login) return;
+      const onAccount = await countFailure(login, '', c.accountWindowSeconds, 2 ** 31 - 1);
+      const underAttack = (onAccount ?? 0) > c.accountMaxFailures;
+      const fresh = `login_attempts.window_start > now() - make_interval(secs => :win)`;
+      const known = `coalesce(login_attempts.last_success > now() - make_interval(days => :knownDays), false)`;
+      const threshold = `case when cast(:underAttack as boolean) and not ${known} then 1 else :max end`;
+      const next = `(case when ${fresh} then login_attempts.failures else 0 end) + 1`;
+      const lock = `now() + make_interval(secs => :lock)`;
+      const { rows } = await knex.raw(
+        `insert into login_attempts (login, address, failures, window_start, locked_until, expires_at)
+         values (:login, :address,
+                 case when cast(:firstLocks as boolean) then 0 else 1 end, now(),
+                 case when cast(:firstLocks as boolean) then ${lock} end,
+                 now() + make_interval(secs => :longest))
+         on conflict (login, address) do update set
+           failures = case when ${next} >= ${threshold} then 0 else ${next} end,
+           window_start = case when ${fresh} then login_attempts.window_start else now() end,
+           locked_until = case when ${next} >= ${threshold} then ${lock} end,
+           expires_at = greatest(now() + make_interval(secs => :longest),
+                                 login_attempts.last_success + make_interval(days => :knownDays))
+         where login_attempts.locked_until is null or login_attempts.locked_until <= now()
+         returning 1`,
+        {
+          login,
+          address,
+          win: c.addressWindowSeconds,
+          lock: c.lockSeconds,
+          max: c.maxFailures,
+          knownDays: c.knownAddressDays,
+          longest: Math.max(c.addressWindowSeconds, c.lockSeconds),
+          underAttack,
+          firstLocks: underAttack || c.maxFailures <= 1,
+        },
+      );
+      if (rows.length === 0) throw tooMany(await pairLockLeft(login, address), false);
+    },
+
+    /**
+     * The right password: resets this pair and marks the address as known for the account, unless the
+     * address or the pair got locked while the password was being checked.
+     */
+    async success(username: string, ip: string): Promise<void> {
+      const { login, address } = keys(username, ip);
+      await assertAddressAllowed(address);
+      if (!login) return;
+      const { rows } = await knex.raw(
+        `insert into login_attempts (login, address, failures, window_start, last_success, expires_at)
+         values (:login, :address, 0, now(), now(), now() + make_interval(days => :knownDays))
+         on conflict (login, address) do update set
+           failures = 0, locked_until = null, last_success = now(),
+           expires_at = now() + make_interval(days => :knownDays)
+         where login_attempts.locked_until is null or login_attempts.locked_until <= now()
+         returning 1`,
+        { login, address, knownDays: c.knownAddressDays },
+      );
+      if (rows.length === 0) throw tooMany(await pairLockLeft(login, address), false);
+    },
+
+    /** After a password reset by e-mail: the account's locks and counters are lifted everywhere. */
+    async forget(username: string): Promise<void> {
+      const { login } = keys(username, '');
+      if (login) await knex('login_attempts').where({ login }).update({ failures: 0, locked_until: null });
+    },
+  };
+}
+
+export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
