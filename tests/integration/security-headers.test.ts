@@ -44,7 +44,8 @@ function expectSecurityHeaders(res: Res): void {
 }
 
 describe('security headers', () => {
-  const suite = setupSuite({ config: { webDir } });
+  // Behind one trusted proxy (TRUST_PROXY=1), so X-Forwarded-Proto tells that the request came over HTTPS.
+  const suite = setupSuite({ config: { webDir, trustProxy: 1 } });
 
   afterAll(() => fs.rmSync(webDir, { recursive: true, force: true }));
 
