@@ -212,7 +212,9 @@ export const OFFICE_MAX_UNCOMPRESSED_BYTES = 64 * 1024 * 1024;
 export const ZIP_MAX_RATIO = 500;
 const ZIP_RATIO_FROM_BYTES = 1024 * 1024;
 
-export const mebibytes = (n: number): string => `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
+/** A size for a message: KiB below one MiB, else MiB with one decimal. */
+export const sizeText = (n: number): string =>
+  n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KiB` : `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
 
 /**
  * The rule against decompression bombs, on the sizes the directory declares: the total unpacked size within
@@ -223,22 +225,21 @@ export function zipInflationProblem(
   entries: readonly ZipEntry[],
   maxUncompressedBytes: number,
 ): string | null {
-  let total = 0;
+  const total = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
+  if (total > maxUncompressedBytes) return officeTooLarge(total, maxUncompressedBytes);
   for (const e of entries) {
-    total += e.uncompressedSize;
     if (
       e.uncompressedSize > ZIP_RATIO_FROM_BYTES &&
       e.uncompressedSize > ZIP_MAX_RATIO * Math.max(1, e.compressedSize)
     ) {
-      return `The office document unpacks to ${mebibytes(e.uncompressedSize)} from ${mebibytes(e.compressedSize)} in one part (${e.name}), which only a decompression bomb does: it is not converted. Save the document again from its office program and upload the new file.`;
+      return `The office document unpacks to ${sizeText(e.uncompressedSize)} from ${sizeText(e.compressedSize)} in one part (${e.name}), which only a decompression bomb does: it is not converted. Save the document again from its office program and upload the new file.`;
     }
   }
-  if (total > maxUncompressedBytes) return officeTooLarge(total, maxUncompressedBytes);
   return null;
 }
 
 export const officeTooLarge = (size: number, max: number): string =>
-  `The office document unpacks to ${mebibytes(size)}, more than the limit of ${mebibytes(max)}: it is not converted. Split it into smaller documents or remove large embedded media, then upload it again.`;
+  `The office document unpacks to ${sizeText(size)}, more than the limit of ${sizeText(max)}: it is not converted. Split it into smaller documents or remove large embedded media, then upload it again.`;
 
 /** The OpenDocument "mimetype" entry: first in the archive, stored uncompressed. */
 function odfMimetype(b: Uint8Array): string | null {

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import {
-  mebibytes,
+  sizeText,
   OFFICE_MAX_UNCOMPRESSED_BYTES,
   readZipDirectory,
   zipInflationProblem,
@@ -98,7 +98,7 @@ export async function checkOfficeArchive(work: Work, input: string, limits: Offi
     const size = await inflatedSize(data, e.method, budget).catch(() => 0);
     if (size === null) {
       throw badInput(
-        `The office document unpacks to more than the limit of ${mebibytes(limits.maxUncompressedBytes)} (more than its zip directory declares): it is not converted. Save the document again from its office program and upload the new file.`,
+        `The office document unpacks to more than the limit of ${sizeText(limits.maxUncompressedBytes)} (more than its zip directory declares): it is not converted. Save the document again from its office program and upload the new file.`,
         ParserFailure.tooLarge,
       );
     }

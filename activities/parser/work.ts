@@ -74,7 +74,8 @@ export function isDatabaseError(err: unknown): err is Error & { code: string } {
  */
 export function withoutDatabaseDetail(err: unknown, what: string): unknown {
   if (!isDatabaseError(err)) return err;
-  console.error(`[parser] ${what}: database error ${err.code}:`, err.message);
+  if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS)
+    console.error(`[parser] ${what}: database error ${err.code}:`, err.message);
   if (err.code.startsWith('22') || err.code.startsWith('23')) {
     return ApplicationFailure.nonRetryable(
       'The parse result could not be stored: it holds values the database refuses. Check the file (for a transcript: its times and texts) and upload it again.',

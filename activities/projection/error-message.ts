@@ -24,7 +24,8 @@ const INTERNALS = [
 export function stepErrorMessage(message: string | null, where = 'a step'): string | null {
   if (message === null) return null;
   if (INTERNALS.some((re) => re.test(message))) {
-    console.error(`[projection] ${where}: failure withheld from the step:`, message);
+    if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS)
+      console.error(`[projection] ${where}: failure withheld from the step:`, message);
     return INTERNAL_STEP_ERROR;
   }
   return message.length > STEP_ERROR_MAX ? `${message.slice(0, STEP_ERROR_MAX - 1)}…` : message;
