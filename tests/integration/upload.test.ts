@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import { buildProcess, buildUser, MISSING_ID, setupSuite, startTestApi, unique } from '../support/harness';
+import { docxBomb, docxOf } from '../support/zip';
 
 const LIMIT = 64 * 1024;
 
@@ -247,6 +248,16 @@ describe('upload API', () => {
       const res = await upload(suite.admin, uploadNodeId, 'big.txt', Buffer.alloc(LIMIT + 10, 0x61));
       await expectRefused(res, 413, new RegExp(`limit of ${LIMIT} bytes`));
       expect(res.body.message).toBe('error.upload.tooLarge');
+    });
+
+    it('413 for a docx that is a decompression bomb, before anything is stored', async () => {
+      const before = await documentCount();
+      // 40 MiB of document.xml in about 40 KB (the suite's upload limit is 64 KiB).
+      const res = await upload(suite.admin, uploadNodeId, 'bomb.docx', docxBomb(40 * 1024 * 1024));
+      await expectRefused(res, 413, /unpacks to 40 MiB from \d+ KiB in one part \(word\/document\.xml\)/);
+      expect(await documentCount()).toBe(before);
+      const fine = await upload(suite.admin, uploadNodeId, 'fine.docx', docxOf(unique('A small letter')));
+      expect(fine.status).toBe(201);
     });
 
     it('403 for a user with READ only, and for a user without access', async () => {
