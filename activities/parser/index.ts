@@ -3,7 +3,9 @@
  * documents.mime_type) and writes its text (txt, PDF, images, office files, e-mail) or its transcript
  * (wav speech recognition, JSON transcripts) and its page images, replacing any earlier result in one
  * transaction (store.ts). Idempotent: a retry (same step, next attempt) or a rerun (another step) leaves one
- * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows.
+ * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows;
+ * office files are checked and converted within limits (office.ts); a database error reaches the step
+ * without its SQL (work.ts withoutDatabaseDetail).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';

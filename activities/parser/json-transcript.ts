@@ -2,8 +2,9 @@
  * The import format of ready transcripts (.json):
  *   {"utterances": [{"actor": "SPEAKER1", "tokens": [{"value": "Hello", "tsStart": 0, "tsEnd": 420,
  *     "confidence": 0.93, "hints": [{"value": "Yellow", "confidence": 0.2}]}]}]}
- * Times in milliseconds from 0 to 48 hours (tsEnd >= tsStart); confidence 0..1 and hints optional. Utterances keep the order and
- * the actors of the file (tokens are not re-split on pauses); punctuation-only tokens join the preceding one.
+ * Times in milliseconds from 0 to 48 hours (tsEnd >= tsStart, domain/transcript.ts); confidence 0..1 and hints
+ * optional. Utterances keep the order and the actors of the file (tokens are not re-split on pauses);
+ * punctuation-only tokens join the preceding one.
  */
 import { z } from 'zod';
 import { buildUtterances, tokenTimesProblem, type TranscriptUtterance } from '../../domain/transcript';

@@ -221,8 +221,18 @@ describe('documents API', () => {
     it('refuses a lone surrogate, a control character or a path in the filename before storing anything', async () => {
       const count = async () => Number((await knex()('documents').count({ n: '*' }).first())!.n);
       const before = await count();
-      for (const filename of ['bad\ud800.txt', 'bad\udc00name.txt', 'nul\u0000.txt', 'dir/x.txt', '..\\x.txt']) {
-        const res = await suite.send('POST', '/api/documents', suite.admin, { processId, filename, content: 'x' });
+      for (const filename of [
+        'bad\ud800.txt',
+        'bad\udc00name.txt',
+        'nul\u0000.txt',
+        'dir/x.txt',
+        '..\\x.txt',
+      ]) {
+        const res = await suite.send('POST', '/api/documents', suite.admin, {
+          processId,
+          filename,
+          content: 'x',
+        });
         expect([filename, res.status]).toEqual([filename, 400]);
         expect(res.body.fieldErrors).toEqual([
           expect.objectContaining({ field: 'filename', key: 'entity.validation.pattern' }),
@@ -258,9 +268,15 @@ describe('documents API', () => {
       });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: doc.id, filename: 'x.txt', path: doc.path });
-      const traversal = await suite.send('PUT', '/api/documents', writer, { id: doc.id, filename: 'renamed/../y.txt' });
+      const traversal = await suite.send('PUT', '/api/documents', writer, {
+        id: doc.id,
+        filename: 'renamed/../y.txt',
+      });
       expect(traversal.status).toBe(400);
-      expect(traversal.body.fieldErrors[0]).toMatchObject({ field: 'filename', key: 'entity.validation.pattern' });
+      expect(traversal.body.fieldErrors[0]).toMatchObject({
+        field: 'filename',
+        key: 'entity.validation.pattern',
+      });
     });
 
     it('validates the filename, and refuses READ', async () => {
