@@ -53,11 +53,21 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName
 export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> =>
   parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
 
-/** A numeric path or query parameter; anything else is a 400. */
+/**
+ * The largest id or index a request may name: PostgreSQL's integer (int4) limit. Ids are bigint columns but
+ * indexes and positions are integer ones, and no sequence here comes near 2^31; one bound for every
+ * parameter keeps a huge number a 400 instead of a database error.
+ */
+export const MAX_ID = 2147483647;
+
+/** A numeric path or query parameter (an integer from 0 to MAX_ID); anything else is a 400. */
 export function idParam(value: unknown, name = 'id'): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || String(value).trim() === '') {
-    throw new HttpError(400, { message: 'error.http.400', detail: `Parameter ${name} must be a number` });
+  const text = String(value).trim();
+  if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_ID) {
+    throw new HttpError(400, {
+      message: 'error.http.400',
+      detail: `Parameter ${name} must be a whole number from 0 to ${MAX_ID}`,
+    });
   }
-  return n;
+  return Number(text);
 }

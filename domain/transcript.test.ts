@@ -2,8 +2,10 @@ import {
   buildUtterances,
   DEFAULT_ACTOR,
   isPunctuation,
+  MAX_TRANSCRIPT_MS,
   linkUtterances,
   normalizeConfidence,
+  tokenTimesProblem,
   transcriptText,
   type RecognizedWord,
 } from './transcript';
@@ -135,5 +137,28 @@ describe('normalizeConfidence and transcriptText', () => {
     expect(
       transcriptText([{ tokens: [{ value: 'a' }, { value: 'b.' }] }, { tokens: [{ value: 'c' }] }]),
     ).toBe('a b.\nc');
+  });
+});
+
+describe('tokenTimesProblem', () => {
+  it('accepts finite times within 48 hours, the end not before the start', () => {
+    expect(tokenTimesProblem(0, 0)).toBeNull();
+    expect(tokenTimesProblem(1.5, MAX_TRANSCRIPT_MS)).toBeNull();
+  });
+
+  it('refuses huge, negative, infinite and reversed times with a message', () => {
+    expect(tokenTimesProblem(1e308, 1e308)).toMatch(
+      /^tsStart must be a number of milliseconds from 0 to 172800000/,
+    );
+    expect(tokenTimesProblem(0, MAX_TRANSCRIPT_MS + 1)).toMatch(/^tsEnd must be/);
+    expect(tokenTimesProblem(-1, 0)).toMatch(/^tsStart must be/);
+    expect(tokenTimesProblem(0, Number.POSITIVE_INFINITY)).toMatch(/^tsEnd must be/);
+    expect(tokenTimesProblem(Number.NaN, 0)).toMatch(/^tsStart must be/);
+    expect(tokenTimesProblem(10, 5)).toBe('tsEnd must not be before tsStart');
+  });
+
+  it('keeps recognizer times within the limit', () => {
+    const [u] = buildUtterances([{ value: 'late', startMs: 1e12, endMs: 1e13 }]);
+    expect(u.tokens[0]).toMatchObject({ tsStart: MAX_TRANSCRIPT_MS, tsEnd: MAX_TRANSCRIPT_MS });
   });
 });

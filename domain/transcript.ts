@@ -1,7 +1,8 @@
 /**
  * Building a transcript (utterances of tokens) from the words a speech recognizer returns, and the rules of
  * its shape that every layer shares: timestamps in integer milliseconds, punctuation attached to the
- * preceding token, a new utterance after a pause, utterances kept as a linked list (prevId/nextId).
+ * preceding token, a new utterance after a pause, utterances kept as a linked list (prevId/nextId), times
+ * within 48 hours.
  * Pure: used by the parser activities, and safe in the workflow sandbox and the browser.
  */
 
@@ -56,7 +57,26 @@ export function isPunctuation(value: string): boolean {
   return /^\p{P}+$/u.test(value);
 }
 
-const ms = (v: number): number => Math.max(0, Math.round(v));
+/**
+ * The longest recording a transcript may describe: 48 hours in milliseconds. Every timestamp lies in
+ * 0..MAX_TRANSCRIPT_MS, which also keeps it inside the integer columns that store it.
+ */
+export const MAX_TRANSCRIPT_MS = 48 * 60 * 60 * 1000;
+
+/** The rule of a token's times: finite milliseconds in 0..MAX_TRANSCRIPT_MS, the end not before the start. */
+export function tokenTimesProblem(tsStart: number, tsEnd: number): string | null {
+  for (const [name, v] of [
+    ['tsStart', tsStart],
+    ['tsEnd', tsEnd],
+  ] as const) {
+    if (!Number.isFinite(v) || v < 0 || v > MAX_TRANSCRIPT_MS)
+      return `${name} must be a number of milliseconds from 0 to ${MAX_TRANSCRIPT_MS} (48 hours)`;
+  }
+  if (tsEnd < tsStart) return 'tsEnd must not be before tsStart';
+  return null;
+}
+
+const ms = (v: number): number => Math.min(MAX_TRANSCRIPT_MS, Math.max(0, Math.round(v)));
 
 /** Confidence clamped to 0..1 (null when the recognizer gives none or something unusable). */
 export function normalizeConfidence(c: number | null | undefined): number | null {

@@ -1,4 +1,14 @@
-import { checkUpload, decodeText, detectBinary, isEmail, zipEntryNames } from './upload-check';
+import {
+  checkUpload,
+  decodeText,
+  detectBinary,
+  filenameCharactersRule,
+  isEmail,
+  readZipDirectory,
+  toWellFormedText,
+  zipEntryNames,
+  zipInflationProblem,
+} from './upload-check';
 
 const LIMIT = 1024 * 1024;
 const bytes = (...parts: (string | number[] | Uint8Array)[]) =>
@@ -189,5 +199,105 @@ describe('detectors', () => {
     expect(isEmail('From alice Mon Jan 1\nFrom: a@b.c\nDate: Mon, 1 Jan 2024\n\nbody')).toBe(true);
     expect(isEmail(' folded\nFrom: a@b.c\nTo: b@c.d\n\n')).toBe(false);
     expect(isEmail('Subject: only one known field\n\nbody')).toBe(false);
+  });
+});
+
+/** The archive with the sizes its central directory declares for one member replaced. */
+function declaring(
+  archive: Buffer,
+  name: string,
+  sizes: { compressed?: number; uncompressed: number },
+): Buffer {
+  const b = Buffer.from(archive);
+  for (let p = b.indexOf('PK\x01\x02', 0, 'latin1'); p >= 0; p = b.indexOf('PK\x01\x02', p + 4, 'latin1')) {
+    if (b.toString('utf8', p + 46, p + 46 + b.readUInt16LE(p + 28)) !== name) continue;
+    if (sizes.compressed !== undefined) b.writeUInt32LE(sizes.compressed, p + 20);
+    b.writeUInt32LE(sizes.uncompressed, p + 24);
+  }
+  return b;
+}
+
+describe('decompression bombs', () => {
+  const MiB = 1024 * 1024;
+
+  it('reads the sizes of every member from the central directory', () => {
+    const dir = readZipDirectory(DOCX);
+    expect(dir).toMatchObject({ ok: true });
+    if (!dir?.ok) return;
+    expect(dir.entries.map((e) => [e.name, e.method, e.uncompressedSize])).toEqual([
+      ['[Content_Types].xml', 0, 8],
+      ['_rels/.rels', 0, 16],
+      ['word/document.xml', 0, 13],
+    ]);
+    expect(readZipDirectory(PDF)).toBeNull();
+    expect(readZipDirectory(bytes([0x50, 0x4b, 0x03, 0x04], 'truncated'))).toMatchObject({ ok: false });
+    // A directory that points past the end of the file.
+    expect(
+      readZipDirectory(declaring(DOCX, 'word/document.xml', { compressed: 5000, uncompressed: 5000 })),
+    ).toEqual({ ok: false, reason: 'member 2 lies outside the file' });
+  });
+
+  it('refuses an office upload that unpacks to more than the limit with 413, and one compressed like a bomb', () => {
+    const big = checkUpload(
+      'big.docx',
+      declaring(DOCX, 'word/document.xml', { uncompressed: 100 * MiB }),
+      LIMIT,
+    );
+    expect(big).toEqual({
+      ok: false,
+      status: 413,
+      message: expect.stringMatching(
+        /^The office document unpacks to 100 MiB, more than the limit of 64 MiB/,
+      ),
+    });
+    const odt = checkUpload('a.odt', declaring(ODT, 'content.xml', { uncompressed: 70 * MiB }), LIMIT);
+    expect(odt).toMatchObject({ ok: false, status: 413 });
+    // 10 MiB from 13 bytes: within the total, but no real document compresses like that.
+    const dense = checkUpload(
+      'dense.docx',
+      declaring(DOCX, 'word/document.xml', { uncompressed: 10 * MiB }),
+      LIMIT,
+    );
+    expect(dense).toMatchObject({
+      ok: false,
+      status: 413,
+      message: expect.stringMatching(/decompression bomb/),
+    });
+    // The limit is the caller's.
+    expect(
+      checkUpload(
+        'big.docx',
+        declaring(DOCX, 'word/document.xml', { uncompressed: 100 * MiB }),
+        LIMIT,
+        200 * MiB,
+      ),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/decompression bomb/) });
+    expect(checkUpload('letter.docx', DOCX, LIMIT).ok).toBe(true);
+  });
+
+  it('accepts an ordinary compression ratio', () => {
+    const entry = { name: 'a.xml', method: 8, flags: 0, localOffset: 0 };
+    expect(
+      zipInflationProblem([{ ...entry, compressedSize: MiB, uncompressedSize: 20 * MiB }], 64 * MiB),
+    ).toBeNull();
+    expect(
+      zipInflationProblem([{ ...entry, compressedSize: 10, uncompressedSize: 900 * 1024 }], 64 * MiB),
+    ).toBeNull();
+  });
+});
+
+describe('filenameCharactersRule', () => {
+  it('refuses lone surrogates, control characters and paths; accepts any well-formed name', () => {
+    for (const bad of ['a\ud800.txt', '\udc00', 'a\u0000.txt', 'tab\t.txt', 'a/b.txt', 'a\\b.txt', '\u007f'])
+      expect([bad, filenameCharactersRule(bad)]).toEqual([
+        bad,
+        { code: 'Pattern', key: 'entity.validation.pattern' },
+      ]);
+    for (const good of ['raport końcowy.docx', 'smile \ud83d\ude00.txt', '..x.txt', 'a:b?.txt'])
+      expect(filenameCharactersRule(good)).toBeNull();
+  });
+
+  it('replaces lone surrogates with U+FFFD and keeps pairs', () => {
+    expect(toWellFormedText('a\ud800b\udc00c\ud83d\ude00')).toBe('a\ufffdb\ufffdc\u{1f600}');
   });
 });

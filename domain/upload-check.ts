@@ -2,9 +2,11 @@
  * What an uploaded file really is: the accepted types of the upload page (images, pdf, doc, docx, odt, ods,
  * txt, eml, wav, json) recognised by their content (magic bytes, the zip directory of office files, the
  * header block of an e-mail, a JSON parse, text without NULs), and the rule that the file name's extension
- * must agree with the content. Pure: no I/O, so the unit test feeds it bytes.
+ * must agree with the content; the zip directory of an office file also says how much it unpacks to, which
+ * refuses decompression bombs before anything opens them. Pure: no I/O, so the unit test feeds it bytes.
  */
 import type { DocumentType } from './enums';
+import type { Rule } from './validation';
 
 export const FILE_KINDS = [
   'png',
@@ -94,29 +96,150 @@ function isPdf(b: Uint8Array): boolean {
   return at === 0 || (at > 0 && ascii(b, Math.max(0, b.length - 2048), b.length).includes('%%EOF'));
 }
 
-/** File names of a zip archive, read from its central directory (or null when it is no zip). */
-export function zipEntryNames(b: Uint8Array): string[] | null {
+/** One member of a zip archive as its central directory describes it. */
+export interface ZipEntry {
+  name: string;
+  /** 0 stored, 8 deflated (the two methods office files use). */
+  method: number;
+  flags: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  /** Offset of the entry's local header. */
+  localOffset: number;
+}
+
+export type ZipDirectory = { ok: true; entries: ZipEntry[] } | { ok: false; reason: string };
+
+/** An archive with more members than this is refused: office files have dozens, rarely thousands. */
+export const ZIP_MAX_ENTRIES = 10_000;
+
+const u64 = (b: Uint8Array, at: number) => u32(b, at) + u32(b, at + 4) * 2 ** 32;
+
+/** The ZIP64 extended information of a central directory entry (extra field 0x0001) fills 0xFFFFFFFF fields. */
+function zip64Sizes(b: Uint8Array, from: number, to: number, e: ZipEntry): boolean {
+  for (let p = from; p + 4 <= to;) {
+    const id = u16(b, p);
+    const len = u16(b, p + 2);
+    if (p + 4 + len > to) return false;
+    if (id === 0x0001) {
+      let q = p + 4;
+      const take = () => {
+        if (q + 8 > p + 4 + len) return null;
+        const v = u64(b, q);
+        q += 8;
+        return v;
+      };
+      for (const field of ['uncompressedSize', 'compressedSize', 'localOffset'] as const) {
+        if (e[field] !== 0xffffffff) continue;
+        const v = take();
+        if (v === null) return false;
+        e[field] = v;
+      }
+      return true;
+    }
+    p += 4 + len;
+  }
+  return [e.uncompressedSize, e.compressedSize, e.localOffset].every((v) => v !== 0xffffffff);
+}
+
+/**
+ * The central directory of a zip archive (APPNOTE.TXT sections 4.3.12 to 4.3.16, with ZIP64): null when the
+ * bytes are no zip (no local header at the start), `ok: false` when the directory is missing, truncated,
+ * points outside the file or lists more than ZIP_MAX_ENTRIES members.
+ */
+export function readZipDirectory(b: Uint8Array): ZipDirectory | null {
   if (!startsWith(b, [0x50, 0x4b, 0x03, 0x04])) return null;
+  const bad = (reason: string): ZipDirectory => ({ ok: false, reason });
   // End of central directory: 22 bytes plus a comment of up to 65535 bytes, searched from the end.
   const min = Math.max(0, b.length - 22 - 0xffff);
+  let end = -1;
   for (let at = b.length - 22; at >= min; at--) {
-    if (b[at] !== 0x50 || b[at + 1] !== 0x4b || b[at + 2] !== 0x05 || b[at + 3] !== 0x06) continue;
-    const count = u16(b, at + 10);
-    let p = u32(b, at + 16);
-    const names: string[] = [];
-    for (let i = 0; i < count; i++) {
-      if (p + 46 > b.length || u32(b, p) !== 0x02014b50) return null;
-      const nameLen = u16(b, p + 28);
-      const extraLen = u16(b, p + 30);
-      const commentLen = u16(b, p + 32);
-      if (p + 46 + nameLen > b.length) return null;
-      names.push(new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen)));
-      p += 46 + nameLen + extraLen + commentLen;
+    if (u32(b, at) === 0x06054b50) {
+      end = at;
+      break;
     }
-    return names;
+  }
+  if (end < 0) return bad('no end of central directory record');
+  let count = u16(b, end + 10);
+  let p = u32(b, end + 16);
+  if (count === 0xffff || p === 0xffffffff) {
+    // ZIP64: the locator just before the record points at the ZIP64 end of central directory.
+    const locator = end - 20;
+    if (locator < 0 || u32(b, locator) !== 0x07064b50) return bad('ZIP64 locator missing');
+    const z = u64(b, locator + 8);
+    if (z + 56 > b.length || u32(b, z) !== 0x06064b50) return bad('ZIP64 end record missing');
+    count = u64(b, z + 32);
+    p = u64(b, z + 48);
+  }
+  if (count > ZIP_MAX_ENTRIES) return bad(`more than ${ZIP_MAX_ENTRIES} members`);
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > b.length || u32(b, p) !== 0x02014b50) return bad('central directory truncated');
+    const nameLen = u16(b, p + 28);
+    const extraLen = u16(b, p + 30);
+    const commentLen = u16(b, p + 32);
+    const next = p + 46 + nameLen + extraLen + commentLen;
+    if (next > b.length) return bad('central directory truncated');
+    const e: ZipEntry = {
+      name: new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen)),
+      method: u16(b, p + 10),
+      flags: u16(b, p + 8),
+      compressedSize: u32(b, p + 20),
+      uncompressedSize: u32(b, p + 24),
+      localOffset: u32(b, p + 42),
+    };
+    if (!zip64Sizes(b, p + 46 + nameLen, p + 46 + nameLen + extraLen, e)) return bad('bad ZIP64 sizes');
+    if (e.localOffset + 30 + e.compressedSize > b.length) return bad(`member ${i} lies outside the file`);
+    entries.push(e);
+    p = next;
+  }
+  return { ok: true, entries };
+}
+
+/** File names of a zip archive, read from its central directory (or null when it is no zip). */
+export function zipEntryNames(b: Uint8Array): string[] | null {
+  const dir = readZipDirectory(b);
+  return dir?.ok ? dir.entries.map((e) => e.name) : null;
+}
+
+/** What a zip-based office file may unpack to before LibreOffice is given it (OFFICE_MAX_UNCOMPRESSED_BYTES). */
+export const OFFICE_MAX_UNCOMPRESSED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Deflate cannot pass about 1032:1; ordinary office XML stays far below 100:1. A member that big and that
+ * compressed is a bomb (a run of one repeated byte), whatever the total.
+ */
+export const ZIP_MAX_RATIO = 500;
+const ZIP_RATIO_FROM_BYTES = 1024 * 1024;
+
+/** A size for a message: KiB below one MiB, else MiB with one decimal. */
+export const sizeText = (n: number): string =>
+  n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KiB` : `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
+
+/**
+ * The rule against decompression bombs, on the sizes the directory declares: the total unpacked size within
+ * `maxUncompressedBytes`, and no member compressed beyond ZIP_MAX_RATIO. Null when acceptable, else the
+ * message a user can act on.
+ */
+export function zipInflationProblem(
+  entries: readonly ZipEntry[],
+  maxUncompressedBytes: number,
+): string | null {
+  const total = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
+  if (total > maxUncompressedBytes) return officeTooLarge(total, maxUncompressedBytes);
+  for (const e of entries) {
+    if (
+      e.uncompressedSize > ZIP_RATIO_FROM_BYTES &&
+      e.uncompressedSize > ZIP_MAX_RATIO * Math.max(1, e.compressedSize)
+    ) {
+      return `The office document unpacks to ${sizeText(e.uncompressedSize)} from ${sizeText(e.compressedSize)} in one part (${e.name}), which only a decompression bomb does: it is not converted. Save the document again from its office program and upload the new file.`;
+    }
   }
   return null;
 }
+
+export const officeTooLarge = (size: number, max: number): string =>
+  `The office document unpacks to ${sizeText(size)}, more than the limit of ${sizeText(max)}: it is not converted. Split it into smaller documents or remove large embedded media, then upload it again.`;
 
 /** The OpenDocument "mimetype" entry: first in the archive, stored uncompressed. */
 function odfMimetype(b: Uint8Array): string | null {
@@ -227,13 +350,21 @@ const described = (kind: string | null): string => {
   return `a ${KINDS[kind as FileKind]?.label ?? kind}`;
 };
 
+/** The accepted kinds that are zip archives, so decompression bombs. */
+const ZIP_KINDS: ReadonlySet<string> = new Set<FileKind>(['docx', 'odt', 'ods']);
+
 const refuse = (message: string): UploadCheck => ({ ok: false, status: 415, message });
 
 /**
  * Checks an upload: size (413 over `maxBytes`), accepted extension, content recognised and agreeing with the
  * extension (415 otherwise, with a message that says what was expected and what was found).
  */
-export function checkUpload(filename: string, bytes: Uint8Array, maxBytes: number): UploadCheck {
+export function checkUpload(
+  filename: string,
+  bytes: Uint8Array,
+  maxBytes: number,
+  maxUncompressedBytes: number = OFFICE_MAX_UNCOMPRESSED_BYTES,
+): UploadCheck {
   if (bytes.length > maxBytes) {
     return { ok: false, status: 413, message: `The file is larger than the limit of ${maxBytes} bytes` };
   }
@@ -257,6 +388,12 @@ export function checkUpload(filename: string, bytes: Uint8Array, maxBytes: numbe
       `The file ${filename} should be a ${KINDS[expected].label} (.${ext}), but it is ${described(found)}`,
     );
 
+  if (binary && binary === expected && ZIP_KINDS.has(binary)) {
+    const dir = readZipDirectory(bytes);
+    if (!dir?.ok) return refuse(`The file ${filename} is a damaged zip archive (${dir?.reason ?? 'no zip'})`);
+    const problem = zipInflationProblem(dir.entries, maxUncompressedBytes);
+    if (problem) return { ok: false, status: 413, message: problem };
+  }
   if (binary) return binary === expected ? ok() : mismatch(binary);
   if (!['txt', 'eml', 'json'].includes(expected)) return mismatch(null);
   const text = decodeText(bytes);
@@ -267,3 +404,23 @@ export function checkUpload(filename: string, bytes: Uint8Array, maxBytes: numbe
   }
   return ok();
 }
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A text that UTF-8 can carry: no half of a surrogate pair (the database and URL encoding refuse those). */
+export const isWellFormedText = (v: string): boolean => !LONE_SURROGATE.test(v);
+
+/** The text with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder would. */
+export const toWellFormedText = (v: string): string =>
+  v.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+
+/**
+ * A file name a user gives a document (creation from text, rename): one name, not a path (no / or \), no
+ * NUL or other control character, and well-formed Unicode. The length is documentFilenameRule's.
+ */
+export const filenameCharactersRule: Rule = (v) =>
+  /[\\/]/.test(v) || CONTROL_CHARACTER.test(v) || !isWellFormedText(v)
+    ? { code: 'Pattern', key: 'entity.validation.pattern' }
+    : null;

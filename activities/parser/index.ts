@@ -3,7 +3,9 @@
  * documents.mime_type) and writes its text (txt, PDF, images, office files, e-mail) or its transcript
  * (wav speech recognition, JSON transcripts) and its page images, replacing any earlier result in one
  * transaction (store.ts). Idempotent: a retry (same step, next attempt) or a rerun (another step) leaves one
- * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows.
+ * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows;
+ * office files are checked and converted within limits (office.ts); a database error reaches the step
+ * without its SQL (work.ts withoutDatabaseDetail).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,12 +17,12 @@ import { detectKind, type Detected } from './detect';
 import { parseEmail } from './email';
 import { parseJsonTranscript } from './json-transcript';
 import { ocrImage, ocrImageWithPdf } from './ocr';
-import { parseOffice } from './office';
+import { officeLimitsFromEnv, parseOffice, type OfficeLimits } from './office';
 import { extractPageImages } from './pages';
 import { parsePdf } from './pdf';
 import { storeResults, type ParseOutput } from './store';
 import { parseText } from './text';
-import { badInput, ParserFailure, workFor, type Work } from './work';
+import { badInput, ParserFailure, withoutDatabaseDetail, workFor, type Work } from './work';
 
 export type { AsrSettings } from './asr';
 
@@ -30,6 +32,8 @@ export interface ParserDeps {
   filesDir: string;
   /** Speech recognition engine; pocketsphinx when absent. */
   asr?: AsrSettings;
+  /** Limits of office conversions; the environment's (OFFICE_*) or the defaults where absent. */
+  office?: Partial<OfficeLimits>;
 }
 
 export interface ParseDocumentInput {
@@ -78,6 +82,7 @@ async function parseFile(
   detected: Detected,
   head: Buffer,
   asr: AsrSettings,
+  office: OfficeLimits,
 ): Promise<ParseOutput & { kind: 'text' | 'audio' }> {
   switch (detected.kind) {
     case 'txt':
@@ -87,8 +92,8 @@ async function parseFile(
       return { kind: 'text', ...textOnly(pdf.content, pdf.pages) };
     }
     case 'office': {
-      const office = await parseOffice(work, input);
-      return { kind: 'text', ...textOnly(office.content, office.pages) };
+      const converted = await parseOffice(work, input, office);
+      return { kind: 'text', ...textOnly(converted.content, converted.pages) };
     }
     case 'image':
       return { kind: 'text', ...(await parseImage(work, input, detected, head)) };
@@ -131,33 +136,44 @@ async function loadDocument(knex: Knex, filesDir: string, documentId: number) {
 
 export function createParserActivities(deps: ParserDeps) {
   const asr: AsrSettings = deps.asr ?? { engine: 'pocketsphinx' };
+  const office: OfficeLimits = { ...officeLimitsFromEnv(), ...deps.office };
+
+  async function parseDocument(input: ParseDocumentInput): Promise<ParseDocumentResult> {
+    const { doc, file, head } = await loadDocument(deps.knex, deps.filesDir, input.documentId);
+    const detected = detectKind(doc.mime_type, doc.filename, head);
+    if (!detected)
+      throw badInput(
+        `Files of type ${doc.mime_type} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
+        ParserFailure.unsupported,
+      );
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), `parser-${input.documentId}-`));
+    try {
+      const work = workFor(dir);
+      work.heartbeat({ stage: 'start', stepId: input.stepId, attempt: input.attempt });
+      // A private copy named with its type: soffice and tesseract look at the extension.
+      const local = path.join(dir, `input${detected.ext}`);
+      await fs.copyFile(file, local);
+      const out = await parseFile(work, local, detected, head, asr, office);
+      work.heartbeat({ stage: 'store' });
+      await storeResults(deps.knex, deps.filesDir, input.documentId, out);
+      return {
+        kind: out.kind,
+        contentLength: out.content.length,
+        utterances: out.utterances.length,
+        pages: out.pages.length,
+      };
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
   return {
     async parseDocument(input: ParseDocumentInput): Promise<ParseDocumentResult> {
-      const { doc, file, head } = await loadDocument(deps.knex, deps.filesDir, input.documentId);
-      const detected = detectKind(doc.mime_type, doc.filename, head);
-      if (!detected)
-        throw badInput(
-          `Files of type ${doc.mime_type} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
-          ParserFailure.unsupported,
-        );
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `parser-${input.documentId}-`));
       try {
-        const work = workFor(dir);
-        work.heartbeat({ stage: 'start', stepId: input.stepId, attempt: input.attempt });
-        // A private copy named with its type: soffice and tesseract look at the extension.
-        const local = path.join(dir, `input${detected.ext}`);
-        await fs.copyFile(file, local);
-        const out = await parseFile(work, local, detected, head, asr);
-        work.heartbeat({ stage: 'store' });
-        await storeResults(deps.knex, deps.filesDir, input.documentId, out);
-        return {
-          kind: out.kind,
-          contentLength: out.content.length,
-          utterances: out.utterances.length,
-          pages: out.pages.length,
-        };
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true });
+        return await parseDocument(input);
+      } catch (err) {
+        // A step shows this failure's message: never the SQL or the database's text.
+        throw withoutDatabaseDetail(err, `document ${input.documentId}, step ${input.stepId}`);
       }
     },
   };

@@ -2,14 +2,15 @@
  * The import format of ready transcripts (.json):
  *   {"utterances": [{"actor": "SPEAKER1", "tokens": [{"value": "Hello", "tsStart": 0, "tsEnd": 420,
  *     "confidence": 0.93, "hints": [{"value": "Yellow", "confidence": 0.2}]}]}]}
- * Times in milliseconds (tsEnd >= tsStart); confidence 0..1 and hints optional. Utterances keep the order and
- * the actors of the file (tokens are not re-split on pauses); punctuation-only tokens join the preceding one.
+ * Times in milliseconds from 0 to 48 hours (tsEnd >= tsStart, domain/transcript.ts); confidence 0..1 and hints
+ * optional. Utterances keep the order and the actors of the file (tokens are not re-split on pauses);
+ * punctuation-only tokens join the preceding one.
  */
 import { z } from 'zod';
-import { buildUtterances, type TranscriptUtterance } from '../../domain/transcript';
+import { buildUtterances, tokenTimesProblem, type TranscriptUtterance } from '../../domain/transcript';
 import { badInput } from './work';
 
-const ms = z.number().finite().min(0);
+const ms = z.number();
 const confidence = z.number().min(0).max(1).nullable().optional();
 
 const tokenSchema = z
@@ -23,7 +24,10 @@ const tokenSchema = z
       .max(20)
       .optional(),
   })
-  .refine((t) => t.tsEnd >= t.tsStart, { message: 'tsEnd must not be before tsStart' });
+  .superRefine((t, ctx) => {
+    const problem = tokenTimesProblem(t.tsStart, t.tsEnd);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const transcriptImportSchema = z.object({
   utterances: z

@@ -31,6 +31,17 @@ export class ProgramFailed extends Error {
   }
 }
 
+/** The program ran past its time limit and was killed with its process group. */
+export class ProgramTimedOut extends Error {
+  constructor(
+    readonly program: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${program} did not finish within ${Math.round(timeoutMs / 1000)} s`);
+    this.name = 'ProgramTimedOut';
+  }
+}
+
 const HEARTBEAT_MS = 5000;
 const STDERR_KEEP = 16 * 1024;
 
@@ -58,10 +69,7 @@ export function run(work: Work, program: string, args: string[], opts: RunOption
     };
     const onAbort = () => killGroup(cancellationError(work.signal));
     work.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () => killGroup(new Error(`${program} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`)),
-      opts.timeoutMs,
-    );
+    const timer = setTimeout(() => killGroup(new ProgramTimedOut(program, opts.timeoutMs)), opts.timeoutMs);
     const beat = setInterval(() => work.heartbeat({ program }), HEARTBEAT_MS);
     const done = () => {
       clearTimeout(timer);

@@ -3,10 +3,12 @@
  * interprets (`loadFlow`), and the projection of its decisions (`project`: steps created and changed,
  * the document's status, the assignee who started a step). Every write sets absolute values and creates
  * steps keyed by (document, order) under a lock of the document row, so a retried activity changes nothing.
+ * A step's errorMessage is written without database or stack internals (error-message.ts).
  */
 import type { Knex } from 'knex';
 import type { EvalPredicate, DocumentTags } from '../../domain/predicate-eval';
 import type { DocumentStatus, FlowGraph, NewStep, StepNode, StepStatus } from '../../domain/steps';
+import { stepErrorMessage } from './error-message';
 
 export interface LoadFlowInput {
   processId: number;
@@ -151,14 +153,16 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
           }
         }
         for (const s of input.changes ?? []) {
-          await trx('steps').where({ id: s.id, document_id: input.documentId }).update({
-            status: s.status,
-            master: s.master,
-            rejected: s.rejected,
-            blocked_by_id: s.blockedBy,
-            error_message: s.errorMessage,
-            last_modified_date: now,
-          });
+          await trx('steps')
+            .where({ id: s.id, document_id: input.documentId })
+            .update({
+              status: s.status,
+              master: s.master,
+              rejected: s.rejected,
+              blocked_by_id: s.blockedBy,
+              error_message: stepErrorMessage(s.errorMessage, `step ${s.id}`),
+              last_modified_date: now,
+            });
         }
         await trx('documents')
           .where('id', input.documentId)

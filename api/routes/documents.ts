@@ -14,39 +14,59 @@ import { assertNodeMode, assertProcessMode, currentUser, loadAuthUser, type Auth
 import { FieldErrorCollector, HttpError, locked, notFound, setAlert } from '../errors';
 import * as documents from '../services/documents';
 import { createFileStore } from '../services/files';
-import { checkUpload, extensionOf } from '../../domain/upload-check';
-import { body, idParam, parse } from '../validate';
+import {
+  checkUpload,
+  extensionOf,
+  filenameCharactersRule,
+  isWellFormedText,
+} from '../../domain/upload-check';
+import { body, idParam, MAX_ID, parse } from '../validate';
 import { modeSatisfies, processMode } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
 import { documentFilenameRule } from '../../domain/validation';
 import { tooLarge, unsupported } from './file-upload';
 
+/** An id in a body: the same range as a path parameter (idParam), so a huge number is a 400. */
+const id = z.number().int().min(0).max(MAX_ID);
 const updateSchema = z.object({
-  id: z.number().int(),
+  id,
   filename: z.string(),
   path: z.string().nullish(),
   documentType: z.string().nullish(),
-  processId: z.number().int().nullish(),
+  processId: id.nullish(),
 });
 const createSchema = z.object({
-  processId: z.number().int(),
+  processId: id,
   filename: z.string(),
   content: z.string(),
 });
 const bulkDeleteSchema = z.object({
-  documentIds: z.array(z.number().int()).min(1),
-  processId: z.number().int(),
+  documentIds: z.array(id).min(1),
+  processId: id,
 });
 const contentSchema = z.object({
-  id: z.number().int(),
-  docId: z.number().int(),
+  id,
+  docId: id,
   content: z.string(),
 });
-const userIdList = z.array(z.union([z.number().int(), z.object({ id: z.number().int() })]));
+const userIdList = z.array(z.union([id, z.object({ id })]));
 
-/** The spec's "filename required" (and the column's limit), as a field error of the document form. */
+/**
+ * The spec's "filename required" (and the column's limit), and one name that UTF-8 and a header can carry
+ * (no path, no control characters, no lone surrogates), as a field error of the document form.
+ */
 function checkFilename(filename: string): void {
-  new FieldErrorCollector('document').check('filename', documentFilenameRule(filename)).throwIfAny();
+  new FieldErrorCollector('document')
+    .check('filename', documentFilenameRule(filename) ?? filenameCharactersRule(filename))
+    .throwIfAny();
+}
+
+/** Text the database can store: no NUL and no lone surrogate. */
+function checkContent(objectName: string, content: string): void {
+  const bad = content.includes('\u0000') || !isWellFormedText(content);
+  new FieldErrorCollector(objectName)
+    .check('content', bad ? { code: 'Pattern', key: 'entity.validation.pattern' } : null)
+    .throwIfAny();
 }
 
 /** A JSON body on a DELETE (the body parser reads POST, PUT and PATCH only). */
@@ -160,6 +180,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const input = body(ctx, createSchema, 'document');
     assertProcessMode(user, input.processId, 'READ');
     checkFilename(input.filename);
+    checkContent('document', input.content);
     const upload = await knex('nodes')
       .where({ process_id: input.processId, activity_type: 'HUP', obligatory: true })
       .first('id', 'process_id as processId');
@@ -183,9 +204,16 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
       createdById: user.id,
       content: input.content,
     });
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.document.created', filename);
-    ctx.body = await documents.toDocumentDTO(knex, doc);
+    // All or nothing: a failure after the document was created ends its workflow and removes it again.
+    try {
+      const dto = await documents.toDocumentDTO(knex, doc);
+      setAlert(ctx, 'soaApp.document.created', filename);
+      ctx.status = 201;
+      ctx.body = dto;
+    } catch (err) {
+      await documents.deleteDocuments(deps, [doc]).catch(() => undefined);
+      throw err;
+    }
   });
 
   router.delete('/api/documents/:id', async (ctx) => {
@@ -221,6 +249,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     if (!doc) throw notFound('document');
     assertProcessMode(user, doc.processId, 'WRITE');
     if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
+    checkContent('documentContent', input.content);
     ctx.body = await documents.updateContent(knex, doc.id, input.id, input.content);
   });
 

@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { DocumentType } from '../../domain/enums';
+import { toWellFormedText } from '../../domain/upload-check';
 import type { DocumentStatus } from '../../workflows/document-contract';
 import { HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
@@ -135,9 +136,12 @@ export async function toDocumentDTO(knex: Knex, d: DocumentRow): Promise<Documen
   };
 }
 
-/** The name shown for a file: no directories, no control or reserved characters, at most 255 characters. */
+/**
+ * The name shown for a file: no directories, no control or reserved characters, no lone surrogates, at most
+ * 255 characters.
+ */
 export function sanitizeFilename(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
+  const base = toWellFormedText(name).split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   let clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/\s+/g, ' ');
   clean = clean.trim().replace(/^\.+/, '').trim();

@@ -139,6 +139,32 @@ describe('documents API', () => {
       expect((await suite.get(`/api/documents/${MISSING_ID}`, suite.admin)).status).toBe(404);
       expect((await suite.get(`/api/documents/abc`, suite.admin)).status).toBe(400);
     });
+
+    it('answers 400 with a detail for ids and indexes beyond the database integer range', async () => {
+      const doc = await create();
+      for (const path of [
+        `/api/documents/${doc.id}/images/2147483648`,
+        `/api/documents/${doc.id}/images/99999999999999999999`,
+        `/api/documents/${doc.id}/images/-1`,
+        `/api/documents/${doc.id}/images/1e3`,
+        '/api/documents/2147483648',
+        '/api/documents/9007199254740993',
+        `/api/documents/${doc.id}/top/hints?utteranceTokenId=4294967296`,
+      ]) {
+        const res = await suite.get(path, suite.admin);
+        expect([path, res.status]).toEqual([path, 400]);
+        expect(res.body.detail).toMatch(/must be a whole number from 0 to 2147483647/);
+      }
+      expect((await suite.get(`/api/documents/${doc.id}/images/2147483647`, suite.admin)).status).toBe(404);
+      const huge = await suite.send('PUT', '/api/documents', suite.admin, { id: 1e300, filename: 'x.txt' });
+      expect(huge.status).toBe(400);
+      const hugeProcess = await suite.send('POST', '/api/documents', suite.admin, {
+        processId: 2 ** 53,
+        filename: 'x.txt',
+        content: 'x',
+      });
+      expect(hugeProcess.status).toBe(400);
+    });
   });
 
   describe('POST /api/documents', () => {
@@ -191,6 +217,43 @@ describe('documents API', () => {
         (await suite.send('POST', '/api/documents', suite.admin, { ...ok, processId: MISSING_ID })).status,
       ).toBe(404);
     });
+
+    it('refuses a lone surrogate, a control character or a path in the filename before storing anything', async () => {
+      const count = async () => Number((await knex()('documents').count({ n: '*' }).first())!.n);
+      const before = await count();
+      for (const filename of [
+        'bad\ud800.txt',
+        'bad\udc00name.txt',
+        'nul\u0000.txt',
+        'dir/x.txt',
+        '..\\x.txt',
+      ]) {
+        const res = await suite.send('POST', '/api/documents', suite.admin, {
+          processId,
+          filename,
+          content: 'x',
+        });
+        expect([filename, res.status]).toEqual([filename, 400]);
+        expect(res.body.fieldErrors).toEqual([
+          expect.objectContaining({ field: 'filename', key: 'entity.validation.pattern' }),
+        ]);
+      }
+      const content = await suite.send('POST', '/api/documents', suite.admin, {
+        processId,
+        filename: 'c.txt',
+        content: 'half \ud83d of an emoji',
+      });
+      expect(content.status).toBe(400);
+      expect(await count()).toBe(before);
+      // A well-formed pair is a character like any other.
+      const emoji = await suite.send('POST', '/api/documents', suite.admin, {
+        processId,
+        filename: 'smile \ud83d\ude00.txt',
+        content: 'x',
+      });
+      expect(emoji.status).toBe(201);
+      expect(emoji.body.filename).toBe('smile \u{1f600}.txt');
+    });
   });
 
   describe('PUT /api/documents (filename edit)', () => {
@@ -198,13 +261,22 @@ describe('documents API', () => {
       const doc = await create();
       const res = await suite.send('PUT', '/api/documents', writer, {
         id: doc.id,
-        filename: 'renamed/../x.txt',
+        filename: 'x.txt',
         path: 'ignored',
         documentType: 'TEXTFILE',
         processId,
       });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: doc.id, filename: 'x.txt', path: doc.path });
+      const traversal = await suite.send('PUT', '/api/documents', writer, {
+        id: doc.id,
+        filename: 'renamed/../y.txt',
+      });
+      expect(traversal.status).toBe(400);
+      expect(traversal.body.fieldErrors[0]).toMatchObject({
+        field: 'filename',
+        key: 'entity.validation.pattern',
+      });
     });
 
     it('validates the filename, and refuses READ', async () => {

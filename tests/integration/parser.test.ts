@@ -13,9 +13,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { createParserActivities, type ParseDocumentResult } from '../../activities/parser';
 import { run } from '../../activities/parser/run';
+import { withoutDatabaseDetail } from '../../activities/parser/work';
+import { createProjectionActivities } from '../../activities/projection';
+import { INTERNAL_STEP_ERROR } from '../../activities/projection/error-message';
+import { documentWorkflowId } from '../../workflows/contract';
 import { createKnex } from '../../db/connection';
 import { buildProcess } from '../support/harness';
+import { GraphBuilder, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
 import { cp1250, eml, officeFromText, renderPage, scannedPdf, speech, textPdf } from '../support/media';
+import { docxBomb, docxOf } from '../support/zip';
 
 jest.setTimeout(180_000);
 
@@ -201,6 +207,50 @@ describe('file parser', () => {
     expect(content).toContain('Żółw wygrał wyścig');
   });
 
+  const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+  it('parses a hand-made docx under the resource limits', async () => {
+    const id = await addDocument(docxOf('Hand-made document for the limits'), 'small.docx', DOCX_MIME);
+    expect(await parse(id)).toMatchObject({ kind: 'text', pages: 1 });
+    expect(await contentOf(id)).toContain('Hand-made document for the limits');
+  });
+
+  it('refuses a 100 KB docx that inflates to 100 MB before LibreOffice opens it, without retrying', async () => {
+    const bomb = docxBomb(100 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const id = await addDocument(bomb, 'bomb.docx', DOCX_MIME);
+    await expectNonRetryable(parse(id), /unpacks to 100 MiB, more than the limit of 64 MiB/);
+  });
+
+  it('refuses a docx whose zip directory understates what it inflates to', async () => {
+    const liar = docxBomb(80 * 1024 * 1024, { declaredSize: 1000 });
+    const id = await addDocument(liar, 'liar.docx', DOCX_MIME);
+    await expectNonRetryable(
+      parse(id),
+      /more than the limit of 64 MiB \(more than its zip directory declares\)/,
+    );
+  });
+
+  it('stops LibreOffice at the time limit and fails without retrying', async () => {
+    const hurried = createParserActivities({ knex, filesDir, office: { timeoutMs: 50 } });
+    const id = await addDocument(docxOf(`Too slow ${crypto.randomUUID()}`), 'slow.docx', DOCX_MIME);
+    const err = await hurried
+      .parseDocument({ documentId: id, stepId: ++stepSeq, nodeId: 1, attempt: 1 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect(err).toMatchObject({ nonRetryable: true, type: 'ParserTimeout' });
+    expect((err as Error).message).toMatch(/did not convert the office document within 0 s and was stopped/);
+    // The process group was killed: no LibreOffice of this parse is left.
+    await new Promise((r) => setTimeout(r, 500));
+    const { stdout } = await run(
+      { dir: os.tmpdir(), signal: new AbortController().signal, heartbeat: () => {} },
+      'ps',
+      ['-eo', 'args'],
+      { timeoutMs: 10_000 },
+    );
+    expect(stdout.toString()).not.toContain(`parser-${id}-`);
+  });
+
   it('reads an e-mail: subject, sender, date, body and the attachments by name', async () => {
     const id = await addDocument(
       eml({
@@ -282,6 +332,58 @@ describe('file parser', () => {
       'application/json',
     );
     await expectNonRetryable(parse(bad), /not a transcript.*utterances\.0\.tokens\.0/);
+
+    for (const [tsStart, tsEnd, problem] of [
+      [1e308, 1e308, /tsStart must be a number of milliseconds from 0 to 172800000 \(48 hours\)/],
+      [0, 48 * 3600 * 1000 + 1, /tsEnd must be a number of milliseconds/],
+      [-1, 5, /tsStart must be/],
+    ] as const) {
+      const huge = await addDocument(
+        Buffer.from(
+          JSON.stringify({ utterances: [{ actor: 'S', tokens: [{ value: 'x', tsStart, tsEnd }] }] }),
+        ),
+        'huge.json',
+        'application/json',
+      );
+      await expectNonRetryable(parse(huge), problem);
+    }
+  });
+
+  it('fails with a message free of SQL when the database refuses a value, and a step never shows SQL', async () => {
+    const refused = await knex('utterance_tokens')
+      .insert({ utterance_id: 1, value: 'x', position: 0, ts_start: 1e308 })
+      .catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/insert into/);
+    const mapped = withoutDatabaseDetail(refused, 'test');
+    expect(mapped).toBeInstanceOf(ApplicationFailure);
+    expect(mapped).toMatchObject({ nonRetryable: true });
+    expect((mapped as Error).message).not.toMatch(/insert|utterance_tokens|out of range/);
+
+    const doc = await addDocument(Buffer.from(crypto.randomUUID()), 'e.txt', 'text/plain');
+    const [node] = await knex('nodes')
+      .insert({ process_id: processId, name: `parser-${doc}`, activity_type: 'FILE_PARSER', automatic: true })
+      .returning('id');
+    const [step] = await knex('steps')
+      .insert({ document_id: doc, node_id: node.id, order: 1, status: 'PROCESSING', master: true })
+      .returning('id');
+    const projection = createProjectionActivities({ knex });
+    const stored = async (errorMessage: string) => {
+      await projection.project({
+        documentId: doc,
+        documentStatus: 'WAITING',
+        changes: [
+          { id: step.id, status: 'ERROR', master: true, rejected: false, blockedBy: null, errorMessage },
+        ],
+      });
+      return (await knex('steps').where('id', step.id).first('error_message')).error_message;
+    };
+    expect(await stored((refused as Error).message)).toBe(INTERNAL_STEP_ERROR);
+    expect(
+      await stored('TypeError: x is undefined\n    at parse (/app/activities/parser/index.ts:1:1)'),
+    ).toBe(INTERNAL_STEP_ERROR);
+    expect(await stored('The file is not an image it claims to be.')).toBe(
+      'The file is not an image it claims to be.',
+    );
   });
 
   it('recognizes speech synthesized by espeak-ng: utterances split on the pause, increasing timestamps, most words', async () => {
@@ -468,5 +570,35 @@ describe('file parser', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('file parser in the document engine', () => {
+  const s = setupEngineSuite('parser-limits');
+
+  it('ends the step of a docx bomb in ERROR with the message after one attempt', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const parser = await g.node('FILE_PARSER', { autoStepStatus: 'DONE' });
+    await g.edge(hup, parser);
+    const doc = await startDocument(s, g, hup, {
+      name: 'bomb.docx',
+      content: docxBomb(100 * 1024 * 1024),
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
+    const failed = await stepReaching(s.knex, doc.id, parser, ['ERROR'], 60_000);
+    expect(failed.errorMessage).toMatch(
+      /^The office document unpacks to 100 MiB, more than the limit of 64 MiB/,
+    );
+    const { events } = await s.client.workflow.getHandle(documentWorkflowId(doc.id)).fetchHistory();
+    const parses = new Set(
+      (events ?? [])
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'parseDocument')
+        .map((e) => String(e.eventId)),
+    );
+    const attempts = (events ?? [])
+      .filter((e) => parses.has(String(e.activityTaskStartedEventAttributes?.scheduledEventId)))
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    expect(attempts).toEqual([1]);
   });
 });

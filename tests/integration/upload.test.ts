@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import { buildProcess, buildUser, MISSING_ID, setupSuite, startTestApi, unique } from '../support/harness';
+import { docxBomb, docxOf } from '../support/zip';
 
 const LIMIT = 64 * 1024;
 
@@ -138,6 +139,12 @@ describe('upload API', () => {
       ['invoice.pdf', () => pdf(unique('n')), 'application/pdf', 'TEXTFILE'],
       ['scan.png', () => Buffer.concat([PNG, Buffer.from(unique('trailer'))]), 'image/png', 'TEXTFILE'],
       ['speech.wav', () => wav(), 'audio/wav', 'AUDIOFILE'],
+      [
+        'letter.docx',
+        () => docxOf(unique('A small letter')),
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'TEXTFILE',
+      ],
     ])(
       '%s: stored by hash, document WAITING with empty content, workflow started',
       async (name, make, mime, type) => {
@@ -247,6 +254,12 @@ describe('upload API', () => {
       const res = await upload(suite.admin, uploadNodeId, 'big.txt', Buffer.alloc(LIMIT + 10, 0x61));
       await expectRefused(res, 413, new RegExp(`limit of ${LIMIT} bytes`));
       expect(res.body.message).toBe('error.upload.tooLarge');
+    });
+
+    it('413 for a docx that is a decompression bomb', async () => {
+      // 40 MiB of document.xml in about 40 KB (the suite's upload limit is 64 KiB).
+      const res = await upload(suite.admin, uploadNodeId, 'bomb.docx', docxBomb(40 * 1024 * 1024));
+      await expectRefused(res, 413, /unpacks to 40 MiB from \d+ KiB in one part \(word\/document\.xml\)/);
     });
 
     it('403 for a user with READ only, and for a user without access', async () => {
