@@ -40,7 +40,7 @@ export type SealedTable = keyof typeof SEALED_COLUMNS;
 export class UnreadableCredential extends Error {
   constructor(
     readonly context: string,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`The stored ${context} cannot be decrypted (${reason}): save it again.`);
     this.name = 'UnreadableCredential';
@@ -81,8 +81,9 @@ export class Keyring {
     return this.keys.has(keyId);
   }
 
-  get ids(): string[] {
-    return [...this.keys.keys()];
+  /** A keyring sealing with `key` that still opens with every key of this one (rotation). */
+  withCurrent(key: Buffer): Keyring {
+    return new Keyring(key, [...this.keys.values()]);
   }
 
   /** Seals `plain` for the column `context` (`table.column`) with the current key. */
