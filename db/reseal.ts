@@ -1,5 +1,5 @@
 /**
- * Rewrites every credential column (db/crypto.ts SEALED_COLUMNS) row by row under a row lock: seals clear
+ * Rewrites every credential column (db/crypto.ts SEALED_COLUMNS) row by row, the tables locked against writes: seals clear
  * values (migration 011), re-seals every value with the keyring's current key (key rotation), or opens
  * them back to clear text (migration 011 down). Call it inside a transaction to make the change all or
  * nothing; knex migrations run in one.
@@ -23,12 +23,15 @@ export async function resealColumns(
 ): Promise<Record<string, number>> {
   const ring = options.keyring ?? dataKeyring();
   const counts: Record<string, number> = {};
-  for (const table of Object.keys(SEALED_COLUMNS) as SealedTable[]) {
+  const tables = Object.keys(SEALED_COLUMNS) as SealedTable[];
+  // Writers wait until the end of the transaction (readers do not): no value is written meanwhile under a
+  // key the rewrite does not see. Outside a transaction the lock would end at once: callers use one.
+  await knex.raw(`lock table ${tables.map(() => '??').join(', ')} in share row exclusive mode`, tables);
+  for (const table of tables) {
     const columns: readonly string[] = SEALED_COLUMNS[table];
     const rows: Record<string, unknown>[] = await knex(table)
       .select('id', ...columns)
-      .orderBy('id')
-      .forUpdate();
+      .orderBy('id');
     for (const row of rows) {
       const update: Record<string, string> = {};
       for (const column of columns) {
