@@ -12,7 +12,8 @@ import {
   maskSecret,
 } from '../../domain/integrations';
 import type { SftpConnectionDTO } from '../../domain/integration-types';
-import { openValue, sealValue } from '../../db/crypto';
+import { openValue, sealValue, UnreadableCredential } from '../../db/crypto';
+import { appError } from '../errors';
 
 export interface SftpConnectionRow {
   id: number;
@@ -90,8 +91,17 @@ export function resolveSftpInput(input: SftpConnectionInput, stored?: SftpConnec
   };
 }
 
-const open = (stored: SftpConnectionRow | undefined, column: 'password' | 'private_key') =>
-  stored ? openValue('sftp_connections', column, stored[column]) : null;
+/** The stored secret in clear; one that cannot be decrypted fails the test with the reason (a 400). */
+function open(stored: SftpConnectionRow | undefined, column: 'password' | 'private_key') {
+  try {
+    return stored ? openValue('sftp_connections', column, stored[column]) : null;
+  } catch (err) {
+    if (!(err instanceof UnreadableCredential)) throw err;
+    const e = appError('error.sftpConnectionFailed', 'sftpConnection');
+    e.body.detail = err.message;
+    throw e;
+  }
+}
 
 /** The stored ciphertext when the input keeps the secret, else the new value sealed. */
 function keptOrSealed(incoming: string | null | undefined, stored: string | null, column: string) {

@@ -131,6 +131,29 @@ describe('credentials encrypted at rest', () => {
     });
   });
 
+  it('answers a 400 with the reason, not a 500, when a stored password cannot be decrypted', async () => {
+    const nodeId = (await insertNode(knex, proc.id, 'SFTP_UPLOAD')).id;
+    const saved = await send('POST', '/api/sftp-connection-data', suite.admin, {
+      nodeId,
+      name: 'Tampered',
+      address: 'sftp.example.com',
+      port: 22,
+      folder: '/',
+      password: { useKey: false, username: 'bot', password: CLEAR.sftp },
+    });
+    const row = await knex('sftp_connections').where('id', saved.body.id).first();
+    const parts = row.password.split(':');
+    parts[4] = Buffer.from('altered').toString('base64');
+    await knex('sftp_connections')
+      .where('id', saved.body.id)
+      .update({ password: parts.join(':') });
+
+    const res = await send('POST', '/api/sftp-connection-data/test', suite.admin, saved.body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('error.sftpConnectionFailed');
+    expect(res.body.detail).toMatch(/cannot be decrypted/);
+  });
+
   /** Rows of every credential column, inserted in clear as a version before encryption wrote them. */
   async function insertPlainRows(trx: Knex.Transaction) {
     const node = (await insertNode(trx, proc.id, 'SFTP_UPLOAD')).id;
