@@ -10,7 +10,8 @@
  *   (the new key, the old one as DATA_ENCRYPTION_KEY_PREVIOUS) before restarting the API and the worker.
  *   To avoid a window where running processes meet values they cannot open, first add the new key to
  *   DATA_ENCRYPTION_KEY_PREVIOUS everywhere, restart, then run this with DATA_ENCRYPTION_KEY_NEW=<that key>.
- * The new key file is written before the transaction commits, so a crash at any point loses no key.
+ * The new key file is written before the transaction commits, so a crash at any point loses no key. A value
+ * no key of the keyring opens (altered, or sealed with a lost key) stops the rotation with nothing changed.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

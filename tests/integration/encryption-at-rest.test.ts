@@ -148,10 +148,15 @@ describe('credentials encrypted at rest', () => {
       .where('id', saved.body.id)
       .update({ password: parts.join(':') });
 
-    const res = await send('POST', '/api/sftp-connection-data/test', suite.admin, saved.body);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('error.sftpConnectionFailed');
-    expect(res.body.detail).toMatch(/cannot be decrypted/);
+    try {
+      const res = await send('POST', '/api/sftp-connection-data/test', suite.admin, saved.body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('error.sftpConnectionFailed');
+      expect(res.body.detail).toMatch(/cannot be decrypted/);
+    } finally {
+      // an unreadable value stops a key rotation (by design): leave none in the shared database
+      await knex('sftp_connections').where('id', saved.body.id).delete();
+    }
   });
 
   /** Rows of every credential column, inserted in clear as a version before encryption wrote them. */
