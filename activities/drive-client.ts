@@ -5,11 +5,13 @@
  *
  * Tokens: the stored access token is used until it expires (a minute early); then, or when the API answers
  * 401, it is refreshed with the refresh token at the token endpoint and the new token and expiry are stored.
+ * Tokens are stored sealed (db/crypto.ts): opened when first needed, sealed again when refreshed.
  * Every call has a 30 s budget. Failures are DriveErrors: `permanent` ones (4xx, a refused refresh) need a
  * person; the others (5xx, rate limits, network errors, timeouts) may succeed when tried again.
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { openRow, sealValue, UnreadableCredential } from '../db/crypto';
 
 export const DRIVE_TIMEOUT_MS = 30_000;
 export const DEFAULT_DRIVE_API_BASE_URL = 'https://www.googleapis.com';
@@ -142,8 +144,25 @@ export function createDriveClient(config: DriveClientConfig, connection: DriveCo
   const base = (config.baseUrl || DEFAULT_DRIVE_API_BASE_URL).replace(/\/+$/, '');
   const conn = { ...connection };
   const label = `the cloud-drive connection "${conn.name}"`;
+  let opened = false;
+
+  /** Opens the stored tokens once; an unreadable one needs a new sign-in, like a refused one. */
+  function openTokens(): void {
+    if (opened) return;
+    try {
+      Object.assign(
+        conn,
+        openRow('drive_connections', { access_token: conn.access_token, refresh_token: conn.refresh_token }),
+      );
+    } catch (err) {
+      if (!(err instanceof UnreadableCredential)) throw err;
+      throw new DriveError(`${err.message} Sign in again in the node's settings.`, true, null, true);
+    }
+    opened = true;
+  }
 
   async function refresh(): Promise<string> {
+    openTokens();
     const oauth = config.oauth;
     if (!conn.refresh_token)
       throw new DriveError(
@@ -188,15 +207,19 @@ export function createDriveClient(config: DriveClientConfig, connection: DriveCo
     conn.access_token = body.access_token;
     conn.token_expiry = Number.isFinite(expiresIn) ? new Date(Date.now() + expiresIn * 1000) : null;
     if (typeof body.refresh_token === 'string') conn.refresh_token = body.refresh_token;
-    await config.knex('drive_connections').where('id', conn.id).update({
-      access_token: conn.access_token,
-      token_expiry: conn.token_expiry,
-      refresh_token: conn.refresh_token,
-    });
+    await config
+      .knex('drive_connections')
+      .where('id', conn.id)
+      .update({
+        access_token: sealValue('drive_connections', 'access_token', conn.access_token),
+        token_expiry: conn.token_expiry,
+        refresh_token: sealValue('drive_connections', 'refresh_token', conn.refresh_token),
+      });
     return conn.access_token;
   }
 
   async function token(): Promise<string> {
+    openTokens();
     const expiry = conn.token_expiry ? new Date(conn.token_expiry).getTime() : null;
     const fresh = expiry === null || expiry - EXPIRY_MARGIN_MS > Date.now();
     return conn.access_token && fresh ? conn.access_token : refresh();

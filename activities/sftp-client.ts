@@ -7,6 +7,7 @@
 import SftpClient from 'ssh2-sftp-client';
 import { OutboundRefused, resolveOutbound } from '../api/services/net-guard';
 import type { SftpConnectionRow } from '../api/services/sftp-connections';
+import { openRow, UnreadableCredential } from '../db/crypto';
 import { refusalMessage } from './actions/context';
 
 export const SFTP_CONNECT_TIMEOUT_MS = 10_000;
@@ -34,6 +35,19 @@ export async function connectSftp(
 export const describeSftpError = (err: unknown): string =>
   ((err as Error)?.message ?? String(err)).replace(/^[a-zA-Z]+:\s*/, '').trim() || 'failed';
 
+/**
+ * The stored row with its password and private key opened (they are stored sealed, db/crypto.ts). Throws
+ * an UnreadableCredential naming the connection when one cannot be decrypted.
+ */
+export function openSftpCredentials(conn: SftpConnectionRow): SftpConnectionRow {
+  try {
+    return openRow('sftp_connections', conn);
+  } catch (err) {
+    if (!(err instanceof UnreadableCredential)) throw err;
+    throw new UnreadableCredential(`password or key of the SFTP connection "${conn.name}"`, err.reason);
+  }
+}
+
 /** What is missing for the connection to log in, or null. */
 export function missingCredential(conn: SftpConnectionRow): string | null {
   if (!conn.username) return `The SFTP connection "${conn.name}" has no username`;
@@ -47,12 +61,13 @@ export function missingCredential(conn: SftpConnectionRow): string | null {
  * why (missing credentials, refused address, unknown host, authentication, timeout).
  */
 export async function openSftp(
-  conn: SftpConnectionRow,
+  stored: SftpConnectionRow,
   allowlist: readonly string[],
   clientName: string,
 ): Promise<SftpClient> {
-  const missing = missingCredential(conn);
+  const missing = missingCredential(stored);
   if (missing) throw new Error(missing);
+  const conn = openSftpCredentials(stored);
   const where = `${conn.address}:${conn.port}`;
   let address: string;
   try {

@@ -13,6 +13,7 @@ import * as m007 from './migrations/007_llm';
 import * as m008 from './migrations/008_triggers_pollers';
 import * as m009 from './migrations/009_training';
 import * as m010 from './migrations/010_sessions';
+import * as m011 from './migrations/011_encrypt_secrets';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -25,6 +26,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '008_triggers_pollers': m008,
   '009_training': m009,
   '010_sessions': m010,
+  '011_encrypt_secrets': m011,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -21,6 +21,7 @@ import {
   recordResult,
   type ActionNode,
 } from './context';
+import { openValue, UnreadableCredential } from '../../db/crypto';
 import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
 
 export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
@@ -93,6 +94,13 @@ export async function prepareLlmCall(
     .first('name', 'value', 'active');
   if (!secret) return 'The secret of the LLM prompt node no longer exists';
   if (!secret.active) return `The secret "${secret.name}" of the LLM prompt node is inactive`;
+  let apiKey: string;
+  try {
+    apiKey = openValue('secrets', 'value', secret.value) ?? '';
+  } catch (err) {
+    if (err instanceof UnreadableCredential) return `Secret "${secret.name}": ${err.message}`;
+    throw err;
+  }
   const temperature = s.temperature ?? 1;
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2)
     return 'The temperature of the LLM prompt node must be between 0 and 2';
@@ -102,7 +110,7 @@ export async function prepareLlmCall(
       ? { filename: data.document.filename, content: data.document.content }
       : undefined;
   return {
-    call: { apiKey: secret.value, model: model.name, temperature, ...(attachment ? { attachment } : {}) },
+    call: { apiKey, model: model.name, temperature, ...(attachment ? { attachment } : {}) },
     secretName: secret.name,
   };
 }

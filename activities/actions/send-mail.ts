@@ -9,6 +9,7 @@ import nodemailer from 'nodemailer';
 import type { Knex } from 'knex';
 import type { MailReceiver, NodeSettings } from '../../domain/graph-types';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
+import { openValue, UnreadableCredential } from '../../db/crypto';
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import {
   alreadySucceeded,
@@ -61,6 +62,14 @@ async function execute(
   if (!secret) throw await permanentFailure(knex, input, 'The secret of the mail node no longer exists');
   if (!secret.active)
     throw await permanentFailure(knex, input, `The secret "${secret.name}" of the mail node is inactive`);
+  let password: string;
+  try {
+    password = openValue('secrets', 'value', secret.value) ?? '';
+  } catch (err) {
+    if (err instanceof UnreadableCredential)
+      throw await permanentFailure(knex, input, `Secret "${secret.name}": ${err.message}`);
+    throw err;
+  }
 
   const data = await loadRenderData(knex, input);
   let subject: string;
@@ -90,7 +99,7 @@ async function execute(
     host: address,
     port: s.smtpPort!,
     secure: s.smtpPort === 465,
-    auth: { user: username, pass: secret.value },
+    auth: { user: username, pass: password },
     // The certificate is checked against the configured name, not the IP connected to.
     tls: net.isIP(host) ? {} : { servername: host },
     connectionTimeout: SMTP_TIMEOUT_MS,

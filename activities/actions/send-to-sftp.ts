@@ -16,7 +16,8 @@ import SftpClient from 'ssh2-sftp-client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import type { SftpConnectionRow } from '../../api/services/sftp-connections';
-import { connectSftp, describeSftpError, missingCredential } from '../sftp-client';
+import { UnreadableCredential } from '../../db/crypto';
+import { connectSftp, describeSftpError, missingCredential, openSftpCredentials } from '../sftp-client';
 import {
   alreadySucceeded,
   executionKey,
@@ -59,9 +60,16 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
   const node = await loadActionNode(knex, input.nodeId);
   const s = node.settings;
   const connectionId = s.sftpConnection?.id;
-  const conn: SftpConnectionRow | undefined =
+  const stored: SftpConnectionRow | undefined =
     connectionId === undefined ? undefined : await knex('sftp_connections').where('id', connectionId).first();
-  if (!conn) throw await permanentFailure(knex, input, 'The SFTP node has no SFTP connection');
+  if (!stored) throw await permanentFailure(knex, input, 'The SFTP node has no SFTP connection');
+  let conn: SftpConnectionRow;
+  try {
+    conn = openSftpCredentials(stored);
+  } catch (err) {
+    if (err instanceof UnreadableCredential) throw await permanentFailure(knex, input, err.message);
+    throw err;
+  }
   const missing = missingCredential(conn);
   if (missing) throw await permanentFailure(knex, input, missing);
   if (!s.preferredFilename?.trim())

@@ -22,6 +22,7 @@ import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { ImapFlow, type MessageStructureObject } from 'imapflow';
 import { KINDS } from '../../domain/upload-check';
+import { openValue } from '../../db/crypto';
 import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
 import { refusalMessage } from '../actions/context';
 import type { PollContext, Poller, PollOutcome } from './types';
@@ -35,6 +36,7 @@ interface EmailConnection {
   host: string;
   port: number;
   address: string;
+  /** As stored: sealed. */
   password: string;
   folder: string;
   contentType: 'MESSAGE' | 'ATTACHMENT';
@@ -144,13 +146,15 @@ async function connect(conn: EmailConnection, allowlist: readonly string[]): Pro
     throw new Error(err instanceof OutboundRefused ? refusalMessage(err) : imapReason(err), { cause: err });
   }
   const name = conn.host.replace(/^\[(.*)\]$/, '$1');
+  // Stored sealed (db/crypto.ts); an undecryptable one fails this connection only, with the reason.
+  const password = openValue('email_upload_connections', 'password', conn.password) ?? '';
   const client = new ImapFlow({
     host: address,
     port: conn.port,
     ...imapTls(conn.port, trusted),
     // The certificate is checked against the configured name, not the IP connected to.
     servername: net.isIP(name) ? undefined : name,
-    auth: { user: conn.address, pass: conn.password },
+    auth: { user: conn.address, pass: password },
     logger: false,
     disableAutoIdle: true,
     connectionTimeout: IMAP_TIMEOUT_MS,

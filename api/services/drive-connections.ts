@@ -1,11 +1,12 @@
 /**
  * Cloud-drive connections of GDU_UPLOAD and SEND_TO_GOOGLE_DRIVE nodes (one per node). A change arrives as
  * one batch (deleted ids, updated and new connections); codes are exchanged before the transaction so no
- * row changes when the provider refuses. Tokens are stored and never returned.
+ * row changes when the provider refuses. Tokens are stored sealed (db/crypto.ts) and never returned.
  */
 import type { Knex } from 'knex';
 import type { DriveConnectionDTO } from '../../domain/integration-types';
 import type { GrantedTokens } from './google-oauth';
+import { sealValue } from '../../db/crypto';
 
 interface DriveConnectionRow {
   id: number;
@@ -23,8 +24,8 @@ const toDTO = (r: DriveConnectionRow): DriveConnectionDTO => ({
 });
 
 const tokenColumns = (t: GrantedTokens) => ({
-  access_token: t.accessToken,
-  refresh_token: t.refreshToken,
+  access_token: sealValue('drive_connections', 'access_token', t.accessToken),
+  refresh_token: sealValue('drive_connections', 'refresh_token', t.refreshToken),
   token_expiry: t.expiresAt,
   granted_scope: t.scope,
   authorized: true,

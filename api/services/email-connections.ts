@@ -1,6 +1,7 @@
 /**
  * E-mail upload connections of EMAIL_UPLOAD nodes (IMAP mailbox polled on a cron). The stored password is
- * never returned: responses carry the mask, and an update sending null or the mask keeps it.
+ * never returned: responses carry the mask, and an update sending null or the mask keeps it. It is stored
+ * sealed (db/crypto.ts): a kept password keeps its stored ciphertext, a new one is sealed here.
  */
 import type { Knex } from 'knex';
 import {
@@ -11,6 +12,7 @@ import {
   normalizeCron,
 } from '../../domain/integrations';
 import type { EmailConnectionDTO, EmailContentType, ImapPort } from '../../domain/integration-types';
+import { sealValue } from '../../db/crypto';
 
 export interface EmailConnectionRow {
   id: number;
@@ -47,11 +49,13 @@ export const toEmailConnectionDTO = (r: EmailConnectionRow): EmailConnectionDTO 
 });
 
 function columns(input: EmailConnectionInput, storedPassword: string | null) {
+  const replaced = keepOrReplaceSecret(input.password, null);
   return {
     imap_host: input.imapHost.trim(),
     imap_port: input.imapPort ?? DEFAULT_IMAP_PORT,
     address: input.address.trim(),
-    password: keepOrReplaceSecret(input.password, storedPassword),
+    password:
+      replaced === null ? storedPassword : sealValue('email_upload_connections', 'password', replaced),
     folder: input.folder?.trim() || DEFAULT_EMAIL_FOLDER,
     content_type: input.contentType || 'MESSAGE',
     cron: normalizeCron(input.cron),

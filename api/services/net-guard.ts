@@ -36,8 +36,14 @@ const RANGES: [AddressClass, string, number, 'ipv4' | 'ipv6'][] = [
   ['reserved', '240.0.0.0', 4, 'ipv4'],
   ['unspecified', '::', 128, 'ipv6'],
   ['loopback', '::1', 128, 'ipv6'],
-  ['reserved', '64:ff9b::', 96, 'ipv6'], // NAT64 could reach any IPv4, private included
-  ['reserved', '100::', 64, 'ipv6'],
+  ['reserved', '64:ff9b:1::', 48, 'ipv6'], // local-use NAT64 (RFC 8215): reaches a private network
+  ['reserved', '100::', 64, 'ipv6'], // discard-only
+  ['reserved', '2001:2::', 48, 'ipv6'], // benchmarking
+  ['reserved', '2001:10::', 28, 'ipv6'], // ORCHID
+  ['reserved', '2001:20::', 28, 'ipv6'], // ORCHIDv2
+  ['reserved', '2001:db8::', 32, 'ipv6'], // documentation
+  ['reserved', '3fff::', 20, 'ipv6'], // documentation (RFC 9637)
+  ['reserved', '5f00::', 16, 'ipv6'], // SRv6 SIDs
   ['private', 'fc00::', 7, 'ipv6'],
   ['link-local', 'fe80::', 10, 'ipv6'],
   ['multicast', 'ff00::', 8, 'ipv6'],
@@ -54,10 +60,111 @@ const blockLists: [AddressClass, net.BlockList][] = (() => {
   return [...byClass.entries()];
 })();
 
-/** `::ffff:10.0.0.1` is 10.0.0.1: mapped IPv4 is judged as IPv4. */
+/**
+ * The 16 bytes of an IPv6 address (`::`, embedded dotted quad and a `%zone` suffix accepted), or null.
+ * Written here rather than trusting net.BlockList, which only knows the ::ffff:0:0/96 mapping.
+ */
+function ipv6Bytes(address: string): Uint8Array | null {
+  const ip = address.replace(/%.*$/, '');
+  if (net.isIPv6(ip) === false) return null;
+  let head = ip;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+  let tail: number[] = [];
+  if (v4) {
+    tail = v4[1].split('.').map(Number);
+    head = ip.slice(0, -v4[1].length);
+    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
+  }
+  const want = v4 ? 6 : 8;
+  const [left, right] = head.split('::');
+  const parts = (s: string | undefined) => (s ? s.split(':').filter(Boolean) : []);
+  const groups =
+    right === undefined
+      ? parts(left)
+      : [
+          ...parts(left),
+          ...Array(want - parts(left).length - parts(right).length).fill('0'),
+          ...parts(right),
+        ];
+  if (groups.length !== want) return null;
+  const bytes = new Uint8Array(16);
+  groups.forEach((g, i) => {
+    const n = parseInt(g, 16);
+    bytes[i * 2] = n >> 8;
+    bytes[i * 2 + 1] = n & 0xff;
+  });
+  tail.forEach((b, i) => (bytes[12 + i] = b));
+  return bytes;
+}
+
+const dotted = (b: ArrayLike<number>, at: number, invert = false) =>
+  Array.from({ length: 4 }, (_, i) => (invert ? ~b[at + i] & 0xff : b[at + i])).join('.');
+const zeros = (b: Uint8Array, from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+const word = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1];
+
+/** IPv4-mapped ::ffff:0:0/96: the operating system connects to the IPv4 address itself. */
+const isMapped = (b: Uint8Array) => zeros(b, 0, 10) && word(b, 10) === 0xffff;
+
+/**
+ * The IPv4 addresses an IPv6 transition form carries or reaches, or null for any other address:
+ * IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 6to4 2002::/16 embed one;
+ * Teredo 2001::/32 names its server (bits 32-63) and its client (the last 32 bits, inverted). A translator
+ * or relay on the path may deliver such a packet to that IPv4 address, private ones included.
+ */
+function transitionForm(b: Uint8Array): { kind: 'embedded' | 'teredo'; v4: string[] } | null {
+  if (zeros(b, 0, 12) && !zeros(b, 12, 15)) return { kind: 'embedded', v4: [dotted(b, 12)] };
+  if (zeros(b, 0, 8) && word(b, 8) === 0xffff && word(b, 10) === 0)
+    return { kind: 'embedded', v4: [dotted(b, 12)] };
+  if (word(b, 0) === 0x64 && word(b, 2) === 0xff9b && zeros(b, 4, 12))
+    return { kind: 'embedded', v4: [dotted(b, 12)] };
+  if (word(b, 0) === 0x2002) return { kind: 'embedded', v4: [dotted(b, 2)] };
+  if (word(b, 0) === 0x2001 && word(b, 2) === 0)
+    return { kind: 'teredo', v4: [dotted(b, 4), dotted(b, 12, true)] };
+  return null;
+}
+
+/** The IPv4 address an IPv6 address embeds (mapped, compatible, translated, NAT64, 6to4), or null. */
+export function embeddedIpv4(address: string): string | null {
+  const b = ipv6Bytes(address);
+  if (!b) return null;
+  if (isMapped(b)) return dotted(b, 12);
+  const t = transitionForm(b);
+  return t?.kind === 'embedded' ? t.v4[0] : null;
+}
+
+/**
+ * An IPv4 address in any form inet_aton and the WHATWG URL parser accept (2130706433, 0177.0.0.1, 0x7f.1,
+ * 127.1, a trailing dot) as a dotted quad, or null. The guard decides on the address the string stands for,
+ * whichever parser the caller's host went through.
+ */
+export function looseIpv4(host: string): string | null {
+  const parts = host.replace(/\.$/, '').split('.');
+  if (parts.length < 1 || parts.length > 4) return null;
+  const nums: number[] = [];
+  for (const p of parts) {
+    let n: number;
+    if (/^0x[0-9a-f]*$/i.test(p)) n = p.length === 2 ? 0 : parseInt(p.slice(2), 16);
+    else if (/^0[0-7]+$/.test(p)) n = parseInt(p, 8);
+    else if (/^(0|[1-9]\d*)$/.test(p)) n = Number(p);
+    else return null;
+    nums.push(n);
+  }
+  const last = nums.pop()!;
+  if (nums.some((n) => n > 255) || last >= 256 ** (4 - nums.length)) return null;
+  const value = nums.reduce((acc, n, i) => acc + n * 256 ** (3 - i), 0) + last;
+  return [24, 16, 8, 0].map((s) => Math.floor(value / 2 ** s) % 256).join('.');
+}
+
+/** `::ffff:10.0.0.1` and `::ffff:a00:1` are 10.0.0.1: mapped IPv4 is judged (and connected to) as IPv4. */
 export function normalizeIp(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  return mapped ? mapped[1] : ip;
+  if (net.isIP(ip) !== 6) return ip;
+  const b = ipv6Bytes(ip);
+  return b && isMapped(b) ? dotted(b, 12) : ip;
+}
+
+function classifyIpv4(ip: string): AddressClass | null {
+  for (const [c, list] of blockLists) if (list.check(ip, 'ipv4')) return c;
+  return null;
 }
 
 /** The non-public class of an address, or null for a public one. */
@@ -65,10 +172,24 @@ export function classifyAddress(address: string): AddressClass | null {
   const ip = normalizeIp(address);
   const family = net.isIP(ip);
   if (!family) throw new Error(`not an IP address: ${address}`);
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const [c, list] of blockLists) if (list.check(ip, type)) return c;
-  // Mapped IPv4 in hex form (::ffff:7f00:1) and other ::ffff:0:0/96 forms
-  if (type === 'ipv6' && /^::ffff:/i.test(ip)) return 'reserved';
+  if (family === 4) return classifyIpv4(ip);
+  const b = ipv6Bytes(ip);
+  if (!b) throw new Error(`not an IP address: ${address}`);
+  const bare = ip.replace(/%.*$/, '');
+  for (const [c, list] of blockLists) if (list.check(bare, 'ipv6')) return c;
+  // A transition form is judged by the IPv4 addresses it carries; a public one is still refused, since
+  // these forms are deprecated or need a translator, and no real server is reached through them.
+  const transition = transitionForm(b);
+  if (transition) {
+    for (const v4 of transition.v4) {
+      const c = classifyIpv4(v4);
+      if (c) return c;
+    }
+    return 'reserved';
+  }
+  if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return 'private'; // site-local fec0::/10 (deprecated)
+  // Only global unicast 2000::/3 is public; its special-purpose blocks are in RANGES.
+  if ((b[0] & 0xe0) !== 0x20) return 'reserved';
   return null;
 }
 
@@ -134,7 +255,9 @@ export async function resolveOutbound(
 ): Promise<ResolvedTarget> {
   const name = host.trim().replace(/^\[(.*)\]$/, '$1');
   const allowlist = parseAllowlist(allowlistEntries);
-  const addresses = net.isIP(name) ? [{ address: name, family: net.isIP(name) }] : await lookup(name);
+  // A literal (in any IPv4 notation getaddrinfo accepts) is judged as the address it stands for, no lookup.
+  const literal = net.isIP(name) ? name : looseIpv4(name);
+  const addresses = literal ? [{ address: literal, family: net.isIP(literal) }] : await lookup(name);
   let reason = 'no address';
   for (const { address } of addresses) {
     const ip = normalizeIp(address);

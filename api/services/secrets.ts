@@ -1,9 +1,10 @@
 /**
- * Process secrets (API keys for LLM models, SMTP passwords...). The value is write-only: no read here
- * returns it; the activities that use a secret read the table themselves.
+ * Process secrets (API keys for LLM models, SMTP passwords...). The value is write-only: sealed on save
+ * (db/crypto.ts), no read here returns it; the activities that use a secret read and open it themselves.
  */
 import type { Knex } from 'knex';
 import type { SecretDTO } from '../../domain/integration-types';
+import { sealValue } from '../../db/crypto';
 import { fieldErrors } from '../errors';
 
 interface SecretRow {
@@ -46,7 +47,7 @@ export async function createSecret(
     .insert({
       process_id: input.processId,
       name: input.name.trim(),
-      value: input.value,
+      value: sealValue('secrets', 'value', input.value),
       active: input.active,
     })
     .returning(COLUMNS)

@@ -1,7 +1,8 @@
 /**
  * SFTP connections of SFTP_UPLOAD and SEND_TO_SFTP nodes. Credentials form the "password object" of the
  * DTO; the password and the private key are never returned (masked), and an update or a test sending null
- * or the mask uses the stored ones.
+ * or the mask uses the stored ones. Both are stored sealed (db/crypto.ts): rows read here carry the
+ * ciphertext, opened only to connect (the test), and a kept secret keeps its stored ciphertext.
  */
 import type { Knex } from 'knex';
 import {
@@ -11,6 +12,8 @@ import {
   maskSecret,
 } from '../../domain/integrations';
 import type { SftpConnectionDTO } from '../../domain/integration-types';
+import { openValue, sealValue, UnreadableCredential } from '../../db/crypto';
+import { appError } from '../errors';
 
 export interface SftpConnectionRow {
   id: number;
@@ -83,23 +86,42 @@ export function resolveSftpInput(input: SftpConnectionInput, stored?: SftpConnec
     folder: trimOrNull(input.folder) ?? DEFAULT_SFTP_FOLDER,
     useKey,
     username: trimOrNull(creds.username),
-    password: useKey ? null : keepOrReplaceSecret(creds.password, stored?.password ?? null),
-    privateKey: useKey ? keepOrReplaceSecret(creds.privateKey, stored?.private_key ?? null) : null,
+    password: useKey ? null : keepOrReplaceSecret(creds.password, open(stored, 'password')),
+    privateKey: useKey ? keepOrReplaceSecret(creds.privateKey, open(stored, 'private_key')) : null,
   };
 }
 
+/** The stored secret in clear; one that cannot be decrypted fails the test with the reason (a 400). */
+function open(stored: SftpConnectionRow | undefined, column: 'password' | 'private_key') {
+  try {
+    return stored ? openValue('sftp_connections', column, stored[column]) : null;
+  } catch (err) {
+    if (!(err instanceof UnreadableCredential)) throw err;
+    const e = appError('error.sftpConnectionFailed', 'sftpConnection');
+    e.body.detail = err.message;
+    throw e;
+  }
+}
+
+/** The stored ciphertext when the input keeps the secret, else the new value sealed. */
+function keptOrSealed(incoming: string | null | undefined, stored: string | null, column: string) {
+  const replaced = keepOrReplaceSecret(incoming, null);
+  return replaced === null ? stored : sealValue('sftp_connections', column, replaced);
+}
+
 function columns(input: SftpConnectionInput, stored?: SftpConnectionRow) {
-  const t = resolveSftpInput(input, stored);
+  const creds = input.password ?? {};
+  const useKey = !!creds.useKey;
   return {
     name: input.name.trim(),
-    address: t.address,
-    port: t.port,
-    folder: t.folder,
-    use_key: t.useKey,
-    username: t.username,
-    password: t.password,
-    public_key: t.useKey ? (input.password?.publicKey ?? null) : null,
-    private_key: t.privateKey,
+    address: input.address.trim(),
+    port: input.port ?? DEFAULT_SFTP_PORT,
+    folder: trimOrNull(input.folder) ?? DEFAULT_SFTP_FOLDER,
+    use_key: useKey,
+    username: trimOrNull(creds.username),
+    password: useKey ? null : keptOrSealed(creds.password, stored?.password ?? null, 'password'),
+    public_key: useKey ? (input.password?.publicKey ?? null) : null,
+    private_key: useKey ? keptOrSealed(creds.privateKey, stored?.private_key ?? null, 'private_key') : null,
   };
 }
 

@@ -3,6 +3,7 @@
  * this suite whose DRIVE_API_BASE_URL and OAuth token endpoint are a local Drive v3 stand-in started here
  * (tests/support/drive-server.ts). Connections are inserted with tokens that server issued.
  */
+import { isSealed, openValue } from '../../db/crypto';
 import crypto from 'node:crypto';
 import { createActionActivities } from '../../activities/actions';
 import { sendToDrive, UPLOAD_TOKEN_PROPERTY } from '../../activities/actions/send-to-drive';
@@ -173,7 +174,11 @@ describe('cloud-drive nodes', () => {
     const authorizations = drive.requests
       .filter((r) => r.path.startsWith('/upload/'))
       .map((r) => r.authorization);
-    expect(authorizations).toContain(`Bearer ${stored.access_token}`);
+    // the refreshed token is stored sealed
+    expect(isSealed(stored.access_token)).toBe(true);
+    expect(authorizations).toContain(
+      `Bearer ${openValue('drive_connections', 'access_token', stored.access_token)}`,
+    );
     expect(authorizations).not.toContain(`Bearer ${stale}`);
   });
 

@@ -3,6 +3,7 @@
  * the rendered prompt reaches it with the node's model, temperature and secret as the bearer token; the answer
  * is stored as a chat response of the step and renders into a later node's `${node.<id>.llmresponse}`.
  */
+import { sealValue } from '../../db/crypto';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,7 +98,12 @@ describe('LLM prompt nodes', () => {
     (
       await s
         .knex('secrets')
-        .insert({ process_id: g.processId, name: `llm-${crypto.randomUUID().slice(0, 8)}`, value, active })
+        .insert({
+          process_id: g.processId,
+          name: `llm-${crypto.randomUUID().slice(0, 8)}`,
+          value: sealValue('secrets', 'value', value), // as the API stores it
+          active,
+        })
         .returning('id')
     )[0].id as number;
 

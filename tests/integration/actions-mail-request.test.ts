@@ -3,6 +3,7 @@
  * (smtp-server) and an HTTP server. Two Workers of this suite: one whose deployment allowlist admits
  * 127.0.0.1, one with an empty allowlist (the net guard refuses loopback).
  */
+import { sealValue } from '../../db/crypto';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -115,7 +116,7 @@ describe('send mail and send request nodes', () => {
         .insert({
           process_id: g.processId,
           name: `smtp-${crypto.randomUUID().slice(0, 8)}`,
-          value: 'smtp-secret',
+          value: sealValue('secrets', 'value', 'smtp-secret'), // as the API stores it
           active,
         })
         .returning('id')

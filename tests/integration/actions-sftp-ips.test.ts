@@ -3,6 +3,7 @@
  * OpenSSH sshd on loopback started here (key authentication). One Worker's deployment allowlist admits
  * 127.0.0.1, the other's is empty (the net guard refuses loopback).
  */
+import { sealValue } from '../../db/crypto';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,7 +67,7 @@ describe('send-to-SFTP and inter-process nodes', () => {
         use_key: true,
         username: sshd.username,
         public_key: sshd.clientKey.publicKey,
-        private_key: sshd.clientKey.privateKey,
+        private_key: sealValue('sftp_connections', 'private_key', sshd.clientKey.privateKey), // as stored
       })
       .returning('id');
     await configure(action, { sftpConnection: { id: conn.id }, preferredFilename, fileContent });

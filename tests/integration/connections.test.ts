@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isSealed, openValue, type SealedTable } from '../../db/crypto';
 import { MASKED_SECRET } from '../../domain/integration-types';
 import {
   buildProcess,
@@ -16,6 +17,12 @@ import {
   unique,
   type Res,
 } from '../support/harness';
+
+/** The clear value of a stored credential, after checking the row holds it sealed, never in clear. */
+function opened(table: SealedTable, column: string, stored: string | null): string | null {
+  expect(isSealed(stored)).toBe(true);
+  return openValue(table, column, stored);
+}
 
 const DRIVE_SCOPE = 'https://www.googleapis.com/auth/drive.file';
 const CLIENT_SECRET = `client-secret-${unique('s')}`;
@@ -118,6 +125,7 @@ describe('integrations: node connections', () => {
     for (const res of responses) {
       const text = JSON.stringify(res.body) + JSON.stringify([...res.headers.entries()]);
       for (const secret of SECRETS) expect(text).not.toContain(secret);
+      expect(text).not.toContain('enc:v1:'); // nor the ciphertext of one
     }
   });
 
@@ -154,9 +162,9 @@ describe('integrations: node connections', () => {
         cron: null,
       });
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.emailUploadConnection.created');
-      expect((await knex('email_upload_connections').where({ id: res.body.id }).first()).password).toBe(
-        EMAIL_PASSWORD,
-      );
+      const row = await knex('email_upload_connections').where({ id: res.body.id }).first();
+      expect(row.password).not.toContain(EMAIL_PASSWORD);
+      expect(opened('email_upload_connections', 'password', row.password)).toBe(EMAIL_PASSWORD);
 
       const list = await send('GET', `/api/email-upload-connection-data?nodeId=${nodeId}`, reader);
       expect(list.status).toBe(200);
@@ -182,20 +190,22 @@ describe('integrations: node connections', () => {
       expect(kept.status).toBe(200);
       expect(kept.body).toMatchObject({ imapPort: 143, password: MASKED_SECRET, cron: null });
       expect(kept.headers.get('x-soaapp-alert')).toBe('soaApp.emailUploadConnection.updated');
-      expect((await stored()).password).toBe(EMAIL_PASSWORD);
+      expect(opened('email_upload_connections', 'password', (await stored()).password)).toBe(EMAIL_PASSWORD);
 
       await send('PUT', '/api/email-upload-connection-data', processAdmin, {
         ...created.body,
         password: MASKED_SECRET,
       });
-      expect((await stored()).password).toBe(EMAIL_PASSWORD);
+      expect(opened('email_upload_connections', 'password', (await stored()).password)).toBe(EMAIL_PASSWORD);
 
       const changed = await send('PUT', '/api/email-upload-connection-data', processAdmin, {
         ...created.body,
         password: `${EMAIL_PASSWORD}-2`,
       });
       expect(changed.body.password).toBe(MASKED_SECRET);
-      expect((await stored()).password).toBe(`${EMAIL_PASSWORD}-2`);
+      expect(opened('email_upload_connections', 'password', (await stored()).password)).toBe(
+        `${EMAIL_PASSWORD}-2`,
+      );
 
       const moved = await send('PUT', '/api/email-upload-connection-data', processAdmin, {
         ...created.body,
@@ -359,7 +369,8 @@ describe('integrations: node connections', () => {
         privateKey: MASKED_SECRET,
       });
       const row = await knex('sftp_connections').where({ id: key.body.id }).first();
-      expect(row.private_key).toBe(PRIVATE_KEY);
+      expect(row.private_key).not.toContain('do-not-leak');
+      expect(opened('sftp_connections', 'private_key', row.private_key)).toBe(PRIVATE_KEY);
 
       expect((await send('GET', `/api/sftp-connection-data?nodeId=${upload}`, reader)).body).toEqual([
         res.body,
@@ -400,13 +411,13 @@ describe('integrations: node connections', () => {
       expect(renamed.status).toBe(200);
       expect(renamed.body).toMatchObject({ name: 'Renamed', password: { password: MASKED_SECRET } });
       expect(renamed.headers.get('x-soaapp-alert')).toBe('soaApp.sftpConnection.updated');
-      expect((await row()).password).toBe(SFTP_PASSWORD);
+      expect(opened('sftp_connections', 'password', (await row()).password)).toBe(SFTP_PASSWORD);
 
       await send('PUT', '/api/sftp-connection-data', processAdmin, {
         ...created.body,
         password: { ...created.body.password, password: null },
       });
-      expect((await row()).password).toBe(SFTP_PASSWORD);
+      expect(opened('sftp_connections', 'password', (await row()).password)).toBe(SFTP_PASSWORD);
 
       const noKey = await send('PUT', '/api/sftp-connection-data', processAdmin, {
         ...created.body,
@@ -425,10 +436,11 @@ describe('integrations: node connections', () => {
       });
       expect(toKey.status).toBe(200);
       expect(toKey.body.password).toMatchObject({ useKey: true, password: null, privateKey: MASKED_SECRET });
-      expect(await row()).toMatchObject({ use_key: true, password: null, private_key: PRIVATE_KEY });
+      expect(await row()).toMatchObject({ use_key: true, password: null });
+      expect(opened('sftp_connections', 'private_key', (await row()).private_key)).toBe(PRIVATE_KEY);
 
       await send('PUT', '/api/sftp-connection-data', processAdmin, toKey.body);
-      expect((await row()).private_key).toBe(PRIVATE_KEY);
+      expect(opened('sftp_connections', 'private_key', (await row()).private_key)).toBe(PRIVATE_KEY);
     });
 
     it('reports each rule with its key', async () => {
@@ -538,11 +550,10 @@ describe('integrations: node connections', () => {
         redirect_uri: 'http://localhost:8080/oauth2/callback',
       });
       const row = await knex('drive_connections').where({ node_id: nodeId }).first();
-      expect(row).toMatchObject({
-        access_token: `access-token-${code}`,
-        refresh_token: `refresh-token-${code}`,
-        authorized: true,
-      });
+      expect(row).toMatchObject({ authorized: true });
+      expect(JSON.stringify(row)).not.toContain(code);
+      expect(opened('drive_connections', 'access_token', row.access_token)).toBe(`access-token-${code}`);
+      expect(opened('drive_connections', 'refresh_token', row.refresh_token)).toBe(`refresh-token-${code}`);
       expect(row.granted_scope).toContain(DRIVE_SCOPE);
       expect(new Date(row.token_expiry).getTime()).toBeGreaterThan(Date.now());
 
@@ -613,9 +624,8 @@ describe('integrations: node connections', () => {
         change(nodeId, { updatedConnections: [{ id: created.id, name: 'A2', folderId: 'f2' }] }),
       );
       expect(updated.body).toEqual([{ id: created.id, name: 'A2', folderId: 'f2', authorized: true }]);
-      expect((await knex('drive_connections').where({ id: created.id }).first()).access_token).toBe(
-        `access-token-${code}`,
-      );
+      const kept = (await knex('drive_connections').where({ id: created.id }).first()).access_token;
+      expect(opened('drive_connections', 'access_token', kept)).toBe(`access-token-${code}`);
       const code2 = unique('good');
       await put(
         processAdmin,
@@ -623,9 +633,8 @@ describe('integrations: node connections', () => {
           updatedConnections: [{ id: created.id, name: 'A2', folderId: 'f2', authorizationCode: code2 }],
         }),
       );
-      expect((await knex('drive_connections').where({ id: created.id }).first()).access_token).toBe(
-        `access-token-${code2}`,
-      );
+      const renewed = (await knex('drive_connections').where({ id: created.id }).first()).access_token;
+      expect(opened('drive_connections', 'access_token', renewed)).toBe(`access-token-${code2}`);
       const narrow = await put(
         processAdmin,
         change(nodeId, {

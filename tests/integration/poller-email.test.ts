@@ -4,6 +4,7 @@
  * FILE_PARSER) through `pollUploadNode`, with the suite's Worker running the documents' workflows. Each item
  * is imported once: a second poll and a fresh activity instance (a restarted worker) import nothing.
  */
+import { sealValue } from '../../db/crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
@@ -120,7 +121,7 @@ describe('e-mail upload poller (IMAP)', () => {
           imap_host: dovecot.host,
           imap_port: dovecot.port,
           address: dovecot.user,
-          password: c.password ?? dovecot.password,
+          password: sealValue('email_upload_connections', 'password', c.password ?? dovecot.password),
           folder: c.folder ?? 'INBOX',
           content_type: c.contentType ?? 'MESSAGE',
         })

@@ -5,6 +5,7 @@
  * when asked, import nothing twice and report a failing rule without stopping the others. The poll activity
  * is called directly; a send-to-SFTP node writes over password authentication.
  */
+import { sealValue } from '../../db/crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createActionActivities } from '../../activities/actions';
@@ -100,7 +101,15 @@ describe('SFTP upload poller', () => {
   async function insertConnection(nodeId: number, row: Record<string, unknown>): Promise<number> {
     const [conn] = await s
       .knex('sftp_connections')
-      .insert({ node_id: nodeId, address: sshd.host, port: sshd.port, ...row })
+      .insert({
+        node_id: nodeId,
+        address: sshd.host,
+        port: sshd.port,
+        ...row,
+        // stored sealed, as the API stores them
+        password: sealValue('sftp_connections', 'password', row.password as string | null),
+        private_key: sealValue('sftp_connections', 'private_key', row.private_key as string | null),
+      })
       .returning('id');
     return conn.id;
   }

@@ -3,6 +3,7 @@
  * everything; values never returned). Other suites share the database: names are unique() and no test
  * assumes an empty table.
  */
+import { isSealed, openValue } from '../../db/crypto';
 import type { LlmModelDTO, SecretDTO } from '../../domain/integration-types';
 import {
   buildProcess,
@@ -126,6 +127,7 @@ describe('integrations: LLM models and secrets', () => {
       for (const res of responses) {
         expect(JSON.stringify(res.body)).not.toContain(VALUE);
         expect(JSON.stringify([...res.headers.entries()])).not.toContain(VALUE);
+        expect(JSON.stringify(res.body)).not.toContain('enc:v1:'); // nor its ciphertext
       }
     });
 
@@ -138,7 +140,10 @@ describe('integrations: LLM models and secrets', () => {
       expect(res.body).toEqual({ id: expect.any(Number), name, active: true, processId: proc.id });
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.secret.created');
       const stored = await knex('secrets').where({ id: res.body.id }).first();
-      expect(stored.value).toBe(VALUE);
+      // stored sealed (AES-256-GCM), never in clear
+      expect(stored.value).not.toContain(VALUE);
+      expect(isSealed(stored.value)).toBe(true);
+      expect(openValue('secrets', 'value', stored.value)).toBe(VALUE);
 
       const list = await track(send('GET', `/api/secrets?processId=${proc.id}`, processAdmin));
       expect(list.status).toBe(200);
