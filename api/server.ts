@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { createApp } from './app';
 import { loadConfig, type AppConfig } from './config';
 import { createKnex } from '../db/connection';
+import { dataKeyring } from '../db/crypto';
 import { createMailer } from './services/mail';
 import { createTemporalGateway, type TemporalGateway } from './temporal';
 
@@ -16,6 +17,8 @@ export interface RunningApi {
 }
 
 export async function startApi(config: AppConfig): Promise<RunningApi> {
+  // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a request reads.
+  dataKeyring();
   const knex = createKnex(config.databaseUrl);
   const temporal = createTemporalGateway(config.temporalAddress, config.temporalNamespace);
   const app = createApp({ config, knex, temporal, mailer: createMailer(config.smtp) });

@@ -7,6 +7,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } 
 import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { loadAsrConfig } from '../api/config';
+import { dataKeyring } from '../db/crypto';
 import { startDocumentWorkflow } from '../api/services/document-workflows';
 import { syncAllSchedules } from '../api/services/schedules';
 import { createActivities, type ActivityDeps } from '../activities';
@@ -120,6 +121,8 @@ export async function createWorker(
 if (require.main === module) {
   const env = process.env;
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
+  dataKeyring();
   const knex = createKnex(env.DATABASE_URL);
   createWorker({
     temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
