@@ -5,7 +5,13 @@
  */
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { maxLengthViolation, oversizedStrings, TEXT_LIMITS } from '../domain/limits';
+import {
+  maxLengthViolation,
+  oversizedStrings,
+  TEXT_LIMITS,
+  unstorableStrings,
+  unstorableTextViolation,
+} from '../domain/limits';
 import type { ConstraintCode } from '../domain/validation';
 import { fieldErrors, HttpError } from './errors';
 
@@ -24,7 +30,9 @@ function codeOf(issue: z.core.$ZodIssue): ConstraintCode {
 /**
  * Validates a body against its schema. First, whatever the schema: no string in the body (keys included)
  * may be longer than TEXT_LIMITS.anyString (domain/limits.ts), so an oversized field is a field error
- * `entity.validation.maxlength` and is never stored, even where the schema or the rules set no tighter limit.
+ * `entity.validation.maxlength` and is never stored, even where the schema or the rules set no tighter limit;
+ * and none may hold a NUL or a lone surrogate (`entity.validation.pattern`), which PostgreSQL cannot store
+ * or which would be stored silently changed.
  */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName: string): z.infer<S> {
   const oversized = oversizedStrings(value, TEXT_LIMITS.anyString);
@@ -35,6 +43,12 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName
         field: path || objectName,
         violation: maxLengthViolation(TEXT_LIMITS.anyString),
       })),
+    );
+  const unstorable = unstorableStrings(value);
+  if (unstorable.length)
+    throw fieldErrors(
+      objectName,
+      unstorable.map((path) => ({ field: path || objectName, violation: unstorableTextViolation })),
     );
   const result = schema.safeParse(value);
   if (result.success) return result.data;

@@ -1,4 +1,10 @@
-import { maxLengthRule, oversizedStrings, TEXT_LIMITS } from './limits';
+import {
+  hasUnstorableCharacters,
+  maxLengthRule,
+  oversizedStrings,
+  TEXT_LIMITS,
+  unstorableStrings,
+} from './limits';
 
 describe('text limits', () => {
   it('finds the oversized strings of a body, keys included, by path', () => {
@@ -24,5 +30,19 @@ describe('text limits', () => {
     });
     expect(maxLengthRule(3)('abc')).toBeNull();
     expect(maxLengthRule(3)(null)).toBeNull();
+  });
+});
+
+describe('unstorable characters', () => {
+  it('finds NUL bytes and lone surrogates anywhere in a body, keys included; pairs are fine', () => {
+    const body = {
+      name: 'a\u0000b',
+      list: ['ok \ud83d\ude00', 'x\ud800'],
+      nested: { ['k\udc00']: 1, t: 'tab\tok' },
+    };
+    expect(unstorableStrings(body).sort()).toEqual(['list.1', 'name', 'nested.*']);
+    expect(hasUnstorableCharacters('\ud83d\ude00 emoji')).toBe(false);
+    expect(hasUnstorableCharacters('end\ud83d')).toBe(true);
+    expect(hasUnstorableCharacters('\ude00start')).toBe(true);
   });
 });

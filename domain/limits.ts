@@ -50,22 +50,22 @@ export const maxLengthRule =
     typeof value === 'string' && value.length > max ? maxLengthViolation(max) : null;
 
 /**
- * Paths (dotted, array indexes as numbers) of the strings in a parsed JSON value longer than `max`, object
- * keys included (as `<parent>.*`), at most `limit` of them. Iterative, so a deeply nested body cannot overflow the stack.
+ * Paths (dotted, array indexes as numbers) of the strings in a parsed JSON value that `bad` picks, object
+ * keys included (a bad key is reported as `<parent>.*`, so an answer never echoes it), at most `limit` of
+ * them. Iterative, so a deeply nested body cannot overflow the stack.
  */
-export function oversizedStrings(value: unknown, max: number = TEXT_LIMITS.anyString, limit = 20): string[] {
+function findStrings(value: unknown, bad: (s: string) => boolean, limit: number): string[] {
   const found: string[] = [];
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length && found.length < limit) {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.length > max) found.push(path);
+      if (bad(v)) found.push(path);
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], path ? `${path}.${i}` : String(i)]);
     } else if (v !== null && typeof v === 'object') {
       for (const [k, child] of Object.entries(v as Record<string, unknown>).reverse()) {
-        // An oversized key is reported as `<parent>.*`: the answer must not echo it.
-        if (k.length > max) {
+        if (bad(k)) {
           found.push(path ? `${path}.*` : '*');
           continue;
         }
@@ -75,3 +75,19 @@ export function oversizedStrings(value: unknown, max: number = TEXT_LIMITS.anySt
   }
   return found;
 }
+
+/** Paths of the strings (keys included) of a parsed JSON value longer than `max`. */
+export const oversizedStrings = (value: unknown, max: number = TEXT_LIMITS.anyString, limit = 20): string[] =>
+  findStrings(value, (s) => s.length > max, limit);
+
+/** A NUL character or a UTF-16 surrogate without its pair: no field may hold one (PostgreSQL text cannot). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const unstorableTextViolation: Violation = { code: 'Pattern', key: 'entity.validation.pattern' };
+
+/** The text holds a NUL or a lone surrogate. */
+export const hasUnstorableCharacters = (text: string): boolean => UNSTORABLE.test(text);
+
+/** Paths of the strings (keys included) of a parsed JSON value that hold a NUL or a lone surrogate. */
+export const unstorableStrings = (value: unknown, limit = 20): string[] =>
+  findStrings(value, hasUnstorableCharacters, limit);

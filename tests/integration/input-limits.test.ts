@@ -192,4 +192,46 @@ describe('input limits', () => {
       expect(fieldKeys(res)).toEqual([['color', 'soaApp.processTag.colorInvalid']]);
     });
   });
+
+  describe('characters PostgreSQL cannot store', () => {
+    it('refuses a NUL byte or a lone surrogate in a process, secret or rule name with 400 and the field', async () => {
+      const processes = Number((await knex('processes').count('* as n').first())!.n);
+      const secrets = Number((await knex('secrets').count('* as n').first())!.n);
+      for (const bad of ['a\u0000b', 'a\ud800b', '\udc00']) {
+        const proc = await send('POST', '/api/processes', suite.admin, {
+          name: bad,
+          isRagEnabled: false,
+          ragTextSplitter: null,
+          processTags: [],
+        });
+        expect({ bad, status: proc.status, keys: fieldKeys(proc) }).toEqual({
+          bad,
+          status: 400,
+          keys: [['name', 'entity.validation.pattern']],
+        });
+        const secret = await send('POST', '/api/secrets', suite.admin, {
+          name: unique('s'),
+          value: bad,
+          processId: process.id,
+        });
+        expect({ bad, status: secret.status, keys: fieldKeys(secret) }).toEqual({
+          bad,
+          status: 400,
+          keys: [['value', 'entity.validation.pattern']],
+        });
+      }
+      const lexicon = await insertNode(knex, process.id, 'LEXICON');
+      const tagTypeId = (await insertNerTagType(knex, lexicon.id)).id;
+      const rule = await send('POST', '/api/matching-rules/batch', suite.admin, {
+        nerTagTypeId: tagTypeId,
+        deletedRuleIds: [],
+        updatedRules: [],
+        newRules: [{ nerTagTypeId: tagTypeId, expression: 'x\u0000', matchingType: 'EXACT' }],
+      });
+      expect(rule.status).toBe(400);
+      expect(fieldKeys(rule)).toEqual([['newRules.0.expression', 'entity.validation.pattern']]);
+      expect(Number((await knex('processes').count('* as n').first())!.n)).toBe(processes);
+      expect(Number((await knex('secrets').count('* as n').first())!.n)).toBe(secrets);
+    });
+  });
 });
