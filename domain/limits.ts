@@ -81,6 +81,7 @@ export const oversizedStrings = (value: unknown, max: number = TEXT_LIMITS.anySt
   findStrings(value, (s) => s.length > max, limit);
 
 /** A NUL character or a UTF-16 surrogate without its pair: no field may hold one (PostgreSQL text cannot). */
+// eslint-disable-next-line no-control-regex -- the NUL is what this rule looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const unstorableTextViolation: Violation = { code: 'Pattern', key: 'entity.validation.pattern' };
