@@ -122,7 +122,38 @@ export function toImportError(e: ErrorObject): ImportValidationError {
 }
 
 /** The file's schema violations; an empty list when it can be imported. */
+/**
+ * The deepest nesting of `children` in an import file, walked without recursion (ajv's own walk recurses,
+ * so a file nested thousands deep is refused here before ajv sees it).
+ */
+function importDepth(value: unknown): { depth: number; path: string } {
+  let deepest = { depth: 0, path: '' };
+  const data = (value as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return deepest;
+  const stack: [unknown, number, string][] = data.map((e, i) => [e, 1, `data[${i}]`]);
+  while (stack.length) {
+    const [entry, depth, path] = stack.pop()!;
+    if (depth > deepest.depth) deepest = { depth, path };
+    if (depth > LABEL_LIMITS.depth) break;
+    const children = (entry as { children?: unknown } | null)?.children;
+    if (Array.isArray(children))
+      children.forEach((c, i) => stack.push([c, depth + 1, `${path}.children[${i}]`]));
+  }
+  return deepest;
+}
+
 export function validateLabelImport(value: unknown): ImportValidationError[] {
+  const { depth, path } = importDepth(value);
+  if (depth > LABEL_LIMITS.depth)
+    return [
+      {
+        message: `is nested deeper than ${LABEL_LIMITS.depth} levels`,
+        property: `instance.${path}`,
+        path,
+        argument: LABEL_LIMITS.depth,
+        schema: 'maxDepth',
+      },
+    ];
   const validate = validator();
   if (validate(value)) return [];
   // `if` adds a summary error beside the failing `then` keyword; the latter says what is wrong.

@@ -261,6 +261,18 @@ describe('label import schema', () => {
     expect(validateLabelImport(LABEL_IMPORT_EXAMPLE)).toEqual([]);
     expect(validateLabelImport({ data: [] })).toEqual([]);
   });
+  it('refuses a tree deeper than the limit before ajv walks it (no stack overflow at 100,000 levels)', () => {
+    const tree = (levels: number) => {
+      let entry: Record<string, unknown> = {
+        nerTagType: { name: 'a', backgroundColor: '#fff', textColor: '#000' },
+      };
+      for (let i = 1; i < levels; i++) entry = { ...entry, children: [entry] };
+      return { data: [entry] };
+    };
+    expect(validateLabelImport(tree(10))).toEqual([]);
+    expect(validateLabelImport(tree(11)).map((e) => e.schema)).toEqual(['maxDepth']);
+    expect(validateLabelImport(tree(100_000)).map((e) => e.schema)).toEqual(['maxDepth']);
+  });
   it('lists each failure with message, property, path, argument and the failing schema', () => {
     const errors = validateLabelImport({
       data: [

@@ -9,7 +9,14 @@ import type { ActivityType } from './enums';
 import type { RelationTypeDTO } from './label-types';
 import { isHexColor, textPatternRule, type Violation } from './validation';
 
-export const LABEL_LIMITS = { name: 100, description: 255, color: 20, priority: { min: 0, max: 4 } } as const;
+export const LABEL_LIMITS = {
+  name: 100,
+  description: 255,
+  color: 20,
+  priority: { min: 0, max: 4 },
+  /** Levels of a NER tag type tree in an import file (the spec sets none; a path stays a readable size). */
+  depth: 10,
+} as const;
 export const DEFAULT_RELATION_PRIORITY = 2;
 /** The client's id of the 'Any' label in the relation modal; stored as null. */
 export const ANY_LABEL_ID = -1;

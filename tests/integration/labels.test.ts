@@ -516,6 +516,27 @@ describe('labels API', () => {
       expect(again.body.duplicatedRules).toHaveLength(3);
     });
 
+    it('rejects a file nested 2,000 levels deep with a 400 naming the depth, and imports nothing', async () => {
+      const node = await buildNode('SPAN');
+      let entry: Record<string, unknown> = {
+        nerTagType: { name: 'Leaf', backgroundColor: '#111111', textColor: '#ffffff' },
+      };
+      for (let i = 0; i < 2000; i++)
+        entry = {
+          nerTagType: { name: `L${i}`, backgroundColor: '#111111', textColor: '#ffffff' },
+          children: [entry],
+        };
+      const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, {
+        data: [entry],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Validation Failed');
+      expect(
+        res.body.errors.map((e: { schema: unknown; argument: unknown }) => [e.schema, e.argument]),
+      ).toEqual([['maxDepth', 10]]);
+      expect(await knex('ner_tag_types').where('node_id', node.id)).toEqual([]);
+    });
+
     it('rejects a file that breaks the schema with the list of errors and imports nothing', async () => {
       const node = await buildNode('SPAN');
       const res = await send('POST', `/api/node/${node.id}/ner-tag-type/import`, suite.admin, {
