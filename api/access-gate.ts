@@ -78,7 +78,12 @@ const toTarget = (row: unknown): Target | null => {
 };
 
 /** The targets a reference value names (several for an upload endpoint used by several processes). */
-export async function resolveTargets(knex: Knex, kind: RefKind, raw: string, ctx: Context): Promise<Target[]> {
+export async function resolveTargets(
+  knex: Knex,
+  kind: RefKind,
+  raw: string,
+  ctx: Context,
+): Promise<Target[]> {
   if (kind === 'uploadEndpoint') {
     const q = knex('nodes')
       .where('activity_type', 'HUP')
@@ -182,7 +187,8 @@ export function guardRouters(routers: Router[], knex: Knex, table = ROUTE_ACCESS
       const keys = routeKeys(layer);
       const declared = keys.map((k) => table[k]);
       const missing = keys.filter((_, i) => !declared[i]);
-      if (missing.length) throw new Error(`No access declaration for ${missing.join(', ')} (api/routes/access.ts)`);
+      if (missing.length)
+        throw new Error(`No access declaration for ${missing.join(', ')} (api/routes/access.ts)`);
       if (new Set(declared).size !== 1)
         throw new Error(`The methods of ${String(layer.path)} need one declaration each: split the route`);
       keys.forEach((k) => seen.add(k));

@@ -192,7 +192,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
     ...onNode('WRITE', [query('nodeId', 'node'), inBody('nodeId', 'node')]),
     body: 'multipart',
   },
-  'POST /api/upload/:endpoint': { ...onNode('WRITE', param('endpoint', 'uploadEndpoint')), body: 'multipart' },
+  'POST /api/upload/:endpoint': {
+    ...onNode('WRITE', param('endpoint', 'uploadEndpoint')),
+    body: 'multipart',
+  },
 
   // --- documents ---
   'GET /api/documents/:id': onProcess('READ', param('id', 'document')),
