@@ -403,7 +403,10 @@ describe('upload API', () => {
     });
 
     it.each([
-      ['in the form field before the file', (id: number) => ({ path: '/api/file-upload', field: String(id) })],
+      [
+        'in the form field before the file',
+        (id: number) => ({ path: '/api/file-upload', field: String(id) }),
+      ],
       ['in the query', (id: number) => ({ path: `/api/file-upload?nodeId=${id}`, field: null })],
     ])(
       'refuses a 10 MB upload of a user without authority (node %s) before reading it',
