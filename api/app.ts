@@ -1,5 +1,4 @@
 /** Builds the Koa application from its dependencies; server.ts and the tests both use it. */
-import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import { authenticate, jwtResolver } from './auth';
@@ -31,7 +30,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   app.use(securityHeaders);
   app.use(errorMiddleware);
-  app.use(bodyParser({ enableTypes: ['json', 'text'], jsonLimit: '2mb', textLimit: '64kb' }));
+  // Bodies are read per route, after its access gate (api/access-gate.ts).
   app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret)]));
   registerRoutes(app, deps);
   app.use(serveWeb(deps.config.webDir));

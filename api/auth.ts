@@ -16,8 +16,8 @@ import {
   type AuthorityGrant,
   type Principal,
 } from '../domain';
-import { mergeAuthorities } from '../domain/access';
-import { forbidden, unauthorized } from './errors';
+import { isAdmin, mergeAuthorities } from '../domain/access';
+import { forbidden, notFound, unauthorized, type HttpError } from './errors';
 
 export const JWT_ALGORITHM = 'HS512' as const;
 
@@ -186,4 +186,22 @@ export function assertNodeMode(
 
 export function assertGlobalPermission(user: AuthUser, required: AccessMode = 'WRITE'): void {
   if (!hasGlobalProcessPermission(user, required)) throw forbidden();
+}
+
+/**
+ * The answer for an id the caller cannot reach or that does not exist, alike (issue 9): 403 for everyone
+ * but an admin (who reaches every process, so learns nothing from a 404).
+ */
+export function unreachable(user: AuthUser, entity?: string): HttpError {
+  return isAdmin(user) ? notFound(entity) : forbidden();
+}
+
+/** READ on a document's process, or a grant on one of its nodes (the documents passing through it). */
+export async function mayReadDocumentOf(knex: Knex, user: AuthUser, processId: number): Promise<boolean> {
+  if (processMode(user, processId)) return true;
+  const nodeIds = user.authorities.filter((a) => a.type === 'NODE').map((a) => a.componentId);
+  return (
+    nodeIds.length > 0 &&
+    !!(await knex('nodes').where('process_id', processId).whereIn('id', nodeIds).first('id'))
+  );
 }

@@ -33,13 +33,24 @@ export const unsupported = (detail: string) =>
 /**
  * Reads a multipart/form-data body: small text fields and one file (the `file` field, else the first file),
  * kept in memory up to `maxBytes` (beyond that the file is marked truncated and the rest is drained).
+ *
+ * `beforeFile` runs with the fields read so far when the first file part starts, BEFORE any byte of it is
+ * consumed (the part stays paused, so the client's upload stalls): the access check. When it throws, the
+ * request stops being read and the promise rejects with its error (the caller answers and closes).
+ * Every stream's failure (the request's error, abort or early close, busboy's malformed or truncated body,
+ * a file stream's error) rejects with 400: nothing is left without an error listener (issue 9 finding 1).
  */
-export function readMultipart(ctx: Context, maxBytes: number): Promise<MultipartUpload> {
+export function readMultipart(
+  ctx: Context,
+  maxBytes: number,
+  beforeFile?: (fields: Record<string, string>) => Promise<void>,
+): Promise<MultipartUpload> {
   return new Promise((resolve, reject) => {
+    const req = ctx.req;
     let parser: busboy.Busboy;
     try {
       parser = busboy({
-        headers: ctx.req.headers,
+        headers: req.headers,
         defParamCharset: 'utf8',
         limits: { fileSize: maxBytes, files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30 },
       });
@@ -47,27 +58,80 @@ export function readMultipart(ctx: Context, maxBytes: number): Promise<Multipart
       reject(badRequest('error.upload.notMultipart', 'Send the file as multipart/form-data (field "file")'));
       return;
     }
+    let settled = false;
+    const malformed = () => badRequest('error.upload.malformed', 'The multipart body is malformed');
+    const cleanup = () => {
+      req.off('error', onRequestError);
+      req.off('aborted', onRequestAborted);
+      req.off('close', onRequestClose);
+    };
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      req.unpipe(parser);
+      req.pause();
+      // busboy may still report the end of what it had: swallow it, the answer is decided.
+      parser.on('error', () => undefined);
+      parser.destroy();
+      reject(err);
+    };
+    const onRequestError = () => fail(malformed());
+    const onRequestAborted = () => fail(malformed());
+    const onRequestClose = () => {
+      if (!req.complete) fail(malformed());
+    };
+    req.on('error', onRequestError);
+    req.on('aborted', onRequestAborted);
+    req.on('close', onRequestClose);
+
     const out: MultipartUpload = { fields: {}, file: null };
+    /** Settles when the kept file is fully read (and authorized); resolves at once without a file. */
+    let fileDone: Promise<void> = Promise.resolve();
+    let checked: Promise<void> | null = null;
     parser.on('field', (name, value) => {
       out.fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (out.file && name !== 'file') {
+      stream.on('error', () => fail(malformed()));
+      if (settled || (out.file && name !== 'file')) {
         stream.resume();
         return;
       }
       const chunks: Buffer[] = [];
       const file = { filename: info.filename ?? '', bytes: Buffer.alloc(0), truncated: false };
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('limit', () => (file.truncated = true));
-      stream.on('end', () => {
-        file.bytes = Buffer.concat(chunks);
-      });
       out.file = file;
+      stream.pause();
+      checked ??= beforeFile ? beforeFile({ ...out.fields }) : Promise.resolve();
+      fileDone = new Promise<void>((done) => {
+        stream.on('limit', () => (file.truncated = true));
+        stream.on('end', () => {
+          file.bytes = Buffer.concat(chunks);
+          done();
+        });
+      });
+      checked.then(
+        () => {
+          if (settled) return;
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.resume();
+        },
+        (err: Error) => fail(err),
+      );
     });
-    parser.on('error', () => reject(badRequest('error.upload.malformed', 'The multipart body is malformed')));
-    parser.on('close', () => resolve(out));
-    ctx.req.pipe(parser);
+    parser.on('error', () => fail(malformed()));
+    parser.on('close', () => {
+      Promise.all([checked ?? (beforeFile ? beforeFile({ ...out.fields }) : undefined), fileDone]).then(
+        () => {
+          if (settled) return;
+          settled = true;
+          cleanup();
+          resolve(out);
+        },
+        (err: Error) => fail(err),
+      );
+    });
+    req.pipe(parser);
   });
 }
 
@@ -86,7 +150,11 @@ export function assertUploadNode(node: Node): void {
   }
 }
 
-/** Reads the body, checks the file and creates the document through the node; answers 201. */
+/**
+ * Reads the body, checks the file and creates the document through the node; answers 201. The node (from
+ * the query or a form field that precedes the file) is resolved and authorized before the first byte of
+ * the file is read; a refusal answers at once and closes the connection instead of reading the rest.
+ */
 async function intake(ctx: Context, deps: DocumentDeps, maxBytes: number, resolveNode: NodeResolver) {
   const user = currentUser(ctx);
   const declared = Number(ctx.get('content-length') || 0);
@@ -94,10 +162,21 @@ async function intake(ctx: Context, deps: DocumentDeps, maxBytes: number, resolv
     ctx.set('Connection', 'close');
     throw tooLarge(`The upload is larger than the limit of ${maxBytes} bytes`);
   }
-  const form = await readMultipart(ctx, maxBytes);
-  const node = await resolveNode(user, form.fields);
-  assertNodeMode(user, node.id, node.processId, 'WRITE');
-  assertUploadNode(node);
+  let node: Node | undefined;
+  const authorize = async (fields: Record<string, string>) => {
+    node = await resolveNode(user, fields);
+    assertNodeMode(user, node.id, node.processId, 'WRITE');
+    assertUploadNode(node);
+  };
+  let form: MultipartUpload;
+  try {
+    form = await readMultipart(ctx, maxBytes, authorize);
+  } catch (err) {
+    // The rest of the body is not read: the connection closes after the answer.
+    ctx.set('Connection', 'close');
+    throw err;
+  }
+  if (!node) throw badRequest('error.upload.noFile', 'The form has no file (field "file")');
   if (!form.file) throw badRequest('error.upload.noFile', 'The form has no file (field "file")');
   if (form.file.truncated) throw tooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
   const filename = sanitizeFilename(form.file.filename);

@@ -1,5 +1,10 @@
-/** Mounts every resource router. */
+/**
+ * Mounts every resource router, each route behind its access gate and body parser (api/access-gate.ts,
+ * declarations in ./access.ts).
+ */
+import type Router from '@koa/router';
 import type Koa from 'koa';
+import { guardRouters } from '../access-gate';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
 import { actionResultRoutes } from './action-results';
@@ -26,8 +31,9 @@ import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 
-export function registerRoutes(app: Koa, deps: AppDeps): void {
-  for (const router of [
+/** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
+export function buildRouters(deps: AppDeps): Router[] {
+  return [
     managementRoutes(deps),
     i18nRoutes(deps),
     accountRoutes(deps),
@@ -52,7 +58,13 @@ export function registerRoutes(app: Koa, deps: AppDeps): void {
     llmRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
-  ]) {
+  ];
+}
+
+export function registerRoutes(app: Koa, deps: AppDeps): void {
+  const routers = buildRouters(deps);
+  guardRouters(routers, deps.knex);
+  for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

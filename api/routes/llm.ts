@@ -6,7 +6,8 @@
  *   step (the latest response is what `${node.<id>.llmresponse}` renders). ADMIN or WRITE on the node.
  *   The rerun is not a step run: no action execution result is written and the step keeps its status.
  * - `GET /api/llm-chat-responses?documentId`: the document's chat responses, oldest first, of the nodes the
- *   user may READ.
+ *   user may READ; 403 alike for an unknown document and one the user cannot read (READ on its process or
+ *   a grant on one of its nodes).
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-rende
 import { loadActionNode, loadRenderData } from '../../activities/actions/context';
 import { callLlm, prepareLlmCall, storeChatResponse } from '../../activities/actions/llm-prompt';
 import type { AppDeps } from '../app';
-import { assertNodeMode, currentUser } from '../auth';
+import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable } from '../auth';
 import { HttpError, badRequest, notFound } from '../errors';
 import { body, idParam } from '../validate';
 
@@ -120,15 +121,17 @@ export function llmRoutes({ knex, config }: AppDeps): Router {
     const user = currentUser(ctx);
     const documentId = idParam(firstValue(ctx.query.documentId), 'documentId');
     const doc = await knex('documents').where('id', documentId).first('id', 'process_id');
-    if (!doc) throw notFound('document');
+    // An unknown document and one of a process the caller cannot read answer alike (issue 9 finding 12).
+    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.process_id))))
+      throw unreachable(user, 'document');
     const rows: Record<string, unknown>[] = await knex('llm_chat_responses')
       .where('document_id', documentId)
       .orderBy('id', 'asc')
       .select(COLUMNS);
     const processId = Number(doc.process_id);
-    const readable = rows.filter((r) => modeSatisfies(nodeMode(user, Number(r.node_id), processId), 'READ'));
-    if (rows.length > 0 && readable.length === 0) throw new HttpError(403, { message: 'error.http.403' });
-    ctx.body = readable.map(toDTO);
+    ctx.body = rows
+      .filter((r) => modeSatisfies(nodeMode(user, Number(r.node_id), processId), 'READ'))
+      .map(toDTO);
   });
 
   return router;

@@ -7,10 +7,17 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { assertNodeMode, currentUser } from '../auth';
+import { assertNodeMode, currentUser, unreachable } from '../auth';
 import { HttpError, notFound } from '../errors';
 import * as nodes from '../services/nodes';
-import { rerunnableSteps, runStepAction, stepDTO, stepToAssign, loadStepContext } from '../services/steps';
+import {
+  findStepNode,
+  rerunnableSteps,
+  runStepAction,
+  stepDTO,
+  stepToAssign,
+  loadStepContext,
+} from '../services/steps';
 import { body, idParam } from '../validate';
 import type { StepAction } from '../../domain/steps';
 
@@ -48,6 +55,11 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
   router.put('/api/steps', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, stepSave, 'step');
+    // WRITE on the step's node before anything of the step is read or answered (issue 9 finding 4); an
+    // unknown step answers like a step of a process the caller cannot reach.
+    const stepNode = await findStepNode(knex, input.id);
+    if (!stepNode) throw unreachable(user, 'step');
+    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'WRITE');
     const { step } = await loadStepContext(knex, input.id);
     let result: unknown = null;
     if (input.master === true && !step.master)
@@ -82,14 +94,20 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
     const user = currentUser(ctx);
     const action = ACTION_PATHS[ctx.params.action];
     if (!action) throw notFound();
-    ctx.body = await runStepAction(deps, user, idParam(ctx.params.id), action);
+    const id = idParam(ctx.params.id);
+    const stepNode = await findStepNode(knex, id);
+    if (!stepNode) throw unreachable(user, 'step');
+    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'READ');
+    ctx.body = await runStepAction(deps, user, id, action);
   });
 
   router.get('/api/steps/:id', async (ctx) => {
     const user = currentUser(ctx);
-    const { node } = await loadStepContext(knex, idParam(ctx.params.id));
-    assertNodeMode(user, node.id, node.processId, 'READ');
-    ctx.body = await stepDTO(knex, idParam(ctx.params.id), user);
+    const id = idParam(ctx.params.id);
+    const stepNode = await findStepNode(knex, id);
+    if (!stepNode) throw unreachable(user, 'step');
+    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'READ');
+    ctx.body = await stepDTO(knex, id, user);
   });
 
   /** Rerunnable steps of a FILE_PARSER node (WAITING or ERROR), pages of 10; the total in X-Total-Count. */

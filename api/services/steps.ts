@@ -201,6 +201,18 @@ export async function stepDTO(knex: Knex, stepId: number, user: AuthUser | null)
   return toDTO(row, user);
 }
 
+/** The node and process of a step, or undefined for an unknown step: what access is checked on. */
+export async function findStepNode(
+  knex: Knex,
+  stepId: number,
+): Promise<{ nodeId: number; processId: number } | undefined> {
+  const row = await knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .where('s.id', stepId)
+    .first('n.id as nodeId', 'n.process_id as processId');
+  return row ? { nodeId: Number(row.nodeId), processId: Number(row.processId) } : undefined;
+}
+
 export async function loadStepContext(knex: Knex, stepId: number): Promise<StepContext> {
   const row: StepJoinRow | undefined = await stepQuery(knex).where('s.id', stepId).first();
   if (!row) throw notFound('step');

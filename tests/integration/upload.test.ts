@@ -7,6 +7,8 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -366,6 +368,91 @@ describe('upload API', () => {
       expect(named.status).toBe(201);
       expect(named.body.processId).toBe(other.processId);
     });
+  });
+
+  describe('hostile bodies (issue 9 finding 1)', () => {
+    const BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
+    const fieldPart = (name: string, value: string) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const fileHead = (name = 'big.txt') =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+      'Content-Type: text/plain\r\n\r\n';
+    const healthy = async () => expect((await suite.get('/management/health')).status).toBe(200);
+
+    /**
+     * Sends raw bytes on a socket (and half-closes it when `end`, which aborts the request); the answer's
+     * status, or null when the connection closed without one.
+     */
+    const raw = (bytes: string, end = false): Promise<number | null> =>
+      new Promise((resolve) => {
+        const socket = net.connect(suite.api.port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (c) => (text += c.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
+          resolve(m ? Number(m[1]) : null);
+        });
+        if (end) socket.end(bytes);
+        else socket.write(bytes);
+      });
+
+    it('a body that ends inside the file part answers 400 and the API stays up', async () => {
+      const body = fieldPart('nodeId', String(uploadNodeId)) + fileHead() + 'x'.repeat(2000);
+      const head = (length: number) =>
+        `POST /api/file-upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${suite.admin}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${length}\r\n` +
+        'Connection: close\r\n\r\n';
+      // The request is complete, the form is not (no closing boundary): busboy's "Unexpected end of form".
+      expect(await raw(head(body.length) + body)).toBe(400);
+      await healthy();
+      // The connection ends before the declared length: an aborted request.
+      expect([400, null]).toContain(await raw(head(body.length + 100_000) + body, true));
+      await healthy();
+      // Without a single byte of the file.
+      const bare = fieldPart('nodeId', String(uploadNodeId)) + fileHead();
+      expect(await raw(head(bare.length) + bare)).toBe(400);
+      await healthy();
+    });
+
+    it.each([
+      [
+        'in the form field before the file',
+        (id: number) => ({ path: '/api/file-upload', field: String(id) }),
+      ],
+      ['in the query', (id: number) => ({ path: `/api/file-upload?nodeId=${id}`, field: null })],
+    ])(
+      'refuses a 10 MB upload of a user without authority (node %s) before reading it',
+      async (_where, target) => {
+        const stranger = await suite.signIn(await buildUser(suite.knex));
+        const { path: urlPath, field } = target(uploadNodeId);
+        // Chunked (no Content-Length): only the access check can stop it before the body is read. Only the
+        // first 64 KB of the 10 MB are ever sent: an API that waited for the whole body would never answer
+        // (the test then fails on its timeout).
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = http.request({
+            host: '127.0.0.1',
+            port: suite.api.port,
+            path: urlPath,
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${stranger}`,
+              'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+            },
+          });
+          req.on('response', (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+            req.destroy();
+          });
+          req.on('error', reject);
+          req.write((field ? fieldPart('nodeId', field) : '') + fileHead('ten-megabytes.txt'));
+          req.write(Buffer.alloc(64 * 1024, 'y'));
+        });
+        expect(status).toBe(403);
+        await healthy();
+      },
+    );
   });
 
   describe('when the workflow cannot be started', () => {

@@ -1,0 +1,251 @@
+/**
+ * Who may call each route: ONE table, keyed by `METHOD path` exactly as the router registers the route
+ * (prefix included). api/access-gate.ts installs a gate in front of every route from this table before
+ * its body is read, and refuses to start when a route has no declaration; the authorization matrix test
+ * (tests/integration/authz-matrix.test.ts) calls every route as every kind of principal and expects what
+ * is declared here.
+ *
+ * - `public`: anyone, signed in or not.
+ * - `signed-in`: any signed-in user (401 otherwise); what it answers may still be filtered per user.
+ * - `role`: a signed-in user with the role (403 otherwise).
+ * - `global`: the process permission at global level (an authority on component -1) of at least `mode`.
+ * - `process`: at least `mode` on the process the `ref` belongs to (spec 1 section 6); `viaNode` also
+ *   counts any grant on one of that process's nodes as READ (an annotator granted a node only still reads
+ *   the documents passing through it).
+ * - `node`: at least `mode` on the node the `ref` belongs to (the higher of the node's own mode and its
+ *   process's).
+ *
+ * `ref` says where the id is and what it names (`kind`: the gate finds its process and node; the matrix
+ * test puts the fixture of that kind there). A list of refs means "the first one present". Refs from the
+ * path or the query are checked by the gate before the body is read; refs from the body are checked by
+ * the handler after the (size-limited) parse. Handlers keep their own checks (defence in depth), and may
+ * refine the declared minimum (e.g. ADMIN for some step actions, for removing another assignee).
+ *
+ * An id the gate cannot find answers 403 to anyone but an admin, exactly like an id of a process the
+ * caller cannot reach: nobody learns whether an id of another process exists.
+ */
+import type { AccessMode } from '../../domain/enums';
+
+export type RefKind =
+  | 'process'
+  | 'node'
+  | 'document'
+  | 'step'
+  | 'edge'
+  | 'predicate'
+  | 'secret'
+  | 'classifierType'
+  | 'nerTagType'
+  | 'relationType'
+  | 'matchingRule'
+  | 'emailConnection'
+  | 'sftpConnection'
+  /** the `endpoint` setting of HTTP upload nodes (not an id; may name nodes of several processes) */
+  | 'uploadEndpoint';
+
+export interface Ref {
+  from: 'param' | 'query' | 'body';
+  /** the parameter, query or body field (`[].id`: the `id` of each element of a body array) */
+  name: string;
+  kind: RefKind;
+  /** a list of ids (`?nodeIds=1,2`, `?nodeIds=1&nodeIds=2`, a body array): each must pass */
+  many?: boolean;
+}
+
+export type Access =
+  | { who: 'public' }
+  | { who: 'signed-in' }
+  | { who: 'role'; role: string }
+  | { who: 'global'; mode: AccessMode }
+  | { who: 'process'; mode: AccessMode; ref: Ref | Ref[]; viaNode?: boolean }
+  | { who: 'node'; mode: AccessMode; ref: Ref | Ref[] };
+
+/** How the route reads its body: JSON (and plain text) parsed up to a limit (default), or multipart. */
+export type BodyKind = 'json' | 'multipart';
+
+export type RouteAccess = Access & { body?: BodyKind };
+
+const PUBLIC = { who: 'public' } as const;
+const SIGNED_IN = { who: 'signed-in' } as const;
+const ADMIN_ROLE = { who: 'role', role: 'ROLE_ADMIN' } as const;
+
+const param = (name: string, kind: RefKind): Ref => ({ from: 'param', name, kind });
+const query = (name: string, kind: RefKind, many = false): Ref =>
+  many ? { from: 'query', name, kind, many } : { from: 'query', name, kind };
+const inBody = (name: string, kind: RefKind, many = false): Ref =>
+  many ? { from: 'body', name, kind, many } : { from: 'body', name, kind };
+
+const onProcess = (mode: AccessMode, ref: Ref | Ref[]): RouteAccess => ({ who: 'process', mode, ref });
+const onNode = (mode: AccessMode, ref: Ref | Ref[]): RouteAccess => ({ who: 'node', mode, ref });
+/** READ on the document's process, or any grant on one of its nodes. */
+const documentReader = (ref: Ref): RouteAccess => ({ who: 'process', mode: 'READ', ref, viaNode: true });
+
+export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
+  // --- management, i18n, account (spec 1 section 2) ---
+  'GET /management/info': PUBLIC,
+  'GET /management/app-name': PUBLIC,
+  'GET /management/health': PUBLIC,
+  'GET /i18n/:file': PUBLIC,
+  'POST /api/authenticate': PUBLIC,
+  'GET /api/account': SIGNED_IN,
+  'POST /api/account': SIGNED_IN,
+  'POST /api/account/change-password': SIGNED_IN,
+  'POST /api/register': PUBLIC,
+  'GET /api/verify': PUBLIC,
+  'POST /api/account/reset-password/init': PUBLIC,
+  'POST /api/account/reset-password/finish': PUBLIC,
+
+  // --- processes, tags, actors ---
+  'GET /api/processes': SIGNED_IN, // filtered to the readable processes
+  'GET /api/processes/:id': onProcess('READ', param('id', 'process')),
+  'POST /api/processes': { who: 'global', mode: 'WRITE' },
+  'DELETE /api/processes/:id': onProcess('ADMIN', param('id', 'process')),
+  'PUT /api/processes/:id/process-tags': onProcess('ADMIN', param('id', 'process')),
+  'PUT /api/process/:id/process-actors': onProcess('ADMIN', param('id', 'process')),
+  'POST /api/process/:id/process-actors': onProcess('ADMIN', param('id', 'process')),
+  'GET /api/external-document-splitter': SIGNED_IN,
+  'GET /api/process-tags': SIGNED_IN,
+  // the handler asks the admin role for a predefined tag
+  'POST /api/process-tags': { who: 'global', mode: 'WRITE' },
+  'PUT /api/process-tags': { who: 'global', mode: 'WRITE' },
+  'DELETE /api/process-tags/:id': { who: 'global', mode: 'WRITE' },
+
+  // --- nodes, edges, predicates ---
+  'GET /api/node-properties': SIGNED_IN,
+  'GET /api/nodes/multiprocessed-nodes-whitelist': SIGNED_IN,
+  'GET /api/nodes/nodes-with-conditional-acceptance-whitelist': SIGNED_IN,
+  'GET /api/nodes/custom-external-nodes-whitelist': SIGNED_IN,
+  'GET /api/nodes/llm-external-nodes-whitelist': SIGNED_IN,
+  'GET /api/nodes/trainable-nodes-whitelist': SIGNED_IN,
+  'GET /api/nodes': onProcess('READ', query('processId', 'process')),
+  'GET /api/span-nodes': onProcess('READ', query('processId', 'process')),
+  'POST /api/nodes/fetch-by-ids': onNode('READ', inBody('nodeIds', 'node', true)),
+  'PUT /api/nodes/coordinates': onProcess('ADMIN', inBody('[].id', 'node', true)),
+  'GET /api/nodes/:id': onNode('READ', param('id', 'node')),
+  'GET /api/nodes/:id/previousNodes': onNode('READ', param('id', 'node')),
+  'POST /api/nodes': onProcess('ADMIN', inBody('processId', 'process')),
+  'PUT /api/nodes': onProcess('ADMIN', inBody('id', 'node')),
+  'PUT /api/nodes/:id/coordinates': onProcess('ADMIN', param('id', 'node')),
+  'DELETE /api/nodes/:id': onProcess('ADMIN', param('id', 'node')),
+  'GET /api/edges/whitelist': SIGNED_IN,
+  'GET /api/edges': onProcess('READ', query('processId', 'process')),
+  'POST /api/edges': onProcess('ADMIN', inBody('fromId', 'node')),
+  'DELETE /api/edges/:id': onProcess('ADMIN', param('id', 'edge')),
+  'GET /api/predicates': onProcess('READ', [query('edgeId', 'edge'), query('processId', 'process')]),
+  'POST /api/predicates': onProcess('ADMIN', inBody('edgeId', 'edge')),
+  'PUT /api/predicates': onProcess('ADMIN', inBody('id', 'predicate')),
+  'DELETE /api/predicates/:id': onProcess('ADMIN', param('id', 'predicate')),
+
+  // --- labels, matching rules, relation types ---
+  'GET /api/process/:id/classifier-types': onProcess('READ', param('id', 'process')),
+  'GET /api/node/:nodeId/classifier-types': onNode('READ', param('nodeId', 'node')),
+  'GET /api/classifier-types/:id': onNode('READ', param('id', 'classifierType')),
+  'POST /api/node/:nodeId/classifier-types': onProcess('ADMIN', param('nodeId', 'node')),
+  'PUT /api/classifier-types': onProcess('ADMIN', inBody('id', 'classifierType')),
+  'DELETE /api/classifier-types/:id': onProcess('ADMIN', param('id', 'classifierType')),
+  'GET /api/node/:nodeId/ner-tag-type': onNode('READ', param('nodeId', 'node')),
+  'GET /api/root-ner-tag-types': onNode('READ', query('nodeIds', 'node', true)),
+  'POST /api/node/:nodeId/ner-tag-type': onProcess('ADMIN', param('nodeId', 'node')),
+  'PUT /api/ner-tag-type': onProcess('ADMIN', inBody('id', 'nerTagType')),
+  'DELETE /api/ner-tag-type/:id': onProcess('ADMIN', param('id', 'nerTagType')),
+  'GET /api/node/:nodeId/ner-tag-type/export': onNode('READ', param('nodeId', 'node')),
+  'POST /api/node/:nodeId/ner-tag-type/import': onProcess('ADMIN', param('nodeId', 'node')),
+  'GET /api/matching-rules': onNode('READ', query('nodeId', 'node')),
+  'PUT /api/matching-rules': onProcess('ADMIN', inBody('id', 'matchingRule')),
+  'POST /api/matching-rules/batch': onProcess('ADMIN', inBody('nerTagTypeId', 'nerTagType')),
+  'GET /api/ner-tag-relation-types': onNode('READ', query('nodeIds', 'node', true)),
+  'POST /api/ner-tag-relation-types': onProcess('ADMIN', inBody('nodeId', 'node')),
+  'PUT /api/ner-tag-relation-types': onProcess('ADMIN', inBody('id', 'relationType')),
+  'DELETE /api/ner-tag-relation-types/:id': onProcess('ADMIN', param('id', 'relationType')),
+
+  // --- LLM models (global), secrets, connections ---
+  'GET /api/llm-models': SIGNED_IN,
+  'GET /api/llm-models/:id': SIGNED_IN,
+  'POST /api/llm-models': ADMIN_ROLE,
+  'PUT /api/llm-models': ADMIN_ROLE,
+  'DELETE /api/llm-models/:id': ADMIN_ROLE,
+  'GET /api/secrets': onProcess('ADMIN', query('processId', 'process')),
+  'POST /api/secrets': onProcess('ADMIN', inBody('processId', 'process')),
+  'PUT /api/secrets/:id': onProcess('ADMIN', param('id', 'secret')),
+  'DELETE /api/secrets/:id': onProcess('ADMIN', param('id', 'secret')),
+  'GET /api/email-upload-connection-data': onNode('READ', query('nodeId', 'node')),
+  'GET /api/email-upload-connection-data/:id': onNode('READ', param('id', 'emailConnection')),
+  'POST /api/email-upload-connection-data': onProcess('ADMIN', inBody('nodeId', 'node')),
+  'PUT /api/email-upload-connection-data': onProcess('ADMIN', inBody('id', 'emailConnection')),
+  'DELETE /api/email-upload-connection-data/:id': onProcess('ADMIN', param('id', 'emailConnection')),
+  'GET /api/google-drive-connections/config': SIGNED_IN,
+  'GET /api/node/:id/google-drive-connections': onNode('READ', param('id', 'node')),
+  'PUT /api/node/google-drive-connections': onProcess('ADMIN', inBody('nodeId', 'node')),
+  'GET /api/inter-process-receiver-nodes': SIGNED_IN, // filtered to the readable processes
+  'GET /api/sftp-connection-data': onNode('READ', query('nodeId', 'node')),
+  'GET /api/sftp-connection-data/:id': onNode('READ', param('id', 'sftpConnection')),
+  'POST /api/sftp-connection-data': onProcess('ADMIN', inBody('nodeId', 'node')),
+  'PUT /api/sftp-connection-data': onProcess('ADMIN', inBody('id', 'sftpConnection')),
+  'DELETE /api/sftp-connection-data/:id': onProcess('ADMIN', param('id', 'sftpConnection')),
+  'POST /api/sftp-connection-data/test': onProcess('ADMIN', [
+    inBody('id', 'sftpConnection'),
+    inBody('nodeId', 'node'),
+  ]),
+
+  // --- intake (multipart: the handler authorizes a form-field node before the first file byte) ---
+  'POST /api/file-upload': {
+    ...onNode('WRITE', [query('nodeId', 'node'), inBody('nodeId', 'node')]),
+    body: 'multipart',
+  },
+  'POST /api/upload/:endpoint': {
+    ...onNode('WRITE', param('endpoint', 'uploadEndpoint')),
+    body: 'multipart',
+  },
+
+  // --- documents ---
+  'GET /api/documents/:id': onProcess('READ', param('id', 'document')),
+  'PUT /api/documents': onProcess('WRITE', inBody('id', 'document')),
+  // READ on the process and WRITE on its obligatory Upload node
+  'POST /api/documents': onProcess('WRITE', inBody('processId', 'process')),
+  'DELETE /api/documents/:id': onProcess('ADMIN', param('id', 'document')),
+  'DELETE /api/documents': onProcess('ADMIN', inBody('processId', 'process')),
+  'DELETE /api/processes/:id/documents': onProcess('ADMIN', param('id', 'process')),
+  'PUT /api/document-content': onProcess('WRITE', inBody('docId', 'document')),
+  'POST /api/v2/document/:id/blocked-by': onProcess('ADMIN', param('id', 'document')),
+  'POST /api/v2/document/:id/blocked-by/': onProcess('ADMIN', param('id', 'document')),
+  'DELETE /api/v2/document/:id/blocked-by': onProcess('ADMIN', param('id', 'document')),
+  'DELETE /api/v2/document/:id/blocked-by/': onProcess('ADMIN', param('id', 'document')),
+  'POST /api/v2/document/:id/assignees/:userId': onProcess('WRITE', param('id', 'document')),
+  // removing yourself: WRITE; anybody else: ADMIN (the handler)
+  'DELETE /api/v2/document/:id/assignee/:userId': onProcess('WRITE', param('id', 'document')),
+  'PUT /api/v2/document/:id/assignees': onProcess('ADMIN', param('id', 'document')),
+  'GET /api/documents/:id/images/length': onProcess('READ', param('id', 'document')),
+  'GET /api/documents/:id/images/:index': onProcess('READ', param('id', 'document')),
+  'GET /api/asr-documents/:id/audio': onProcess('READ', param('id', 'document')),
+  'GET /api/asr-documents/:id/utterances': onProcess('READ', param('id', 'document')),
+  'GET /api/documents/:documentId/top/hints': onProcess('READ', param('documentId', 'document')),
+  'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
+  'GET /api/v2/document/:id/history': documentReader(param('id', 'document')),
+
+  // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
+  'POST /api/step/assign': onNode('WRITE', query('nodeId', 'node')),
+  'PUT /api/steps': onNode('WRITE', inBody('id', 'step')),
+  'PUT /api/steps/:id/:action': onNode('WRITE', param('id', 'step')),
+  'GET /api/steps/:id': onNode('READ', param('id', 'step')),
+  'POST /api/nodes/:nodeId/steps/rerun': onNode('ADMIN', param('nodeId', 'node')),
+
+  // --- action results, LLM, run now, training ---
+  'GET /api/action-execution-results': onNode('READ', query('nodeId', 'node')),
+  'GET /api/action-execution-results/send-to-sftp': onNode('READ', query('stepId', 'step')),
+  'GET /api/action-execution-results/send-to-google-drive': onNode('READ', query('stepId', 'step')),
+  'POST /api/llm-prompt-step/:stepId/rerun': onNode('WRITE', param('stepId', 'step')),
+  'GET /api/llm-chat-responses': documentReader(query('documentId', 'document')),
+  'POST /api/action-nodes/:id/execute-action': onNode('WRITE', param('id', 'node')),
+  'PUT /api/email-upload-node/:id/fetch-mail': onNode('WRITE', param('id', 'node')),
+  'PUT /api/sftp-upload-node/:id/fetch-sftp-content': onNode('WRITE', param('id', 'node')),
+  'PUT /api/google-drive-upload-node/:id/fetch-content': onNode('WRITE', param('id', 'node')),
+  'PUT /api/trainable-nodes/:id/train': onNode('WRITE', param('id', 'node')),
+};
+
+/** The declarations' refs as a list. */
+export const refsOf = (access: Access): Ref[] =>
+  access.who === 'process' || access.who === 'node'
+    ? Array.isArray(access.ref)
+      ? access.ref
+      : [access.ref]
+    : [];

@@ -1,0 +1,324 @@
+/**
+ * The authorization matrix (issue 9): every route the app serves, enumerated from the routers themselves
+ * (api/routes/index.ts `buildRouters`), is called as every kind of principal and must answer what its
+ * declaration in api/routes/access.ts says:
+ * - below the declared level: 401 for an anonymous caller, 403 for a signed-in one;
+ * - at or above it (on the right process): anything but 401 and 403 (the handler may still answer 400,
+ *   404, 409... for a body this test does not make fully valid).
+ * The fixtures live in process P; the principals hold READ, WRITE or ADMIN on P, or on another process Q
+ * (which must not open P), or nothing, or the global permission, or the admin role.
+ *
+ * DECLARING A NEW ROUTE: add `'METHOD /path'` (exactly as the router registers it, prefix included) to
+ * ROUTE_ACCESS in api/routes/access.ts with who may call it; for a `process` or `node` declaration name
+ * where the id is (`param`, `query` or `body`) and its `kind`. The API refuses to start with an undeclared
+ * route, and this test fails on it and on a declaration without a route. A new `kind` needs a resolver in
+ * api/access-gate.ts and a fixture in `world()` below; a body the handler's schema would refuse before
+ * its access check goes into BODIES below (so that a refused caller meets the 403, not a 400).
+ */
+import crypto from 'node:crypto';
+import { insertObligatoryUploadNode } from '../../db/models/Node';
+import type { AppDeps } from '../../api/app';
+import { routeKeys } from '../../api/access-gate';
+import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from '../../api/routes/access';
+import { buildRouters } from '../../api/routes';
+import { modeSatisfies } from '../../domain/access';
+import type { AccessMode } from '../../domain/enums';
+import {
+  buildProcess,
+  buildUser,
+  grant,
+  insertNerTagType,
+  insertNode,
+  MISSING_ID,
+  setupSuite,
+  unique,
+} from '../support/harness';
+
+type Ids = Record<RefKind, number | string>;
+
+interface Principal {
+  name: string;
+  token?: string;
+  userId: number;
+  admin?: boolean;
+  global?: AccessMode;
+  process?: 'P' | 'Q';
+  mode?: AccessMode;
+}
+
+/** Bodies the handlers' schemas need besides the declared reference (keyed like ROUTE_ACCESS). */
+const BODIES: Record<string, (ids: Ids) => unknown> = {
+  'POST /api/nodes': (ids) => ({ processId: ids.process, activityType: 'CLF', name: unique('n') }),
+  'PUT /api/nodes/coordinates': (ids) => [{ id: ids.node, x: 1, y: 1 }],
+  'POST /api/edges': (ids) => ({ fromId: ids.node, toId: ids.node }),
+  'POST /api/predicates': (ids) => ({ edgeId: ids.edge, predicateType: 'COMPLEX' }),
+  'PUT /api/predicates': (ids) => ({ id: ids.predicate, edgeId: ids.edge, predicateType: 'COMPLEX' }),
+  'PUT /api/matching-rules': (ids) => ({ id: ids.matchingRule, matchingType: 'EXACT', expression: 'a' }),
+  'POST /api/documents': (ids) => ({ processId: ids.process, filename: 'm.txt', content: 'matrix' }),
+  'PUT /api/documents': (ids) => ({ id: ids.document, filename: 'renamed.txt' }),
+  'DELETE /api/documents': (ids) => ({ documentIds: [ids.document], processId: ids.process }),
+  'PUT /api/document-content': (ids) => ({ id: MISSING_ID, docId: ids.document, content: 'x' }),
+  'POST /api/process-tags': () => ({ name: unique('tag'), color: '#123456' }),
+  'PUT /api/v2/document/:id/assignees': () => [],
+};
+
+/** Values of path parameters that name no declared reference. */
+const PARAMS: Record<string, (p: Principal) => string> = {
+  userId: (p) => String(p.userId),
+  index: () => '0',
+  action: () => 'complete',
+  file: () => 'global.json',
+};
+
+/** What the declaration lets the principal do on process P's fixtures. */
+function expected(access: RouteAccess, p: Principal): 'allowed' | 401 | 403 {
+  if (access.who === 'public') return 'allowed';
+  if (!p.token) return 401;
+  if (p.admin) return 'allowed';
+  switch (access.who) {
+    case 'signed-in':
+      return 'allowed';
+    case 'role':
+      return 403;
+    case 'global':
+      return p.global && modeSatisfies(p.global, access.mode) ? 'allowed' : 403;
+    default:
+      return p.process === 'P' && modeSatisfies(p.mode ?? null, access.mode) ? 'allowed' : 403;
+  }
+}
+
+/** Sets `name` (`[].id`, `a.b` not needed so far) of a body to the id. */
+function putInBody(body: unknown, ref: Ref, id: number | string): unknown {
+  if (ref.name === '[].id') return Array.isArray(body) && body.length ? body : [{ id, x: 0, y: 0 }];
+  const o = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  return { ...o, [ref.name]: ref.many ? [id] : id };
+}
+
+describe('authorization matrix: every route as every principal', () => {
+  const suite = setupSuite();
+  const principals: Principal[] = [];
+  let P: number;
+  let Q: number;
+  let ids: Ids;
+  const fixtureProcesses: number[] = [];
+
+  /** One resource of each kind the declarations name, in a process. */
+  async function world(processId: number): Promise<Ids> {
+    const k = suite.knex;
+    const upload = await insertObligatoryUploadNode(k, processId);
+    const node = await insertNode(k, processId, 'SPAN');
+    const other = await insertNode(k, processId, 'SPAN');
+    const endpoint = `ep-${crypto.randomBytes(4).toString('hex')}`;
+    await k('nodes')
+      .insert({
+        process_id: processId,
+        name: unique('hup'),
+        activity_type: 'HUP',
+        settings: JSON.stringify({ endpoint, active: true }),
+      })
+      .returning('id');
+    const [edge] = await k('edges')
+      .insert({ process_id: processId, from_id: node.id, to_id: other.id })
+      .returning('id');
+    const [predicate] = await k('predicates')
+      .insert({ edge_id: edge.id, predicate_type: 'COMPLEX' })
+      .returning('id');
+    const [secret] = await k('secrets')
+      .insert({ process_id: processId, name: unique('s'), value: 'v' })
+      .returning('id');
+    const [classifierType] = await k('classifier_types')
+      .insert({ node_id: node.id, name: unique('c'), background_color: '#111111' })
+      .returning('id');
+    const tag = await insertNerTagType(k, node.id);
+    const [matchingRule] = await k('matching_rules')
+      .insert({ ner_tag_type_id: tag.id, expression: 'abc', matching_type: 'EXACT' })
+      .returning('id');
+    const [relationType] = await k('ner_relation_types')
+      .insert({ node_id: node.id, name: unique('r'), color: '#222222' })
+      .returning('id');
+    const [emailConnection] = await k('email_upload_connections')
+      .insert({ node_id: node.id, imap_host: 'imap.example.test', address: 'a@example.test', password: 'p' })
+      .returning('id');
+    const [sftpConnection] = await k('sftp_connections')
+      .insert({ node_id: node.id, name: unique('sftp'), address: 'sftp.example.test' })
+      .returning('id');
+    const hash = crypto.randomBytes(32).toString('hex');
+    const [document] = await k('documents')
+      .insert({
+        process_id: processId,
+        upload_node_id: upload.id,
+        filename: 'doc.txt',
+        path: `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`,
+        content_hash: hash,
+        mime_type: 'text/plain',
+        size: 1,
+        document_type: 'TEXTFILE',
+      })
+      .returning('id');
+    const [step] = await k('steps')
+      .insert({ document_id: document.id, node_id: node.id, order: 1 })
+      .returning('id');
+    return {
+      process: processId,
+      node: node.id,
+      document: document.id,
+      step: step.id,
+      edge: edge.id,
+      predicate: predicate.id,
+      secret: secret.id,
+      classifierType: classifierType.id,
+      nerTagType: tag.id,
+      relationType: relationType.id,
+      matchingRule: matchingRule.id,
+      emailConnection: emailConnection.id,
+      sftpConnection: sftpConnection.id,
+      uploadEndpoint: endpoint,
+    };
+  }
+
+  /** A throwaway process (for destructive routes) the P principals hold their modes on. */
+  async function throwawayWorld(): Promise<Ids> {
+    const { id } = await buildProcess(suite.knex);
+    fixtureProcesses.push(id);
+    for (const p of principals)
+      if (p.process === 'P')
+        await grant(suite.knex, p.userId, { componentId: id, type: 'PROCESS', mode: p.mode! });
+    return world(id);
+  }
+
+  beforeAll(async () => {
+    P = (await buildProcess(suite.knex)).id;
+    Q = (await buildProcess(suite.knex)).id;
+    await world(Q);
+    const signed = async (
+      name: string,
+      opts: Parameters<typeof buildUser>[1],
+      extra: Partial<Principal>,
+    ): Promise<Principal> => {
+      const user = await buildUser(suite.knex, opts);
+      return { name, token: await suite.signIn(user), userId: user.id, ...extra };
+    };
+    const adminId = Number((await suite.knex('users').where('login', 'admin').first()).id);
+    principals.push({ name: 'anonymous', userId: 1 });
+    principals.push(await signed('no authority', {}, {}));
+    for (const [label, pid] of [
+      ['P', P],
+      ['Q', Q],
+    ] as const)
+      for (const mode of ['READ', 'WRITE', 'ADMIN'] as const)
+        principals.push(
+          await signed(
+            `${mode} on ${label}`,
+            { authorities: [{ componentId: pid, type: 'PROCESS', mode }] },
+            { process: label, mode },
+          ),
+        );
+    principals.push(
+      await signed(
+        'global WRITE',
+        { authorities: [{ componentId: -1, type: 'PROCESS', mode: 'WRITE' }] },
+        { global: 'WRITE' },
+      ),
+    );
+    principals.push({ name: 'admin role', token: suite.admin, userId: adminId, admin: true });
+    ids = await world(P);
+  });
+
+  const deps = {
+    config: { filesDir: '/nonexistent', taskQueue: 'none', uploadMaxBytes: 1 },
+    knex: {},
+    temporal: {},
+    mailer: {},
+  } as unknown as AppDeps;
+  const served = buildRouters(deps).flatMap((r) => r.stack.flatMap((layer) => routeKeys(layer)));
+
+  it('every route the app serves is declared, and every declaration has a route', () => {
+    expect(served.filter((k) => !ROUTE_ACCESS[k])).toEqual([]);
+    expect(Object.keys(ROUTE_ACCESS).filter((k) => !served.includes(k))).toEqual([]);
+    expect(new Set(served).size).toBe(served.length);
+  });
+
+  /** Calls one route as one principal, with the fixture ids where the declaration says. */
+  async function callRoute(key: string, p: Principal, world: Ids) {
+    const access = ROUTE_ACCESS[key];
+    const [method, pattern] = key.split(' ');
+    const refs = refsOf(access);
+    const ref = refs[0];
+    let path = pattern.replace(/:(\w+)/g, (_, name: string) => {
+      const r = refs.find((x) => x.from === 'param' && x.name === name);
+      if (r) return encodeURIComponent(String(world[r.kind]));
+      return PARAMS[name]?.(p) ?? String(MISSING_ID);
+    });
+    let body: unknown = BODIES[key]?.(world);
+    if (ref?.from === 'query') path += `?${ref.name}=${encodeURIComponent(String(world[ref.kind]))}`;
+    if (ref?.from === 'body') body = putInBody(body, ref, world[ref.kind]);
+    const headers: Record<string, string> = {};
+    if (p.token) headers.Authorization = `Bearer ${p.token}`;
+    let payload: FormData | string | undefined;
+    if (access.body === 'multipart') {
+      const form = new FormData();
+      if (ref?.from === 'body') form.append(ref.name, String(world[ref.kind]));
+      form.append('file', new Blob([`matrix ${unique('x')}`]), 'm.txt');
+      payload = form;
+    } else if (body !== undefined || ['POST', 'PUT'].includes(method)) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body ?? {});
+    }
+    const res = await fetch(`${suite.api.baseUrl}${path}`, { method, headers, body: payload });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  const destructive = (key: string) =>
+    key.startsWith('DELETE ') && !/blocked-by|assignee/.test(key) && ROUTE_ACCESS[key].who !== 'global';
+
+  it('answers each route as its declaration says, for each principal', async () => {
+    const failures: string[] = [];
+    const serverErrors: string[] = [];
+    const keys = [...served.filter((k) => !destructive(k)), ...served.filter(destructive)];
+    for (const key of keys) {
+      for (const p of principals) {
+        const world = destructive(key) ? await throwawayWorld() : ids;
+        const status = await callRoute(key, p, world);
+        const want = expected(ROUTE_ACCESS[key], p);
+        const ok = want === 'allowed' ? status !== 401 && status !== 403 : status === want;
+        if (!ok) failures.push(`${key} as ${p.name}: ${status}, expected ${want}`);
+        if (status >= 500) serverErrors.push(`${key} as ${p.name}: ${status}`);
+      }
+    }
+    if (serverErrors.length)
+      console.warn(`5xx in the matrix (not an authorization failure):\n${serverErrors.join('\n')}`);
+    expect(failures).toEqual([]);
+  });
+
+  it('answers an unknown id like an id of a process the caller cannot reach', async () => {
+    const reader = principals.find((p) => p.name === 'READ on Q')!;
+    for (const [path, id] of [
+      ['/api/documents/', ids.document],
+      ['/api/steps/', ids.step],
+      ['/api/v2/document/', ids.document],
+    ] as const) {
+      const suffix = path === '/api/v2/document/' ? '/state' : '';
+      const other = await suite.get(`${path}${id}${suffix}`, reader.token);
+      const unknown = await suite.get(`${path}${MISSING_ID}${suffix}`, reader.token);
+      expect([path, other.status]).toEqual([path, 403]);
+      expect([path, unknown.status]).toEqual([path, 403]);
+    }
+    const chat = (id: number | string) => suite.get(`/api/llm-chat-responses?documentId=${id}`, reader.token);
+    expect([(await chat(ids.document)).status, (await chat(MISSING_ID)).status]).toEqual([403, 403]);
+    // The admin reaches everything: an unknown id is a plain 404.
+    expect((await suite.get(`/api/steps/${MISSING_ID}`, suite.admin)).status).toBe(404);
+  });
+
+  it('PUT /api/steps answers nothing of the step to a caller without WRITE on its node (finding 4)', async () => {
+    for (const name of ['no authority', 'READ on P', 'ADMIN on Q']) {
+      const p = principals.find((x) => x.name === name)!;
+      const res = await suite.send('PUT', '/api/steps', p.token, { id: ids.step });
+      expect([name, res.status, res.body.documentId]).toEqual([name, 403, undefined]);
+    }
+    const writer = principals.find((x) => x.name === 'WRITE on P')!;
+    const res = await suite.send('PUT', '/api/steps', writer.token, { id: ids.step });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(ids.step);
+  });
+});
