@@ -90,6 +90,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/account': SIGNED_IN,
   'POST /api/account': SIGNED_IN,
   'POST /api/account/change-password': SIGNED_IN,
+  'POST /api/logout': SIGNED_IN, // ends every session of the caller
   'POST /api/register': PUBLIC,
   'GET /api/verify': PUBLIC,
   'POST /api/account/reset-password/init': PUBLIC,
