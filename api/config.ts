@@ -1,5 +1,6 @@
 /** Configuration from the environment, read once. Every variable is listed in README.md. */
 import path from 'node:path';
+import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';
 import { loadOrCreateKey } from '../db/keys';
 
 export interface SmtpConfig {
@@ -47,6 +48,8 @@ export interface AppConfig {
   filesDir: string;
   /** Largest accepted upload in bytes (UPLOAD_MAX_BYTES, default 50 MiB); larger ones get 413. */
   uploadMaxBytes: number;
+  /** What a zip-based office upload may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, default 64 MiB); more is 413. */
+  officeMaxUncompressedBytes: number;
   /** Base URL of the OpenAI-compatible chat API of LLM prompt nodes (LLM_BASE_URL, default OpenAI's). */
   llmBaseUrl: string;
 }
@@ -165,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     asr: loadAsrConfig(env),
     filesDir: path.resolve(ROOT, env.FILES_DIR ?? path.join('.data', 'files')),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
+    officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
     llmBaseUrl: env.LLM_BASE_URL || 'https://api.openai.com/v1',
   };
 }

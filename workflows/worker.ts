@@ -14,6 +14,7 @@ import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { DEFAULT_LLM_BASE_URL } from '../activities/actions/llm-prompt';
 import { createKnex } from '../db/connection';
+import { officeLimitsFromEnv } from '../activities/parser/office';
 import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract';
 
 export interface WorkerSettings {
@@ -94,6 +95,7 @@ export async function createWorker(
     driveApiBaseUrl: s.driveApiBaseUrl ?? driveApiBaseUrlFromEnv(),
     googleOAuth: s.googleOAuth ?? googleOAuthFromEnv(),
     uploadMaxBytes: Number(process.env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
+    officeMaxUncompressedBytes: officeLimitsFromEnv().maxUncompressedBytes,
   };
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
   // IPS nodes start the documents they create in other processes on this worker's task queue.

@@ -54,6 +54,8 @@ export interface ActionDeps {
   googleOAuth?: { tokenUrl: string; clientId: string; clientSecret: string };
   /** Largest accepted file (UPLOAD_MAX_BYTES), for documents the pollers import. */
   uploadMaxBytes?: number;
+  /** What a zip-based office file may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES), for imported documents. */
+  officeMaxUncompressedBytes?: number;
 }
 
 export type ActionExecutor = (input: RunAutomaticNodeInput, deps: ActionDeps) => Promise<void>;

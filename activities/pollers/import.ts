@@ -42,7 +42,12 @@ export async function importFile(
       documentId: existing.document_id === null ? null : Number(existing.document_id),
     };
   const filename = sanitizeFilename(item.filename);
-  const check = checkUpload(filename, item.bytes, deps.uploadMaxBytes ?? DEFAULT_MAX_BYTES);
+  const check = checkUpload(
+    filename,
+    item.bytes,
+    deps.uploadMaxBytes ?? DEFAULT_MAX_BYTES,
+    deps.officeMaxUncompressedBytes,
+  );
   if (!check.ok) {
     const inserted = await knex('imported_items')
       .insert({ node_id: node.id, source_key: item.sourceKey, state: 'REJECTED', detail: check.message })

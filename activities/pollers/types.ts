@@ -18,6 +18,8 @@ export interface PollerDeps {
   startDocument?: (input: DocumentWorkflowInput) => Promise<unknown>;
   /** Largest accepted file (UPLOAD_MAX_BYTES, as uploads). */
   uploadMaxBytes?: number;
+  /** What a zip-based office file may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, as uploads). */
+  officeMaxUncompressedBytes?: number;
   /** Base URL of the Drive v3 API (DRIVE_API_BASE_URL); Google's when absent. */
   driveApiBaseUrl?: string;
   /** OAuth token endpoint and client of cloud-drive connections (GOOGLE_OAUTH_*), to refresh access tokens. */

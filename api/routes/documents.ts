@@ -189,7 +189,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     let filename = documents.sanitizeFilename(input.filename);
     if (!extensionOf(filename)) filename = `${filename}.txt`;
     const bytes = Buffer.from(input.content, 'utf8');
-    const check = checkUpload(filename, bytes, config.uploadMaxBytes);
+    const check = checkUpload(filename, bytes, config.uploadMaxBytes, config.officeMaxUncompressedBytes);
     if (!check.ok) throw check.status === 413 ? tooLarge(check.message) : unsupported(check.message);
     if (!['txt', 'json', 'eml'].includes(check.kind)) {
       throw unsupported('A document created from text must be a .txt, .json or .eml file');

@@ -9,6 +9,7 @@ import Router from '@koa/router';
 import busboy from 'busboy';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
+import type { AppConfig } from '../config';
 import { assertNodeMode, currentUser, type AuthUser } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { createDocument, sanitizeFilename, toSummary, type DocumentDeps } from '../services/documents';
@@ -155,7 +156,13 @@ export function assertUploadNode(node: Node): void {
  * the query or a form field that precedes the file) is resolved and authorized before the first byte of
  * the file is read; a refusal answers at once and closes the connection instead of reading the rest.
  */
-async function intake(ctx: Context, deps: DocumentDeps, maxBytes: number, resolveNode: NodeResolver) {
+async function intake(
+  ctx: Context,
+  deps: DocumentDeps,
+  limits: Pick<AppConfig, 'uploadMaxBytes' | 'officeMaxUncompressedBytes'>,
+  resolveNode: NodeResolver,
+) {
+  const { uploadMaxBytes: maxBytes, officeMaxUncompressedBytes: officeMaxBytes } = limits;
   const user = currentUser(ctx);
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > maxBytes + 1024 * 1024) {
@@ -180,7 +187,7 @@ async function intake(ctx: Context, deps: DocumentDeps, maxBytes: number, resolv
   if (!form.file) throw badRequest('error.upload.noFile', 'The form has no file (field "file")');
   if (form.file.truncated) throw tooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
   const filename = sanitizeFilename(form.file.filename);
-  const check = checkUpload(filename, form.file.bytes, maxBytes);
+  const check = checkUpload(filename, form.file.bytes, maxBytes, officeMaxBytes);
   if (!check.ok) throw check.status === 413 ? tooLarge(check.message) : unsupported(check.message);
   const doc = await createDocument(deps, {
     processId: node.processId,
@@ -207,7 +214,7 @@ export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Router {
   };
 
   router.post('/api/file-upload', async (ctx) => {
-    await intake(ctx, deps, config.uploadMaxBytes, async (_user, fields) => {
+    await intake(ctx, deps, config, async (_user, fields) => {
       const raw = fields.nodeId ?? ctx.query.nodeId;
       if (raw === undefined) throw badRequest('error.upload.noNode', 'The form has no nodeId');
       const node = await findNode(knex, idParam(raw, 'nodeId'));
@@ -224,7 +231,7 @@ export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Router {
     const endpoint = String(ctx.params.endpoint);
     const processId =
       ctx.query.processId === undefined ? undefined : idParam(ctx.query.processId, 'processId');
-    await intake(ctx, deps, config.uploadMaxBytes, async (user) => {
+    await intake(ctx, deps, config, async (user) => {
       const q = knex('nodes')
         .where('activity_type', 'HUP')
         .whereRaw(`settings->>'endpoint' = ?`, [endpoint])

@@ -99,7 +99,10 @@ const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 describe('upload API', () => {
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-upload-'));
   const taskQueue = `test-upload-${crypto.randomUUID()}`;
-  const suite = setupSuite({ config: { filesDir, taskQueue, uploadMaxBytes: LIMIT } });
+  // OFFICE_MAX_UNCOMPRESSED_BYTES of 512 KiB, far below its default, so the configured value is what refuses.
+  const suite = setupSuite({
+    config: { filesDir, taskQueue, uploadMaxBytes: LIMIT, officeMaxUncompressedBytes: 512 * 1024 },
+  });
   let temporal: Connection;
   let client: Client;
   let processId: number;
@@ -262,6 +265,16 @@ describe('upload API', () => {
       // 40 MiB of document.xml in about 40 KB (the suite's upload limit is 64 KiB).
       const res = await upload(suite.admin, uploadNodeId, 'bomb.docx', docxBomb(40 * 1024 * 1024));
       await expectRefused(res, 413, /unpacks to 40 MiB from \d+ KiB in one part \(word\/document\.xml\)/);
+    });
+
+    it('413 for a docx that unpacks to more than the configured OFFICE_MAX_UNCOMPRESSED_BYTES', async () => {
+      const res = await upload(
+        suite.admin,
+        uploadNodeId,
+        'long.docx',
+        docxOf(unique('A long letter'), { declaredSize: 900 * 1024 }),
+      );
+      await expectRefused(res, 413, /unpacks to/);
     });
 
     it('403 for a user with READ only, and for a user without access', async () => {
