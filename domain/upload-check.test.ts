@@ -9,6 +9,7 @@ import {
   zipEntryNames,
   zipInflationProblem,
 } from './upload-check';
+import { zipOf } from '../tests/support/zip';
 
 const LIMIT = 1024 * 1024;
 const bytes = (...parts: (string | number[] | Uint8Array)[]) =>
@@ -16,39 +17,9 @@ const bytes = (...parts: (string | number[] | Uint8Array)[]) =>
     parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p as number[]))),
   );
 
-/** A stored (uncompressed) zip archive with the given entries, in order (CRCs are not checked). */
-function zip(entries: [string, string][]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, data] of entries) {
-    const n = Buffer.from(name);
-    const d = Buffer.from(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt32LE(d.length, 18);
-    local.writeUInt32LE(d.length, 22);
-    local.writeUInt16LE(n.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt32LE(d.length, 20);
-    central.writeUInt32LE(d.length, 24);
-    central.writeUInt16LE(n.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, n, d);
-    centrals.push(central, n);
-    offset += 30 + n.length + d.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
+/** A stored (uncompressed) zip archive with the given entries, in order. */
+const zip = (entries: [string, string][]): Buffer =>
+  zipOf(entries.map(([name, data]) => ({ name, data: Buffer.from(data), deflate: false })));
 
 const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'rest');
 const JPEG = bytes([0xff, 0xd8, 0xff, 0xe0], 'JFIF');

@@ -10,9 +10,9 @@
  * Temporal up) and the worker still carries a new document through its graph.
  */
 import net from 'node:net';
-import zlib from 'node:zlib';
 import knexFactory from 'knex';
 import { buildUser } from '../support/harness';
+import { docxBomb } from '../support/zip';
 import { api, BASE_URL, createProcess } from './support';
 
 interface Case {
@@ -50,39 +50,6 @@ function multipart(parts: { name: string; filename?: string; type?: string; data
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** A minimal zip with one stored-as-deflate entry (a docx-like bomb: a tiny file that inflates hugely). */
-function zipBomb(): Buffer {
-  const inflated = Buffer.alloc(50 * 1024 * 1024, 0x20);
-  const data = zlib.deflateRawSync(inflated, { level: 9 });
-  const name = Buffer.from('word/document.xml');
-  const crc = zlib.crc32 ? zlib.crc32(inflated) : 0;
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(inflated.length, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(inflated.length, 24);
-  central.writeUInt16LE(name.length, 28);
-  const cdOffset = local.length + name.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
 }
 
 interface World {
@@ -352,7 +319,7 @@ function corpus(w: World): Case[] {
       name: 'file',
       filename: 'bomb.docx',
       type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-      data: zipBomb(),
+      data: docxBomb(50 * 1024 * 1024),
     },
   ]);
   cases.push({
