@@ -34,6 +34,8 @@ export interface WorkerSettings {
   driveApiBaseUrl?: string;
   /** Token endpoint and client of cloud-drive connections; GOOGLE_OAUTH_* of the environment when absent. */
   googleOAuth?: ActionDeps['googleOAuth'];
+  /** Time limit of one document's lexicon matching in ms; LEXICON_TIMEOUT_SECONDS of the environment when absent. */
+  lexiconTimeoutMs?: number;
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -96,6 +98,9 @@ export async function createWorker(
     googleOAuth: s.googleOAuth ?? googleOAuthFromEnv(),
     uploadMaxBytes: Number(process.env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: officeLimitsFromEnv().maxUncompressedBytes,
+    lexiconTimeoutMs:
+      s.lexiconTimeoutMs ??
+      (process.env.LEXICON_TIMEOUT_SECONDS ? Number(process.env.LEXICON_TIMEOUT_SECONDS) * 1000 : undefined),
   };
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
   // IPS nodes start the documents they create in other processes on this worker's task queue.

@@ -52,6 +52,8 @@ export interface ActionDeps {
   driveApiBaseUrl?: string;
   /** OAuth token endpoint and client of cloud-drive connections (GOOGLE_OAUTH_*), to refresh access tokens. */
   googleOAuth?: { tokenUrl: string; clientId: string; clientSecret: string };
+  /** Time limit of one document's lexicon matching, in ms (LEXICON_TIMEOUT_SECONDS); 120 s when absent. */
+  lexiconTimeoutMs?: number;
   /** Largest accepted file (UPLOAD_MAX_BYTES), for documents the pollers import. */
   uploadMaxBytes?: number;
   /** What a zip-based office file may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES), for imported documents. */

@@ -14,14 +14,16 @@
  *
  * Fairness (issue 9): regex rules run on RE2 (linear time, domain/user-regex.ts), at most
  * MAX_REGEX_MATCHES_PER_RULE matches and about REGEX_BUDGET_MS per rule, MAX_MATCHES_PER_DOCUMENT per text.
- * Between passes (exact, each regex rule, fuzzy) and between utterances the activity heartbeats, honours
- * cancellation and yields to the event loop (setImmediate), so other activities of the same worker go on
- * while one document's rules run.
+ * The matching itself runs in a worker thread (lexicon-pool.ts), so the activities of other documents on the
+ * same worker never wait for it; the activity heartbeats meanwhile, a cancellation terminates the thread,
+ * and a document whose matching takes longer than LEXICON_TIMEOUT_SECONDS (default 120) fails its step
+ * with a message instead of being retried.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { compileLexicon, lexiconPasses, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
+import { compileLexicon, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
 import { activityContext } from '../parser/work';
+import { duration, LexiconTimeout, matchInThread } from './lexicon-pool';
 import type { ActionExecutor, DocumentRun, RunAutomaticNodeInput } from './index';
 
 interface TokenRow {
@@ -64,19 +66,12 @@ async function loadRules(knex: Knex, nodeId: number): Promise<(LexiconRule & { t
     );
 }
 
-type Match = (text: string) => Promise<LexiconMatch[]>;
+/** Matches texts in one go (one job of the thread pool): the merged matches of each text. */
+type Match = (texts: string[]) => Promise<LexiconMatch[][]>;
 
-/** Lets the event loop run (other activities, heartbeats) and stops when the activity was cancelled. */
-async function pause(): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const ctx = activityContext();
-  if (!ctx) return;
-  ctx.heartbeat();
-  if (ctx.cancellationSignal.aborted) {
-    const reason: unknown = ctx.cancellationSignal.reason;
-    throw reason instanceof Error ? reason : new Error('The lexicon run was cancelled');
-  }
-}
+/** Default time limit of one document's matching (LEXICON_TIMEOUT_SECONDS). */
+export const DEFAULT_LEXICON_TIMEOUT_MS = 120_000;
+const HEARTBEAT_MS = 5000;
 
 /** Tags of an audio document: each utterance matched alone, each match linked to the tokens it covers. */
 async function audioTags(knex: Knex, documentId: number, match: Match) {
@@ -86,6 +81,7 @@ async function audioTags(knex: Knex, documentId: number, match: Match) {
     .orderBy([{ column: 'u.id' }, { column: 'k.position' }, { column: 'k.id' }])
     .select('k.id', 'k.utterance_id', 'k.value', 'k.ts_start', 'k.ts_end');
   const tags: { tag: Omit<TagRow, 'document_id' | 'step_id'>; tokenIds: number[] }[] = [];
+  const utterances: { tokens: TokenRow[]; starts: number[]; text: string }[] = [];
   for (let i = 0; i < tokens.length;) {
     let j = i;
     while (j < tokens.length && tokens[j].utterance_id === tokens[i].utterance_id) j++;
@@ -97,7 +93,12 @@ async function audioTags(knex: Knex, documentId: number, match: Match) {
       starts.push(text.length);
       text += t.value;
     }
-    for (const m of await match(text)) {
+    utterances.push({ tokens: utterance, starts, text });
+    i = j;
+  }
+  const results = await match(utterances.map((u) => u.text));
+  utterances.forEach(({ tokens: utterance, starts }, u) => {
+    for (const m of results[u]) {
       const covered = utterance.filter((t, k) => starts[k] < m.end && starts[k] + t.value.length > m.start);
       if (!covered.length) continue;
       const tsStarts = covered.map((t) => t.ts_start).filter((v): v is number => v !== null);
@@ -114,8 +115,7 @@ async function audioTags(knex: Knex, documentId: number, match: Match) {
         tokenIds: covered.map((t) => t.id),
       });
     }
-    i = j;
-  }
+  });
   return tags;
 }
 
@@ -133,7 +133,27 @@ async function recordFailure(knex: Knex, input: RunAutomaticNodeInput, message: 
     .ignore();
 }
 
-export const runLexicon: ActionExecutor = async (run, { knex }) => {
+/** Runs the matching in the pool with a heartbeat; a run past the time limit fails the step, once. */
+function threadMatcher(knex: Knex, input: DocumentRun, rules: LexiconRule[], timeoutMs: number): Match {
+  return async (texts) => {
+    const ctx = activityContext();
+    const beat = ctx ? setInterval(() => ctx.heartbeat(), HEARTBEAT_MS) : null;
+    try {
+      return await matchInThread(rules, texts, timeoutMs, ctx?.cancellationSignal);
+    } catch (err) {
+      if (!(err instanceof LexiconTimeout)) throw err;
+      const message =
+        `The lexicon rules took longer than ${duration(timeoutMs)} on this document and were ` +
+        "stopped: simplify or remove the slowest REGEX or FUZZY rules in the node's labels, then rerun.";
+      await recordFailure(knex, input, message);
+      throw ApplicationFailure.nonRetryable(message, 'LexiconTimeout');
+    } finally {
+      if (beat) clearInterval(beat);
+    }
+  };
+}
+
+export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }) => {
   if (run.documentId === null || run.stepId === null)
     throw ApplicationFailure.nonRetryable('A lexicon node runs for one document', 'BadInput');
   const input: DocumentRun = run as DocumentRun;
@@ -154,14 +174,7 @@ export const runLexicon: ActionExecutor = async (run, { knex }) => {
     await recordFailure(knex, input, message);
     throw ApplicationFailure.nonRetryable(message, 'BadMatchingRule');
   }
-  const match: Match = async (text) => {
-    const { passes, result } = lexiconPasses(lexicon, text);
-    for (const pass of passes) {
-      pass();
-      await pause();
-    }
-    return result();
-  };
+  const match = threadMatcher(knex, input, rules, lexiconTimeoutMs ?? DEFAULT_LEXICON_TIMEOUT_MS);
 
   // A transcript (wav, or an imported JSON transcript) is matched by its tokens, whatever the upload type.
   const audio =
@@ -172,7 +185,7 @@ export const runLexicon: ActionExecutor = async (run, { knex }) => {
   if (audio) tokenTags = await audioTags(knex, input.documentId, match);
   else {
     const content = await knex('document_contents').where('document_id', input.documentId).first('content');
-    textTags = await match(content?.content ?? '');
+    [textTags] = await match([content?.content ?? '']);
   }
 
   const base = { document_id: input.documentId, step_id: input.stepId };

@@ -237,3 +237,33 @@ describe('lexicon nodes', () => {
     ]);
   });
 });
+
+describe('lexicon nodes under a time limit', () => {
+  // 300 ms: far below the seconds the rules below take on this text, in their thread.
+  const s = setupEngineSuite('lexicon-limit', { settings: { lexiconTimeoutMs: 300 } });
+
+  it('stops matching past LEXICON_TIMEOUT_SECONDS and fails the step once, with what to do', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const parser = await g.node('FILE_PARSER', { autoStepStatus: 'DONE' });
+    const lexicon = await g.node('LEXICON', { autoStepStatus: 'DONE' });
+    await g.edge(hup, parser);
+    await g.edge(parser, lexicon);
+    const tag = await g.nerTagType(lexicon, 'Word');
+    await s.knex('matching_rules').insert(
+      Array.from({ length: 300 }, (_, i) => ({
+        ner_tag_type_id: tag,
+        expression: `word${i}x`,
+        matching_type: 'FUZZY',
+        tolerance: 3,
+      })),
+    );
+    const doc = await startDocument(s, g, hup, { content: 'lorem ipsum dolor sit amet '.repeat(200_000) });
+    const step = await stepReaching(s.knex, doc.id, lexicon, ['DONE', 'ERROR'], 120000);
+    expect(step.status).toBe('ERROR');
+    expect(step.errorMessage).toMatch(/took longer than 300 ms on this document and were stopped: simplify/);
+    expect(await s.knex('action_execution_results').where('step_id', step.id).pluck('status')).toEqual([
+      'FAILURE',
+    ]);
+  }, 180000);
+});

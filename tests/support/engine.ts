@@ -27,6 +27,8 @@ export interface EngineSuite extends Suite {
 export interface EngineSuiteOptions {
   /** false: no Worker in this process (the suite runs worker processes of its own); default true. */
   worker?: boolean;
+  /** Settings of the suite's Worker beyond its queue, database and files (e.g. a short lexicon limit). */
+  settings?: Partial<WorkerSettings>;
 }
 
 /** setupSuite() plus a Worker on a queue of the suite's own and a Temporal client. */
@@ -53,6 +55,7 @@ export function setupEngineSuite(name: string, opts: EngineSuiteOptions = {}): E
       knex: workerKnex,
       filesDir,
       workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+      ...opts.settings,
     });
     worker = created.worker;
     workerConnection = created.connection;
