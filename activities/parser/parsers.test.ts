@@ -3,7 +3,7 @@ import { hintsAt, parseHtkLattice, parsePocketsphinxOutput } from './asr/pockets
 import { wordsFromVerboseJson } from './asr/whisper';
 import { detectKind } from './detect';
 import { htmlToText } from './email';
-import { decodeText } from './text';
+import { decodeText, SAMPLE_BYTES } from './text';
 
 describe('pocketsphinx output', () => {
   const out = [
@@ -108,6 +108,16 @@ describe('decodeText', () => {
       0x64, 0x79,
     ]);
     expect(decodeText(pl).text).toBe('Źródło świeżej wody');
+  });
+
+  it('decides the charset on a sample and decodes the whole file with it', () => {
+    const pl = Buffer.from([0x8f, 0x72, 0xf3, 0x64, 0xb3, 0x6f, 0x20]); // "Źródło " in Windows-1250
+    const head = Buffer.concat(Array(Math.ceil(SAMPLE_BYTES / pl.length) + 1).fill(pl));
+    const tail = Buffer.from([0x9c, 0x77, 0x69, 0x65, 0xbf, 0x65, 0x6a]); // "świeżej"
+    const { text, encoding } = decodeText(Buffer.concat([head, tail]));
+    expect(encoding).toBe('windows-1250');
+    expect(text.endsWith('Źródło świeżej')).toBe(true);
+    expect(text.length).toBe(head.length + tail.length);
   });
 });
 
