@@ -19,6 +19,8 @@
  *   X-Forwarded-Proto as app.proxy is on): a plain-HTTP install (development, tests) must not pin itself.
  * - Cross-Origin-Resource-Policy same-origin: no other site can load an answer of the install as an image,
  *   script or media element (no-cors), which keeps documents and images out of cross-site side channels.
+ * - Cache-Control no-store on the answers of /api and /management (accounts, documents, annotations): they
+ *   stay in no browser or proxy cache. The web app's files and the translations keep their caching.
  */
 import type { Context, Next } from 'koa';
 
@@ -64,6 +66,7 @@ function headersFor(ctx: Context): Record<string, string> {
 
 export async function securityHeaders(ctx: Context, next: Next): Promise<void> {
   const headers = headersFor(ctx);
+  if (/^\/(api|management)(\/|$)/.test(ctx.path)) headers['Cache-Control'] = 'no-store';
   ctx.set(headers);
   try {
     await next();

@@ -98,6 +98,15 @@ describe('security headers', () => {
     expectSecurityHeaders(res);
   });
 
+  it('keep API answers out of caches (no-store), and not the translation files', async () => {
+    for (const path of ['/api/account', '/api/nope', '/management/health'])
+      expect([path, (await suite.get(path, suite.admin)).headers.get('cache-control')]).toEqual([
+        path,
+        'no-store',
+      ]);
+    expect((await suite.get('/i18n/en.json')).headers.get('cache-control')).not.toBe('no-store');
+  });
+
   it('add Strict-Transport-Security only when the request came over HTTPS', async () => {
     const res = await suite.call('/api/account', { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(res.status).toBe(401);
