@@ -138,6 +138,8 @@ if (require.main === module) {
     knex,
     filesDir: defaultFilesDir(env),
     asr: asrFromEnv(env),
+    // A prebuilt bundle (WORKFLOW_BUNDLE_PATH: `npm test` shares one) spares each worker process bundling.
+    workflowBundle: env.WORKFLOW_BUNDLE_PATH ? { codePath: env.WORKFLOW_BUNDLE_PATH } : undefined,
   })
     .then(async ({ worker, connection }) => {
       const taskQueue = env.TEMPORAL_TASK_QUEUE ?? 'workbench';

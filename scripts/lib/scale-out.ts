@@ -1,0 +1,427 @@
+/**
+ * Scale-out on one machine: several API processes (`tsx api/server.ts`) and several workers
+ * (`tsx workflows/worker.ts`), each a real OS process, against one PostgreSQL and one Temporal server, as
+ * docker-compose.yml runs them. They share what the README's scaling section says replicas must share: the
+ * database, the Temporal namespace and task queue, the files directory (FILES_DIR) and the data directory
+ * with the generated keys (DATA_DIR: the JWT signing secret and the data encryption key).
+ *
+ * `checkScaleOut` drives it through HTTP only: signs in at the first API, uses that token at every API (a
+ * token one replica signed is accepted by the others), builds Upload -> automatic FILE_PARSER, uploads text
+ * files through every API in turn, and waits until each is parsed (its parser step DONE and its content the
+ * uploaded text: the worker that parsed it read the file another process stored). It reports which worker
+ * ran each parse (the identity `pid@host` Temporal records on the activity) without asserting a spread.
+ *
+ * Used by scripts/scale-out.ts (`npx tsx scripts/scale-out.ts`) and tests/integration/scale-out.test.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { Knex } from 'knex';
+import { documentWorkflowId } from '../../workflows/contract';
+import { freePort, waitForPort } from './ports';
+import { ROOT } from './prepare';
+
+/** One child process of the cluster: tsx, leader of a process group of its own. */
+export interface Member {
+  readonly name: string;
+  /** Pid of tsx (also its process group); the program itself runs in a node child of it. */
+  readonly pid: number;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output(): string;
+}
+
+export interface ApiMember extends Member {
+  readonly url: string;
+}
+
+export interface ScaleOutCluster {
+  readonly apis: ApiMember[];
+  readonly workers: Member[];
+  readonly taskQueue: string;
+  readonly temporalAddress: string;
+  readonly filesDir: string;
+  readonly dataDir: string;
+  /** Ends every process (SIGTERM, then SIGKILL to the group after a grace period); safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface ScaleOutOptions {
+  databaseUrl: string;
+  temporalAddress: string;
+  apis?: number;
+  workers?: number;
+  /** A queue of the cluster's own (default: a fresh one). */
+  taskQueue?: string;
+  /** Shared directories; temporary ones (removed by stop()) when absent. */
+  filesDir?: string;
+  dataDir?: string;
+  /** More environment for every process. */
+  env?: NodeJS.ProcessEnv;
+  /** Resolves when every process is ready; default 90 s. */
+  readyTimeoutMs?: number;
+}
+
+/** Variables a replica must not inherit from the caller: the shared DATA_DIR is what carries the keys. */
+const NOT_INHERITED = [
+  'JWT_SECRET',
+  'DATA_ENCRYPTION_KEY',
+  'DATA_ENCRYPTION_KEY_PREVIOUS',
+  'PORT',
+  'FILES_DIR',
+  'DATA_DIR',
+  'TEMPORAL_TASK_QUEUE',
+];
+
+function spawnMember(name: string, entry: string, env: NodeJS.ProcessEnv, ready: RegExp) {
+  const child: ChildProcess = spawn(
+    path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [path.join(ROOT, entry)],
+    {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  if (!child.pid) throw new Error(`${name} did not start`);
+  let out = '';
+  let seen = false;
+  let onReady: (() => void) | undefined;
+  const collect = (b: Buffer) => {
+    out = (out + b.toString('utf8')).slice(-64 * 1024);
+    if (!seen && ready.test(out)) {
+      seen = true;
+      onReady?.();
+    }
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const started = new Promise<void>((resolve, reject) => {
+    onReady = resolve;
+    void exited.then(({ code, signal }) => {
+      if (!seen) reject(new Error(`${name} ended (${signal ?? code}) before it was ready:\n${out}`));
+    });
+  });
+  started.catch(() => {}); // observed by whoever awaits it
+  const member: Member = { name, pid: child.pid, exited, output: () => out };
+  return { member, child, started };
+}
+
+async function endGroup(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, s);
+    } catch {
+      // the group is gone already
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+  // Whatever tsx left behind in its group (its node child, if tsx went first).
+  signal('SIGKILL');
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} not ready after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Starts the APIs and workers and waits until every API answers `management/health` with 200 and every worker
+ * polls. On a failure to start, everything started is ended before the error is thrown.
+ */
+export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutCluster> {
+  const temporary: string[] = [];
+  const tmp = (prefix: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    temporary.push(dir);
+    return dir;
+  };
+  const filesDir = opts.filesDir ?? tmp('scale-out-files-');
+  const dataDir = opts.dataDir ?? tmp('scale-out-data-');
+  const taskQueue = opts.taskQueue ?? `scale-out-${crypto.randomUUID()}`;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of NOT_INHERITED) delete base[name];
+  Object.assign(base, {
+    DATABASE_URL: opts.databaseUrl,
+    TEMPORAL_ADDRESS: opts.temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    FILES_DIR: filesDir,
+    DATA_DIR: dataDir,
+    // The database may be shared with other users (the test suites): never move their schedules.
+    SCHEDULE_SYNC: 'off',
+    NODE_ENV: 'production',
+    ...opts.env,
+  });
+
+  const running: { child: ChildProcess; exited: Promise<unknown> }[] = [];
+  const apis: ApiMember[] = [];
+  const workers: Member[] = [];
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await Promise.all(running.map((r) => endGroup(r.child, r.exited, 10000)));
+      for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+    })());
+
+  try {
+    const starting: Promise<void>[] = [];
+    for (let i = 0; i < (opts.workers ?? 2); i++) {
+      const w = spawnMember(`worker-${i + 1}`, 'workflows/worker.ts', base, /\[worker\] polling task queue/);
+      running.push({ child: w.child, exited: w.member.exited });
+      workers.push(w.member);
+      starting.push(w.started);
+    }
+    for (let i = 0; i < (opts.apis ?? 2); i++) {
+      const port = await freePort();
+      const a = spawnMember(
+        `api-${i + 1}`,
+        'api/server.ts',
+        { ...base, PORT: String(port) },
+        /\[api\] listening/,
+      );
+      running.push({ child: a.child, exited: a.member.exited });
+      const url = `http://127.0.0.1:${port}`;
+      apis.push({ ...a.member, url });
+      starting.push(
+        a.started.then(async () => {
+          await waitForPort(port, '127.0.0.1', 10000);
+          const res = await fetch(`${url}/management/health`);
+          if (res.status !== 200)
+            throw new Error(`${a.member.name}: health ${res.status} ${await res.text()}`);
+        }),
+      );
+    }
+    await withTimeout(Promise.all(starting), opts.readyTimeoutMs ?? 90000, 'the scale-out cluster');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { apis, workers, taskQueue, temporalAddress: opts.temporalAddress, filesDir, dataDir, stop };
+}
+
+// --- the check -------------------------------------------------------------------------------------------
+
+export interface ParsedDocument {
+  id: number;
+  /** The API it was uploaded through. */
+  uploadedThrough: string;
+  parserStatus: string;
+  contentMatches: boolean;
+  /** Identity (`pid@host`) of the worker that completed the parse activity. */
+  parsedBy: string | null;
+}
+
+export interface ScaleOutReport {
+  documents: ParsedDocument[];
+  /** Status of GET /api/account at each API with the token signed in at the first one. */
+  tokenAcceptedBy: Record<string, number>;
+  /** Parses per worker identity. */
+  parsesByWorker: Record<string, number>;
+  /** Identities polling the task queue (Temporal's DescribeTaskQueue), workflow and activity pollers. */
+  pollers: string[];
+}
+
+async function call<T>(url: string, token: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(url, {
+    ...init,
+    headers: {
+      Authorization: token,
+      ...(init.body instanceof FormData ? {} : { 'Content-Type': 'application/json' }),
+      ...(init.headers ?? {}),
+    },
+  });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Signs in at `api`; the bearer token ("Bearer ..."). */
+export async function signIn(api: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${api}/api/authenticate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const token = res.headers.get('authorization');
+  if (res.status !== 200 || !token) throw new Error(`sign-in at ${api}: ${res.status} ${await res.text()}`);
+  return token;
+}
+
+/** The identity of the worker that completed the document's parseDocument activity, from its history. */
+async function parserIdentity(client: Client, documentId: number): Promise<string | null> {
+  const history = await client.workflow.getHandle(documentWorkflowId(documentId)).fetchHistory();
+  const events = history.events ?? [];
+  const scheduled = new Set(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'parseDocument')
+      .map((e) => Number(e.eventId)),
+  );
+  const done = events
+    .map((e) => e.activityTaskCompletedEventAttributes)
+    .find((a) => a && scheduled.has(Number(a.scheduledEventId)));
+  return done?.identity ?? null;
+}
+
+/**
+ * Uploads `documents` text files, in turn through each API, with one token signed in at the first API, and
+ * waits (up to `timeoutMs`) until each one's FILE_PARSER step is DONE or in ERROR.
+ */
+export async function checkScaleOut(
+  cluster: ScaleOutCluster,
+  knex: Knex,
+  opts: { documents?: number; username?: string; password?: string; timeoutMs?: number } = {},
+): Promise<ScaleOutReport> {
+  const [first] = cluster.apis;
+  const token = await signIn(first.url, opts.username ?? 'admin', opts.password ?? 'admin');
+  const tokenAcceptedBy: Record<string, number> = {};
+  for (const api of cluster.apis) {
+    tokenAcceptedBy[api.name] = (
+      await fetch(`${api.url}/api/account`, { headers: { Authorization: token } })
+    ).status;
+  }
+
+  // The graph, each call through another API: Upload -> automatic FILE_PARSER (DONE when parsed) -> end.
+  const at = (i: number) => cluster.apis[i % cluster.apis.length].url;
+  const tags = await call<{ id: number; predefined: boolean }[]>(`${at(0)}/api/process-tags`, token);
+  const processId = (
+    await call<{ id: number }>(`${at(1)}/api/processes`, token, {
+      method: 'POST',
+      body: JSON.stringify({
+        name: `scale-out ${crypto.randomUUID()}`,
+        isRagEnabled: false,
+        processTags: [{ id: tags.find((t) => t.predefined)!.id }],
+        ragTextSplitter: null,
+      }),
+    })
+  ).id;
+  const nodes = await call<{ id: number; activityType: string }[]>(
+    `${at(2)}/api/nodes?processId=${processId}`,
+    token,
+  );
+  const uploadNodeId = nodes.find((n) => n.activityType === 'HUP')!.id;
+  const parser = await call<{ id: number }>(`${at(3)}/api/nodes`, token, {
+    method: 'POST',
+    body: JSON.stringify({ processId, name: 'Parser', activityType: 'FILE_PARSER', autoStepStatus: 'DONE' }),
+  });
+  await call(`${at(4)}/api/edges`, token, {
+    method: 'POST',
+    body: JSON.stringify({ fromId: uploadNodeId, toId: parser.id }),
+  });
+
+  // The uploads, round robin over the APIs.
+  const uploaded: { id: number; api: string; text: string }[] = [];
+  const count = opts.documents ?? 2 * cluster.apis.length;
+  await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const api = cluster.apis[i % cluster.apis.length];
+      const text = `Document ${i + 1} of the scale-out check, uploaded through ${api.name}: ${crypto.randomUUID()}.\n`;
+      const form = new FormData();
+      form.append('nodeId', String(uploadNodeId));
+      form.append('file', new Blob([text], { type: 'text/plain' }), `scale-out-${i + 1}.txt`);
+      const doc = await call<{ id: number }>(`${api.url}/api/file-upload`, token, {
+        method: 'POST',
+        body: form,
+      });
+      uploaded.push({ id: doc.id, api: api.name, text });
+    }),
+  );
+
+  // Parsed: the parser step DONE (or ERROR: reported, not waited for further).
+  const until = Date.now() + (opts.timeoutMs ?? 60000);
+  const finished = async () => {
+    const rows = await knex('steps')
+      .whereIn(
+        'document_id',
+        uploaded.map((u) => u.id),
+      )
+      .andWhere('node_id', parser.id)
+      .whereIn('status', ['DONE', 'ERROR'])
+      .select('document_id as documentId', 'status');
+    return rows as { documentId: number; status: string }[];
+  };
+  let steps = await finished();
+  while (steps.length < uploaded.length && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    steps = await finished();
+  }
+
+  const contents = new Map<number, string>(
+    (
+      await knex('document_contents')
+        .whereIn(
+          'document_id',
+          uploaded.map((u) => u.id),
+        )
+        .select('document_id as documentId', 'content')
+    ).map((r: { documentId: number; content: string }) => [r.documentId, r.content]),
+  );
+
+  // Who parsed what (the activity's completing worker), and who polls the queue.
+  const connection = await Connection.connect({ address: cluster.temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const documents: ParsedDocument[] = [];
+    for (const u of uploaded.sort((a, b) => a.id - b.id)) {
+      const status = steps.find((s) => s.documentId === u.id)?.status ?? 'NOT_FINISHED';
+      documents.push({
+        id: u.id,
+        uploadedThrough: u.api,
+        parserStatus: status,
+        contentMatches: (contents.get(u.id) ?? '').trim() === u.text.trim(),
+        parsedBy: status === 'DONE' ? await parserIdentity(client, u.id) : null,
+      });
+    }
+    const parsesByWorker: Record<string, number> = {};
+    for (const d of documents)
+      if (d.parsedBy) parsesByWorker[d.parsedBy] = (parsesByWorker[d.parsedBy] ?? 0) + 1;
+    const pollers = new Set<string>();
+    for (const taskQueueType of [1, 2]) {
+      const r = await client.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: cluster.taskQueue },
+        taskQueueType,
+      });
+      for (const p of r.pollers ?? []) if (p.identity) pollers.add(p.identity);
+    }
+    return { documents, tokenAcceptedBy, parsesByWorker, pollers: [...pollers].sort() };
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The worker member whose process tree holds the pid of an identity `pid@host` (Linux /proc). */
+export function memberOfIdentity(cluster: ScaleOutCluster, identity: string): Member | undefined {
+  const pid = Number(identity.split('@')[0]);
+  return cluster.workers.find((w) => descendants(w.pid).includes(pid));
+}
+
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++)
+    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
+  return tree;
+}
