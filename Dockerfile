@@ -1,4 +1,7 @@
-# The workbench image: API and worker (same image, different command). Web app built at image build time.
+# The workbench image: API, worker and migrations (same image, the command differs: docker-compose.yml).
+# The web app is built at image build time. Runs as the unprivileged `node` user; uploads, page images and
+# generated keys live in /var/lib/workbench (FILES_DIR, DATA_DIR), which the compose file mounts as volumes
+# shared by every replica.
 FROM node:20-bookworm-slim
 WORKDIR /app
 # The file parser's programs (OCR, PDF, office files, speech).
@@ -7,8 +10,15 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
       libreoffice-writer-nogui libreoffice-calc-nogui pocketsphinx pocketsphinx-en-us sox \
     && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx vite build --config web/vite.config.mts
+RUN node_modules/.bin/vite build --config web/vite.config.mts \
+    # Owned by `node`, so the named volumes mounted here start writable by it.
+    && mkdir -p /var/lib/workbench/files /var/lib/workbench/data \
+    && chown -R node:node /var/lib/workbench
+ENV NODE_ENV=production \
+    FILES_DIR=/var/lib/workbench/files \
+    DATA_DIR=/var/lib/workbench/data
+USER node
 EXPOSE 8080
-CMD ["npx", "tsx", "api/server.ts"]
+CMD ["node_modules/.bin/tsx", "api/server.ts"]

@@ -6,11 +6,14 @@
  * A token signed in at API 1 is accepted by API 2 (the shared secret); documents uploaded through both APIs
  * are all parsed by the workers (Upload -> automatic FILE_PARSER: the worker that picks the parse reads the
  * file another process stored), every parse ran on one of the two workers, and both workers poll the queue.
- * Which worker parses how many is reported, not asserted (that depends on timing). Every child process is
- * ended in afterAll, also when the test fails.
+ * Which worker parses how many is reported, not asserted (that depends on timing). The worker containers'
+ * health check (scripts/worker-health.ts) passes for the cluster's queue and fails for a queue nobody polls.
+ * Every child process is ended in afterAll, also when the test fails.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import {
@@ -21,6 +24,21 @@ import {
 } from '../../scripts/lib/scale-out';
 
 jest.setTimeout(150_000);
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Exit code of the worker containers' health check (scripts/worker-health.ts) for a task queue. */
+async function workerHealth(taskQueue: string): Promise<number> {
+  try {
+    await promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/worker-health.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue },
+    });
+    return 0;
+  } catch (err) {
+    return (err as { code?: number }).code ?? -1;
+  }
+}
 
 describe('scale-out: two APIs and two workers on one Temporal and one PostgreSQL', () => {
   let cluster: ScaleOutCluster | undefined;
@@ -65,5 +83,10 @@ describe('scale-out: two APIs and two workers on one Temporal and one PostgreSQL
     // Both workers poll the queue (each identity is `pid@host` of a node process under one worker's tsx).
     const polling = new Set(report.pollers.map((p) => memberOfIdentity(c, p)?.name));
     expect(polling).toEqual(new Set(['worker-1', 'worker-2']));
+  });
+
+  it('has a worker health check that sees a polling worker of this host, and none on an idle queue', async () => {
+    expect(await workerHealth(cluster!.taskQueue)).toBe(0);
+    expect(await workerHealth(`idle-${cluster!.taskQueue}`)).toBe(1);
   });
 });
