@@ -21,7 +21,6 @@ interface ProtoJson {
 
 const fromProtoPackage = createRequire(path.join(path.dirname(require.resolve('@temporalio/proto')), 'x.js'));
 const protojson = fromProtoPackage('protobufjs/ext/protojson') as ProtoJson;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const historyType = (patchProtobufRoot(proto) as any).lookupType('temporal.api.history.v1.History');
 
 /** The history as proto3 JSON (an object, ready for JSON.stringify). */
