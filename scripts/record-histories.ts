@@ -23,6 +23,7 @@ import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { Knex } from 'knex';
+import * as prettier from 'prettier';
 import { loadConfig } from '../api/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
@@ -485,8 +486,12 @@ async function main(): Promise<void> {
       for (const [i, run] of runs.entries()) {
         const history = await idleHistory(client.workflow.getHandle(run.workflowId, run.runId));
         const file = path.join(HISTORIES_DIR, runs.length > 1 ? `${name}-${i + 1}.json` : `${name}.json`);
-        const events = (historyToJson(history) as { events: unknown[] }).events;
-        const json = `{"workflowId":${JSON.stringify(run.workflowId)},"history":{"events":[\n${events.map((e) => JSON.stringify(e)).join(',\n')}\n]}}\n`;
+        // The workflow id is the only context the replay needs beside the events. Formatted as `npm run
+        // format` would (prettier), so the files stay as written.
+        const json = await prettier.format(
+          JSON.stringify({ workflowId: run.workflowId, history: historyToJson(history) }),
+          { ...(await prettier.resolveConfig(file)), parser: 'json' },
+        );
         fs.writeFileSync(file, json);
         console.log(`${path.relative(ROOT, file)}: ${history.events?.length} events, ${json.length} bytes`);
       }
