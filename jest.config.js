@@ -1,4 +1,7 @@
-/** Three projects: unit (pure, beside the code), integration (API + PostgreSQL + Temporal), e2e (Chromium). */
+/**
+ * Four projects: unit (pure, beside the code), replay (recorded workflow histories against the workflow code,
+ * offline), integration (API + PostgreSQL + Temporal), e2e (Chromium).
+ */
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
@@ -22,6 +25,11 @@ module.exports = {
         '<rootDir>/{domain,api,db,workflows,activities,scripts}/**/*.test.ts',
         '<rootDir>/web/src/**/*.test.ts',
       ],
+    },
+    {
+      ...common,
+      displayName: 'replay',
+      testMatch: ['<rootDir>/tests/replay/**/*.test.ts'],
     },
     {
       ...common,

@@ -2,6 +2,10 @@
  * Access-mode resolution (spec 1 section 6): ADMIN > WRITE > READ per PROCESS or NODE component;
  * the admin role gets ADMIN everywhere; a node gets the higher of its process's mode and its own;
  * the global permission is an authority on component id -1.
+ *
+ * Runs inside the document workflow (workflows/document.ts, in the workflow bundle; what it decides there:
+ * modeSatisfies, through the refusals of domain/steps.ts). A change that alters a decision for a running document must be guarded by `patched()` in the
+ * workflow and pass the replay suite (tests/replay/replay.test.ts); see docs/architecture.md.
  */
 import { AccessMode, AccessModes, ComponentType, GLOBAL_COMPONENT_ID, Roles } from './enums';
 

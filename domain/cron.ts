@@ -11,6 +11,10 @@
  * 1970-2099, Quartz's range and inside Temporal's), ranges not reversed and steps 1 up to the field's span;
  * `?` only as a whole day-of-month or weekday field. So `99 99 99 99 99 ?` is refused when it is saved
  * instead of failing in the schedule later. A pattern longer than CRON_MAX_LENGTH is refused unparsed.
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
  */
 
 export const CRON_MAX_LENGTH = 255;

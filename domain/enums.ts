@@ -1,4 +1,10 @@
-/** Shared enumerations of the product (spec 1 sections 3 and 6). */
+/**
+ * Shared enumerations of the product (spec 1 sections 3 and 6).
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
+ */
 
 export const Roles = {
   ADMIN: 'ROLE_ADMIN',

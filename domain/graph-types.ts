@@ -1,6 +1,10 @@
 /**
  * Payload types of the process graph (docs/api-graph.md: NodeDTO, edges, predicates, node properties).
  * Shared by the API and the web app.
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
  */
 import type { AccessMode, ActivityType } from './enums';
 

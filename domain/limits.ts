@@ -5,6 +5,10 @@
  * NODE_LIMITS); these cover the rest. MAX_STRING is the cap the API applies to every string of every JSON
  * body before its schema runs (api/validate.ts), so a field without a tighter rule is still bounded.
  * Pure: no I/O.
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
  */
 import type { Violation } from './validation';
 

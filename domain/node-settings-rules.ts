@@ -10,6 +10,10 @@
  *   asks for a type and a name); a setting that is given is checked. Saving a node (PUT) checks everything.
  * - The obligatory HUP node keeps its endpoint and active flag (its panel is not shown), so its endpoint is
  *   not checked.
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
  */
 import type { ActivityType } from './enums';
 import { BodyTypes, HttpRequestMethods, MailTypes, TaggingTypes, type NodeSettings } from './graph-types';

@@ -7,6 +7,10 @@
  * Decisions:
  * - Negative ids of new mail receivers and transfer rules are temporary: normalizeSettings makes them null.
  * - A string setting sent back as the masked placeholder '**********' keeps the stored value.
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
  */
 import type { ActivityType } from './enums';
 import { MASKED_PASSWORD, type NodeSettings } from './graph-types';

@@ -22,6 +22,10 @@
  *   cron, THRESHOLD a threshold >= 1; a threshold is kept only with THRESHOLD. An empty cron becomes null.
  * - Name: required, at most 100 characters, textPatternRule, unique in the process ignoring case and
  *   surrounding spaces.
+ *
+ * Runs inside the document workflow (workflows/document.ts, in the workflow bundle; what it decides there:
+ * its whitelists (conditional acceptance, multiprocessed, upload types, trainable)). A change that alters a decision for a running document must be guarded by `patched()` in the
+ * workflow and pass the replay suite (tests/replay/replay.test.ts); see docs/architecture.md.
  */
 import type { ActivityType } from './enums';
 import { ActivityTypes } from './enums';

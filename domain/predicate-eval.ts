@@ -13,6 +13,10 @@
  * - NER: "the document has a NER tag of type nerTagTypeId" (exact type, not its descendants) compared with
  *   `equal`; a null type means "no NER tag of that node" (the same empty option as CLF).
  * - Tags of every step of the node count (a multiprocessed node's steps tag the same document).
+ *
+ * Runs inside the document workflow (workflows/document.ts, in the workflow bundle; what it decides there:
+ * which edges a document takes). A change that alters a decision for a running document must be guarded by `patched()` in the
+ * workflow and pass the replay suite (tests/replay/replay.test.ts); see docs/architecture.md.
  */
 import type { LogicalOperator, PredicateType } from './graph-types';
 

@@ -23,6 +23,10 @@
  * - Automatic types outside the conditional-acceptance whitelist (upload and action nodes) always end
  *   ACCEPTED with requiresAcceptance cleared ("the node rule forces it", spec 3 section 4).
  * - The document is DONE when every step is passable and nothing is left to run; WAITING otherwise.
+ *
+ * Runs inside the document workflow (workflows/document.ts, in the workflow bundle; what it decides there:
+ * its statuses, transitions, refusals, the steps a transition creates and the document status). A change that alters a decision for a running document must be guarded by `patched()` in the
+ * workflow and pass the replay suite (tests/replay/replay.test.ts); see docs/architecture.md.
  */
 import { modeSatisfies } from './access';
 import type { AccessMode, ActivityType } from './enums';

@@ -2,6 +2,10 @@
  * The spec's validation rules (spec 1 section 5), one function per rule. Each returns null when the value
  * is valid, else a Violation: `code` is the constraint name the API reports in field errors (NotBlank, Size,
  * Pattern, ...) and `key` the i18n message key the forms show. Forms and API call the same functions.
+ *
+ * In the workflow bundle (imported through domain/nodes.ts; no workflow decision depends on it): keep it free
+ * of I/O, clocks and randomness, and a change that would reach a workflow decision follows the `patched()` rule
+ * of domain/steps.ts.
  */
 import { temporalCron } from './cron';
 import { TEXT_LIMITS } from './limits';

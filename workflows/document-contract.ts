@@ -16,9 +16,23 @@ export interface DocumentWorkflowInput {
   processId: number;
   /** The upload node the document entered through (its first step). */
   uploadNodeId: number;
-  /** Carried over by continue-as-new; absent on the first run. */
+  /** Carried over by continue-as-new (a DocumentWorkflowState of `stateVersion`); absent on the first run. */
   carried?: unknown;
+  /**
+   * Version of the shape of `carried` (DOCUMENT_STATE_VERSION of the run that continued). Absent in runs
+   * continued before the field existed: read as 1, the shape they carried.
+   */
+  stateVersion?: number;
 }
+
+/**
+ * Version of the state the document workflow carries into its next run by continue-as-new. A run continued
+ * by older code arrives with the older shape: when DocumentWorkflowState changes shape, bump this and make
+ * `carriedState` (workflows/document.ts) upgrade every older version it may meet. A worker that meets a
+ * newer version than it knows (a rollback) fails the workflow task, which is retried until a worker that
+ * knows it takes the run, instead of misreading the state.
+ */
+export const DOCUMENT_STATE_VERSION = 1;
 
 /** Who asks for a step action: the API has authenticated the user and resolved their mode on the node. */
 export interface StepActor {

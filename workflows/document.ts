@@ -41,7 +41,12 @@ import {
   type StepState,
 } from '../domain/steps';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
-import type { DocumentWorkflowInput, StepActionInput, StepActionResult } from './document-contract';
+import {
+  DOCUMENT_STATE_VERSION,
+  type DocumentWorkflowInput,
+  type StepActionInput,
+  type StepActionResult,
+} from './document-contract';
 
 /** A step as the workflow holds it: the projection's fields plus how many times it was run. */
 export interface EngineStep extends StepState {
@@ -145,9 +150,21 @@ function initialState(input: DocumentWorkflowInput): DocumentWorkflowState {
   };
 }
 
+/**
+ * The state carried by the previous run, upgraded to the current shape; null on a first run. Version 1 is the
+ * current shape (and that of runs continued before `stateVersion` existed).
+ */
+function carriedState(input: DocumentWorkflowInput): DocumentWorkflowState | null {
+  if (input.carried === undefined || input.carried === null) return null;
+  const version = input.stateVersion ?? 1;
+  if (version > DOCUMENT_STATE_VERSION)
+    // Not an ApplicationFailure: fails the workflow task, retried until a worker that knows the version runs it.
+    throw new Error(`Carried state version ${version} is newer than this worker's ${DOCUMENT_STATE_VERSION}`);
+  return input.carried as DocumentWorkflowState;
+}
+
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
-  let state: DocumentWorkflowState =
-    (input.carried as DocumentWorkflowState | undefined) ?? initialState(input);
+  let state: DocumentWorkflowState = carriedState(input) ?? initialState(input);
   let busy = false;
 
   const nodeMap = (s: DocumentWorkflowState = state) => new Map(s.nodes.map((n) => [n.id, n]));
@@ -366,7 +383,11 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     }
     await condition(() => !busy && allHandlersFinished());
     if (state.queue.length === 0 && !state.ended) {
-      await continueAsNew<typeof documentWorkflow>({ ...input, carried: state });
+      await continueAsNew<typeof documentWorkflow>({
+        ...input,
+        carried: state,
+        stateVersion: DOCUMENT_STATE_VERSION,
+      });
     }
   }
 }

@@ -107,9 +107,12 @@ describe('registration, activation and password reset', () => {
     await new Promise<void>((resolve) => smtp?.close(resolve));
   });
 
-  /** The latest mail to this address (the API answers after the SMTP peer accepted it; a short wait anyway). */
+  /**
+   * The latest mail to this address (the API answers after the SMTP peer accepted it; the test server may
+   * parse it a moment later, longer on a busy machine: waited for, up to 30 s).
+   */
   async function mailTo(address: string): Promise<ReceivedMail> {
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const found = inbox.filter((m) => m.to.includes(address.toLowerCase())).at(-1);
       if (found) return found;
