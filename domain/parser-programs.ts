@@ -51,8 +51,8 @@ export const PARSER_PROGRAMS: readonly ParserProgram[] = [
   },
   {
     component: 'poppler',
-    purpose: 'PDF text layer and page images',
-    executables: ['pdftotext', 'pdftoppm'],
+    purpose: 'PDF text layer, page images and the images of scanned pages',
+    executables: ['pdftotext', 'pdftoppm', 'pdfimages', 'pdfinfo'],
     packages: ['poppler-utils'],
     version: { executable: 'pdftotext', args: ['-v'], pattern: /pdftotext version (\d+(?:\.\d+)+)/i },
   },

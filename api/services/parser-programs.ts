@@ -160,12 +160,10 @@ export async function checkParserPrograms(opts: CheckOptions = {}): Promise<Pars
   const programs = neededParserPrograms(opts.asrEngine ?? 'pocketsphinx');
   const statuses = await Promise.all(
     programs.map((p) =>
-      checkProgram(p, opts).catch(
-        (err: Error): ProgramStatus => ({
-          status: 'DOWN',
-          details: { error: `check failed: ${err.name}` },
-        }),
-      ),
+      checkProgram(p, opts).catch((err: Error): ProgramStatus => ({
+        status: 'DOWN',
+        details: { error: `check failed: ${err.name}` },
+      })),
     ),
   );
   return Object.fromEntries(programs.map((p, i) => [p.component, statuses[i]]));
