@@ -113,11 +113,14 @@ export async function ensureParserPrograms(root: string, env: NodeJS.ProcessEnv)
     env,
     stdio: 'inherit',
   });
-  const after = await check();
-  const still = describeMissing(after);
-  if (r.status !== 0 || still)
+  if (r.status !== 0)
     throw new Error(
-      `installing the file parser's programs failed${still ? ` (still missing: ${still})` : ''}: fix what the output above says and run\n\n    ${installCommand(ctx)}\n\nthen npm start again; or start without them with SKIP_PARSER_INSTALL=1.`,
+      `installing the file parser's programs failed: fix what the output above says and run\n\n    ${installCommand(ctx)}\n\nthen npm start again; or start without them with SKIP_PARSER_INSTALL=1.`,
+    );
+  const still = describeMissing(await check());
+  if (still)
+    throw new Error(
+      `the packages are installed but the file parser still lacks ${still}: check that PATH holds their programs (and TESSDATA_PREFIX, if set, the OCR languages); or start without them with SKIP_PARSER_INSTALL=1.`,
     );
   console.log(`[start] file parser programs installed (${path.basename(SCRIPT)} runtime)`);
 }
