@@ -1,18 +1,37 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the workbench and its tests use, skipping those already present.
-# Idempotent; needs root (or sudo) for apt-get. Used by .ci/run and by npm test when something is missing.
+# Installs the Debian packages the workbench uses, skipping those already present.
+#   install-system-deps.sh           everything: the file parser's programs and what the tests use
+#                                    (.ci/run, and npm test when Chromium is missing)
+#   install-system-deps.sh runtime   only the file parser's programs (npm start when one is missing)
+# Idempotent; needs root, or sudo, for apt-get.
 set -euo pipefail
-PACKAGES=(
-  chromium fonts-liberation fonts-dejavu-core openssh-server openssh-client
-  # file parser: OCR (English, Polish), PDF text and page images, office files to PDF, speech recognition
+# The file parser: OCR (English, Polish), PDF text and page images, office files to PDF, speech recognition.
+# The same list as domain/parser-programs.ts (a unit test keeps them equal).
+RUNTIME_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-pol poppler-utils
   libreoffice-writer-nogui libreoffice-calc-nogui
-  pocketsphinx pocketsphinx-en-us sox
+  sox
+  pocketsphinx pocketsphinx-en-us
+)
+TEST_PACKAGES=(
+  chromium fonts-liberation fonts-dejavu-core openssh-server openssh-client
   # tests: speech synthesized from known sentences
   espeak-ng
   # tests: the IMAP peer of e-mail upload nodes
   dovecot-imapd
 )
+case "${1:-all}" in
+  runtime) PACKAGES=("${RUNTIME_PACKAGES[@]}") ;;
+  all) PACKAGES=("${TEST_PACKAGES[@]}" "${RUNTIME_PACKAGES[@]}") ;;
+  *)
+    echo "usage: $0 [runtime|all]" >&2
+    exit 2
+    ;;
+esac
+if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+  echo "[deps] no apt-get here (not Debian or Ubuntu): install the equivalents of ${PACKAGES[*]}" >&2
+  exit 1
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,7 +41,13 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    echo "[deps] installing ${missing[*]} needs root: run as root: bash $0 ${1:-all}" >&2
+    exit 1
+  fi
+  SUDO="sudo"
+fi
 echo "[deps] installing: ${missing[*]}"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

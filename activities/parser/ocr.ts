@@ -6,10 +6,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { OCR_LANGUAGES as LANGUAGES } from '../../domain/parser-programs';
 import { ProgramFailed, run } from './run';
 import { badInput, type Work } from './work';
 
-export const OCR_LANGUAGES = 'eng+pol';
+/** `eng+pol`: the languages of domain/parser-programs.ts, which the start check installs and health checks. */
+export const OCR_LANGUAGES = LANGUAGES.join('+');
 const OCR_TIMEOUT_MS = 180_000;
 
 function unreadable(err: unknown): never {

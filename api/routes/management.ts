@@ -1,10 +1,22 @@
-/** management/info, management/app-name and management/health (database and Temporal UP or DOWN). */
+/**
+ * management/info, management/app-name and management/health: the database and Temporal UP or DOWN, and
+ * each program of the file parser (tesseract, poppler, libreoffice, sox, pocketsphinx) UP or DOWN with its
+ * version or what is missing.
+ *
+ * The overall status (and 200 / 503) follows the database and Temporal only: without them the API cannot
+ * serve, while a missing parser program fails only the documents that need it, and a load balancer that
+ * took every API out of rotation for a missing OCR language would stop the whole workbench. The parser
+ * components are read from a cached check (api/services/parser-programs.ts, refreshed each minute), so a
+ * health call stays cheap.
+ */
 import Router from '@koa/router';
 import type { AppDeps } from '../app';
 import type { HealthDTO } from '../../domain/api-types';
+import { parserProgramsMonitor } from '../services/parser-programs';
 
 export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router({ prefix: '/management' });
+  const parserPrograms = parserProgramsMonitor({ asrEngine: config.asr.engine });
 
   router.get('/info', (ctx) => {
     ctx.body = {
@@ -20,12 +32,13 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
   });
 
   router.get('/health', async (ctx) => {
-    const [db, tmp] = await Promise.all([
+    const [db, tmp, programs] = await Promise.all([
       knex
         .raw('select 1')
         .then(() => true)
         .catch(() => false),
       temporal.isUp(),
+      parserPrograms.report(),
     ]);
     const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
     const body: HealthDTO = {
@@ -36,6 +49,7 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
           status: up(tmp),
           details: { address: config.temporalAddress, namespace: config.temporalNamespace },
         },
+        ...programs,
       },
     };
     ctx.status = body.status === 'UP' ? 200 : 503;

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { call, setupSuite, startTestApi } from '../support/harness';
 
 describe('management endpoints', () => {
@@ -9,6 +12,52 @@ describe('management endpoints', () => {
     expect(res.body.status).toBe('UP');
     expect(res.body.components.db.status).toBe('UP');
     expect(res.body.components.temporal.status).toBe('UP');
+  });
+
+  it('reports each program of the file parser UP with its version', async () => {
+    const res = await suite.call('/management/health');
+    const c = res.body.components;
+    expect(c.tesseract).toEqual({
+      status: 'UP',
+      details: { version: expect.stringMatching(/^\d+\.\d+/), languages: 'eng, pol' },
+    });
+    expect(c.poppler).toMatchObject({
+      status: 'UP',
+      details: { version: expect.stringMatching(/^\d+\.\d+/) },
+    });
+    expect(c.libreoffice).toMatchObject({ status: 'UP', details: { modules: 'writer, calc' } });
+    expect(c.sox).toMatchObject({ status: 'UP', details: { version: expect.stringMatching(/^\d+\.\d+/) } });
+    expect(c.pocketsphinx).toMatchObject({ status: 'UP', details: { model: 'en-us' } });
+    // The route is public: versions and names, no path of this machine.
+    for (const name of ['tesseract', 'poppler', 'libreoffice', 'sox', 'pocketsphinx'])
+      expect(JSON.stringify(c[name])).not.toContain('/');
+  });
+
+  it('stays UP (200) with a parser program DOWN, naming what is missing', async () => {
+    // tesseract reads its languages from TESSDATA_PREFIX: a folder holding English only.
+    const tessdata = fs.mkdtempSync(path.join(os.tmpdir(), 'tessdata-'));
+    const eng = fs
+      .readdirSync('/usr/share/tesseract-ocr')
+      .map((v) => path.join('/usr/share/tesseract-ocr', v, 'tessdata', 'eng.traineddata'))
+      .find((f) => fs.existsSync(f))!;
+    fs.symlinkSync(eng, path.join(tessdata, 'eng.traineddata'));
+    const saved = process.env.TESSDATA_PREFIX;
+    process.env.TESSDATA_PREFIX = tessdata;
+    const api = await startTestApi();
+    try {
+      const res = await call(api.baseUrl, '/management/health');
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('UP');
+      expect(res.body.components.tesseract).toMatchObject({
+        status: 'DOWN',
+        details: { missing: 'language pol', packages: expect.stringContaining('tesseract-ocr-pol') },
+      });
+      expect(res.body.components.sox.status).toBe('UP');
+    } finally {
+      if (saved === undefined) delete process.env.TESSDATA_PREFIX;
+      else process.env.TESSDATA_PREFIX = saved;
+      await api.close();
+    }
   });
 
   it('reports Temporal DOWN (503) when the server cannot be reached', async () => {
