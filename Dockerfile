@@ -4,11 +4,9 @@
 # shared by every replica.
 FROM node:20-bookworm-slim
 WORKDIR /app
-# The file parser's programs (OCR, PDF, office files, speech).
-RUN apt-get update && apt-get install -y --no-install-recommends \
-      tesseract-ocr tesseract-ocr-eng tesseract-ocr-pol poppler-utils \
-      libreoffice-writer-nogui libreoffice-calc-nogui pocketsphinx pocketsphinx-en-us sox \
-    && rm -rf /var/lib/apt/lists/*
+# The file parser's programs (OCR, PDF, office files, speech): the one list of scripts/install-system-deps.sh.
+COPY scripts/install-system-deps.sh scripts/
+RUN bash scripts/install-system-deps.sh runtime && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
