@@ -18,6 +18,7 @@
 import crypto from 'node:crypto';
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import type { AppDeps } from '../../api/app';
+import { loadConfig } from '../../api/config';
 import { routeKeys } from '../../api/access-gate';
 import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from '../../api/routes/access';
 import { buildRouters } from '../../api/routes';
@@ -228,8 +229,9 @@ describe('authorization matrix: every route as every principal', () => {
     ids = await world(P);
   });
 
+  // Only the routes' paths are read here; a real configuration, so a route reading any of it builds.
   const deps = {
-    config: { filesDir: '/nonexistent', taskQueue: 'none', uploadMaxBytes: 1 },
+    config: loadConfig({ ...process.env, PORT: '0' }),
     knex: {},
     temporal: {},
     mailer: {},
