@@ -17,7 +17,7 @@
 import type { Knex } from 'knex';
 import type { TrainableConfig } from '../domain/graph-types';
 import { NODE_LIMITS } from '../domain/nodes';
-import { OutboundRefused } from '../api/services/net-guard';
+import { OutboundRefused } from '../server/net-guard';
 import { refusalMessage } from './actions/context';
 import {
   httpUrl,

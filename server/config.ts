@@ -38,7 +38,7 @@ export interface AppConfig {
   trustProxy: number;
   /**
    * Hosts, IPs or CIDRs outbound connections (SFTP test, later actions) may reach even when they resolve to
-   * loopback, private, link-local, CGNAT or metadata addresses (api/services/net-guard.ts).
+   * loopback, private, link-local, CGNAT or metadata addresses (server/net-guard.ts).
    */
   outboundAllowlist: string[];
   googleOAuth: GoogleOAuthConfig;
