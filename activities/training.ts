@@ -18,6 +18,7 @@
 import type { Knex } from 'knex';
 import type { TrainableConfig } from '../domain/graph-types';
 import { NODE_LIMITS } from '../domain/nodes';
+import { untrainableReason } from '../domain/training';
 import { OutboundRefused } from '../server/net-guard';
 import type {
   TrainingDTO,
@@ -63,9 +64,8 @@ export async function loadTrainableNode(
     .first('id', 'process_id', 'activity_type', 'trainable_config');
   if (!row) return undefined;
   const config = row.trainable_config as TrainableConfig | null;
-  if ((row.activity_type !== 'CLF' && row.activity_type !== 'SPAN') || !config)
-    return 'The node is not trainable';
-  if (!config.requestPath?.trim()) return 'The trainable node has no request path';
+  const untrainable = untrainableReason(row.activity_type, config);
+  if (untrainable || !config?.requestPath) return untrainable ?? 'The node is not trainable';
   const url = httpUrl(config.requestPath, 'request path of the trainable node');
   if (typeof url === 'string') return url;
   return { id: Number(row.id), processId: Number(row.process_id), kind: row.activity_type, config, url };

@@ -8,6 +8,7 @@
  */
 import crypto from 'node:crypto';
 import Router from '@koa/router';
+import { untrainableReason } from '../../domain/training';
 import {
   TRAIN_NODE_WORKFLOW,
   trainNodeWorkflowId,
@@ -32,6 +33,9 @@ export function trainableNodeRoutes({ knex, temporal, config }: AppDeps): Router
     const node = await nodes.findNode(knex, idParam(ctx.params.id, 'id'));
     if (!node) throw notFound('node');
     assertNodeMode(user, node.id, node.processId, 'WRITE');
+    // A node that cannot be trained is answered here, without a run on the worker.
+    const untrainable = untrainableReason(node.activityType, node.trainableConfig);
+    if (untrainable) throw new HttpError(400, { message: 'error.http.400', detail: untrainable });
     const outcome = await runWorkflow<TrainNodeInput, TrainNodeResult>(
       temporal,
       config.taskQueue,
