@@ -1,9 +1,20 @@
-// Flat ESLint config: TypeScript everywhere, React hooks in web/, and the Temporal rule set for workflow code
-// (no Node built-ins or I/O modules in the deterministic sandbox, no floating promises).
+// Flat ESLint config: TypeScript everywhere, React hooks in web/, the Temporal rule set for workflow code
+// (no Node built-ins or I/O modules in the deterministic sandbox, no floating promises), and the layers:
+// `api/` and `activities/` never import each other (what both need lives in `server/`), `server/` imports
+// neither, and the worker entry does not import the API.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** An import of the top-level folder `name` from any depth (`../api/x`, `../../api`, ...). */
+const layer = (name, message) => ({ regex: `^(\\.\\./)+${name}(/|$)`, message });
+const NO_API = layer('api', 'The API is not imported here: move what both need to server/.');
+const NO_ACTIVITIES = layer(
+  'activities',
+  'Activity code runs on the worker: start a workflow (workflows/request-contract.ts) or move what both need to server/.',
+);
+const NO_WEB = layer('web', 'The web app is not imported by server code.');
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.data', 'coverage', 'tests/artifacts', '**/*.cjs'] },
@@ -30,7 +41,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['../api/*', '../web/*', '../db/*', '../workflows/*', '../activities/*', 'node:*'] },
+        {
+          patterns: [
+            '../api/*',
+            '../web/*',
+            '../db/*',
+            '../workflows/*',
+            '../activities/*',
+            '../server/*',
+            'node:*',
+          ],
+        },
       ],
     },
   },
@@ -58,5 +79,21 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['api/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_ACTIVITIES, NO_WEB] }] },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_API, NO_WEB] }] },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_API, NO_ACTIVITIES, NO_WEB] }] },
+  },
+  {
+    files: ['workflows/worker.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_API, NO_WEB] }] },
   },
 );

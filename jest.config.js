@@ -22,7 +22,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: [
-        '<rootDir>/{domain,api,db,workflows,activities,scripts}/**/*.test.ts',
+        '<rootDir>/{domain,server,api,db,workflows,activities,scripts}/**/*.test.ts',
         '<rootDir>/web/src/**/*.test.ts',
       ],
     },

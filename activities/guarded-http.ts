@@ -1,6 +1,6 @@
 /**
  * One HTTP(S) request to a user-configured URL at the address the net guard checked
- * (api/services/net-guard.ts resolveOutbound): the Host header and the TLS server name keep the original
+ * (server/net-guard.ts resolveOutbound): the Host header and the TLS server name keep the original
  * name, redirects are not followed, the answer is kept up to `maxBytes`, and the request is abandoned after
  * `timeoutMs`. Shared by the send-request node, external models and training.
  */

@@ -5,8 +5,8 @@
  * poller: credentials present, net guard, connect; its errors name the connection and can be shown to users.
  */
 import SftpClient from 'ssh2-sftp-client';
-import { OutboundRefused, resolveOutbound } from '../api/services/net-guard';
-import type { SftpConnectionRow } from '../api/services/sftp-connections';
+import { OutboundRefused, resolveOutbound } from '../server/net-guard';
+import type { SftpConnectionRow } from '../server/sftp-connections';
 import { openRow, UnreadableCredential } from '../db/crypto';
 import { refusalMessage } from './actions/context';
 

@@ -1,6 +1,7 @@
 /**
  * Training of trainable CLF and SPAN nodes (spec 3: trainableConfig, `PUT api/trainable-nodes/{id}/train`),
- * shared by the route (MANUAL) and the `maybeTrainNode` activity (AUTOMATIC):
+ * run by the `trainNodeNow` activity (MANUAL: the train route, through trainNodeWorkflow) and the
+ * `maybeTrainNode` activity (AUTOMATIC, after a step):
  * - the payload is {nodeId, model, labels: [{id, name, description}], documents: [{id, filename, content,
  *   classifierLabels: [names]} | {id, filename, content, spans: [{label, start, end, text}]}]} over the
  *   documents with a DONE or ACCEPTED step at the node (content and offsets as external models get them:
@@ -17,7 +18,14 @@
 import type { Knex } from 'knex';
 import type { TrainableConfig } from '../domain/graph-types';
 import { NODE_LIMITS } from '../domain/nodes';
-import { OutboundRefused } from '../api/services/net-guard';
+import { untrainableReason } from '../domain/training';
+import { OutboundRefused } from '../server/net-guard';
+import type {
+  TrainingDTO,
+  TrainingReason,
+  TrainNodeInput,
+  TrainNodeResult,
+} from '../workflows/request-contract';
 import { refusalMessage } from './actions/context';
 import {
   httpUrl,
@@ -38,19 +46,6 @@ export interface TrainingDeps {
   outboundAllowlist?: readonly string[];
 }
 
-export type TrainingReason = 'MANUAL' | 'AUTOMATIC';
-
-export interface TrainingDTO {
-  id: number;
-  nodeId: number;
-  reason: TrainingReason;
-  status: 'SUCCESS' | 'FAILURE';
-  documents: number;
-  httpStatus: number | null;
-  error: string | null;
-  createdDate: string;
-}
-
 export interface TrainableNode {
   id: number;
   processId: number;
@@ -69,9 +64,8 @@ export async function loadTrainableNode(
     .first('id', 'process_id', 'activity_type', 'trainable_config');
   if (!row) return undefined;
   const config = row.trainable_config as TrainableConfig | null;
-  if ((row.activity_type !== 'CLF' && row.activity_type !== 'SPAN') || !config)
-    return 'The node is not trainable';
-  if (!config.requestPath?.trim()) return 'The trainable node has no request path';
+  const untrainable = untrainableReason(row.activity_type, config);
+  if (untrainable || !config?.requestPath) return untrainable ?? 'The node is not trainable';
   const url = httpUrl(config.requestPath, 'request path of the trainable node');
   if (typeof url === 'string') return url;
   return { id: Number(row.id), processId: Number(row.process_id), kind: row.activity_type, config, url };
@@ -249,6 +243,14 @@ export interface MaybeTrainResult {
 
 export function createTrainingActivities(deps: TrainingDeps) {
   return {
+    /** A manual training now (the train route awaits it through trainNodeWorkflow). */
+    async trainNodeNow(input: TrainNodeInput): Promise<TrainNodeResult> {
+      const node = await loadTrainableNode(deps.knex, input.nodeId);
+      if (node === undefined) return { notFound: true };
+      if (typeof node === 'string') return { notTrainable: node };
+      return trainNode(deps, node, 'MANUAL');
+    },
+
     /**
      * After a step of a CLF / SPAN node is completed or accepted: trains the node when automatic training
      * is on and `threshold` new documents are finished there. Never fails for the model server (the

@@ -2,7 +2,7 @@
 import Koa from 'koa';
 import type { Knex } from 'knex';
 import { authenticate, jwtResolver } from './auth';
-import type { AppConfig } from './config';
+import type { AppConfig } from '../server/config';
 import { errorMiddleware } from './errors';
 import { registerRoutes } from './routes';
 import { securityHeaders } from './security-headers';

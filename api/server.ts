@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { Knex } from 'knex';
 import { createApp } from './app';
-import { loadConfig, type AppConfig } from './config';
+import { loadConfig, type AppConfig } from '../server/config';
 import { createKnex } from '../db/connection';
 import { dataKeyring } from '../db/crypto';
 import { createMailer } from './services/mail';

@@ -20,7 +20,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { loadConfig } from '../api/config';
+import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { benchSetUpdate } from '../workflows/bench';

@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { loadConfig } from '../api/config';
+import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';

@@ -4,3 +4,5 @@ export { documentWorkflow } from './document';
 export { benchActivitiesWorkflow, benchUpdateWorkflow } from './bench';
 export { actionBatchWorkflow } from './action-batch';
 export { uploadPollerWorkflow } from './upload-poller';
+export { llmRerunWorkflow } from './llm-rerun';
+export { trainNodeWorkflow } from './train-node';

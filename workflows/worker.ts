@@ -6,10 +6,10 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { loadAsrConfig } from '../api/config';
+import { loadAsrConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
-import { startDocumentWorkflow } from '../api/services/document-workflows';
-import { syncAllSchedules } from '../api/services/schedules';
+import { startDocumentWorkflow } from '../server/document-workflows';
+import { syncAllSchedules } from '../server/schedules';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { DEFAULT_LLM_BASE_URL } from '../activities/actions/llm-prompt';
@@ -40,7 +40,7 @@ export interface WorkerSettings {
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-/** The same default as api/config.ts filesDir, so the API and the worker read one directory. */
+/** The same default as server/config.ts filesDir, so the API and the worker read one directory. */
 export function defaultFilesDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(__dirname, '..', env.FILES_DIR ?? path.join('.data', 'files'));
 }
@@ -55,7 +55,7 @@ export const outboundAllowlistFromEnv = (env: NodeJS.ProcessEnv = process.env): 
     .map((v) => v.trim())
     .filter(Boolean);
 
-/** The chat API of LLM prompt nodes, as the API reads it (api/config.ts llmBaseUrl). */
+/** The chat API of LLM prompt nodes, as the API reads it (server/config.ts llmBaseUrl). */
 export const llmBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
   env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL;
 
@@ -63,7 +63,7 @@ export const llmBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string 
 export const driveApiBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
   env.DRIVE_API_BASE_URL || 'https://www.googleapis.com';
 
-/** The OAuth client of cloud-drive connections, as the API reads it (api/config.ts googleOAuth). */
+/** The OAuth client of cloud-drive connections, as the API reads it (server/config.ts googleOAuth). */
 export const googleOAuthFromEnv = (env: NodeJS.ProcessEnv = process.env): ActionDeps['googleOAuth'] => ({
   tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
   clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',

@@ -28,7 +28,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import type { CustomExternalConfig, ExternalConfig, LlmExternalConfig } from '../../domain/graph-types';
-import { OutboundRefused } from '../../api/services/net-guard';
+import { OutboundRefused } from '../../server/net-guard';
 import {
   alreadySucceeded,
   executionKey,

@@ -8,13 +8,14 @@ import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { DocumentWorkflowInput } from '../../workflows/document-contract';
 import type { ActionBatchInput, ActionBatchReason } from '../../workflows/action-contract';
+import type { LlmRerunInput, LlmRerunResult } from '../../workflows/request-contract';
 import { isActionType } from '../../domain/nodes';
 import type { ActivityType } from '../../domain/enums';
 import { claimBatch, collectForTrigger, triggerOf } from './triggers';
 import { runExternalModel } from './external-model';
 import { interProcessSend } from './inter-process';
 import { runLexicon } from './lexicon';
-import { runLlmPrompt } from './llm-prompt';
+import { rerunLlmPrompt, runLlmPrompt } from './llm-prompt';
 import { sendMail } from './send-mail';
 import { sendRequest } from './send-request';
 import { sendToSftp } from './send-to-sftp';
@@ -151,6 +152,11 @@ export function createActionActivities(deps: ActionDeps) {
         .where('batch_id', input.batchId)
         .countDistinct<{ count: string }[]>({ count: 'document_id' });
       return { documents: Number(count) };
+    },
+
+    /** Reruns an LLM prompt step with an edited prompt (the rerun route awaits it through llmRerunWorkflow). */
+    async rerunLlmPrompt(input: LlmRerunInput): Promise<LlmRerunResult> {
+      return rerunLlmPrompt(deps, input);
     },
   };
 }

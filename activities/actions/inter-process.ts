@@ -10,8 +10,8 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
-import { createFileStore } from '../../api/services/files';
-import { insertDocument } from '../../api/services/documents';
+import { createFileStore } from '../../server/files';
+import { insertDocument } from '../../server/document-intake';
 import {
   alreadySucceeded,
   executionKey,

@@ -8,6 +8,8 @@
  * attachFile: for a model with modalities, the document's text content is sent as a second text part of the
  * user message; for a model without modalities the flag is ignored.
  * 4xx answers and bad configuration fail for good; 5xx answers, timeouts and network errors are retried.
+ * The rerun of a step with an edited prompt (`rerunLlmPrompt`, through llmRerunWorkflow) is one call, not a
+ * step run: no action execution result is written and the step keeps its status.
  */
 import type { Knex } from 'knex';
 import OpenAI from 'openai';
@@ -22,6 +24,11 @@ import {
   type ActionNode,
 } from './context';
 import { openValue, UnreadableCredential } from '../../db/crypto';
+import {
+  LLM_RERUN_TIMEOUT_MS,
+  type LlmRerunInput,
+  type LlmRerunResult,
+} from '../../workflows/request-contract';
 import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
 
 export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
@@ -190,3 +197,43 @@ export const runLlmPrompt: ActionExecutor = async (input, deps) => {
   if (await alreadySucceeded(deps.knex, executionKey(input))) return;
   await execute(input, deps);
 };
+
+/**
+ * Reruns a step with an edited prompt (rendered for the step's document) once: the node's model, secret,
+ * temperature and attachment, the answer stored as a new chat response of the step. A prompt that does not
+ * render, an unusable configuration and a failing chat API are answered, not thrown (nothing is stored).
+ */
+export async function rerunLlmPrompt(deps: ActionDeps, input: LlmRerunInput): Promise<LlmRerunResult> {
+  const { knex } = deps;
+  const node = await loadActionNode(knex, input.nodeId);
+  const data = await loadRenderData(knex, { documentId: input.documentId, nodeId: input.nodeId });
+  let prompt: string;
+  try {
+    prompt = renderTemplate(input.prompt, data);
+  } catch (err) {
+    if (err instanceof WildcardRenderError) return { invalid: err.message };
+    throw err;
+  }
+  const prepared = await prepareLlmCall(knex, node, data);
+  if (typeof prepared === 'string') return { invalid: prepared };
+  let response: string;
+  try {
+    response = await callLlm({
+      ...prepared.call,
+      prompt,
+      baseUrl: deps.llmBaseUrl ?? DEFAULT_LLM_BASE_URL,
+      timeoutMs: LLM_RERUN_TIMEOUT_MS,
+    });
+  } catch (err) {
+    return { llmFailed: `The LLM API failed: ${(err as Error).message}` };
+  }
+  const chatResponseId = await storeChatResponse(knex, {
+    stepId: input.stepId,
+    nodeId: node.id,
+    documentId: input.documentId,
+    prompt,
+    promptEditorState: input.promptEditorState,
+    response,
+  });
+  return { stored: { chatResponseId } };
+}

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { requestAt, type GuardedResponse } from '../guarded-http';
-import { resolveOutbound } from '../../api/services/net-guard';
+import { resolveOutbound } from '../../server/net-guard';
 
 /** Largest answer read from a custom model or a training endpoint. */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;

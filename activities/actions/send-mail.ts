@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import type { MailReceiver, NodeSettings } from '../../domain/graph-types';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { openValue, UnreadableCredential } from '../../db/crypto';
-import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
+import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
 import {
   alreadySucceeded,
   beginSend,

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { requestAt, type GuardedResponse } from '../guarded-http';
 import { HttpRequestMethods, type NodeSettings } from '../../domain/graph-types';
 import { renderTemplate, WildcardRenderError, type RenderData } from '../../domain/wildcard-render';
-import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
+import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
 import {
   alreadySucceeded,
   beginSend,

@@ -14,8 +14,8 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import SftpClient from 'ssh2-sftp-client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
-import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
-import type { SftpConnectionRow } from '../../api/services/sftp-connections';
+import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
+import type { SftpConnectionRow } from '../../server/sftp-connections';
 import { UnreadableCredential } from '../../db/crypto';
 import { connectSftp, describeSftpError, missingCredential, openSftpCredentials } from '../sftp-client';
 import {

@@ -23,7 +23,7 @@ import type { Readable } from 'node:stream';
 import { ImapFlow, type MessageStructureObject } from 'imapflow';
 import { KINDS } from '../../domain/upload-check';
 import { openValue } from '../../db/crypto';
-import { OutboundRefused, resolveOutbound } from '../../api/services/net-guard';
+import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
 import { refusalMessage } from '../actions/context';
 import type { PollContext, Poller, PollOutcome } from './types';
 

@@ -8,8 +8,8 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { checkUpload } from '../../domain/upload-check';
-import { createFileStore } from '../../api/services/files';
-import { insertDocument, sanitizeFilename } from '../../api/services/documents';
+import { createFileStore } from '../../server/files';
+import { insertDocument, sanitizeFilename } from '../../server/document-intake';
 import type { ImportItem, ImportOutcome, PollContext, PollerDeps, UploadNode } from './types';
 
 const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;

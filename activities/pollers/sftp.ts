@@ -20,7 +20,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type SftpClient from 'ssh2-sftp-client';
-import type { SftpConnectionRow } from '../../api/services/sftp-connections';
+import type { SftpConnectionRow } from '../../server/sftp-connections';
 import { sftpAddress, sftpFilename, suffixed } from '../actions/send-to-sftp';
 import { describeSftpError, openSftp } from '../sftp-client';
 import type { PollContext, Poller } from './types';

@@ -28,7 +28,7 @@ import {
   emailConnectionViolations,
   type FieldViolation,
 } from '../../domain/integrations';
-import { keepSchedulesInStep } from '../services/schedules';
+import { keepSchedulesInStep } from '../../server/schedules';
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 

@@ -12,7 +12,7 @@ import type { AppDeps } from '../app';
 import { currentUser } from '../auth';
 import { forbidden, notFound } from '../errors';
 import { processMode } from '../../domain/access';
-import { documentHistory } from '../services/document-workflows';
+import { documentHistory } from '../services/document-history';
 import { documentState } from '../services/document-state';
 import { idParam } from '../validate';
 

@@ -12,8 +12,9 @@ import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertNodeMode, assertProcessMode, currentUser, loadAuthUser, type AuthUser } from '../auth';
 import { FieldErrorCollector, HttpError, locked, notFound, setAlert } from '../errors';
+import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
-import { createFileStore } from '../services/files';
+import { createFileStore } from '../../server/files';
 import {
   checkUpload,
   extensionOf,
@@ -168,7 +169,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     if (!doc) throw notFound('document');
     assertProcessMode(user, doc.processId, 'WRITE');
     checkFilename(input.filename);
-    const filename = documents.sanitizeFilename(input.filename);
+    const filename = sanitizeFilename(input.filename);
     await documents.renameDocument(knex, doc.id, filename);
     setAlert(ctx, 'soaApp.document.updated', filename);
     await respondDocument(ctx, doc.id);
@@ -186,7 +187,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
       .first('id', 'process_id as processId');
     if (!upload) throw notFound('process');
     assertNodeMode(user, upload.id, upload.processId, 'WRITE');
-    let filename = documents.sanitizeFilename(input.filename);
+    let filename = sanitizeFilename(input.filename);
     if (!extensionOf(filename)) filename = `${filename}.txt`;
     const bytes = Buffer.from(input.content, 'utf8');
     const check = checkUpload(filename, bytes, config.uploadMaxBytes, config.officeMaxUncompressedBytes);

@@ -1,26 +1,32 @@
 /**
  * LLM chat responses (spec 3 section 7).
  * - `POST /api/llm-prompt-step/{stepId}/rerun` {prompt, promptEditorState}: runs the edited prompt (wildcards
- *   rendered for the step's document) again, synchronously with a 300000 ms budget, with the node's model,
- *   temperature, secret and attachment, against LLM_BASE_URL; stores and returns a new chat response of the
- *   step (the latest response is what `${node.<id>.llmresponse}` renders). ADMIN or WRITE on the node.
- *   The rerun is not a step run: no action execution result is written and the step keeps its status.
+ *   rendered for the step's document) again on the worker (llmRerunWorkflow, awaited; the chat API has
+ *   300000 ms), with the node's model, temperature, secret and attachment, against the worker's LLM_BASE_URL;
+ *   answers the new chat response of the step (the latest response is what `${node.<id>.llmresponse}`
+ *   renders): 201; 400 when the prompt does not render or the node's configuration is unusable, 502 when
+ *   the chat API fails, 503 when the engine is unreachable. ADMIN or WRITE on the node. The rerun is not a
+ *   step run: no action execution result is written and the step keeps its status.
  * - `GET /api/llm-chat-responses?documentId`: the document's chat responses, oldest first, of the nodes the
  *   user may READ; 403 alike for an unknown document and one the user cannot read (READ on its process or
  *   a grant on one of its nodes).
  */
+import crypto from 'node:crypto';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { modeSatisfies, nodeMode } from '../../domain/access';
-import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
-import { loadActionNode, loadRenderData } from '../../activities/actions/context';
-import { callLlm, prepareLlmCall, storeChatResponse } from '../../activities/actions/llm-prompt';
+import {
+  LLM_RERUN_TIMEOUT_MS,
+  LLM_RERUN_WORKFLOW,
+  llmRerunWorkflowId,
+  type LlmRerunInput,
+  type LlmRerunResult,
+} from '../../workflows/request-contract';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable } from '../auth';
 import { HttpError, badRequest, notFound } from '../errors';
+import { runWorkflow } from '../services/workflow-runs';
 import { body, idParam } from '../validate';
-
-export const LLM_RERUN_TIMEOUT_MS = 300_000;
 
 export interface LlmChatResponseDTO {
   id: number;
@@ -64,7 +70,7 @@ function toDTO(r: Record<string, unknown>): LlmChatResponseDTO {
   };
 }
 
-export function llmRoutes({ knex, config }: AppDeps): Router {
+export function llmRoutes({ knex, temporal, config }: AppDeps): Router {
   const router = new Router();
 
   router.post('/api/llm-prompt-step/:stepId/rerun', async (ctx) => {
@@ -77,42 +83,25 @@ export function llmRoutes({ knex, config }: AppDeps): Router {
     assertNodeMode(user, Number(step.nodeId), Number(step.processId), 'WRITE');
     if (step.activity_type !== 'LLM_PROMPT') throw badRequest('The step is not a step of an LLM prompt node');
     const input = body(ctx, rerunBody, 'llmPromptRerun');
-    const node = await loadActionNode(knex, Number(step.nodeId));
-    const data = await loadRenderData(knex, {
-      documentId: Number(step.document_id),
-      nodeId: Number(step.nodeId),
-    });
-    let prompt: string;
-    try {
-      prompt = renderTemplate(input.prompt, data);
-    } catch (err) {
-      if (err instanceof WildcardRenderError) throw badRequest(err.message);
-      throw err;
-    }
-    const prepared = await prepareLlmCall(knex, node, data);
-    if (typeof prepared === 'string') throw badRequest(prepared);
-    let response: string;
-    try {
-      response = await callLlm({
-        ...prepared.call,
-        prompt,
-        baseUrl: config.llmBaseUrl,
-        timeoutMs: LLM_RERUN_TIMEOUT_MS,
-      });
-    } catch (err) {
-      throw new HttpError(502, {
-        message: 'error.http.502',
-        detail: `The LLM API failed: ${(err as Error).message}`,
-      });
-    }
-    const id = await storeChatResponse(knex, {
-      stepId: Number(step.id),
-      nodeId: node.id,
-      documentId: Number(step.document_id),
-      prompt,
-      promptEditorState: input.promptEditorState ?? null,
-      response,
-    });
+    const result = await runWorkflow<LlmRerunInput, LlmRerunResult>(
+      temporal,
+      config.taskQueue,
+      LLM_RERUN_WORKFLOW,
+      llmRerunWorkflowId(Number(step.id), crypto.randomUUID()),
+      {
+        stepId: Number(step.id),
+        nodeId: Number(step.nodeId),
+        documentId: Number(step.document_id),
+        prompt: input.prompt,
+        promptEditorState: input.promptEditorState ?? null,
+      },
+      // The chat API's budget, and a minute for the worker to pick the run up and store the answer.
+      LLM_RERUN_TIMEOUT_MS + 60_000,
+    );
+    if ('invalid' in result) throw badRequest(result.invalid);
+    if ('llmFailed' in result)
+      throw new HttpError(502, { message: 'error.http.502', detail: result.llmFailed });
+    const id = result.stored.chatResponseId;
     ctx.status = 201;
     ctx.body = toDTO(await knex('llm_chat_responses').where('id', id).first(COLUMNS));
   });

@@ -28,7 +28,7 @@ import {
   nodeProperties,
   TRAINABLE_WHITELIST,
 } from '../../domain/nodes';
-import { keepSchedulesInStep } from '../services/schedules';
+import { keepSchedulesInStep } from '../../server/schedules';
 
 const idRef = z.object({ id: z.number().int() });
 const text = z.string().nullish();

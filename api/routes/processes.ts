@@ -11,11 +11,11 @@ import { assertGlobalPermission, assertProcessMode, currentUser } from '../auth'
 import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
 import { requireTags } from '../services/process-tags';
 import * as documents from '../services/documents';
-import { createFileStore } from '../services/files';
+import { createFileStore } from '../../server/files';
 import * as processes from '../services/processes';
 import { body, idParam } from '../validate';
 import { actorCodeRule, actorNameRule, predefinedTagRule, processNameRule } from '../../domain/validation';
-import { keepSchedulesInStep } from '../services/schedules';
+import { keepSchedulesInStep } from '../../server/schedules';
 
 const idRef = z.object({ id: z.number().int() });
 

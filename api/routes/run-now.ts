@@ -16,7 +16,7 @@ import { badRequest, notFound } from '../errors';
 import { isActionType } from '../../domain/nodes';
 import type { ActivityType } from '../../domain/enums';
 import * as nodes from '../services/nodes';
-import { workflowUnavailable } from '../services/documents';
+import { runWorkflow } from '../services/workflow-runs';
 import { idParam } from '../validate';
 import {
   ACTION_BATCH_WORKFLOW,
@@ -51,31 +51,8 @@ export function runNowRoutes({ knex, temporal, config }: AppDeps): Router {
     return node;
   }
 
-  async function run<I, R>(workflowType: string, workflowId: string, input: I): Promise<R> {
-    let client;
-    try {
-      client = await temporal.client();
-    } catch {
-      throw workflowUnavailable();
-    }
-    const handle = await client.workflow
-      .start(workflowType, { taskQueue: config.taskQueue, workflowId, args: [input] })
-      .catch(() => {
-        throw workflowUnavailable();
-      });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(badRequest(`The run ${workflowId} goes on in the background`)),
-        RUN_TIMEOUT_MS,
-      );
-    });
-    try {
-      return (await Promise.race([handle.result(), timeout])) as R;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const run = <I, R>(workflowType: string, workflowId: string, input: I): Promise<R> =>
+    runWorkflow<I, R>(temporal, config.taskQueue, workflowType, workflowId, input, RUN_TIMEOUT_MS);
 
   router.post('/api/action-nodes/:id/execute-action', async (ctx) => {
     const node = await writableNode(ctx);

@@ -14,6 +14,7 @@ import {
   assertNodeType,
   requireOwnerNode,
 } from '../services/integration-nodes';
+import type { SftpConnectionRow } from '../../server/sftp-connections';
 import * as sftp from '../services/sftp-connections';
 import { testSftpConnection } from '../services/sftp-test';
 import { body, idParam } from '../validate';
@@ -43,7 +44,7 @@ type SftpBody = z.infer<typeof sftpSchema>;
 
 const OBJECT = 'sftpConnection';
 
-function validate(input: SftpBody, stored?: sftp.SftpConnectionRow): sftp.SftpConnectionInput {
+function validate(input: SftpBody, stored?: SftpConnectionRow): sftp.SftpConnectionInput {
   const errors = new FieldErrorCollector(OBJECT);
   const storedSecrets = { password: !!stored?.password, privateKey: !!stored?.private_key };
   for (const v of sftpConnectionViolations(input, storedSecrets)) errors.check(v.field, v.violation);
@@ -118,7 +119,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
   router.post('/api/sftp-connection-data/test', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, sftpSchema, OBJECT);
-    let stored: sftp.SftpConnectionRow | undefined;
+    let stored: SftpConnectionRow | undefined;
     if (input.id != null) {
       const found = await storedWithNode(input.id);
       assertCanChange(user, found.node);

@@ -10,7 +10,7 @@ import { BCRYPT_COST } from '../../db/seed';
 import type { AccountDTO } from '../../domain/api-types';
 import { Roles } from '../../domain/enums';
 import { loadAuthUser, signToken, type AuthUser } from '../auth';
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../../server/config';
 import { appError, unauthorized } from '../errors';
 import { createLoginThrottle } from './login-throttle';
 import { accountMail } from './mail-templates';

@@ -1,17 +1,17 @@
 /**
- * Documents: intake (store the file, insert the document and its empty content in one transaction, start
- * `document-<id>`; a failed start removes both again), the document DTO, filename and content edits, the
+ * Documents: intake by upload (server/document-intake.ts inserts the document and its empty content in one
+ * transaction, then `document-<id>` is started; a failed start removes both again), the document DTO, filename and content edits, the
  * document block and assignees, deletion (workflows ended first, then rows, then files no other document
  * uses), and the reads of the parser's output (page images, utterances with tokens, token hints).
  */
 import type { Knex } from 'knex';
 import type { DocumentType } from '../../domain/enums';
-import { toWellFormedText } from '../../domain/upload-check';
+import { insertDocument, type NewDocument } from '../../server/document-intake';
+import { cancelDocumentWorkflow, startDocumentWorkflow } from '../../server/document-workflows';
+import { removeUnusedFiles, type FileStore } from '../../server/files';
 import type { DocumentStatus } from '../../workflows/document-contract';
 import { HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
-import { cancelDocumentWorkflow, startDocumentWorkflow } from './document-workflows';
-import { keyOfHash, removeUnusedFiles, sha256, withFileLock, type FileStore } from './files';
 
 export interface DocumentDeps {
   knex: Knex;
@@ -136,37 +136,6 @@ export async function toDocumentDTO(knex: Knex, d: DocumentRow): Promise<Documen
   };
 }
 
-/**
- * The name shown for a file: no directories, no control or reserved characters, no lone surrogates, at most
- * 255 characters.
- */
-export function sanitizeFilename(name: string): string {
-  const base = toWellFormedText(name).split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  let clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/\s+/g, ' ');
-  clean = clean.trim().replace(/^\.+/, '').trim();
-  if (!clean) clean = 'file';
-  if (clean.length > 255) {
-    const dot = clean.lastIndexOf('.');
-    const ext = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : '';
-    clean = clean.slice(0, 255 - ext.length) + ext;
-  }
-  return clean;
-}
-
-export interface NewDocument {
-  processId: number;
-  uploadNodeId: number;
-  filename: string;
-  bytes: Uint8Array;
-  mimeType: string;
-  documentType: DocumentType;
-  /** The user who uploaded it; null for documents the engine creates (pollers, inter-process). */
-  createdById: number | null;
-  /** Initial text of the content row (a document created from text); empty for uploads. */
-  content?: string;
-}
-
 export const workflowUnavailable = () =>
   new HttpError(503, {
     title: 'Service Unavailable',
@@ -179,36 +148,6 @@ export const workflowUnavailable = () =>
  * then starts `document-<id>`. When the start fails the rows and the file (unless another document uses it)
  * are removed again, so no document exists without its workflow.
  */
-/**
- * Inside the caller's transaction: stores the file (holding its lock) and inserts the document with its
- * content row; returns the document's id. The workflow is the caller's to start once committed.
- */
-export async function insertDocument(
-  trx: Knex.Transaction,
-  store: FileStore,
-  input: NewDocument,
-): Promise<number> {
-  const hash = sha256(input.bytes);
-  await withFileLock(trx, keyOfHash(hash));
-  const file = await store.put(input.bytes, hash);
-  const [row] = await trx('documents')
-    .insert({
-      process_id: input.processId,
-      upload_node_id: input.uploadNodeId,
-      filename: input.filename,
-      path: file.key,
-      content_hash: file.hash,
-      mime_type: input.mimeType,
-      size: file.size,
-      document_type: input.documentType,
-      status: 'WAITING',
-      created_by_id: input.createdById,
-    })
-    .returning('id');
-  await trx('document_contents').insert({ document_id: row.id, content: input.content ?? '' });
-  return Number(row.id);
-}
-
 export async function createDocument(deps: DocumentDeps, input: NewDocument): Promise<DocumentRow> {
   const { knex, store } = deps;
   const id = await knex.transaction((trx) => insertDocument(trx, store, input));

@@ -3,7 +3,7 @@
  * provider's sign-in pop-up, the API trades it at the configured token endpoint (form POST with the client
  * secret, which never leaves the API) and checks that the granted scope includes the configured one.
  */
-import type { GoogleOAuthConfig } from '../config';
+import type { GoogleOAuthConfig } from '../../server/config';
 import type { DriveConfigDTO } from '../../domain/integration-types';
 import { scopeGranted } from '../../domain/integrations';
 

@@ -20,7 +20,7 @@
 import net from 'node:net';
 import type { Knex } from 'knex';
 import { LIMITS } from '../../domain/validation';
-import type { LoginThrottleConfig } from '../config';
+import type { LoginThrottleConfig } from '../../server/config';
 import { HttpError } from '../errors';
 
 const ADDRESS_MAX_LENGTH = 64;

@@ -1,6 +1,6 @@
 /** Outgoing mail over SMTP (nodemailer). Without SMTP configuration, mails are logged instead of sent. */
 import nodemailer from 'nodemailer';
-import type { SmtpConfig } from '../config';
+import type { SmtpConfig } from '../../server/config';
 
 export interface MailMessage {
   to: string;

@@ -13,21 +13,8 @@ import {
 } from '../../domain/integrations';
 import type { SftpConnectionDTO } from '../../domain/integration-types';
 import { openValue, sealValue, UnreadableCredential } from '../../db/crypto';
+import type { SftpConnectionRow } from '../../server/sftp-connections';
 import { appError } from '../errors';
-
-export interface SftpConnectionRow {
-  id: number;
-  node_id: number;
-  name: string;
-  address: string;
-  port: number;
-  folder: string;
-  use_key: boolean;
-  username: string | null;
-  password: string | null;
-  public_key: string | null;
-  private_key: string | null;
-}
 
 export interface SftpConnectionInput {
   name: string;

@@ -4,7 +4,7 @@
  * client connects to the checked IP, never to the name again.
  */
 import SftpClient from 'ssh2-sftp-client';
-import { guardOutbound } from './net-guard';
+import { guardOutbound } from './outbound';
 import type { SftpTarget } from './sftp-connections';
 
 export const SFTP_TEST_TIMEOUT_MS = 10_000;

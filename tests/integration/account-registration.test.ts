@@ -3,7 +3,7 @@
  * (smtp-server on a free loopback port): the links are read out of the mails the API actually sent.
  */
 import { SMTPServer } from 'smtp-server';
-import { loadConfig } from '../../api/config';
+import { loadConfig } from '../../server/config';
 import { freePort } from '../../scripts/lib/ports';
 import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
 

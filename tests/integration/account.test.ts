@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { LoginThrottleConfig } from '../../api/config';
+import type { LoginThrottleConfig } from '../../server/config';
 import { addressKey } from '../../api/services/login-throttle';
 import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
 

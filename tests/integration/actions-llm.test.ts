@@ -2,19 +2,15 @@
  * LLM prompt nodes at run time, on a local OpenAI-compatible chat API started here (tests/support/openai-server):
  * the rendered prompt reaches it with the node's model, temperature and secret as the bearer token; the answer
  * is stored as a chat response of the step and renders into a later node's `${node.<id>.llmresponse}`.
+ * The rerun route goes through the suite's API, whose configuration knows no chat API: the rerun runs on the
+ * worker (llmRerunWorkflow), pointed at the local one.
  */
 import { sealValue } from '../../db/crypto';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyParser } from '@koa/bodyparser';
 import type { Worker } from '@temporalio/worker';
-import Koa from 'koa';
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../api/app';
-import { authenticate, jwtResolver } from '../../api/auth';
-import { errorMiddleware } from '../../api/errors';
-import { llmRoutes } from '../../api/routes/llm';
 import { createKnex } from '../../db/connection';
 import { call } from '../support/harness';
 import { createWorker } from '../../workflows/worker';
@@ -31,9 +27,6 @@ describe('LLM prompt nodes', () => {
   let web: http.Server;
   let webPort: number;
   const hooks: string[] = [];
-  /** The LLM routes on an app of their own, pointed at the local chat API (same JWT secret as the suite's API). */
-  let llmApi: http.Server;
-  let llmApiUrl: string;
 
   beforeAll(async () => {
     llm = await startOpenAiServer();
@@ -62,20 +55,6 @@ describe('LLM prompt nodes', () => {
     worker = created.worker;
     closeConnection = () => created.connection.close();
     running = worker.run();
-
-    const app = new Koa();
-    app.silent = true; // the 502 of a failing LLM API is expected here
-    app.use(errorMiddleware);
-    app.use(bodyParser({ enableTypes: ['json'] }));
-    app.use(authenticate([jwtResolver(s.knex, s.api.config.jwtSecret)]));
-    const router = llmRoutes({
-      knex: s.knex,
-      config: { ...s.api.config, llmBaseUrl: llm.baseUrl },
-    } as AppDeps);
-    app.use(router.routes()).use(router.allowedMethods());
-    llmApi = app.listen(0, '127.0.0.1');
-    await new Promise<void>((r) => llmApi.once('listening', r));
-    llmApiUrl = `http://127.0.0.1:${(llmApi.address() as AddressInfo).port}`;
   });
 
   afterAll(async () => {
@@ -85,7 +64,6 @@ describe('LLM prompt nodes', () => {
     await workerKnex?.destroy();
     await llm?.close();
     await new Promise<void>((r) => web?.close(() => r()));
-    await new Promise<void>((r) => (llmApi ? llmApi.close(() => r()) : r()));
   });
 
   const configure = (nodeId: number, settings: Record<string, unknown>) =>
@@ -251,7 +229,7 @@ describe('LLM prompt nodes', () => {
     const doc = await startDocument(s, g, hup, { name: 'rerun.txt' });
     const step = await stepReaching(s.knex, doc.id, prompt, ['ACCEPTED']);
     const rerun = (token: string, json: unknown) =>
-      call(llmApiUrl, `/api/llm-prompt-step/${step.id}/rerun`, { method: 'POST', token, json });
+      call(s.api.baseUrl, `/api/llm-prompt-step/${step.id}/rerun`, { method: 'POST', token, json });
 
     const reader = await s.userWith(g.processId, 'READ');
     expect((await rerun(reader, { prompt: 'x' })).status).toBe(403);
@@ -277,7 +255,7 @@ describe('LLM prompt nodes', () => {
       response: echoAnswer(req),
     });
 
-    const list = await call(llmApiUrl, `/api/llm-chat-responses?documentId=${doc.id}`, { token: reader });
+    const list = await call(s.api.baseUrl, `/api/llm-chat-responses?documentId=${doc.id}`, { token: reader });
     expect(list.status).toBe(200);
     expect(list.body.map((r: { prompt: string }) => r.prompt)).toEqual([
       `First ${marker}`,
@@ -285,7 +263,7 @@ describe('LLM prompt nodes', () => {
     ]);
     const stranger = await s.userWith((await GraphBuilder.create(s.knex)).processId, 'READ');
     expect(
-      (await call(llmApiUrl, `/api/llm-chat-responses?documentId=${doc.id}`, { token: stranger })).status,
+      (await call(s.api.baseUrl, `/api/llm-chat-responses?documentId=${doc.id}`, { token: stranger })).status,
     ).toBe(403);
 
     llm.failures.push(500);

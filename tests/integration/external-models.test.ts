@@ -2,18 +2,13 @@
  * External models of CLF and SPAN nodes and training of trainable nodes, with real Workers of this suite and
  * local peers started here: an OpenAI-compatible chat API (tests/support/openai-server), a custom REST model
  * and a training endpoint (plain HTTP servers on loopback). One Worker's allowlist admits 127.0.0.1, the
- * other's is empty (the net guard refuses loopback). The train route runs on an app of its own whose
- * configuration admits 127.0.0.1.
+ * other's is empty (the net guard refuses loopback). The train route goes through the suite's API, whose
+ * configuration admits no loopback address: the training runs on the worker (trainNodeWorkflow), under the
+ * allowlist of the worker of the suite's task queue.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyParser } from '@koa/bodyparser';
-import Koa from 'koa';
-import type { AppDeps } from '../../api/app';
-import { authenticate, jwtResolver } from '../../api/auth';
-import { errorMiddleware } from '../../api/errors';
-import { trainableNodeRoutes } from '../../api/routes/trainable-nodes';
 import { createTrainingActivities } from '../../activities/training';
 import { call, unique } from '../support/harness';
 import {
@@ -65,8 +60,6 @@ describe('external models and trainable nodes', () => {
   /** Statuses the training endpoint answers with, in turn (then 202). */
   const trainingStatuses: number[] = [];
   let trainer: Awaited<ReturnType<typeof startPeer>>;
-  let trainApi: http.Server;
-  let trainApiUrl: string;
   /** LLM answers by the marker the prompt holds. */
   const llmAnswers = new Map<string, string>();
 
@@ -87,20 +80,6 @@ describe('external models and trainable nodes', () => {
       { taskQueue: s.taskQueue, outboundAllowlist: ['127.0.0.1'], llmBaseUrl: llm.baseUrl },
       { taskQueue: refusingQueue, outboundAllowlist: [], llmBaseUrl: llm.baseUrl },
     ]);
-
-    const app = new Koa();
-    app.silent = true; // the 502 of a failing model server is expected here
-    app.use(errorMiddleware);
-    app.use(bodyParser({ enableTypes: ['json'] }));
-    app.use(authenticate([jwtResolver(s.knex, s.api.config.jwtSecret)]));
-    const router = trainableNodeRoutes({
-      knex: s.knex,
-      config: { ...s.api.config, outboundAllowlist: ['127.0.0.1'] },
-    } as AppDeps);
-    app.use(router.routes()).use(router.allowedMethods());
-    trainApi = app.listen(0, '127.0.0.1');
-    await new Promise<void>((r) => trainApi.once('listening', r));
-    trainApiUrl = `http://127.0.0.1:${(trainApi.address() as AddressInfo).port}`;
   });
 
   afterAll(async () => {
@@ -108,7 +87,6 @@ describe('external models and trainable nodes', () => {
     await llm?.close();
     await custom?.close();
     await trainer?.close();
-    await new Promise<void>((r) => (trainApi ? trainApi.close(() => r()) : r()));
   });
 
   const externalConfig = (nodeId: number, config: Record<string, unknown>) =>
@@ -442,7 +420,7 @@ describe('external models and trainable nodes', () => {
       { document_id: accepted.id, step_id: accepted.stepId, node_id: node, classifier_type_id: letter },
     ]);
     const train = (id: number, token: string) =>
-      call(trainApiUrl, `/api/trainable-nodes/${id}/train`, { method: 'PUT', token });
+      call(s.api.baseUrl, `/api/trainable-nodes/${id}/train`, { method: 'PUT', token });
 
     const reader = await s.userWith(g.processId, 'READ');
     expect((await train(node, reader)).status).toBe(403);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { createPollerActivities } from '../../activities/pollers';
-import { startDocumentWorkflow } from '../../api/services/document-workflows';
+import { startDocumentWorkflow } from '../../server/document-workflows';
 import { GraphBuilder, setupEngineSuite, stepReaching } from '../support/engine';
 import { startDovecot, type TestDovecot } from '../support/dovecot';
 

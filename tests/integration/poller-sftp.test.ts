@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createActionActivities } from '../../activities/actions';
 import { createPollerActivities } from '../../activities/pollers';
-import { startDocumentWorkflow } from '../../api/services/document-workflows';
+import { startDocumentWorkflow } from '../../server/document-workflows';
 import { GraphBuilder, setupEngineSuite, startDocument, startWorkers, stepReaching } from '../support/engine';
 import { unique } from '../support/harness';
 import { startSshd, type TestSshd } from '../support/sshd';

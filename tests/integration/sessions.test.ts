@@ -4,11 +4,11 @@
  * an `access_token` query parameter is honoured only on the media routes of QUERY_TOKEN_ROUTES.
  */
 import jwt from 'jsonwebtoken';
-import { loadConfig } from '../../api/config';
+import { loadConfig } from '../../server/config';
 import { revokeSessions } from '../../api/services/accounts';
 import { MISSING_ID, buildUser, setupSuite } from '../support/harness';
 
-/** The development secret that api/config.ts used to fall back to. */
+/** The development secret that api/config.ts (now server/config.ts) used to fall back to. */
 const OLD_CONSTANT = 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
 
 describe('revocable sessions', () => {

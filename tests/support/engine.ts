@@ -14,7 +14,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
-import { startDocumentWorkflow } from '../../api/services/document-workflows';
+import { startDocumentWorkflow } from '../../server/document-workflows';
 import { createWorker, type WorkerSettings } from '../../workflows/worker';
 import { buildProcess, buildUser, setupSuite, unique, type Suite } from './harness';
 

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import knexFactory, { type Knex } from 'knex';
-import { loadConfig, type AppConfig } from '../../api/config';
+import { loadConfig, type AppConfig } from '../../server/config';
 import { startApi, type RunningApi } from '../../api/server';
 import type { AccessMode, ComponentType } from '../../domain/enums';
 import type { EdgeDTO, NodeDTO } from '../../domain/graph-types';

@@ -3,10 +3,10 @@
  * name once, refuses loopback, private, link-local, CGNAT, metadata and other non-public addresses unless
  * OUTBOUND_ALLOWLIST admits them (by host name, IP or CIDR), and hands back the checked IP so the caller
  * connects to exactly that address (no second lookup, hence no DNS rebinding between check and use).
+ * Shared by the API (SFTP connection test) and the activities (actions, pollers, training).
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { appError } from '../errors';
 
 export type AddressClass =
   'unspecified' | 'loopback' | 'private' | 'link-local' | 'cgnat' | 'metadata' | 'multicast' | 'reserved';
@@ -268,23 +268,4 @@ export async function resolveOutbound(
     reason = `${cls} address ${ip}`;
   }
   throw new OutboundRefused(name, reason);
-}
-
-/** resolveOutbound for a route: a refusal becomes the 400 app error `error.outboundAddressRefused`. */
-export async function guardOutbound(
-  host: string,
-  allowlistEntries: readonly string[],
-  entityName: string,
-  lookup?: Lookup,
-): Promise<ResolvedTarget> {
-  try {
-    return await resolveOutbound(host, allowlistEntries, lookup);
-  } catch (err) {
-    if (err instanceof OutboundRefused) {
-      const e = appError('error.outboundAddressRefused', entityName);
-      e.body.detail = err.message;
-      throw e;
-    }
-    throw err;
-  }
 }

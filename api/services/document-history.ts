@@ -1,54 +1,11 @@
 /**
- * Starting and cancelling the document workflow (`document-<id>`). Used by intake (upload routes), the
- * document deletes and the tests. The id makes a duplicate start impossible: a second start of the same
- * document is refused by Temporal (WorkflowExecutionAlreadyStartedError), which callers may treat as "running".
+ * The document's workflow history for operators (GET api/v2/document/{id}/history): every run of
+ * `document-<id>` across continue-as-new, read from Temporal and turned into readable events.
  */
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  type Client,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { tsToDate } from '@temporalio/common/lib/time';
-import {
-  DOCUMENT_WORKFLOW,
-  documentWorkflowId,
-  type DocumentWorkflowInput,
-} from '../../workflows/document-contract';
-
-/** Starts `document-<id>` on the task queue; resolves once the server has accepted the start. */
-export async function startDocumentWorkflow(
-  client: Client,
-  input: DocumentWorkflowInput,
-  taskQueue: string,
-): Promise<{ workflowId: string; runId: string }> {
-  const workflowId = documentWorkflowId(input.documentId);
-  const handle = await client.workflow.start(DOCUMENT_WORKFLOW, {
-    taskQueue,
-    workflowId,
-    args: [input],
-  });
-  return { workflowId, runId: handle.firstExecutionRunId };
-}
-
-/**
- * Ends `document-<id>` (document deleted): terminated, not cancelled, because its activities write rows that
- * are about to be deleted and nothing must run after the delete. A workflow that is already closed or never
- * existed is fine.
- */
-export async function cancelDocumentWorkflow(client: Client, documentId: number): Promise<void> {
-  try {
-    await client.workflow.getHandle(documentWorkflowId(documentId)).terminate('document deleted');
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return;
-    throw err;
-  }
-}
-
-export { WorkflowExecutionAlreadyStartedError };
-
-// --- history for operators (GET api/v2/document/{id}/history) ---
+import { documentWorkflowId } from '../../workflows/document-contract';
 
 /** One readable event of a document's workflow history. */
 export interface DocumentHistoryEvent {

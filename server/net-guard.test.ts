@@ -1,7 +1,6 @@
 import {
   classifyAddress,
   embeddedIpv4,
-  guardOutbound,
   isAllowlisted,
   normalizeIp,
   OutboundRefused,
@@ -9,7 +8,6 @@ import {
   resolveOutbound,
   type Lookup,
 } from './net-guard';
-import { HttpError } from '../errors';
 
 /** A resolver that answers from a table: no network in these tests. */
 const fakeDns =
@@ -271,14 +269,5 @@ describe('resolveOutbound', () => {
 
   it('passes a lookup failure through', async () => {
     await expect(resolveOutbound('nowhere.invalid', [], dns)).rejects.toMatchObject({ code: 'ENOTFOUND' });
-  });
-
-  it('turns a refusal into the 400 app error error.outboundAddressRefused for routes', async () => {
-    const err = await guardOutbound('internal.example.com', [], 'sftpConnection', dns).catch((e) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect(err.status).toBe(400);
-    expect(err.body.message).toBe('error.outboundAddressRefused');
-    expect(err.headers['X-soaApp-error']).toBe('error.outboundAddressRefused');
-    expect(err.body.detail).toMatch(/private address 10\.0\.0\.5/);
   });
 });

@@ -16,15 +16,15 @@ import {
   type ScheduleHandle,
 } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { temporalCron } from '../../domain/cron';
-import { POLLED_UPLOAD_TYPES, isActionType } from '../../domain/nodes';
-import type { ActivityType } from '../../domain/enums';
+import { temporalCron } from '../domain/cron';
+import { POLLED_UPLOAD_TYPES, isActionType } from '../domain/nodes';
+import type { ActivityType } from '../domain/enums';
 import {
   ACTION_BATCH_WORKFLOW,
   UPLOAD_POLLER_WORKFLOW,
   actionNodeScheduleId,
   uploadPollerScheduleId,
-} from '../../workflows/action-contract';
+} from '../workflows/action-contract';
 
 /** Polling cron of upload nodes without one: every five minutes. */
 export const DEFAULT_POLL_CRON = '0 */5 * * * ?';

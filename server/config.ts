@@ -38,7 +38,7 @@ export interface AppConfig {
   trustProxy: number;
   /**
    * Hosts, IPs or CIDRs outbound connections (SFTP test, later actions) may reach even when they resolve to
-   * loopback, private, link-local, CGNAT or metadata addresses (api/services/net-guard.ts).
+   * loopback, private, link-local, CGNAT or metadata addresses (server/net-guard.ts).
    */
   outboundAllowlist: string[];
   googleOAuth: GoogleOAuthConfig;
@@ -50,8 +50,6 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** What a zip-based office upload may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, default 64 MiB); more is 413. */
   officeMaxUncompressedBytes: number;
-  /** Base URL of the OpenAI-compatible chat API of LLM prompt nodes (LLM_BASE_URL, default OpenAI's). */
-  llmBaseUrl: string;
 }
 
 /**
@@ -169,7 +167,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: path.resolve(ROOT, env.FILES_DIR ?? path.join('.data', 'files')),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
-    llmBaseUrl: env.LLM_BASE_URL || 'https://api.openai.com/v1',
   };
 }
 
