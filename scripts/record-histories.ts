@@ -24,7 +24,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import * as prettier from 'prettier';
-import { loadConfig } from '../api/config';
+import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { historyToJson } from '../tests/replay/history-json';

@@ -18,7 +18,7 @@
 import crypto from 'node:crypto';
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import type { AppDeps } from '../../api/app';
-import { loadConfig } from '../../api/config';
+import { loadConfig } from '../../server/config';
 import { routeKeys } from '../../api/access-gate';
 import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from '../../api/routes/access';
 import { buildRouters } from '../../api/routes';
