@@ -28,7 +28,7 @@ import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { historyToJson } from '../tests/replay/history-json';
-import { GraphBuilder, eventually, stepReaching, stepsOf } from '../tests/support/engine';
+import { GraphBuilder, classifierBranches, eventually, stepReaching, stepsOf } from '../tests/support/engine';
 import { WorkflowNames, documentWorkflowId } from '../workflows/contract';
 import { createWorker } from '../workflows/worker';
 import { createDatabaseIfMissing, startEmbeddedPostgres } from './lib/postgres';
@@ -151,25 +151,8 @@ const scenarios: Record<string, Scenario> = {
    * cancelled.
    */
   async reactivation(r) {
-    const { g, hup } = await graph(r.knex);
-    const clf = await g.node('CLF');
-    const spanA = await g.node('SPAN');
-    const spanB = await g.node('SPAN');
-    const classA = await g.classifierType(clf);
-    const classB = await g.classifierType(clf);
-    await g.edge(hup, clf);
-    await g.predicate({
-      edgeId: await g.edge(clf, spanA),
-      predicateType: 'CLF',
-      nodeId: clf,
-      clfTypeId: classA,
-    });
-    await g.predicate({
-      edgeId: await g.edge(clf, spanB),
-      predicateType: 'CLF',
-      nodeId: clf,
-      clfTypeId: classB,
-    });
+    const { hup, clf, spanA, spanB, classA, classB } = await classifierBranches(r.knex);
+    await r.knex('nodes').where('id', hup).update({ obligatory: true });
 
     const doc = await r.upload(hup, 'reactivation.txt', 'reactivation');
     const clfStep = await stepReaching(r.knex, doc, clf, ['WAITING'], 60000);

@@ -5,7 +5,6 @@
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import fs from 'node:fs';
-import type { Knex } from 'knex';
 import path from 'node:path';
 import {
   completeUpdate,
@@ -15,6 +14,7 @@ import {
 } from '../../workflows/contract';
 import {
   GraphBuilder,
+  classifierBranches,
   documentStatus,
   eventually,
   setupEngineSuite,
@@ -23,38 +23,6 @@ import {
   stepsOf,
   userWithNodeMode,
 } from '../support/engine';
-
-/**
- * HUP -> CLF -> SPAN A (when class A) and SPAN B (when class B): the graph of the branching tests. `extra`
- * adds nodes before the edges are drawn (node order decides the ids the assertions read).
- */
-async function classifierBranches<E extends Record<string, number> = Record<string, never>>(
-  knex: Knex,
-  extra?: (g: GraphBuilder) => Promise<E>,
-) {
-  const g = Object.assign(await GraphBuilder.create(knex), { extra: {} as E });
-  const hup = await g.node('HUP');
-  const clf = await g.node('CLF');
-  const spanA = await g.node('SPAN');
-  const spanB = await g.node('SPAN');
-  if (extra) g.extra = await extra(g);
-  const classA = await g.classifierType(clf);
-  const classB = await g.classifierType(clf);
-  await g.edge(hup, clf);
-  await g.predicate({
-    edgeId: await g.edge(clf, spanA),
-    predicateType: 'CLF',
-    nodeId: clf,
-    clfTypeId: classA,
-  });
-  await g.predicate({
-    edgeId: await g.edge(clf, spanB),
-    predicateType: 'CLF',
-    nodeId: clf,
-    clfTypeId: classB,
-  });
-  return { g, hup, clf, spanA, spanB, classA, classB };
-}
 
 describe('document engine', () => {
   const s = setupEngineSuite('engine');

@@ -458,3 +458,35 @@ export async function startWorkers(
     },
   };
 }
+
+/**
+ * HUP -> CLF -> SPAN A (when class A) and SPAN B (when class B): the graph of the branching tests. `extra`
+ * adds nodes before the edges are drawn (node order decides the ids the assertions read).
+ */
+export async function classifierBranches<E extends Record<string, number> = Record<string, never>>(
+  knex: Knex,
+  extra?: (g: GraphBuilder) => Promise<E>,
+) {
+  const g = Object.assign(await GraphBuilder.create(knex), { extra: {} as E });
+  const hup = await g.node('HUP');
+  const clf = await g.node('CLF');
+  const spanA = await g.node('SPAN');
+  const spanB = await g.node('SPAN');
+  if (extra) g.extra = await extra(g);
+  const classA = await g.classifierType(clf);
+  const classB = await g.classifierType(clf);
+  await g.edge(hup, clf);
+  await g.predicate({
+    edgeId: await g.edge(clf, spanA),
+    predicateType: 'CLF',
+    nodeId: clf,
+    clfTypeId: classA,
+  });
+  await g.predicate({
+    edgeId: await g.edge(clf, spanB),
+    predicateType: 'CLF',
+    nodeId: clf,
+    clfTypeId: classB,
+  });
+  return { g, hup, clf, spanA, spanB, classA, classB };
+}
