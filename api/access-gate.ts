@@ -19,7 +19,7 @@ import {
   type Principal,
 } from '../domain/access';
 import type { AccessMode } from '../domain/enums';
-import type { AppState } from './auth';
+import { mayReadDocumentOf, type AppState } from './auth';
 import { forbidden, unauthorized } from './errors';
 import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from './routes/access';
 import { idParam } from './validate';
@@ -112,13 +112,6 @@ function refValues(ctx: Context, ref: Ref): string[] | null {
   return parts.length ? parts : null;
 }
 
-/** Node grants of the principal on nodes of the process (a node-only grantee reads its documents). */
-async function hasNodeGrantIn(knex: Knex, principal: Principal, processId: number): Promise<boolean> {
-  const nodeIds = principal.authorities.filter((a) => a.type === 'NODE').map((a) => a.componentId);
-  if (nodeIds.length === 0) return false;
-  return !!(await knex('nodes').where('process_id', processId).whereIn('id', nodeIds).first('id'));
-}
-
 /** True when the principal holds the declared mode on the target. */
 export async function allows(
   knex: Knex,
@@ -129,11 +122,12 @@ export async function allows(
   if (access.who === 'node' && target.nodeId !== undefined)
     return modeSatisfies(nodeMode(principal, target.nodeId, target.processId), access.mode);
   if (modeSatisfies(processMode(principal, target.processId), access.mode)) return true;
+  // Document reads (viaNode): domain/access readsDocumentsOf.
   return (
     access.who === 'process' &&
     !!access.viaNode &&
     access.mode === 'READ' &&
-    (await hasNodeGrantIn(knex, principal, target.processId))
+    (await mayReadDocumentOf(knex, principal, target.processId))
   );
 }
 

@@ -16,7 +16,7 @@ import {
   type AuthorityGrant,
   type Principal,
 } from '../domain';
-import { isAdmin, mergeAuthorities } from '../domain/access';
+import { grantedNodeIds, isAdmin, mergeAuthorities, readsDocumentsOf } from '../domain/access';
 import { forbidden, notFound, unauthorized, type HttpError } from './errors';
 
 export const JWT_ALGORITHM = 'HS512' as const;
@@ -196,12 +196,12 @@ export function unreachable(user: AuthUser, entity?: string): HttpError {
   return isAdmin(user) ? notFound(entity) : forbidden();
 }
 
-/** READ on a document's process, or a grant on one of its nodes (the documents passing through it). */
-export async function mayReadDocumentOf(knex: Knex, user: AuthUser, processId: number): Promise<boolean> {
+/** domain/access readsDocumentsOf, with the caller's node grants in the process read from the database. */
+export async function mayReadDocumentOf(knex: Knex, user: Principal, processId: number): Promise<boolean> {
   if (processMode(user, processId)) return true;
-  const nodeIds = user.authorities.filter((a) => a.type === 'NODE').map((a) => a.componentId);
-  return (
-    nodeIds.length > 0 &&
-    !!(await knex('nodes').where('process_id', processId).whereIn('id', nodeIds).first('id'))
-  );
+  const nodeIds = grantedNodeIds(user);
+  const inProcess: number[] = nodeIds.length
+    ? await knex('nodes').where('process_id', processId).whereIn('id', nodeIds).limit(1).pluck('id')
+    : [];
+  return readsDocumentsOf(user, processId, inProcess);
 }

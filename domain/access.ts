@@ -82,3 +82,20 @@ export function mergeAuthorities(...lists: readonly (readonly AuthorityGrant[])[
   }
   return [...seen.values()];
 }
+
+/** The nodes the principal holds a mode on (NODE authorities). */
+export const grantedNodeIds = (principal: Principal): number[] =>
+  principal.authorities.filter((a) => a.type === 'NODE').map((a) => a.componentId);
+
+/**
+ * Who reads a process's documents (their content, state, history, page images, audio): READ or more on the
+ * process, or a mode on one of its nodes (an annotator granted one node reads the documents passing through
+ * it). `grantedNodesOfProcess`: the ids of the process's nodes among `grantedNodeIds(principal)`.
+ */
+export function readsDocumentsOf(
+  principal: Principal,
+  processId: number,
+  grantedNodesOfProcess: readonly number[],
+): boolean {
+  return processMode(principal, processId) !== null || grantedNodesOfProcess.length > 0;
+}

@@ -199,7 +199,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   },
 
   // --- documents ---
-  'GET /api/documents/:id': onProcess('READ', param('id', 'document')),
+  'GET /api/documents/:id': documentReader(param('id', 'document')),
   'PUT /api/documents': onProcess('WRITE', inBody('id', 'document')),
   // READ on the process and WRITE on its obligatory Upload node
   'POST /api/documents': onProcess('WRITE', inBody('processId', 'process')),
@@ -215,11 +215,11 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // removing yourself: WRITE; anybody else: ADMIN (the handler)
   'DELETE /api/v2/document/:id/assignee/:userId': onProcess('WRITE', param('id', 'document')),
   'PUT /api/v2/document/:id/assignees': onProcess('ADMIN', param('id', 'document')),
-  'GET /api/documents/:id/images/length': onProcess('READ', param('id', 'document')),
-  'GET /api/documents/:id/images/:index': onProcess('READ', param('id', 'document')),
-  'GET /api/asr-documents/:id/audio': onProcess('READ', param('id', 'document')),
-  'GET /api/asr-documents/:id/utterances': onProcess('READ', param('id', 'document')),
-  'GET /api/documents/:documentId/top/hints': onProcess('READ', param('documentId', 'document')),
+  'GET /api/documents/:id/images/length': documentReader(param('id', 'document')),
+  'GET /api/documents/:id/images/:index': documentReader(param('id', 'document')),
+  'GET /api/asr-documents/:id/audio': documentReader(param('id', 'document')),
+  'GET /api/asr-documents/:id/utterances': documentReader(param('id', 'document')),
+  'GET /api/documents/:documentId/top/hints': documentReader(param('documentId', 'document')),
   'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
   'GET /api/v2/document/:id/history': documentReader(param('id', 'document')),
 

@@ -9,9 +9,8 @@ import Router from '@koa/router';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
-import { currentUser } from '../auth';
-import { forbidden, notFound } from '../errors';
-import { processMode } from '../../domain/access';
+import { currentUser, mayReadDocumentOf, unreachable } from '../auth';
+import { notFound } from '../errors';
 import { documentHistory } from '../services/document-history';
 import { documentState } from '../services/document-state';
 import { idParam } from '../validate';
@@ -23,14 +22,8 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
     const user = currentUser(ctx);
     const id = idParam(ctx.params.id);
     const doc = await knex('documents').where('id', id).first('id', 'process_id as processId');
-    if (!doc) throw notFound('document');
-    if (!processMode(user, doc.processId)) {
-      const nodeIds = user.authorities.filter((a) => a.type === 'NODE').map((a) => a.componentId);
-      const granted =
-        nodeIds.length > 0 &&
-        (await knex('nodes').where('process_id', doc.processId).whereIn('id', nodeIds).first('id'));
-      if (!granted) throw forbidden();
-    }
+    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+      throw unreachable(user, 'document');
     return { user, id };
   };
 

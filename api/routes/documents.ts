@@ -10,8 +10,15 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { assertNodeMode, assertProcessMode, currentUser, loadAuthUser, type AuthUser } from '../auth';
-import { FieldErrorCollector, HttpError, locked, notFound, setAlert } from '../errors';
+import {
+  assertNodeMode,
+  assertProcessMode,
+  currentUser,
+  loadAuthUser,
+  mayReadDocumentOf,
+  type AuthUser,
+} from '../auth';
+import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert } from '../errors';
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
 import { createFileStore } from '../../server/files';
@@ -133,12 +140,17 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
   const store = createFileStore(config.filesDir);
   const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
 
-  /** The document of a path parameter, after checking the caller's mode on its process. */
+  /**
+   * The document of a path parameter, after checking the caller's mode on its process; READ is the one
+   * document-read rule (domain/access readsDocumentsOf: READ on the process or a mode on one of its nodes).
+   */
   const documentOf = async (ctx: Context, mode: AccessMode, param = 'id') => {
     const user = currentUser(ctx);
     const doc = await documents.findDocument(knex, idParam(ctx.params[param], param));
     if (!doc) throw notFound('document');
-    assertProcessMode(user, doc.processId, mode);
+    if (mode === 'READ') {
+      if (!(await mayReadDocumentOf(knex, user, doc.processId))) throw forbidden();
+    } else assertProcessMode(user, doc.processId, mode);
     return { user, doc };
   };
   const respondDocument = async (ctx: Context, id: number) => {

@@ -140,6 +140,28 @@ describe('documents API', () => {
       expect((await suite.get(`/api/documents/abc`, suite.admin)).status).toBe(400);
     });
 
+    it('reads a document, its page count and its hints with a mode on one node of its process only', async () => {
+      // The one document-read rule (domain/access readsDocumentsOf), as for its state and history.
+      const doc = await create();
+      const annotator = await suite.signIn(
+        await buildUser(knex(), { authorities: [{ componentId: uploadNodeId, type: 'NODE', mode: 'READ' }] }),
+      );
+      for (const path of [
+        `/api/documents/${doc.id}`,
+        `/api/documents/${doc.id}/images/length`,
+        `/api/documents/${doc.id}/top/hints`,
+        `/api/v2/document/${doc.id}/state`,
+      ])
+        expect([path, (await suite.get(path, annotator)).status]).toEqual([path, 200]);
+      // Not another process's, and nothing that needs WRITE.
+      const other = await buildProcess(knex());
+      await insertObligatoryUploadNode(knex(), other.id);
+      const foreign = await create(unique('text'), `${unique('doc')}.txt`, other.id);
+      expect((await suite.get(`/api/documents/${foreign.id}`, annotator)).status).toBe(403);
+      const rename = await suite.send('PUT', '/api/documents', annotator, { id: doc.id, filename: 'x.txt' });
+      expect(rename.status).toBe(403);
+    });
+
     it('answers 400 with a detail for ids and indexes beyond the database integer range', async () => {
       const doc = await create();
       for (const path of [
