@@ -2,13 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkParserPrograms, findExecutable, parserProgramsMonitor } from './parser-programs';
+import { englishOnlyTessdata } from '../../tests/support/media';
 
 // The programs are installed on the machines that run the tests (scripts/install-system-deps.sh); each test
 // builds a PATH of its own holding links to some of them only.
 const systemPath = process.env.PATH;
 
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 function pathWith(programs: string[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parser-path-'));
+  made.push(dir);
   for (const p of programs) {
     const real = findExecutable(p, systemPath);
     if (!real) throw new Error(`${p} is not installed on this machine`);
@@ -42,13 +47,9 @@ describe('parser program check', () => {
   });
 
   it('reports tesseract DOWN when an OCR language is missing', async () => {
-    const tessdata = fs.mkdtempSync(path.join(os.tmpdir(), 'tessdata-'));
-    const eng = fs
-      .readdirSync('/usr/share/tesseract-ocr')
-      .map((v) => path.join('/usr/share/tesseract-ocr', v, 'tessdata', 'eng.traineddata'))
-      .find((f) => fs.existsSync(f))!;
-    fs.symlinkSync(eng, path.join(tessdata, 'eng.traineddata'));
-    const report = await checkParserPrograms({ env: { PATH: systemPath, TESSDATA_PREFIX: tessdata } });
+    const tessdata = englishOnlyTessdata();
+    const report = await checkParserPrograms({ env: { PATH: systemPath, TESSDATA_PREFIX: tessdata.dir } });
+    tessdata.remove();
     expect(report.tesseract).toMatchObject({
       status: 'DOWN',
       details: {

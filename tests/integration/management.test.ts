@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { call, setupSuite, startTestApi } from '../support/harness';
+import { englishOnlyTessdata } from '../support/media';
 
 describe('management endpoints', () => {
   const suite = setupSuite();
@@ -35,14 +33,9 @@ describe('management endpoints', () => {
 
   it('stays UP (200) with a parser program DOWN, naming what is missing', async () => {
     // tesseract reads its languages from TESSDATA_PREFIX: a folder holding English only.
-    const tessdata = fs.mkdtempSync(path.join(os.tmpdir(), 'tessdata-'));
-    const eng = fs
-      .readdirSync('/usr/share/tesseract-ocr')
-      .map((v) => path.join('/usr/share/tesseract-ocr', v, 'tessdata', 'eng.traineddata'))
-      .find((f) => fs.existsSync(f))!;
-    fs.symlinkSync(eng, path.join(tessdata, 'eng.traineddata'));
+    const tessdata = englishOnlyTessdata();
     const saved = process.env.TESSDATA_PREFIX;
-    process.env.TESSDATA_PREFIX = tessdata;
+    process.env.TESSDATA_PREFIX = tessdata.dir;
     const api = await startTestApi();
     try {
       const res = await call(api.baseUrl, '/management/health');
@@ -57,6 +50,7 @@ describe('management endpoints', () => {
       if (saved === undefined) delete process.env.TESSDATA_PREFIX;
       else process.env.TESSDATA_PREFIX = saved;
       await api.close();
+      tessdata.remove();
     }
   });
 

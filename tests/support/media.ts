@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -254,4 +255,19 @@ export function cp1250(text: string): Buffer {
       return c.charCodeAt(0);
     }),
   );
+}
+
+/**
+ * A tesseract data folder (for TESSDATA_PREFIX) holding the installed English model only, as a machine
+ * without the Polish one has it. `remove()` deletes the folder.
+ */
+export function englishOnlyTessdata(): { dir: string; remove(): void } {
+  const dir = fsSync.mkdtempSync(path.join(os.tmpdir(), 'tessdata-'));
+  const eng = fsSync
+    .readdirSync('/usr/share/tesseract-ocr')
+    .map((v) => path.join('/usr/share/tesseract-ocr', v, 'tessdata', 'eng.traineddata'))
+    .find((f) => fsSync.existsSync(f));
+  if (!eng) throw new Error('englishOnlyTessdata: no installed eng.traineddata');
+  fsSync.symlinkSync(eng, path.join(dir, 'eng.traineddata'));
+  return { dir, remove: () => fsSync.rmSync(dir, { recursive: true, force: true }) };
 }
