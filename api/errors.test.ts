@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { DatabaseError } from 'pg';
 import { databaseErrorStatus } from './errors';
 
@@ -27,5 +29,34 @@ describe('database errors as HTTP answers', () => {
     expect(databaseErrorStatus(pgError('42P01'))).toBeNull();
     expect(databaseErrorStatus(pgError('08006'))).toBeNull();
     expect(databaseErrorStatus(new Error('not a database error'))).toBeNull();
+  });
+});
+
+describe('HTTP error keys', () => {
+  it('has English and Polish text for every error.http.<status> key the API and server code emit', () => {
+    const root = path.join(__dirname, '..');
+    const sources = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) return sources(full);
+        return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [full] : [];
+      });
+    const emitted = new Set(
+      [...sources(path.join(root, 'api')), ...sources(path.join(root, 'server'))].flatMap((f) =>
+        [...fs.readFileSync(f, 'utf8').matchAll(/error\.http\.(\d{3})/g)].map((m) => m[1]),
+      ),
+    );
+    expect(emitted.size).toBeGreaterThan(5);
+    for (const locale of ['en', 'pl']) {
+      // The app merges every feature file of the locale (api/routes/i18n.ts): a key may live in any of them.
+      const dir = path.join(root, 'web', 'src', 'i18n', locale);
+      const texts = new Set(
+        fs.readdirSync(dir).flatMap((f) => {
+          const http = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).error?.http ?? {};
+          return Object.keys(http);
+        }),
+      );
+      expect([locale, [...emitted].filter((status) => !texts.has(status))]).toEqual([locale, []]);
+    }
   });
 });
