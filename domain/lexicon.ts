@@ -12,8 +12,6 @@
  *   most MAX_REGEX_MATCHES_PER_RULE matches (and REGEX_BUDGET_MS of scanning between matches) are taken per
  *   rule, so `a*` or a rule matching every character cannot flood the document.
  * - At most MAX_MATCHES_PER_DOCUMENT spans are kept per text (before merging): later passes stop early.
- * - `lexiconPasses` splits the work into passes (exact, each regex rule, fuzzy) so the activity can yield
- *   and heartbeat between them; `matchLexicon` runs them all at once.
  * - FUZZY: Levenshtein distance between the expression (lower case, words joined by one space) and each
  *   n-gram of text words of the expression's word count (joined the same way). The allowed distance is the
  *   rule's tolerance (1..3) but never more than half the expression's length, so "kot" with tolerance 3
@@ -308,31 +306,19 @@ export function mergeOverlaps(matches: LexiconMatch[]): LexiconMatch[] {
 }
 
 /**
- * The matching of one text as separate passes (exact, each regex rule, fuzzy), each adding to the shared
- * list, and `result()` giving the merged spans. The activity runs them with a yield between passes.
+ * Every span the compiled rules find in the text (exact, then each regex rule, then fuzzy, adding to one
+ * list), overlaps of one tag type merged. The activity runs it in a worker thread
+ * (activities/actions/lexicon-pool.ts), so one long call holds no other document's work.
  */
-export function lexiconPasses(
-  lex: CompiledLexicon,
-  text: string,
-  now: () => number = () => Date.now(),
-): { passes: (() => void)[]; result: () => LexiconMatch[] } {
-  const out: LexiconMatch[] = [];
-  let words: Word[] | undefined;
-  const wordList = () => (words ??= wordsOf(text));
-  const passes: (() => void)[] = [];
-  if (lex.exact.size) passes.push(() => matchExact(lex, text, wordList(), out));
-  for (const rule of lex.regex) passes.push(() => matchRegex(rule, text, out, now));
-  if (lex.fuzzy.size) passes.push(() => matchFuzzy(lex, wordList(), out));
-  return { passes, result: () => mergeOverlaps(out) };
-}
-
-/** Every span the compiled rules find in the text, overlaps of one tag type merged. */
 export function matchLexicon(
   lex: CompiledLexicon,
   text: string,
   now: () => number = () => Date.now(),
 ): LexiconMatch[] {
-  const { passes, result } = lexiconPasses(lex, text, now);
-  for (const pass of passes) pass();
-  return result();
+  const out: LexiconMatch[] = [];
+  const words = lex.exact.size || lex.fuzzy.size ? wordsOf(text) : [];
+  if (lex.exact.size) matchExact(lex, text, words, out);
+  for (const rule of lex.regex) matchRegex(rule, text, out, now);
+  if (lex.fuzzy.size) matchFuzzy(lex, words, out);
+  return mergeOverlaps(out);
 }

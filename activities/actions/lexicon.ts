@@ -13,7 +13,8 @@
  * A rule that cannot run (invalid regex, bad tolerance) fails the step non-retryably with a FAILURE row.
  *
  * Fairness (issue 9): regex rules run on RE2 (linear time, domain/user-regex.ts), at most
- * MAX_REGEX_MATCHES_PER_RULE matches and about REGEX_BUDGET_MS per rule, MAX_MATCHES_PER_DOCUMENT per text.
+ * MAX_REGEX_MATCHES_PER_RULE matches and about REGEX_BUDGET_MS per rule, MAX_MATCHES_PER_DOCUMENT per text
+ * (domain/lexicon.ts).
  * The matching itself runs in a worker thread (lexicon-pool.ts), so the activities of other documents on the
  * same worker never wait for it; the activity heartbeats meanwhile, a cancellation terminates the thread,
  * and a document whose matching takes longer than LEXICON_TIMEOUT_SECONDS (default 120) fails its step
