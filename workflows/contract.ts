@@ -21,18 +21,3 @@ export const WorkflowNames = {
 } as const;
 
 export * from './document-contract';
-export {
-  STEP_REFUSED,
-  acceptUpdate,
-  activateUpdate,
-  cancelAcceptanceUpdate,
-  completeUpdate,
-  markMasterUpdate,
-  rerunUpdate,
-  startWorkingUpdate,
-  stateQuery,
-  stepActionUpdates,
-  unassignUpdate,
-  type DocumentWorkflowState,
-  type EngineStep,
-} from './document';

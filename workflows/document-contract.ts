@@ -1,9 +1,14 @@
 /**
- * The document workflow's contract: id, input, and the shapes of its messages. The API, the worker and the
- * tests import this module (and `workflows/contract.ts`, which re-exports it); the update, signal and query
- * definitions themselves live beside the workflow in `workflows/document.ts` and are re-exported there too.
+ * The document workflow's contract: id, input, its Updates and Query, their shapes and its failure types.
+ * The API, the worker, the workflow (workflows/document.ts) and the tests import this module (or
+ * `workflows/contract.ts`, which re-exports it). Definitions only: importing it pulls no workflow code in.
  */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AccessMode } from '../domain/enums';
+import type { StepAction } from '../domain/steps';
+import type { DocumentWorkflowState } from '../domain/document-transition';
+
+export type { DocumentWorkflowState, EngineStep } from '../domain/document-transition';
 
 export const DOCUMENT_WORKFLOW = 'documentWorkflow';
 export const documentWorkflowId = (documentId: number): string => `document-${documentId}`;
@@ -52,3 +57,36 @@ export interface StepActionResult {
   status: StepStatus;
   documentStatus: DocumentStatus;
 }
+
+type StepUpdate = ReturnType<typeof defineUpdate<StepActionResult, [StepActionInput]>>;
+
+export const startWorkingUpdate = defineUpdate<StepActionResult, [StepActionInput]>('startWorking');
+export const completeUpdate = defineUpdate<StepActionResult, [StepActionInput]>('complete');
+export const acceptUpdate = defineUpdate<StepActionResult, [StepActionInput]>('accept');
+export const activateUpdate = defineUpdate<StepActionResult, [StepActionInput]>('activate');
+export const cancelAcceptanceUpdate = defineUpdate<StepActionResult, [StepActionInput]>('cancelAcceptance');
+export const unassignUpdate = defineUpdate<StepActionResult, [StepActionInput]>('unassign');
+export const markMasterUpdate = defineUpdate<StepActionResult, [StepActionInput]>('markMaster');
+export const rerunUpdate = defineUpdate<StepActionResult, [StepActionInput]>('rerun');
+/** The workflow's state as it holds it (tests and operators; the API reads the projection). */
+export const stateQuery = defineQuery<DocumentWorkflowState>('state');
+
+/** The Update of each step action (the API sends them by action). */
+export const stepActionUpdates: Record<StepAction, StepUpdate> = {
+  startWorking: startWorkingUpdate,
+  complete: completeUpdate,
+  accept: acceptUpdate,
+  activate: activateUpdate,
+  cancelAcceptance: cancelAcceptanceUpdate,
+  unassign: unassignUpdate,
+  markMaster: markMasterUpdate,
+  rerun: rerunUpdate,
+};
+
+/**
+ * Failure type of a refused step action (validator or handler): an ApplicationFailure, non-retryable, whose
+ * details[0] is the refusal code (domain/steps.ts StepRefusal) and message the rule's message.
+ */
+export const STEP_REFUSED = 'StepRefused';
+/** Failure type of a document workflow started on an upload node that is not in its process. */
+export const BAD_INPUT = 'BadInput';

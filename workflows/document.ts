@@ -7,6 +7,10 @@
  *   of an automatic step), so a document follows the graph as it is when the transition is made.
  * - One change at a time: handlers and the automatic runner take a workflow-local lock; the state changes only
  *   after the projection activity has written it.
+ * - The graph load and the projection run as local activities (since the patch 'local-projection'; runs begun
+ *   before it keep remote ones), so a step action is one workflow task round trip plus two queries.
+ * - The Updates, the Query and the failure types are the contract's (workflows/document-contract.ts); what a
+ *   transition decides is domain/document-transition.ts.
  * - The workflow stays open while the document exists (a DONE document can be reopened); it continues as new
  *   when the server suggests it, once no handler is running.
  */
@@ -16,91 +20,54 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineUpdate,
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { LoadFlowResult } from '../activities/projection';
 import {
   StepActions,
   actionRefusal,
   applyStepAction,
-  documentStatusOf,
-  planAdvance,
   postExecutionStatus,
-  stillLeft,
-  type DocumentStatus,
   type StepAction,
-  type StepNode,
   type StepRefusal,
-  type StepState,
 } from '../domain/steps';
+import {
+  nodeMapOf,
+  planTransition,
+  settleTransition,
+  type DocumentWorkflowState,
+  type LoadedFlow,
+} from '../domain/document-transition';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
 import {
+  BAD_INPUT,
   DOCUMENT_STATE_VERSION,
+  STEP_REFUSED,
+  stateQuery,
+  stepActionUpdates,
   type DocumentWorkflowInput,
   type StepActionInput,
   type StepActionResult,
 } from './document-contract';
 
-/** A step as the workflow holds it: the projection's fields plus how many times it was run. */
-export interface EngineStep extends StepState {
-  runs: number;
-}
-
-export interface DocumentWorkflowState {
-  documentId: number;
-  processId: number;
-  uploadNodeId: number;
-  initialized: boolean;
-  /** The document row is gone: the workflow ends. */
-  ended: boolean;
-  documentStatus: DocumentStatus;
-  steps: EngineStep[];
-  /** The graph's nodes as last loaded. */
-  nodes: StepNode[];
-  leftNodeIds: number[];
-  /** Automatic steps (PROCESSING) waiting to be run, in order. */
-  queue: number[];
-  nextOrder: number;
-}
-
-type StepUpdate = ReturnType<typeof defineUpdate<StepActionResult, [StepActionInput]>>;
-
-export const startWorkingUpdate = defineUpdate<StepActionResult, [StepActionInput]>('startWorking');
-export const completeUpdate = defineUpdate<StepActionResult, [StepActionInput]>('complete');
-export const acceptUpdate = defineUpdate<StepActionResult, [StepActionInput]>('accept');
-export const activateUpdate = defineUpdate<StepActionResult, [StepActionInput]>('activate');
-export const cancelAcceptanceUpdate = defineUpdate<StepActionResult, [StepActionInput]>('cancelAcceptance');
-export const unassignUpdate = defineUpdate<StepActionResult, [StepActionInput]>('unassign');
-export const markMasterUpdate = defineUpdate<StepActionResult, [StepActionInput]>('markMaster');
-export const rerunUpdate = defineUpdate<StepActionResult, [StepActionInput]>('rerun');
-export const stateQuery = defineQuery<DocumentWorkflowState>('state');
-
-/** The Update of each step action (the API sends them by action). */
-export const stepActionUpdates: Record<StepAction, StepUpdate> = {
-  startWorking: startWorkingUpdate,
-  complete: completeUpdate,
-  accept: acceptUpdate,
-  activate: activateUpdate,
-  cancelAcceptance: cancelAcceptanceUpdate,
-  unassign: unassignUpdate,
-  markMaster: markMasterUpdate,
-  rerun: rerunUpdate,
-};
-
-/** Failure type of a refused step action (validator or handler); details[0] is the refusal code. */
-export const STEP_REFUSED = 'StepRefused';
-
-const db = proxyActivities<Activities>({
+const DB_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 30 },
-});
+} as const;
+/** The graph load and the projection as (remote) activities: how runs begun before 'local-projection' go on. */
+const remoteDb = proxyActivities<Activities>(DB_OPTIONS);
+/**
+ * The same two as local activities: run by the worker that holds the workflow task, inside that task, so a
+ * step action costs one workflow task round trip plus the two queries instead of three round trips per
+ * activity. Both are idempotent (absolute values, steps keyed by document and order), so a retry after a
+ * worker crash writes once.
+ */
+const localDb = proxyLocalActivities<Activities>(DB_OPTIONS);
 const parser = proxyActivities<Activities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '20 seconds',
@@ -117,8 +84,6 @@ const training = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 });
-
-const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 function refused(r: StepRefusal): ApplicationFailure {
   return ApplicationFailure.create({
@@ -166,8 +131,10 @@ function carriedState(input: DocumentWorkflowInput): DocumentWorkflowState | nul
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
   let state: DocumentWorkflowState = carriedState(input) ?? initialState(input);
   let busy = false;
+  // Decided once per run: a run recorded with remote activities replays (and goes on) with them.
+  const db = patched('local-projection') ? localDb : remoteDb;
 
-  const nodeMap = (s: DocumentWorkflowState = state) => new Map(s.nodes.map((n) => [n.id, n]));
+  const nodeMap = (s: DocumentWorkflowState = state) => nodeMapOf(s);
 
   async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
     // Several waiters may be released in one activation: re-check before taking the lock.
@@ -183,12 +150,11 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const loadFlow = () => db.loadFlow({ processId: state.processId, documentId: state.documentId });
 
   /**
-   * Applies `mutate` to a copy of the state; with a freshly loaded flow, also moves the flow on (new steps for
-   * newly reached nodes). Writes steps created (id < 0 until written) and changed, and the document status,
-   * in one projection activity; only then becomes the state.
+   * Plans the transition (domain/document-transition.ts), writes its projection in one activity, and only
+   * then becomes the new state: a refused or failed write leaves the state as it was.
    */
   async function transition(
-    opts: { flow?: LoadFlowResult; addAssignee?: number | null },
+    opts: { flow?: LoadedFlow; addAssignee?: number | null },
     mutate: (next: DocumentWorkflowState) => void,
   ): Promise<void> {
     const { flow } = opts;
@@ -196,68 +162,13 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       state.ended = true;
       return;
     }
-    const next = clone(state);
-    if (flow) {
-      next.nodes = flow.graph.nodes.map((n) => ({ ...n }));
-      // Steps of deleted nodes went with them (foreign key cascade): forget them.
-      const live = new Set(next.nodes.map((n) => n.id));
-      next.steps = next.steps.filter((s) => live.has(s.nodeId));
-      next.queue = next.queue.filter((id) => next.steps.some((s) => s.id === id));
-    }
-    const before = new Map(state.steps.map((s) => [s.id, JSON.stringify(s)]));
-    mutate(next);
-    const nodes = nodeMap(next);
-    next.leftNodeIds = stillLeft(next.leftNodeIds, next.steps, nodes);
-    if (flow) {
-      const plan = planAdvance(next, flow.graph, flow.tags, next.documentId);
-      next.leftNodeIds = plan.leftNodeIds;
-      next.nextOrder = plan.nextOrder;
-      for (const s of plan.newSteps)
-        next.steps.push({
-          ...s,
-          id: -s.order,
-          rejected: false,
-          blockedBy: null,
-          errorMessage: null,
-          runs: 0,
-        });
-    }
-    next.documentStatus = documentStatusOf(next.steps, nodes, next.queue.length);
-    const creates = next.steps
-      .filter((s) => s.id < 0)
-      .map((s) => ({ nodeId: s.nodeId, order: s.order, status: s.status, master: s.master }));
-    const changes = next.steps
-      .filter((s) => s.id > 0 && before.get(s.id) !== JSON.stringify(s))
-      .map(({ id, status, master, rejected, blockedBy, errorMessage }) => ({
-        id,
-        status,
-        master,
-        rejected,
-        blockedBy,
-        errorMessage,
-      }));
-    const result = await db.project({
-      documentId: next.documentId,
-      documentStatus: next.documentStatus,
-      creates,
-      changes,
-      addAssignee: opts.addAssignee ?? null,
-    });
+    const plan = planTransition(state, flow, mutate);
+    const result = await db.project({ ...plan.projection, addAssignee: opts.addAssignee ?? null });
     if (!result.documentExists) {
       state.ended = true;
       return;
     }
-    const ids = new Map(result.created.map((c) => [c.order, c.id]));
-    next.steps = next.steps.flatMap((s) => {
-      if (s.id > 0) return [s];
-      const id = ids.get(s.order);
-      return id === undefined ? [] : [{ ...s, id }];
-    });
-    for (const c of creates) {
-      const id = ids.get(c.order);
-      if (id !== undefined && c.status === 'PROCESSING') next.queue.push(id);
-    }
-    state = next;
+    state = settleTransition(plan, result.created);
   }
 
   function refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
@@ -352,7 +263,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       if (flow.documentExists && !start)
         throw ApplicationFailure.nonRetryable(
           `Upload node ${state.uploadNodeId} is not in process ${state.processId}`,
-          'BadInput',
+          BAD_INPUT,
         );
       // An inter-process receiver that is not automatic holds the document until someone completes it.
       const holds = start?.activityType === 'IPR' && !start.automatic;

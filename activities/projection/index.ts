@@ -7,7 +7,8 @@
  */
 import type { Knex } from 'knex';
 import type { EvalPredicate, DocumentTags } from '../../domain/predicate-eval';
-import type { DocumentStatus, FlowGraph, NewStep, StepNode, StepStatus } from '../../domain/steps';
+import type { DocumentStatus, NewStep, StepNode } from '../../domain/steps';
+import type { LoadedFlow, StepPatch } from '../../domain/document-transition';
 import { stepErrorMessage } from './error-message';
 
 export interface LoadFlowInput {
@@ -15,21 +16,9 @@ export interface LoadFlowInput {
   documentId: number;
 }
 
-export interface LoadFlowResult {
-  graph: FlowGraph;
-  tags: DocumentTags;
-  /** False when the document row is gone (deleted): the workflow stops. */
-  documentExists: boolean;
-}
-
-export interface StepPatch {
-  id: number;
-  status: StepStatus;
-  master: boolean;
-  rejected: boolean;
-  blockedBy: number | null;
-  errorMessage: string | null;
-}
+/** The graph, the document's tags, and whether the document still exists. */
+export type LoadFlowResult = LoadedFlow;
+export type { StepPatch };
 
 export interface ProjectInput {
   documentId: number;

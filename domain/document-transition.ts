@@ -1,0 +1,165 @@
+/**
+ * One transition of a document's state, as pure functions: the document workflow (workflows/document.ts)
+ * calls `planTransition`, writes the plan's projection with one activity, and becomes `settleTransition` of
+ * what was written. What a transition decides:
+ * - a freshly loaded flow replaces the graph's nodes, forgets steps of deleted nodes (their rows went with the
+ *   node by foreign key cascade) and moves the flow on: steps for newly reached nodes (`planAdvance`), with
+ *   provisional ids (-order) until written;
+ * - the document status from the steps, the nodes and what is left to run;
+ * - the projection: steps to create, and the steps whose projected fields changed (diffed against the
+ *   state before), nothing else;
+ * - once written: the created steps get their ids (a step whose node was deleted meanwhile was not created
+ *   and is dropped) and the created PROCESSING steps join the queue of automatic steps to run.
+ *
+ * Runs inside the document workflow (in the workflow bundle): a change that alters what a running document
+ * decides must be guarded by `patched()` in the workflow and pass the replay suite (tests/replay); see
+ * docs/architecture.md.
+ */
+import type { DocumentTags } from './predicate-eval';
+import {
+  documentStatusOf,
+  planAdvance,
+  stillLeft,
+  type DocumentStatus,
+  type FlowGraph,
+  type NewStep,
+  type StepNode,
+  type StepState,
+  type StepStatus,
+} from './steps';
+
+/** A step as the workflow holds it: the projection's fields plus how many times it was run. */
+export interface EngineStep extends StepState {
+  runs: number;
+}
+
+/** What the document workflow holds (and carries into its next run by continue-as-new). */
+export interface DocumentWorkflowState {
+  documentId: number;
+  processId: number;
+  uploadNodeId: number;
+  initialized: boolean;
+  /** The document row is gone: the workflow ends. */
+  ended: boolean;
+  documentStatus: DocumentStatus;
+  steps: EngineStep[];
+  /** The graph's nodes as last loaded. */
+  nodes: StepNode[];
+  leftNodeIds: number[];
+  /** Automatic steps (PROCESSING) waiting to be run, in order. */
+  queue: number[];
+  nextOrder: number;
+}
+
+/** The graph and the document's tags as the graph-load activity read them. */
+export interface LoadedFlow {
+  graph: FlowGraph;
+  tags: DocumentTags;
+  /** False when the document row is gone (deleted): the workflow stops. */
+  documentExists: boolean;
+}
+
+/** The projected fields of a step that changed. */
+export interface StepPatch {
+  id: number;
+  status: StepStatus;
+  master: boolean;
+  rejected: boolean;
+  blockedBy: number | null;
+  errorMessage: string | null;
+}
+
+/** What one transition writes to PostgreSQL. */
+export interface TransitionProjection {
+  documentId: number;
+  documentStatus: DocumentStatus;
+  creates: NewStep[];
+  changes: StepPatch[];
+}
+
+export interface TransitionPlan {
+  /** The state after the transition, created steps with provisional ids (-order). */
+  next: DocumentWorkflowState;
+  projection: TransitionProjection;
+}
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+export const nodeMapOf = (s: Pick<DocumentWorkflowState, 'nodes'>): Map<number, StepNode> =>
+  new Map(s.nodes.map((n) => [n.id, n]));
+
+/**
+ * Applies `mutate` to a copy of the state; with a freshly loaded flow, also moves the flow on. The state
+ * given is not changed. A flow whose document is gone is the caller's to handle before (nothing to plan).
+ */
+export function planTransition(
+  state: DocumentWorkflowState,
+  flow: LoadedFlow | undefined,
+  mutate: (next: DocumentWorkflowState) => void,
+): TransitionPlan {
+  const next = clone(state);
+  if (flow) {
+    next.nodes = flow.graph.nodes.map((n) => ({ ...n }));
+    const live = new Set(next.nodes.map((n) => n.id));
+    next.steps = next.steps.filter((s) => live.has(s.nodeId));
+    next.queue = next.queue.filter((id) => next.steps.some((s) => s.id === id));
+  }
+  const before = new Map(state.steps.map((s) => [s.id, JSON.stringify(s)]));
+  mutate(next);
+  const nodes = nodeMapOf(next);
+  next.leftNodeIds = stillLeft(next.leftNodeIds, next.steps, nodes);
+  if (flow) {
+    const plan = planAdvance(next, flow.graph, flow.tags, next.documentId);
+    next.leftNodeIds = plan.leftNodeIds;
+    next.nextOrder = plan.nextOrder;
+    for (const s of plan.newSteps)
+      next.steps.push({
+        ...s,
+        id: -s.order,
+        rejected: false,
+        blockedBy: null,
+        errorMessage: null,
+        runs: 0,
+      });
+  }
+  next.documentStatus = documentStatusOf(next.steps, nodes, next.queue.length);
+  const creates = next.steps
+    .filter((s) => s.id < 0)
+    .map((s) => ({ nodeId: s.nodeId, order: s.order, status: s.status, master: s.master }));
+  const changes = next.steps
+    .filter((s) => s.id > 0 && before.get(s.id) !== JSON.stringify(s))
+    .map(({ id, status, master, rejected, blockedBy, errorMessage }) => ({
+      id,
+      status,
+      master,
+      rejected,
+      blockedBy,
+      errorMessage,
+    }));
+  return {
+    next,
+    projection: { documentId: next.documentId, documentStatus: next.documentStatus, creates, changes },
+  };
+}
+
+/**
+ * The state once the plan is written: created steps take their ids (by order), a step that was not created
+ * (its node was deleted meanwhile) is dropped, created PROCESSING steps are queued to run.
+ */
+export function settleTransition(
+  plan: TransitionPlan,
+  created: readonly { order: number; id: number }[],
+): DocumentWorkflowState {
+  const next = clone(plan.next);
+  const ids = new Map(created.map((c) => [c.order, c.id]));
+  next.steps = next.steps.flatMap((s) => {
+    if (s.id > 0) return [s];
+    const id = ids.get(s.order);
+    return id === undefined ? [] : [{ ...s, id }];
+  });
+  for (const c of plan.projection.creates) {
+    const id = ids.get(c.order);
+    if (id !== undefined && c.status === 'PROCESSING') next.queue.push(id);
+  }
+  return next;
+}
