@@ -147,9 +147,16 @@ async function main() {
       },
     );
     fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    // Other parts (`chaos` of npm run chaos, ...) keep their figures.
+    let earlier: Record<string, unknown> = {};
+    try {
+      earlier = JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>;
+    } catch {
+      // none yet, or unreadable: written anew
+    }
     fs.writeFileSync(
       RESULTS_FILE,
-      JSON.stringify({ date: new Date().toISOString(), api: apiResults, engine }, null, 2) + '\n',
+      JSON.stringify({ ...earlier, date: new Date().toISOString(), api: apiResults, engine }, null, 2) + '\n',
     );
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

@@ -1,7 +1,8 @@
 /**
- * `npx tsx scripts/record-histories.ts [scenario ...]`: records the workflow histories the replay suite
- * (tests/replay/replay.test.ts) replays, into tests/replay/histories/<scenario>[-<n>].json. Without
- * arguments every scenario is recorded; commit the files it writes.
+ * `npx tsx scripts/record-histories.ts [--tag <t>] [scenario ...]`: records the workflow histories the replay
+ * suite (tests/replay/replay.test.ts) replays, into tests/replay/histories/<scenario>[.<t>][-<n>].json.
+ * Without scenarios every scenario is recorded; commit the files it writes. After a `patched()` change,
+ * record with `--tag <patch id>` so the new histories sit beside the old ones.
  *
  * Starts what it needs as `npm test` does: an embedded PostgreSQL of its own (.data/record-pg-<pid>, removed
  * afterwards), an in-memory Temporal dev server that suggests continue-as-new at 200 events (as the test
@@ -233,7 +234,7 @@ const scenarios: Record<string, Scenario> = {
   },
 
   /**
-   * HUP -> CLF (acceptance) -> SPAN; the CLF step started and released 10 times: the history passes the
+   * HUP -> CLF (acceptance) -> SPAN; the CLF step started and released 25 times: the history passes the
    * dev server's 200 events and continues as new (the carried state read by the next run), then the flow
    * goes on to DONE.
    */
@@ -245,7 +246,7 @@ const scenarios: Record<string, Scenario> = {
     await g.edge(clf, span);
     const doc = await r.upload(hup, 'many-updates.txt', 'many updates');
     const step = await stepReaching(r.knex, doc, clf, ['WAITING'], 60000);
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 25; i++) {
       await r.assign(doc, clf);
       await r.http('PUT', '/api/steps', { id: step.id, blockedBy: null });
     }
@@ -350,7 +351,13 @@ async function idleHistory(handle: WorkflowHandle) {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  // `--tag <t>` names the files <scenario>.<t>[-<n>].json: new histories of a scenario after a patch, beside
+  // the ones recorded before it (which stay).
+  const tagAt = args.indexOf('--tag');
+  const tag = tagAt >= 0 ? args.splice(tagAt, 2)[1] : undefined;
+  if (tagAt >= 0 && !tag?.match(/^[a-z0-9-]+$/)) throw new Error('--tag needs a name of a-z, 0-9 and -');
+  const wanted = args;
   for (const name of wanted) if (!scenarios[name]) throw new Error(`unknown scenario ${name}`);
   const names = wanted.length ? wanted : Object.keys(scenarios);
   const quiet = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
@@ -468,7 +475,8 @@ async function main(): Promise<void> {
         for (const runId of await runsOf(client, workflowId)) runs.push({ workflowId, runId });
       for (const [i, run] of runs.entries()) {
         const history = await idleHistory(client.workflow.getHandle(run.workflowId, run.runId));
-        const file = path.join(HISTORIES_DIR, runs.length > 1 ? `${name}-${i + 1}.json` : `${name}.json`);
+        const base = tag ? `${name}.${tag}` : name;
+        const file = path.join(HISTORIES_DIR, runs.length > 1 ? `${base}-${i + 1}.json` : `${base}.json`);
         // The workflow id is the only context the replay needs beside the events. Formatted as `npm run
         // format` would (prettier), so the files stay as written.
         const json = await prettier.format(
