@@ -24,6 +24,7 @@ import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { benchSetUpdate } from '../workflows/bench';
+import { documentWorkflowId, stepActionUpdates } from '../workflows/contract';
 import { createWorker } from '../workflows/worker';
 
 export interface EngineBenchOptions {
@@ -57,6 +58,12 @@ export interface EngineBenchResults {
     complete: Stats;
     /** ms: PUT activate until the state shows WAITING. */
     activate: Stats;
+    /**
+     * ms: the same two actions sent straight to the document workflow (executeUpdate, no API): what the
+     * engine costs apart from the HTTP requests, their authorization and the projection reads.
+     */
+    engineComplete: Stats;
+    engineActivate: Stats;
     /** ms: executeUpdate on the bare workflow. */
     bareUpdate: Stats;
     /** complete / bareUpdate (the step that moves the flow on), of the medians and of the p99s. */
@@ -240,7 +247,18 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
       await updateHandle.executeUpdate(benchSetUpdate, { args: [++n] });
       return performance.now() - t0;
     };
+    const admin = await knex('users').where('login', 'admin').first('id');
+    const docHandle = client.workflow.getHandle(documentWorkflowId(docId));
+    const engineTrip = async (action: 'complete' | 'activate'): Promise<number> => {
+      const t0 = performance.now();
+      await docHandle.executeUpdate(stepActionUpdates[action], {
+        args: [{ stepId, actor: { userId: Number(admin.id), login: 'admin', nodeMode: 'ADMIN' } }],
+      });
+      return performance.now() - t0;
+    };
     const complete: number[] = [];
+    const engineComplete: number[] = [];
+    const engineActivate: number[] = [];
     const activate: number[] = [];
     const bareUpdate: number[] = [];
     const warmUp = 10;
@@ -252,7 +270,11 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
       if (i < warmUp) continue;
       complete.push(c);
       activate.push(a);
+      const ec = await engineTrip('complete');
+      const ea = await engineTrip('activate');
       bareUpdate.push(b1, b2);
+      engineComplete.push(ec);
+      engineActivate.push(ea);
     }
     await updateHandle.terminate('bench done');
     const completeStats = stats(complete);
@@ -356,6 +378,8 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
       roundTrip: {
         complete: completeStats,
         activate: activateStats,
+        engineComplete: stats(engineComplete),
+        engineActivate: stats(engineActivate),
         bareUpdate: bareStats,
         ratioMedian: completeStats.median / bareStats.median,
         ratioP99: completeStats.p99 / bareStats.p99,
@@ -421,6 +445,8 @@ export function printEngineResults(r: EngineBenchResults): void {
   row('round trip (until the state shows the new status)', 'n', 'median', 'p99');
   statRow('  human step: PUT complete -> GET state shows DONE', rt.complete);
   statRow('  human step: PUT activate -> GET state shows WAITING', rt.activate);
+  statRow('  engine only: executeUpdate complete (no API)', rt.engineComplete);
+  statRow('  engine only: executeUpdate activate (no API)', rt.engineActivate);
   statRow('  bare Temporal update (executeUpdate)', rt.bareUpdate);
   row('  ratio complete / bare update', '', `${rt.ratioMedian.toFixed(1)}x`, `${rt.ratioP99.toFixed(1)}x`);
   row(
