@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from './config';
+import { DEFAULT_LLM_BASE_URL, loadConfig, loadWorkerConfig } from './config';
 
 const OLD_CONSTANT = 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
 
@@ -92,5 +92,67 @@ describe('loadConfig: sign-in throttling and proxies', () => {
     expect(loadConfig(env({ TRUST_PROXY: 'true' })).trustProxy).toBe(1);
     expect(loadConfig(env({ TRUST_PROXY: '2' })).trustProxy).toBe(2);
     expect(() => loadConfig(env({ TRUST_PROXY: 'yes' }))).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('loadWorkerConfig: the worker reads what the API reads', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('agrees with the API on the files, the allowlist, the limits, Temporal and the speech engine', () => {
+    const env: NodeJS.ProcessEnv = {
+      DATABASE_URL: 'postgres://localhost/x',
+      DATA_DIR: dataDir,
+      FILES_DIR: 'shared/files',
+      OUTBOUND_ALLOWLIST: ' 127.0.0.1 , sink.local,',
+      UPLOAD_MAX_BYTES: '1234',
+      OFFICE_MAX_UNCOMPRESSED_BYTES: '5678',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_NAMESPACE: 'ns',
+      TEMPORAL_TASK_QUEUE: 'q',
+      ASR_ENGINE: 'whisper',
+      WHISPER_URL: 'http://asr.local/v1',
+    };
+    const api = loadConfig(env);
+    const worker = loadWorkerConfig(env);
+    for (const key of [
+      'filesDir',
+      'outboundAllowlist',
+      'uploadMaxBytes',
+      'officeMaxUncompressedBytes',
+      'temporalAddress',
+      'temporalNamespace',
+      'taskQueue',
+      'asr',
+      'databaseUrl',
+    ] as const)
+      expect({ key, value: worker[key] }).toEqual({ key, value: api[key] });
+    expect(worker.outboundAllowlist).toEqual(['127.0.0.1', 'sink.local']);
+    expect(worker.googleOAuth.tokenUrl).toBe(api.googleOAuth.tokenUrl);
+  });
+
+  it('has the defaults of the actions and reads the optional settings', () => {
+    const bare = loadWorkerConfig({});
+    expect(bare.databaseUrl).toBeUndefined();
+    expect(bare.llmBaseUrl).toBe(DEFAULT_LLM_BASE_URL);
+    expect(bare.lexiconTimeoutMs).toBeUndefined();
+    expect(bare.scheduleSync).toBe(true);
+    const set = loadWorkerConfig({
+      LEXICON_TIMEOUT_SECONDS: '7',
+      SCHEDULE_SYNC: 'off',
+      WORKFLOW_BUNDLE_PATH: '/b.js',
+      LLM_BASE_URL: 'http://llm.local/v1',
+    });
+    expect(set).toMatchObject({
+      lexiconTimeoutMs: 7000,
+      scheduleSync: false,
+      workflowBundlePath: '/b.js',
+      llmBaseUrl: 'http://llm.local/v1',
+    });
+    expect(() => loadWorkerConfig({ LEXICON_TIMEOUT_SECONDS: 'soon' })).toThrow(/LEXICON_TIMEOUT_SECONDS/);
+    expect(() => loadWorkerConfig({ ASR_ENGINE: 'other' })).toThrow(/ASR_ENGINE/);
   });
 });

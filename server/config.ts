@@ -164,11 +164,74 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         env.GOOGLE_OAUTH_REDIRECT_URI ?? `${env.APP_BASE_URL ?? `http://localhost:${port}`}/oauth2/callback`,
     },
     asr: loadAsrConfig(env),
-    filesDir: path.resolve(ROOT, env.FILES_DIR ?? path.join('.data', 'files')),
+    filesDir: filesDirOf(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
   };
 }
+
+/** The chat API of LLM prompt nodes when LLM_BASE_URL is not set. */
+export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * What the worker process reads from its environment, with the same names, defaults and checks as the API
+ * (`loadConfig`), so the two agree on the files directory, the outbound allowlist, the upload limits and the
+ * speech engine.
+ */
+export interface WorkerConfig {
+  /** DATABASE_URL; the worker entry stops without it (tests give their own connection). */
+  databaseUrl: string | undefined;
+  temporalAddress: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  filesDir: string;
+  asr: AsrConfig;
+  outboundAllowlist: string[];
+  /** LLM_BASE_URL: the chat API of LLM prompt nodes. */
+  llmBaseUrl: string;
+  /** DRIVE_API_BASE_URL: the Drive v3 API of cloud-drive nodes. */
+  driveApiBaseUrl: string;
+  /** The token endpoint and client of cloud-drive connections (GOOGLE_OAUTH_*), as the API's. */
+  googleOAuth: Pick<GoogleOAuthConfig, 'tokenUrl' | 'clientId' | 'clientSecret'>;
+  uploadMaxBytes: number;
+  officeMaxUncompressedBytes: number;
+  /** LEXICON_TIMEOUT_SECONDS in ms; the activity's default when unset. */
+  lexiconTimeoutMs: number | undefined;
+  /** WORKFLOW_BUNDLE_PATH: a prebuilt workflow bundle (`npm test` shares one). */
+  workflowBundlePath: string | undefined;
+  /** SCHEDULE_SYNC=off skips the start-up sync of node schedules. */
+  scheduleSync: boolean;
+}
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
+    filesDir: filesDirOf(env),
+    asr: loadAsrConfig(env),
+    outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
+    llmBaseUrl: env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL,
+    driveApiBaseUrl: env.DRIVE_API_BASE_URL || 'https://www.googleapis.com',
+    googleOAuth: {
+      tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
+      clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
+      clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
+    },
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
+    officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
+    lexiconTimeoutMs: env.LEXICON_TIMEOUT_SECONDS
+      ? positive(env, 'LEXICON_TIMEOUT_SECONDS', 120) * 1000
+      : undefined,
+    workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+    scheduleSync: env.SCHEDULE_SYNC !== 'off',
+  };
+}
+
+/** FILES_DIR relative to the project (default `.data/files`): the one directory the API and the worker share. */
+export const filesDirOf = (env: NodeJS.ProcessEnv = process.env): string =>
+  path.resolve(ROOT, env.FILES_DIR ?? path.join('.data', 'files'));
 
 const list = (v: string | undefined): string[] =>
   (v ?? '')

@@ -2,19 +2,16 @@
  * Worker process entry: `tsx workflows/worker.ts`. Registers the workflows of workflows/index.ts and the
  * activities of activities/ on the task queue. Not part of the workflow bundle.
  */
-import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { loadAsrConfig } from '../server/config';
+import { loadWorkerConfig, type WorkerConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
 import { startDocumentWorkflow } from '../server/document-workflows';
 import { syncAllSchedules } from '../server/schedules';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
-import { DEFAULT_LLM_BASE_URL } from '../activities/actions/llm-prompt';
 import { createKnex } from '../db/connection';
-import { officeLimitsFromEnv } from '../activities/parser/office';
 import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract';
 
 export interface WorkerSettings {
@@ -36,39 +33,11 @@ export interface WorkerSettings {
   googleOAuth?: ActionDeps['googleOAuth'];
   /** Time limit of one document's lexicon matching in ms; LEXICON_TIMEOUT_SECONDS of the environment when absent. */
   lexiconTimeoutMs?: number;
+  /** The environment's settings (server/config.ts loadWorkerConfig), read from process.env when absent. */
+  config?: WorkerConfig;
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
-
-/** The same default as server/config.ts filesDir, so the API and the worker read one directory. */
-export function defaultFilesDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(__dirname, '..', env.FILES_DIR ?? path.join('.data', 'files'));
-}
-
-/** Speech engine of the parser from the environment (ASR_ENGINE, WHISPER_*), checked as the API checks it. */
-export const asrFromEnv = (env: NodeJS.ProcessEnv = process.env): ActivityDeps['asr'] => loadAsrConfig(env);
-
-/** The net guard's allowlist of actions (mail, requests, SFTP), as the API reads it. */
-export const outboundAllowlistFromEnv = (env: NodeJS.ProcessEnv = process.env): string[] =>
-  (env.OUTBOUND_ALLOWLIST ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-
-/** The chat API of LLM prompt nodes, as the API reads it (server/config.ts llmBaseUrl). */
-export const llmBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
-  env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL;
-
-/** The Drive v3 API of cloud-drive nodes (DRIVE_API_BASE_URL), Google's by default. */
-export const driveApiBaseUrlFromEnv = (env: NodeJS.ProcessEnv = process.env): string =>
-  env.DRIVE_API_BASE_URL || 'https://www.googleapis.com';
-
-/** The OAuth client of cloud-drive connections, as the API reads it (server/config.ts googleOAuth). */
-export const googleOAuthFromEnv = (env: NodeJS.ProcessEnv = process.env): ActionDeps['googleOAuth'] => ({
-  tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
-  clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
-  clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
-});
 
 let runtimeInstalled = false;
 
@@ -88,19 +57,19 @@ export async function createWorker(
   s: WorkerSettings,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   installRuntime();
+  // What the settings leave out comes from the environment, read as the API reads it (server/config.ts).
+  const env: WorkerConfig = s.config ?? loadWorkerConfig();
   const deps: ActivityDeps = {
     knex: s.knex,
-    filesDir: s.filesDir ?? defaultFilesDir(),
-    asr: s.asr ?? asrFromEnv(),
-    outboundAllowlist: s.outboundAllowlist ?? outboundAllowlistFromEnv(),
-    llmBaseUrl: s.llmBaseUrl ?? llmBaseUrlFromEnv(),
-    driveApiBaseUrl: s.driveApiBaseUrl ?? driveApiBaseUrlFromEnv(),
-    googleOAuth: s.googleOAuth ?? googleOAuthFromEnv(),
-    uploadMaxBytes: Number(process.env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
-    officeMaxUncompressedBytes: officeLimitsFromEnv().maxUncompressedBytes,
-    lexiconTimeoutMs:
-      s.lexiconTimeoutMs ??
-      (process.env.LEXICON_TIMEOUT_SECONDS ? Number(process.env.LEXICON_TIMEOUT_SECONDS) * 1000 : undefined),
+    filesDir: s.filesDir ?? env.filesDir,
+    asr: s.asr ?? env.asr,
+    outboundAllowlist: s.outboundAllowlist ?? env.outboundAllowlist,
+    llmBaseUrl: s.llmBaseUrl ?? env.llmBaseUrl,
+    driveApiBaseUrl: s.driveApiBaseUrl ?? env.driveApiBaseUrl,
+    googleOAuth: s.googleOAuth ?? env.googleOAuth,
+    uploadMaxBytes: env.uploadMaxBytes,
+    officeMaxUncompressedBytes: env.officeMaxUncompressedBytes,
+    lexiconTimeoutMs: s.lexiconTimeoutMs ?? env.lexiconTimeoutMs,
   };
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
   // IPS nodes start the documents they create in other processes on this worker's task queue.
@@ -126,27 +95,26 @@ export async function createWorker(
 }
 
 if (require.main === module) {
-  const env = process.env;
-  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  const config = loadWorkerConfig();
+  const { databaseUrl, taskQueue, temporalNamespace: namespace } = config;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
   dataKeyring();
-  const knex = createKnex(env.DATABASE_URL);
+  const knex = createKnex(databaseUrl);
   createWorker({
-    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
-    namespace: env.TEMPORAL_NAMESPACE ?? 'default',
-    taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
+    temporalAddress: config.temporalAddress,
+    namespace,
+    taskQueue,
     knex,
-    filesDir: defaultFilesDir(env),
-    asr: asrFromEnv(env),
+    config,
     // A prebuilt bundle (WORKFLOW_BUNDLE_PATH: `npm test` shares one) spares each worker process bundling.
-    workflowBundle: env.WORKFLOW_BUNDLE_PATH ? { codePath: env.WORKFLOW_BUNDLE_PATH } : undefined,
+    workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
   })
     .then(async ({ worker, connection }) => {
-      const taskQueue = env.TEMPORAL_TASK_QUEUE ?? 'workbench';
       console.log(`[worker] polling task queue ${taskQueue}`);
       // Schedules of nodes changed while Temporal was unreachable (the API syncs them on each change).
-      const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE ?? 'default' });
-      if (env.SCHEDULE_SYNC !== 'off')
+      const client = new Client({ connection, namespace });
+      if (config.scheduleSync)
         syncAllSchedules(client, knex, taskQueue).catch((err) =>
           console.error('[worker] schedules not synchronised:', err),
         );

@@ -39,13 +39,8 @@ import {
   type ActionNode,
 } from './context';
 import type { ActionDeps, ActionExecutor, DocumentRun, RunAutomaticNodeInput } from './index';
-import {
-  DEFAULT_LLM_BASE_URL,
-  LLM_TIMEOUT_MS,
-  callLlm,
-  isPermanentLlmError,
-  prepareLlmCall,
-} from './llm-prompt';
+import { LLM_TIMEOUT_MS, callLlm, isPermanentLlmError, prepareLlmCall } from './llm-prompt';
+import { DEFAULT_LLM_BASE_URL } from '../../server/config';
 import { BadAnswer, llmPrompt, readAnswer, type Annotations, type Span } from './model-answers';
 import {
   MAX_ANSWER_BYTES,

@@ -30,8 +30,8 @@ import {
   type LlmRerunResult,
 } from '../../workflows/request-contract';
 import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
+import { DEFAULT_LLM_BASE_URL } from '../../server/config';
 
-export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 /** Budget of one call of a node run (the rerun endpoint has its own). */
 export const LLM_TIMEOUT_MS = 300_000;
 
