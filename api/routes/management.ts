@@ -7,12 +7,22 @@
  * serve, while a missing parser program fails only the documents that need it, and a load balancer that
  * took every API out of rotation for a missing OCR language would stop the whole workbench. The parser
  * components are read from a cached check (api/services/parser-programs.ts, refreshed each minute), so a
- * health call stays cheap.
+ * health call stays cheap. The route is public; the components' details only go to administrators.
  */
 import Router from '@koa/router';
 import type { AppDeps } from '../app';
+import type { AppState } from '../auth';
 import type { HealthDTO } from '../../domain/api-types';
 import { parserProgramsMonitor } from '../services/parser-programs';
+
+function withoutDetails(body: HealthDTO): HealthDTO {
+  return {
+    status: body.status,
+    components: Object.fromEntries(
+      Object.entries(body.components).map(([name, c]) => [name, { status: c.status }]),
+    ),
+  };
+}
 
 export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router({ prefix: '/management' });
@@ -53,7 +63,10 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
       },
     };
     ctx.status = body.status === 'UP' ? 200 : 503;
-    ctx.body = body;
+    // Details (the Temporal address, program versions, what is missing) are for administrators, as Spring's
+    // `show-details: when-authorized`: an anonymous caller (a load balancer) gets the statuses only.
+    const user = (ctx.state as AppState).user;
+    ctx.body = user?.roles.includes('ROLE_ADMIN') ? body : withoutDetails(body);
   });
 
   return router;

@@ -12,8 +12,8 @@ describe('management endpoints', () => {
     expect(res.body.components.temporal.status).toBe('UP');
   });
 
-  it('reports each program of the file parser UP with its version', async () => {
-    const res = await suite.call('/management/health');
+  it('reports each program of the file parser UP with its version, to an administrator', async () => {
+    const res = await suite.get('/management/health', suite.admin);
     const c = res.body.components;
     expect(c.tesseract).toEqual({
       status: 'UP',
@@ -26,9 +26,19 @@ describe('management endpoints', () => {
     expect(c.libreoffice).toMatchObject({ status: 'UP', details: { modules: 'writer, calc' } });
     expect(c.sox).toMatchObject({ status: 'UP', details: { version: expect.stringMatching(/^\d+\.\d+/) } });
     expect(c.pocketsphinx).toMatchObject({ status: 'UP', details: { model: 'en-us' } });
-    // The route is public: versions and names, no path of this machine.
+    expect(res.body.components.temporal.details.address).toBe(suite.api.config.temporalAddress);
+    // Versions and names, no path of this machine.
     for (const name of ['tesseract', 'poppler', 'libreoffice', 'sox', 'pocketsphinx'])
       expect(JSON.stringify(c[name])).not.toContain('/');
+  });
+
+  it('gives an anonymous caller the statuses only: no address, version or missing package', async () => {
+    const res = await suite.call('/management/health');
+    expect(res.status).toBe(200);
+    const names = Object.keys(res.body.components);
+    expect(names).toEqual(expect.arrayContaining(['db', 'temporal', 'tesseract', 'poppler', 'sox']));
+    for (const name of names) expect(res.body.components[name]).toEqual({ status: 'UP' });
+    expect(JSON.stringify(res.body)).not.toContain(suite.api.config.temporalAddress);
   });
 
   it('stays UP (200) with a parser program DOWN, naming what is missing', async () => {
@@ -38,7 +48,7 @@ describe('management endpoints', () => {
     process.env.TESSDATA_PREFIX = tessdata.dir;
     const api = await startTestApi();
     try {
-      const res = await call(api.baseUrl, '/management/health');
+      const res = await call(api.baseUrl, '/management/health', { token: suite.admin });
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('UP');
       expect(res.body.components.tesseract).toMatchObject({
