@@ -23,7 +23,7 @@ import type { Knex } from 'knex';
 import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
-import { benchSetUpdate } from '../workflows/bench';
+import { benchSetLocalUpdate, benchSetUpdate } from '../workflows/bench';
 import { documentWorkflowId, stepActionUpdates } from '../workflows/contract';
 import { createWorker } from '../workflows/worker';
 
@@ -64,6 +64,10 @@ export interface EngineBenchResults {
      */
     engineComplete: Stats;
     engineActivate: Stats;
+    /** ms: the GET state of each human round trip alone (its second half). */
+    stateRead: Stats;
+    /** ms: a bare update whose handler awaits one no-op local activity (the floor of an update that projects). */
+    bareLocalUpdate: Stats;
     /** ms: executeUpdate on the bare workflow. */
     bareUpdate: Stats;
     /** complete / bareUpdate (the step that moves the flow on), of the medians and of the p99s. */
@@ -227,12 +231,17 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
       (
         (await http('GET', `/api/v2/document/${docId}/state`)) as { steps: { id: number; status: string }[] }
       ).steps.find((s) => s.id === stepId)?.status;
+    /** ms of the GET state requests alone (the second half of each human round trip). */
+    const stateReads: number[] = [];
     const humanTrip = async (action: 'complete' | 'activate', expected: string): Promise<number> => {
       const t0 = performance.now();
       await http('PUT', `/api/steps/${stepId}/${action}`);
+      const t1 = performance.now();
+      stateReads.push(-t1);
       while ((await stepStatus()) !== expected) {
         // The update returns once the projection is written: the first read already shows the status.
       }
+      stateReads[stateReads.length - 1] += performance.now();
       return performance.now() - t0;
     };
     const updateHandle = await client.workflow.start('benchUpdateWorkflow', {
@@ -247,6 +256,12 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
       await updateHandle.executeUpdate(benchSetUpdate, { args: [++n] });
       return performance.now() - t0;
     };
+    const bareLocalTrip = async (): Promise<number> => {
+      const t0 = performance.now();
+      await updateHandle.executeUpdate(benchSetLocalUpdate, { args: [++n] });
+      return performance.now() - t0;
+    };
+    const bareLocal: number[] = [];
     const admin = await knex('users').where('login', 'admin').first('id');
     const docHandle = client.workflow.getHandle(documentWorkflowId(docId));
     const engineTrip = async (action: 'complete' | 'activate'): Promise<number> => {
@@ -272,6 +287,7 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
       activate.push(a);
       const ec = await engineTrip('complete');
       const ea = await engineTrip('activate');
+      bareLocal.push(await bareLocalTrip());
       bareUpdate.push(b1, b2);
       engineComplete.push(ec);
       engineActivate.push(ea);
@@ -380,6 +396,8 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
         activate: activateStats,
         engineComplete: stats(engineComplete),
         engineActivate: stats(engineActivate),
+        bareLocalUpdate: stats(bareLocal),
+        stateRead: stats(stateReads.slice(2 * warmUp)),
         bareUpdate: bareStats,
         ratioMedian: completeStats.median / bareStats.median,
         ratioP99: completeStats.p99 / bareStats.p99,
@@ -448,6 +466,8 @@ export function printEngineResults(r: EngineBenchResults): void {
   statRow('  engine only: executeUpdate complete (no API)', rt.engineComplete);
   statRow('  engine only: executeUpdate activate (no API)', rt.engineActivate);
   statRow('  bare Temporal update (executeUpdate)', rt.bareUpdate);
+  statRow('  bare update awaiting one no-op local activity', rt.bareLocalUpdate);
+  statRow('  of the human round trips: the GET state alone', rt.stateRead);
   row('  ratio complete / bare update', '', `${rt.ratioMedian.toFixed(1)}x`, `${rt.ratioP99.toFixed(1)}x`);
   row(
     '  ratio activate / bare update',
