@@ -30,7 +30,7 @@ import {
 } from '../auth';
 import { appError, FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
 import * as labels from '../services/labels';
-import { tagTypeOptions } from '../services/tags';
+import { tagTypeOptions } from '../services/tag-steps';
 import { body, idParam } from '../validate';
 
 /** The node of a label route, after the caller's access check: READ on the node, or ADMIN on its process. */

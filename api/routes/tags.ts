@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
 import { fieldErrors, HttpError } from '../errors';
+import * as classifierTags from '../services/classifier-tags';
 import * as tags from '../services/tags';
 import { body, idParam, MAX_ID, parse } from '../validate';
 import {
@@ -261,30 +262,36 @@ export function tagRoutes({ knex }: AppDeps): Router {
   // --- classifier tags ---
 
   router.get('/api/classifier-tags', async (ctx) => {
-    ctx.body = await tags.listClassifierTags(knex, await readableDocument(ctx));
+    ctx.body = await classifierTags.listClassifierTags(knex, await readableDocument(ctx));
   });
 
   router.post('/api/classifier-tags', async (ctx) => {
     const user = currentUser(ctx);
     const label = await writableLabel(
       user,
-      tags.findClassifierType,
+      classifierTags.findClassifierType,
       bodyRef(ctx, 'classifierTypeId', 'classifierTag'),
       'classifierType',
     );
     const input = body(ctx, classifierTagSchema, 'classifierTag');
     await documentOfLabel(user, input.documentId, label);
-    const { tag, created } = await tags.addClassifierTag(knex, user, label, input.documentId, input.stepId);
+    const { tag, created } = await classifierTags.addClassifierTag(
+      knex,
+      user,
+      label,
+      input.documentId,
+      input.stepId,
+    );
     ctx.status = created ? 201 : 200;
     ctx.body = tag;
   });
 
   router.delete('/api/classifier-tags/:id', async (ctx) => {
     const user = currentUser(ctx);
-    const tag = await tags.findClassifierTag(knex, idParam(ctx.params.id));
+    const tag = await classifierTags.findClassifierTag(knex, idParam(ctx.params.id));
     if (!tag) throw unreachable(user, 'classifierTag');
     assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
-    await tags.deleteClassifierTag(knex, user, tag);
+    await classifierTags.deleteClassifierTag(knex, user, tag);
     ctx.status = 204;
   });
 

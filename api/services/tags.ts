@@ -1,28 +1,14 @@
 /**
- * Tags of documents for the workspace (issue 11 section 3; rules in domain/tags.ts): reads of NER tags and
- * classifier tags, and a person's writes, each in a transaction that holds the document row (FOR SHARE, so
- * the projection cannot change the steps, nor a block the document, between the editable check and the
- * write) and re-checks the step the write goes to. The routes have checked access and the body.
+ * NER tags of documents for the workspace (issue 11 section 3; rules in domain/tags.ts): reads, and a person's
+ * writes, each in a transaction that holds the document row and re-checks the step the write goes to
+ * (./tag-steps.ts). The routes have checked access and the body. Classifier tags: ./classifier-tags.ts.
  */
 import type { Knex } from 'knex';
 import type { AuthUser } from '../auth';
-import { HttpError, locked } from '../errors';
-import type { StepRefusal, StepState } from '../../domain/steps';
-import { modeSatisfies } from '../../domain/access';
-import { isStepEditable, stepEditRefusal } from '../../domain/steps';
-import {
-  buildTagTypeOptions,
-  chooseTagStep,
-  TAG_MESSAGES,
-  type ClassifierTagDTO,
-  type LabellingType,
-  type NerTagDTO,
-  type TagOrigin,
-  type TagTypeOption,
-} from '../../domain/tags';
-import { actorFor } from './steps';
+import type { LabellingType, NerTagDTO, TagOrigin } from '../../domain/tags';
+import { assertStepEditable, stepForWrite } from './tag-steps';
 
-type Row = Record<string, any>;
+export type Row = Record<string, any>;
 
 // --- reads ---
 
@@ -103,45 +89,6 @@ export async function nerTagDTO(knex: Knex, id: number): Promise<NerTagDTO> {
   return toTagDTO(await tagQuery(knex).where('t.id', id).first());
 }
 
-const CLASSIFIER_COLUMNS = [
-  'c.id',
-  'c.document_id',
-  'c.step_id',
-  'c.node_id',
-  'c.classifier_type_id',
-  'c.origin',
-  'c.created_by_id',
-  'ct.name as ct_name',
-  'ct.background_color as ct_background_color',
-];
-
-const toClassifierDTO = (r: Row): ClassifierTagDTO => ({
-  id: r.id,
-  documentId: r.document_id,
-  stepId: r.step_id,
-  nodeId: r.node_id,
-  classifierTypeId: r.classifier_type_id,
-  classifierType: {
-    id: r.classifier_type_id,
-    name: r.ct_name,
-    backgroundColor: r.ct_background_color,
-    nodeId: r.node_id,
-  },
-  origin: r.origin,
-  createdById: r.created_by_id,
-});
-
-const classifierQuery = (knex: Knex) =>
-  knex('classifier_tags as c')
-    .join('classifier_types as ct', 'ct.id', 'c.classifier_type_id')
-    .select(CLASSIFIER_COLUMNS);
-
-export async function listClassifierTags(knex: Knex, documentId: number): Promise<ClassifierTagDTO[]> {
-  return (await classifierQuery(knex).where('c.document_id', documentId).orderBy('c.id')).map(
-    toClassifierDTO,
-  );
-}
-
 // --- what a write needs to know ---
 
 export interface LabelRef {
@@ -168,20 +115,6 @@ export async function findNerTagType(knex: Knex, id: number): Promise<LabelRef |
       'n.activity_type as activityType',
     );
   return r ? { ...r, selectable: r.selectable && !r.disabled } : undefined;
-}
-
-export async function findClassifierType(knex: Knex, id: number): Promise<LabelRef | undefined> {
-  const r = await knex('classifier_types as ct')
-    .join('nodes as n', 'n.id', 'ct.node_id')
-    .where('ct.id', id)
-    .first(
-      'ct.id',
-      'ct.name',
-      'n.id as nodeId',
-      'n.process_id as processId',
-      'n.activity_type as activityType',
-    );
-  return r ? { ...r, selectable: true } : undefined;
 }
 
 export interface TagRef {
@@ -215,21 +148,6 @@ export async function findNerTag(knex: Knex, id: number): Promise<TagRef | undef
     );
 }
 
-export interface ClassifierTagRef {
-  id: number;
-  documentId: number;
-  nodeId: number;
-  processId: number;
-}
-
-export async function findClassifierTag(knex: Knex, id: number): Promise<ClassifierTagRef | undefined> {
-  return knex('classifier_tags as c')
-    .join('nodes as n', 'n.id', 'c.node_id')
-    .where('c.id', id)
-    .first('c.id', 'c.document_id as documentId', 'n.id as nodeId', 'n.process_id as processId');
-}
-
-/** The document, if it belongs to the process (a document of another process is not found). */
 export async function findDocumentIn(
   knex: Knex,
   documentId: number,
@@ -250,73 +168,6 @@ export async function documentText(
     knex('utterances').where('document_id', documentId).first('id'),
   ]);
   return { content: content?.content ?? '', transcript: Boolean(utterance) };
-}
-
-// --- refusals ---
-
-/** A refused step as the API answers it: 423 for another user's block, 400 for a foreign step, else 409. */
-export function stepRefused(r: StepRefusal): HttpError {
-  if (r.code === 'documentBlocked') return locked('error.document.blocked');
-  if (r.code === 'stepUndefined')
-    return new HttpError(409, { message: 'error.tag.stepUndefined', errorKey: r.code, detail: r.message });
-  if (r.code === 'wrongStep')
-    return new HttpError(400, { message: 'error.tag.wrongStep', errorKey: r.code, detail: r.message });
-  return new HttpError(409, {
-    message: 'error.tag.stepNotEditable',
-    errorKey: r.code,
-    detail: `${TAG_MESSAGES['error.tag.stepNotEditable']} ${r.message}`,
-  });
-}
-
-type NodeStep = Pick<StepState, 'id' | 'status' | 'blockedBy' | 'master' | 'order'>;
-
-/** Holds the document row for the transaction; its block. */
-async function holdDocument(trx: Knex.Transaction, documentId: number): Promise<number | null> {
-  const doc = await trx('documents').where('id', documentId).forShare().first('blocked_by_id');
-  return doc ? doc.blocked_by_id : null;
-}
-
-async function nodeSteps(trx: Knex.Transaction, documentId: number, nodeId: number): Promise<NodeStep[]> {
-  return trx('steps')
-    .where({ document_id: documentId, node_id: nodeId })
-    .orderBy('order')
-    .select('id', 'status', 'blocked_by_id as blockedBy', 'master', 'order');
-}
-
-/** The step of the node the caller's write goes to (domain/tags.ts chooseTagStep), or the refusal. */
-async function stepForWrite(
-  trx: Knex.Transaction,
-  user: AuthUser,
-  node: { nodeId: number; processId: number },
-  documentId: number,
-  wantedStepId: number | null | undefined,
-): Promise<number> {
-  const blockedBy = await holdDocument(trx, documentId);
-  const steps = await nodeSteps(trx, documentId, node.nodeId);
-  const actor = actorFor(user, { id: node.nodeId, processId: node.processId });
-  const choice = chooseTagStep(steps, actor, blockedBy, wantedStepId);
-  if ('refusal' in choice) throw stepRefused(choice.refusal);
-  return choice.step.id;
-}
-
-/** Refuses unless the caller may edit this very step (the step a tag already belongs to). */
-async function assertStepEditable(
-  trx: Knex.Transaction,
-  user: AuthUser,
-  node: { nodeId: number; processId: number },
-  documentId: number,
-  stepId: number | null,
-): Promise<void> {
-  const blockedBy = await holdDocument(trx, documentId);
-  const step: NodeStep | undefined =
-    stepId === null
-      ? undefined
-      : await trx('steps')
-          .where('id', stepId)
-          .first('id', 'status', 'blocked_by_id as blockedBy', 'master', 'order');
-  if (!step) throw stepRefused({ code: 'stepUndefined', message: TAG_MESSAGES['error.tag.stepUndefined'] });
-  const r = stepEditRefusal(step, actorFor(user, { id: node.nodeId, processId: node.processId }), blockedBy);
-  if (r) throw stepRefused(r);
 }
 
 // --- NER tag writes ---
@@ -407,102 +258,4 @@ export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Pro
     await assertStepEditable(trx, user, tag, tag.documentId, tag.stepId);
     await trx('ner_tags').where('id', tag.id).delete();
   });
-}
-
-// --- classifier tag writes ---
-
-/** Sets a classifier type on the document (per node; see domain/tags.ts). */
-export async function addClassifierTag(
-  knex: Knex,
-  user: AuthUser,
-  type: LabelRef,
-  documentId: number,
-  wantedStepId?: number | null,
-): Promise<{ tag: ClassifierTagDTO; created: boolean }> {
-  const { id, created } = await knex.transaction(async (trx) => {
-    const stepId = await stepForWrite(trx, user, type, documentId, wantedStepId);
-    const [row] = await trx('classifier_tags')
-      .insert({
-        document_id: documentId,
-        step_id: stepId,
-        node_id: type.nodeId,
-        classifier_type_id: type.id,
-        origin: 'USER' satisfies TagOrigin,
-        created_by_id: user.id,
-      })
-      .onConflict(['document_id', 'node_id', 'classifier_type_id'])
-      .ignore()
-      .returning('id');
-    if (row) return { id: Number(row.id), created: true };
-    const had = await trx('classifier_tags')
-      .where({ document_id: documentId, node_id: type.nodeId, classifier_type_id: type.id })
-      .first('id');
-    return { id: Number(had.id), created: false };
-  });
-  return { tag: toClassifierDTO(await classifierQuery(knex).where('c.id', id).first()), created };
-}
-
-/** Removes a classifier tag: the caller needs an editable step of its node in the document. */
-export async function deleteClassifierTag(knex: Knex, user: AuthUser, tag: ClassifierTagRef): Promise<void> {
-  await knex.transaction(async (trx) => {
-    await stepForWrite(trx, user, tag, tag.documentId, null);
-    await trx('classifier_tags').where('id', tag.id).delete();
-  });
-}
-
-// --- the labelling menu's options ---
-
-/**
- * The tag-type option tree (domain/tags.ts buildTagTypeOptions) of a document for the caller: the nodes of
- * the document's steps the caller may edit and holds WRITE on (only `nodeIds` among them when given), that
- * take the labelling type, in walk order, each with its tag types.
- */
-export async function tagTypeOptions(
-  knex: Knex,
-  user: AuthUser,
-  documentId: number,
-  nodeIds: readonly number[] | null,
-  type: LabellingType,
-): Promise<TagTypeOption[]> {
-  const doc = await knex('documents').where('id', documentId).first('blocked_by_id');
-  const steps: (NodeStep & { nodeId: number; name: string; activityType: string; processId: number })[] =
-    await knex('steps as s')
-      .join('nodes as n', 'n.id', 's.node_id')
-      .where('s.document_id', documentId)
-      .orderBy('s.order')
-      .select(
-        's.id',
-        's.status',
-        's.blocked_by_id as blockedBy',
-        's.master',
-        's.order',
-        'n.id as nodeId',
-        'n.name',
-        'n.activity_type as activityType',
-        'n.process_id as processId',
-      );
-  const nodes = steps
-    .filter((s) => nodeIds === null || nodeIds.includes(s.nodeId))
-    .filter((s) => {
-      const actor = actorFor(user, { id: s.nodeId, processId: s.processId });
-      return modeSatisfies(actor.nodeMode, 'WRITE') && isStepEditable(s, actor, doc?.blocked_by_id ?? null);
-    })
-    .map((s) => ({ id: s.nodeId, name: s.name, activityType: s.activityType }));
-  if (!nodes.length) return [];
-  const tagTypes = await knex('ner_tag_types')
-    .whereIn(
-      'node_id',
-      nodes.map((n) => n.id),
-    )
-    .orderBy('id')
-    .select(
-      'id',
-      'node_id as nodeId',
-      'parent_id as parentId',
-      'name',
-      'background_color as backgroundColor',
-      'selectable',
-      'disabled',
-    );
-  return buildTagTypeOptions(nodes, tagTypes, type);
 }
