@@ -57,6 +57,13 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
   step: NODE_OF('steps', 's'),
   classifierType: NODE_OF('classifier_types', 'c'),
   nerTagType: NODE_OF('ner_tag_types', 't'),
+  nerTag: (knex, id) =>
+    knex('ner_tags as g')
+      .join('ner_tag_types as t', 't.id', 'g.ner_tag_type_id')
+      .join('nodes as n', 'n.id', 't.node_id')
+      .where('g.id', id)
+      .first('n.id as nodeId', 'n.process_id as processId'),
+  classifierTag: NODE_OF('classifier_tags', 'c'),
   relationType: NODE_OF('ner_relation_types', 'r'),
   emailConnection: NODE_OF('email_upload_connections', 'c'),
   sftpConnection: NODE_OF('sftp_connections', 'c'),

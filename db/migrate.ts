@@ -14,6 +14,7 @@ import * as m008 from './migrations/008_triggers_pollers';
 import * as m009 from './migrations/009_training';
 import * as m010 from './migrations/010_sessions';
 import * as m011 from './migrations/011_encrypt_secrets';
+import * as m012 from './migrations/012_tag_origin';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -27,6 +28,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '009_training': m009,
   '010_sessions': m010,
   '011_encrypt_secrets': m011,
+  '012_tag_origin': m012,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -5,12 +5,14 @@ import {
   availableActions,
   documentBlockRefusal,
   documentStatusOf,
+  isStepEditable,
   isPassable,
   modeAllows,
   planAdvance,
   postExecutionStatus,
   selectedStep,
   stepCountFor,
+  stepEditRefusal,
   stillLeft,
   transitionRefusal,
   type FlowGraph,
@@ -368,5 +370,38 @@ describe('walking the graph', () => {
     expect(selectedStep(list)?.id).toBe(3);
     expect(selectedStep([...list, step({ id: 4, order: 4 }), step({ id: 5, order: 5 })])?.id).toBe(4);
     expect(selectedStep([list[0]])).toBeNull();
+  });
+});
+
+describe('the editable rule (spec 2 section 4)', () => {
+  const code = (s: StepState, mode: AccessMode | null, blockedDoc: number | null = null, user = ME) =>
+    stepEditRefusal(s, as(mode, user), blockedDoc)?.code ?? null;
+
+  it('makes a waiting step editable for the user working on it', () => {
+    expect(code(step({ blockedBy: ME }), 'WRITE')).toBeNull();
+    expect(isStepEditable(step({ blockedBy: ME }), as('WRITE'), null)).toBe(true);
+    // the user's own document-level block does not stand in the way
+    expect(code(step({ blockedBy: ME }), 'WRITE', ME)).toBeNull();
+  });
+
+  it('refuses a step nobody or somebody else works on, or a document another user blocks', () => {
+    expect(code(step(), 'WRITE')).toBe('notStarted');
+    expect(code(step({ blockedBy: OTHER }), 'WRITE')).toBe('assignedToOther');
+    expect(code(step({ blockedBy: ME }), 'WRITE', OTHER)).toBe('documentBlocked');
+    expect(isStepEditable(step({ blockedBy: OTHER }), as('WRITE'), null)).toBe(false);
+  });
+
+  it('lets a node admin edit any waiting step, blocked or not', () => {
+    expect(code(step(), 'ADMIN')).toBeNull();
+    expect(code(step({ blockedBy: OTHER }), 'ADMIN', OTHER)).toBeNull();
+  });
+
+  it('never makes a step editable that is not waiting or not saved', () => {
+    for (const status of ['DONE', 'ACCEPTED', 'PROCESSING', 'ERROR'] as const) {
+      expect(code(step({ status, blockedBy: ME }), 'WRITE')).toBe('notWaiting');
+      expect(code(step({ status }), 'ADMIN')).toBe('notWaiting');
+    }
+    expect(code(step({ id: 0, blockedBy: ME }), 'ADMIN')).toBe('notSaved');
+    expect(code(step({ id: -1, blockedBy: ME }), 'WRITE')).toBe('notSaved');
   });
 });

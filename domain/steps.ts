@@ -208,6 +208,34 @@ export function documentBlockRefusal(documentBlockedBy: number | null, actor: St
   return null;
 }
 
+/**
+ * Why the actor may not edit the step's annotations (tags, classification, text) now; null when the step is
+ * editable (spec 2 section 4): it is WAITING, has an id above 0, and either the actor works on it (blockedBy)
+ * while no other user blocks the document, or the actor holds ADMIN on its node. The mode a write needs
+ * (WRITE on the node) is checked apart, like modeAllows for the actions.
+ */
+export function stepEditRefusal(
+  step: Pick<StepState, 'id' | 'status' | 'blockedBy'>,
+  actor: StepActor,
+  documentBlockedBy: number | null,
+): StepRefusal | null {
+  if (!(step.id > 0)) return refuse('notSaved', 'The step is not saved yet');
+  if (step.status !== 'WAITING')
+    return refuse('notWaiting', `Only a waiting step can be edited (this one is ${step.status})`);
+  if (isAdmin(actor)) return null;
+  if (step.blockedBy === null) return refuse('notStarted', 'Start working on the step before editing it');
+  if (step.blockedBy !== actor.userId)
+    return refuse('assignedToOther', 'The step is assigned to another user');
+  return documentBlockRefusal(documentBlockedBy, actor);
+}
+
+/** The step is editable for the actor (stepEditRefusal finds nothing). */
+export const isStepEditable = (
+  step: Pick<StepState, 'id' | 'status' | 'blockedBy'>,
+  actor: StepActor,
+  documentBlockedBy: number | null,
+): boolean => stepEditRefusal(step, actor, documentBlockedBy) === null;
+
 /** Mode and transition together, as the workflow's validators check them (a missing mode first). */
 export function actionRefusal(
   action: StepAction,

@@ -167,8 +167,15 @@ function tokenTags(spans: Span[], tokens: TextToken[]) {
   return { tags, crossing };
 }
 
-async function writeSpanTags(trx: Knex.Transaction, input: DocumentRun, text: ModelText, spans: Span[]) {
-  const base = { document_id: input.documentId, step_id: input.stepId };
+async function writeSpanTags(
+  trx: Knex.Transaction,
+  input: DocumentRun,
+  text: ModelText,
+  spans: Span[],
+  origin: ExternalConfig['configType'],
+) {
+  // origin (domain/tags.ts TagOrigins): the workspace shows the model's tags as such.
+  const base = { document_id: input.documentId, step_id: input.stepId, origin };
   if (!text.tokens) {
     const rows = spans.map((s) => ({
       ...base,
@@ -215,6 +222,7 @@ async function writeSpanTags(trx: Knex.Transaction, input: DocumentRun, text: Mo
 async function store(
   knex: Knex,
   input: DocumentRun,
+  origin: ExternalConfig['configType'],
   kind: ModelKind,
   text: ModelText,
   found: Annotations,
@@ -232,6 +240,7 @@ async function store(
         step_id: input.stepId,
         node_id: input.nodeId,
         classifier_type_id: id,
+        origin,
       }));
       if (rows.length) await trx('classifier_tags').insert(rows);
       written = rows.length;
@@ -240,7 +249,7 @@ async function store(
         .where('document_id', input.documentId)
         .whereIn('ner_tag_type_id', trx('ner_tag_types').where('node_id', input.nodeId).select('id'))
         .delete();
-      ({ written, crossingUtterances } = await writeSpanTags(trx, input, text, found.spans));
+      ({ written, crossingUtterances } = await writeSpanTags(trx, input, text, found.spans, origin));
     }
     await recordResult(trx, input, 'SUCCESS', {
       ...details,
@@ -300,7 +309,7 @@ async function execute(input: DocumentRun, deps: ActionDeps): Promise<void> {
       });
     throw err;
   }
-  await store(knex, input, kind, text, found, asked.request);
+  await store(knex, input, config.configType, kind, text, found, asked.request);
 }
 
 export const runExternalModel: ActionExecutor = async (run: RunAutomaticNodeInput, deps) => {

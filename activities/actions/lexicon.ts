@@ -44,6 +44,8 @@ interface TagRow {
   end_offset: number | null;
   ts_start: number | null;
   ts_end: number | null;
+  /** domain/tags.ts TagOrigins: the workspace shows the lexicon's tags as such. */
+  origin: 'LEXICON';
 }
 
 const INSERT_CHUNK = 1000;
@@ -81,7 +83,7 @@ async function audioTags(knex: Knex, documentId: number, match: Match) {
     .where('u.document_id', documentId)
     .orderBy([{ column: 'u.id' }, { column: 'k.position' }, { column: 'k.id' }])
     .select('k.id', 'k.utterance_id', 'k.value', 'k.ts_start', 'k.ts_end');
-  const tags: { tag: Omit<TagRow, 'document_id' | 'step_id'>; tokenIds: number[] }[] = [];
+  const tags: { tag: Omit<TagRow, 'document_id' | 'step_id' | 'origin'>; tokenIds: number[] }[] = [];
   const utterances: { tokens: TokenRow[]; starts: number[]; text: string }[] = [];
   for (let i = 0; i < tokens.length;) {
     let j = i;
@@ -202,7 +204,7 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
           [tokenTags.length],
         )
       ).rows.map((r: { id: number | string }) => Number(r.id));
-      const rows = tokenTags.map((t, i) => ({ id: ids[i], ...base, ...t.tag }));
+      const rows = tokenTags.map((t, i) => ({ id: ids[i], ...base, ...t.tag, origin: 'LEXICON' }));
       const links = tokenTags.flatMap((t, i) =>
         t.tokenIds.map((tokenId) => ({ ner_tag_id: ids[i], utterance_token_id: tokenId })),
       );
@@ -217,6 +219,7 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
         end_offset: m.end,
         ts_start: null,
         ts_end: null,
+        origin: 'LEXICON',
       }));
       await knex.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
     }

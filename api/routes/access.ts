@@ -36,6 +36,10 @@ export type RefKind =
   | 'secret'
   | 'classifierType'
   | 'nerTagType'
+  /** a document's NER tag (its tag type's node) */
+  | 'nerTag'
+  /** a document's classifier tag (its node) */
+  | 'classifierTag'
   | 'relationType'
   | 'matchingRule'
   | 'emailConnection'
@@ -222,6 +226,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/documents/:documentId/top/hints': documentReader(param('documentId', 'document')),
   'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
   'GET /api/v2/document/:id/history': documentReader(param('id', 'document')),
+
+  // --- tags of a document (the handlers also need an editable step of the label's node: 409 / 423) ---
+  'GET /api/ner-tags': documentReader(query('documentId', 'document')),
+  'POST /api/ner-tags': onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
+  'POST /api/ner-tags/batch': onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
+  'PUT /api/ner-tags': onNode('WRITE', inBody('id', 'nerTag')),
+  'DELETE /api/ner-tags/:id': onNode('WRITE', param('id', 'nerTag')),
+  'GET /api/classifier-tags': documentReader(query('documentId', 'document')),
+  'POST /api/classifier-tags': onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
+  'DELETE /api/classifier-tags/:id': onNode('WRITE', param('id', 'classifierTag')),
 
   // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
   'POST /api/step/assign': onNode('WRITE', query('nodeId', 'node')),

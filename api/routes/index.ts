@@ -30,6 +30,7 @@ import { secretRoutes } from './secrets';
 import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
+import { tagRoutes } from './tags';
 
 /** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
 export function buildRouters(deps: AppDeps): Router[] {
@@ -53,6 +54,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     documentRoutes(deps),
     stepRoutes(deps),
     documentStateRoutes(deps),
+    tagRoutes(deps),
     actionResultRoutes(deps),
     stepActionResultRoutes(deps),
     llmRoutes(deps),

@@ -17,11 +17,20 @@ import {
   normalizeClassifierType,
   normalizeNerTagType,
 } from '../../domain/labels';
+import { LabellingTypes, type LabellingType } from '../../domain/tags';
 import type { Violation } from '../../domain/validation';
 import type { AppDeps } from '../app';
-import { assertNodeMode, assertProcessMode, currentUser, type AuthUser } from '../auth';
+import {
+  assertNodeMode,
+  assertProcessMode,
+  currentUser,
+  mayReadDocumentOf,
+  unreachable,
+  type AuthUser,
+} from '../auth';
 import { appError, FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
 import * as labels from '../services/labels';
+import { tagTypeOptions } from '../services/tag-steps';
 import { body, idParam } from '../validate';
 
 /** The node of a label route, after the caller's access check: READ on the node, or ADMIN on its process. */
@@ -193,11 +202,43 @@ export function labelRoutes({ knex }: AppDeps): Router {
     ctx.body = await labels.listTagTypes(knex, [node.id]);
   });
 
+  /**
+   * The root tag types of the nodes with their children (spec 3), or, with `documentId`, the labelling
+   * menu's option tree of spec 2 (services/tags.ts tagTypeOptions): roots per node (-nodeId) of the
+   * document's steps the caller may edit, restricted to `nodeIds` when given, for `labellingType`
+   * (SPAN_TAG unless given).
+   */
   router.get('/api/root-ner-tag-types', async (ctx) => {
     const user = currentUser(ctx);
     const nodeIds = nodeIdsParam(ctx);
-    for (const nodeId of nodeIds) await nodeWithAccess(knex, user, nodeId, 'READ');
-    ctx.body = nodeIds.length ? await labels.listRootTagTypes(knex, nodeIds) : [];
+    const nodes = [];
+    for (const nodeId of nodeIds) nodes.push(await nodeWithAccess(knex, user, nodeId, 'READ'));
+    if (ctx.query.documentId === undefined) {
+      ctx.body = nodeIds.length ? await labels.listRootTagTypes(knex, nodeIds) : [];
+      return;
+    }
+    const documentId = idParam(ctx.query.documentId, 'documentId');
+    const doc = await knex('documents').where('id', documentId).first('process_id as processId');
+    if (
+      !doc ||
+      !(await mayReadDocumentOf(knex, user, Number(doc.processId))) ||
+      nodes.some((n) => n.processId !== Number(doc.processId))
+    )
+      throw unreachable(user, 'document');
+    const type = ctx.query.labellingType ?? 'SPAN_TAG';
+    if (!LabellingTypes.includes(type as LabellingType))
+      throw new HttpError(400, {
+        message: 'error.labellingType',
+        errorKey: 'labellingType',
+        detail: `Not supported labelling type: ${String(type)}`,
+      });
+    ctx.body = await tagTypeOptions(
+      knex,
+      user,
+      documentId,
+      ctx.query.nodeIds === undefined ? null : nodeIds,
+      type as LabellingType,
+    );
   });
 
   router.post('/api/node/:nodeId/ner-tag-type', async (ctx) => {

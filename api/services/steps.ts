@@ -10,11 +10,12 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../auth';
 import { forbidden, HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
-import { nodeMode } from '../../domain/access';
+import { modeSatisfies, nodeMode } from '../../domain/access';
 import type { ActivityType } from '../../domain/enums';
 import {
   availableActions,
   documentBlockRefusal,
+  isStepEditable,
   modeAllows,
   transitionRefusal,
   type StepAction,
@@ -67,6 +68,11 @@ export interface StepDTO {
   lastModifiedDate: string | null;
   /** What the caller may do now (domain/steps.ts availableActions). */
   actions: StepAction[];
+  /**
+   * The caller may edit the step's annotations now (spec 2 section 4, domain/steps.ts stepEditRefusal) and
+   * holds WRITE on its node, so the tag and classifier writes would be accepted.
+   */
+  editable: boolean;
 }
 
 export interface StepContext {
@@ -98,6 +104,7 @@ const STEP_COLUMNS = [
   'u.first_name as userFirstName',
   'u.last_name as userLastName',
   'u.email as userEmail',
+  'd.blocked_by_id as documentBlockedBy',
 ];
 
 type StepJoinRow = StepState & {
@@ -115,12 +122,14 @@ type StepJoinRow = StepState & {
   userFirstName: string | null;
   userLastName: string | null;
   userEmail: string | null;
+  documentBlockedBy: number | null;
 };
 
 const stepQuery = (knex: Knex) =>
   knex('steps as s')
     .join('nodes as n', 'n.id', 's.node_id')
     .leftJoin('users as u', 'u.id', 's.blocked_by_id')
+    .join('documents as d', 'd.id', 's.document_id')
     .select(STEP_COLUMNS);
 
 function nodeOf(r: StepJoinRow): StepNode & { processId: number } {
@@ -158,6 +167,7 @@ export function actorFor(user: AuthUser, node: { id: number; processId: number }
 function toDTO(r: StepJoinRow, user: AuthUser | null): StepDTO {
   const node = nodeOf(r);
   const step = stateOf(r);
+  const actor = user ? actorFor(user, node) : null;
   return {
     ...step,
     blockedBy:
@@ -181,7 +191,11 @@ function toDTO(r: StepJoinRow, user: AuthUser | null): StepDTO {
       automatic: node.automatic,
     },
     lastModifiedDate: r.lastModifiedDate ? new Date(r.lastModifiedDate).toISOString() : null,
-    actions: user ? availableActions(step, node, actorFor(user, node)) : [],
+    actions: actor ? availableActions(step, node, actor) : [],
+    editable:
+      actor !== null &&
+      modeSatisfies(actor.nodeMode, 'WRITE') &&
+      isStepEditable(step, actor, r.documentBlockedBy),
   };
 }
 

@@ -194,11 +194,12 @@ describe('lexicon nodes', () => {
         't.type as kind',
         't.ts_start as tsStart',
         't.ts_end as tsEnd',
+        't.origin',
       );
-    expect(tags.map((t) => [t.type, t.kind, t.tsStart, t.tsEnd])).toEqual([
-      [f.person, 'ASR_NER_TAG', 800, 1500],
-      [f.code, 'ASR_NER_TAG', 2300, 2900],
-      [f.place, 'ASR_NER_TAG', 3000, 3600],
+    expect(tags.map((t) => [t.type, t.kind, t.tsStart, t.tsEnd, t.origin])).toEqual([
+      [f.person, 'ASR_NER_TAG', 800, 1500, 'LEXICON'],
+      [f.code, 'ASR_NER_TAG', 2300, 2900, 'LEXICON'],
+      [f.place, 'ASR_NER_TAG', 3000, 3600, 'LEXICON'],
     ]);
     const linked = await s
       .knex('ner_tag_tokens as l')

@@ -64,6 +64,12 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
   'PUT /api/document-content': (ids) => ({ id: MISSING_ID, docId: ids.document, content: 'x' }),
   'POST /api/process-tags': () => ({ name: unique('tag'), color: '#123456' }),
   'PUT /api/v2/document/:id/assignees': () => [],
+  'POST /api/ner-tags': (ids) => ({ documentId: ids.document, startOffset: 0, endOffset: 1 }),
+  'POST /api/ner-tags/batch': (ids) => ({
+    documentId: ids.document,
+    spans: [{ startOffset: 0, endOffset: 1 }],
+  }),
+  'POST /api/classifier-tags': (ids) => ({ documentId: ids.document }),
 };
 
 /** Values of path parameters that name no declared reference. */
@@ -162,6 +168,23 @@ describe('authorization matrix: every route as every principal', () => {
     const [step] = await k('steps')
       .insert({ document_id: document.id, node_id: node.id, order: 1 })
       .returning('id');
+    const [nerTag] = await k('ner_tags')
+      .insert({
+        document_id: document.id,
+        step_id: step.id,
+        ner_tag_type_id: tag.id,
+        start_offset: 0,
+        end_offset: 1,
+      })
+      .returning('id');
+    const [classifierTag] = await k('classifier_tags')
+      .insert({
+        document_id: document.id,
+        step_id: step.id,
+        node_id: node.id,
+        classifier_type_id: classifierType.id,
+      })
+      .returning('id');
     return {
       process: processId,
       node: node.id,
@@ -172,6 +195,8 @@ describe('authorization matrix: every route as every principal', () => {
       secret: secret.id,
       classifierType: classifierType.id,
       nerTagType: tag.id,
+      nerTag: nerTag.id,
+      classifierTag: classifierTag.id,
       relationType: relationType.id,
       matchingRule: matchingRule.id,
       emailConnection: emailConnection.id,

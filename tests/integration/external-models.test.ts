@@ -151,7 +151,12 @@ describe('external models and trainable nodes', () => {
 
     const tags = await s.knex('classifier_tags').where('document_id', doc.id);
     expect(tags).toEqual([
-      expect.objectContaining({ node_id: node, step_id: step.id, classifier_type_id: invoice }),
+      expect.objectContaining({
+        node_id: node,
+        step_id: step.id,
+        classifier_type_id: invoice,
+        origin: 'LLM',
+      }),
     ]);
     const results = await resultsOf(node);
     expect(results.map((r) => r.status)).toEqual(['SUCCESS']);
@@ -190,7 +195,7 @@ describe('external models and trainable nodes', () => {
       .knex('ner_tags')
       .where('document_id', doc.id)
       .orderBy(['start_offset', 'ner_tag_type_id'])
-      .select('ner_tag_type_id', 'type', 'start_offset', 'end_offset', 'step_id');
+      .select('ner_tag_type_id', 'type', 'start_offset', 'end_offset', 'step_id', 'origin');
     const second = (text: string) => at(text, at(text) + 1);
     const tag = (type: number, start: number, len: number) => ({
       ner_tag_type_id: type,
@@ -198,6 +203,7 @@ describe('external models and trainable nodes', () => {
       start_offset: start,
       end_offset: start + len,
       step_id: step.id,
+      origin: 'LLM',
     });
     // "Warsawian" is not the city: a span never cuts a word.
     expect(tags).toEqual(
@@ -255,7 +261,10 @@ describe('external models and trainable nodes', () => {
       .knex('classifier_tags')
       .where('document_id', doc.id)
       .orderBy('classifier_type_id');
-    expect(classes.map((c) => c.classifier_type_id)).toEqual([letter, contract]);
+    expect(classes.map((c) => [c.classifier_type_id, c.origin])).toEqual([
+      [letter, 'CUSTOM'],
+      [contract, 'CUSTOM'],
+    ]);
     expect((await resultsOf(clf.node))[0].details).toMatchObject({
       configType: 'CUSTOM',
       ignoredLabels: ['999'],
@@ -307,11 +316,26 @@ describe('external models and trainable nodes', () => {
         't.start_offset',
         't.ts_start',
         't.ts_end',
+        't.origin',
         s.knex.raw("string_agg(k.value, ' ' order by k.id) as tokens"),
       );
     expect(tags).toEqual([
-      { type: 'ASR_NER_TAG', start_offset: null, ts_start: 1000, ts_end: 2500, tokens: 'Anna Nowak' },
-      { type: 'ASR_NER_TAG', start_offset: null, ts_start: 5000, ts_end: 5500, tokens: 'Anna' },
+      {
+        type: 'ASR_NER_TAG',
+        start_offset: null,
+        ts_start: 1000,
+        ts_end: 2500,
+        origin: 'CUSTOM',
+        tokens: 'Anna Nowak',
+      },
+      {
+        type: 'ASR_NER_TAG',
+        start_offset: null,
+        ts_start: 5000,
+        ts_end: 5500,
+        origin: 'CUSTOM',
+        tokens: 'Anna',
+      },
     ]);
     expect((await resultsOf(span.node))[0].details).toMatchObject({
       annotations: 2,

@@ -1,0 +1,299 @@
+/**
+ * Tags of a document for the workspace (spec 2 sections 3 to 7, issue 11 section 3; rules in domain/tags.ts,
+ * contract in docs/api-tags.md):
+ * - `GET api/ner-tags?documentId&stepIds`, `POST api/ner-tags`, `POST api/ner-tags/batch` (one type over many
+ *   spans, all or none), `PUT api/ner-tags` (resize, retype), `DELETE api/ner-tags/{id}`;
+ * - `GET api/classifier-tags?documentId`, `POST api/classifier-tags`, `DELETE api/classifier-tags/{id}`.
+ * Reading needs what reading the document needs; writing needs WRITE on the label's node and a step of that
+ * node in the document that the caller may edit. The node and step of a write are decided here, never taken
+ * from the client; a document of another process answers like an unknown one (403, or 404 to an admin).
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
+import { fieldErrors, HttpError } from '../errors';
+import * as classifierTags from '../services/classifier-tags';
+import * as tags from '../services/tags';
+import { body, idParam, MAX_ID, parse } from '../validate';
+import {
+  LabellingTypes,
+  spanProblem,
+  spanViolations,
+  supportsLabelling,
+  TAG_BATCH_MAX,
+  TAG_MESSAGES,
+  WRITABLE_LABELLING_TYPES,
+  type LabellingType,
+} from '../../domain/tags';
+
+const id = z.number().int().min(1).max(MAX_ID);
+const offset = z.number().int().min(-MAX_ID).max(MAX_ID);
+
+const nerTagSchema = z.object({
+  documentId: id,
+  nerTagTypeId: id,
+  type: z.enum(LabellingTypes).nullish(),
+  startOffset: offset,
+  endOffset: offset,
+  stepId: id.nullish(),
+});
+const nerTagBatchSchema = z.object({
+  documentId: id,
+  nerTagTypeId: id,
+  stepId: id.nullish(),
+  spans: z
+    .array(z.object({ startOffset: offset, endOffset: offset }))
+    .min(1)
+    .max(TAG_BATCH_MAX),
+});
+const nerTagUpdateSchema = z.object({
+  id,
+  nerTagTypeId: id.nullish(),
+  nerTagType: z.object({ id }).nullish(),
+  startOffset: offset.nullish(),
+  endOffset: offset.nullish(),
+});
+const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
+
+/** The id a body names for the access check, read before the rest of the body is validated. */
+function bodyRef(ctx: Context, field: string, objectName: string): number {
+  return parse(z.object({ [field]: id }), (ctx.request as unknown as { body: unknown }).body, objectName)[
+    field
+  ] as number;
+}
+
+const unsupportedType = (detail: string) =>
+  new HttpError(400, { message: 'error.labellingType', errorKey: 'labellingType', detail });
+
+/** 400 with the span's field errors and one English sentence. */
+function checkSpan(start: number, end: number, content: string): void {
+  const violations = spanViolations(start, end, content);
+  if (!violations.length) return;
+  const err = fieldErrors('nerTag', violations);
+  err.body.detail = spanProblem(start, end, content) ?? undefined;
+  throw err;
+}
+
+const notSelectable = (label: tags.LabelRef) => {
+  const err = fieldErrors('nerTag', [
+    { field: 'nerTagTypeId', violation: { code: 'Match', key: 'soaApp.nerTag.typeNotSelectable' } },
+  ]);
+  err.body.detail = `${TAG_MESSAGES['soaApp.nerTag.typeNotSelectable']} (${label.name})`;
+  return err;
+};
+
+/** `?stepIds=1,2` or `?stepIds=1&stepIds=2`; absent means every step. */
+function stepIdsParam(ctx: Context): number[] | null {
+  const raw = ctx.query.stepIds;
+  if (raw === undefined) return null;
+  const parts = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  return [...new Set(parts.map((v) => idParam(v, 'stepIds')))];
+}
+
+export function tagRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  /** The document of `?documentId`, readable by the caller (defence in depth behind the gate). */
+  const readableDocument = async (ctx: Context): Promise<number> => {
+    const user = currentUser(ctx);
+    const documentId = idParam(ctx.query.documentId, 'documentId');
+    const doc = await knex('documents').where('id', documentId).first('process_id as processId');
+    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+      throw unreachable(user, 'document');
+    return documentId;
+  };
+
+  /** A label the caller may write with (WRITE on its node), or 403 / 404. */
+  const writableLabel = async (
+    user: AuthUser,
+    find: (k: Knex, id: number) => Promise<tags.LabelRef | undefined>,
+    labelId: number,
+    entity: string,
+  ): Promise<tags.LabelRef> => {
+    const label = await find(knex, labelId);
+    if (!label) throw unreachable(user, entity);
+    assertNodeMode(user, label.nodeId, label.processId, 'WRITE');
+    return label;
+  };
+
+  /** The document, in the label's process: another process's document answers like an unknown one. */
+  const documentOfLabel = async (user: AuthUser, documentId: number, label: tags.LabelRef) => {
+    const doc = await tags.findDocumentIn(knex, documentId, label.processId);
+    if (!doc) throw unreachable(user, 'document');
+    return doc;
+  };
+
+  /** The text a span of the label goes into, after the labelling-type checks. */
+  const spanText = async (documentId: number, label: tags.LabelRef, type: LabellingType) => {
+    if (!WRITABLE_LABELLING_TYPES.includes(type))
+      throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: ${type} (this API writes SPAN_TAG)`);
+    if (!supportsLabelling(label.activityType, type))
+      throw new HttpError(400, {
+        message: 'error.tag.nodeUndefined',
+        errorKey: 'nodeUndefined',
+        detail: `${TAG_MESSAGES['error.tag.nodeUndefined']}: a ${label.activityType} node takes no ${type}`,
+      });
+    const text = await tags.documentText(knex, documentId);
+    if (text.transcript)
+      throw unsupportedType(
+        `${TAG_MESSAGES['error.labellingType']}: the document is a transcript, tagged by its tokens`,
+      );
+    return text.content;
+  };
+
+  // --- NER tags ---
+
+  router.get('/api/ner-tags', async (ctx) => {
+    const stepIds = stepIdsParam(ctx);
+    const documentId = await readableDocument(ctx);
+    ctx.body = stepIds && !stepIds.length ? [] : await tags.listNerTags(knex, documentId, stepIds);
+  });
+
+  router.post('/api/ner-tags', async (ctx) => {
+    const user = currentUser(ctx);
+    const label = await writableLabel(
+      user,
+      tags.findNerTagType,
+      bodyRef(ctx, 'nerTagTypeId', 'nerTag'),
+      'nerTagType',
+    );
+    const input = body(ctx, nerTagSchema, 'nerTag');
+    await documentOfLabel(user, input.documentId, label);
+    const content = await spanText(input.documentId, label, input.type ?? 'SPAN_TAG');
+    if (!label.selectable) throw notSelectable(label);
+    checkSpan(input.startOffset, input.endOffset, content);
+    const { tags: saved, created } = await tags.createSpanTags(
+      knex,
+      user,
+      label,
+      input.documentId,
+      [{ startOffset: input.startOffset, endOffset: input.endOffset }],
+      input.stepId,
+    );
+    ctx.status = created ? 201 : 200;
+    ctx.body = saved[0];
+  });
+
+  router.post('/api/ner-tags/batch', async (ctx) => {
+    const user = currentUser(ctx);
+    const label = await writableLabel(
+      user,
+      tags.findNerTagType,
+      bodyRef(ctx, 'nerTagTypeId', 'nerTag'),
+      'nerTagType',
+    );
+    const input = body(ctx, nerTagBatchSchema, 'nerTag');
+    await documentOfLabel(user, input.documentId, label);
+    const content = await spanText(input.documentId, label, 'SPAN_TAG');
+    if (!label.selectable) throw notSelectable(label);
+    input.spans.forEach((s, i) => {
+      const violations = spanViolations(s.startOffset, s.endOffset, content);
+      if (!violations.length) return;
+      const err = fieldErrors(
+        'nerTag',
+        violations.map((v) => ({ ...v, field: `spans.${i}.${v.field}` })),
+      );
+      err.body.detail = spanProblem(s.startOffset, s.endOffset, content) ?? undefined;
+      throw err;
+    });
+    const { tags: saved, created } = await tags.createSpanTags(
+      knex,
+      user,
+      label,
+      input.documentId,
+      input.spans,
+      input.stepId,
+    );
+    ctx.status = created ? 201 : 200;
+    ctx.body = saved;
+  });
+
+  router.put('/api/ner-tags', async (ctx) => {
+    const user = currentUser(ctx);
+    const tag = await tags.findNerTag(knex, bodyRef(ctx, 'id', 'nerTag'));
+    if (!tag) throw unreachable(user, 'nerTag');
+    assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
+    const input = body(ctx, nerTagUpdateSchema, 'nerTag');
+    const typeId = input.nerTagTypeId ?? input.nerTagType?.id ?? tag.nerTagTypeId;
+    let label: tags.LabelRef | null = null;
+    if (typeId !== tag.nerTagTypeId) {
+      label = await writableLabel(user, tags.findNerTagType, typeId, 'nerTagType');
+      // a label of another process answers like an unknown one
+      if (label.processId !== tag.processId) throw unreachable(user, 'nerTagType');
+      if (!supportsLabelling(label.activityType, tag.type))
+        throw new HttpError(400, {
+          message: 'error.tag.nodeUndefined',
+          errorKey: 'nodeUndefined',
+          detail: TAG_MESSAGES['error.tag.nodeUndefined'],
+        });
+      if (!label.selectable) throw notSelectable(label);
+    }
+    const resize = input.startOffset != null || input.endOffset != null;
+    const startOffset = input.startOffset ?? tag.startOffset;
+    const endOffset = input.endOffset ?? tag.endOffset;
+    if (resize && (startOffset !== tag.startOffset || endOffset !== tag.endOffset)) {
+      if (tag.type !== 'SPAN_TAG')
+        throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: a ${tag.type} has no text offsets`);
+      const text = await tags.documentText(knex, tag.documentId);
+      checkSpan(startOffset!, endOffset!, text.content);
+    }
+    ctx.body = await tags.updateNerTag(knex, user, tag, {
+      tagType: label,
+      startOffset: tag.type === 'SPAN_TAG' ? startOffset : null,
+      endOffset: tag.type === 'SPAN_TAG' ? endOffset : null,
+    });
+  });
+
+  router.delete('/api/ner-tags/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const tag = await tags.findNerTag(knex, idParam(ctx.params.id));
+    if (!tag) throw unreachable(user, 'nerTag');
+    assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
+    await tags.deleteNerTag(knex, user, tag);
+    ctx.status = 204;
+  });
+
+  // --- classifier tags ---
+
+  router.get('/api/classifier-tags', async (ctx) => {
+    ctx.body = await classifierTags.listClassifierTags(knex, await readableDocument(ctx));
+  });
+
+  router.post('/api/classifier-tags', async (ctx) => {
+    const user = currentUser(ctx);
+    const label = await writableLabel(
+      user,
+      classifierTags.findClassifierType,
+      bodyRef(ctx, 'classifierTypeId', 'classifierTag'),
+      'classifierType',
+    );
+    const input = body(ctx, classifierTagSchema, 'classifierTag');
+    await documentOfLabel(user, input.documentId, label);
+    const { tag, created } = await classifierTags.addClassifierTag(
+      knex,
+      user,
+      label,
+      input.documentId,
+      input.stepId,
+    );
+    ctx.status = created ? 201 : 200;
+    ctx.body = tag;
+  });
+
+  router.delete('/api/classifier-tags/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const tag = await classifierTags.findClassifierTag(knex, idParam(ctx.params.id));
+    if (!tag) throw unreachable(user, 'classifierTag');
+    assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
+    await classifierTags.deleteClassifierTag(knex, user, tag);
+    ctx.status = 204;
+  });
+
+  return router;
+}

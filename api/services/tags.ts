@@ -1,0 +1,261 @@
+/**
+ * NER tags of documents for the workspace (issue 11 section 3; rules in domain/tags.ts): reads, and a person's
+ * writes, each in a transaction that holds the document row and re-checks the step the write goes to
+ * (./tag-steps.ts). The routes have checked access and the body. Classifier tags: ./classifier-tags.ts.
+ */
+import type { Knex } from 'knex';
+import type { AuthUser } from '../auth';
+import type { LabellingType, NerTagDTO, TagOrigin } from '../../domain/tags';
+import { assertStepEditable, stepForWrite } from './tag-steps';
+
+export type Row = Record<string, any>;
+
+// --- reads ---
+
+const TAG_COLUMNS = [
+  't.id',
+  't.type',
+  't.ner_tag_type_id',
+  't.start_offset',
+  't.end_offset',
+  't.ts_start',
+  't.ts_end',
+  't.step_id',
+  't.document_id',
+  't.origin',
+  't.created_by_id',
+  't.last_modified_by_id',
+  'tt.name as tt_name',
+  'tt.background_color as tt_background_color',
+  'tt.text_color as tt_text_color',
+  'tt.node_id as tt_node_id',
+  'tt.path as tt_path',
+];
+
+function toTagDTO(r: Row): NerTagDTO {
+  return {
+    id: r.id,
+    type: r.type,
+    nerTagTypeId: r.ner_tag_type_id,
+    nerTagType: {
+      id: r.ner_tag_type_id,
+      name: r.tt_name,
+      backgroundColor: r.tt_background_color,
+      textColor: r.tt_text_color,
+      nodeId: r.tt_node_id,
+      path: r.tt_path ?? r.tt_name,
+    },
+    utteranceTokens: (r.token_ids ?? []).map((id: number | string) => ({ id: Number(id) })),
+    startOffset: r.start_offset,
+    endOffset: r.end_offset,
+    tsStart: r.ts_start,
+    tsEnd: r.ts_end,
+    stepId: r.step_id,
+    nodeId: r.tt_node_id,
+    documentId: r.document_id,
+    origin: r.origin,
+    createdById: r.created_by_id,
+    lastModifiedById: r.last_modified_by_id,
+  };
+}
+
+/** Token ids of token tags only: text spans skip the lookup. */
+const TOKEN_IDS = `case when t.type = 'SPAN_TAG' then null else (
+  select array_agg(k.utterance_token_id order by k.utterance_token_id)
+  from ner_tag_tokens k where k.ner_tag_id = t.id) end as token_ids`;
+
+const tagQuery = (knex: Knex) =>
+  knex('ner_tags as t')
+    .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
+    .select([...TAG_COLUMNS, knex.raw(TOKEN_IDS)]);
+
+/**
+ * The document's tags (of the given steps when any are given), in text order: one query over the
+ * ner_tags(document_id) index.
+ */
+export async function listNerTags(
+  knex: Knex,
+  documentId: number,
+  stepIds: readonly number[] | null,
+): Promise<NerTagDTO[]> {
+  const q = tagQuery(knex)
+    .where('t.document_id', documentId)
+    .orderByRaw('t.start_offset nulls last, t.end_offset desc nulls last, t.id');
+  if (stepIds) q.whereIn('t.step_id', [...stepIds]);
+  return (await q).map(toTagDTO);
+}
+
+export async function nerTagDTO(knex: Knex, id: number): Promise<NerTagDTO> {
+  return toTagDTO(await tagQuery(knex).where('t.id', id).first());
+}
+
+// --- what a write needs to know ---
+
+export interface LabelRef {
+  id: number;
+  nodeId: number;
+  processId: number;
+  activityType: string;
+  name: string;
+  selectable: boolean;
+}
+
+/** A NER tag type with its node (selectable: chosen by a person: selectable and not disabled). */
+export async function findNerTagType(knex: Knex, id: number): Promise<LabelRef | undefined> {
+  const r = await knex('ner_tag_types as tt')
+    .join('nodes as n', 'n.id', 'tt.node_id')
+    .where('tt.id', id)
+    .first(
+      'tt.id',
+      'tt.name',
+      'tt.selectable',
+      'tt.disabled',
+      'n.id as nodeId',
+      'n.process_id as processId',
+      'n.activity_type as activityType',
+    );
+  return r ? { ...r, selectable: r.selectable && !r.disabled } : undefined;
+}
+
+export interface TagRef {
+  id: number;
+  documentId: number;
+  stepId: number | null;
+  type: LabellingType;
+  nerTagTypeId: number;
+  startOffset: number | null;
+  endOffset: number | null;
+  nodeId: number;
+  processId: number;
+}
+
+/** A NER tag with the node (of its tag type) and process it belongs to. */
+export async function findNerTag(knex: Knex, id: number): Promise<TagRef | undefined> {
+  return knex('ner_tags as t')
+    .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
+    .join('nodes as n', 'n.id', 'tt.node_id')
+    .where('t.id', id)
+    .first(
+      't.id',
+      't.document_id as documentId',
+      't.step_id as stepId',
+      't.type',
+      't.ner_tag_type_id as nerTagTypeId',
+      't.start_offset as startOffset',
+      't.end_offset as endOffset',
+      'n.id as nodeId',
+      'n.process_id as processId',
+    );
+}
+
+export async function findDocumentIn(
+  knex: Knex,
+  documentId: number,
+  processId: number,
+): Promise<{ id: number; documentType: string } | undefined> {
+  return knex('documents')
+    .where({ id: documentId, process_id: processId })
+    .first('id', 'document_type as documentType');
+}
+
+/** The text tags are placed in, and whether the document is a transcript (which takes token tags). */
+export async function documentText(
+  knex: Knex,
+  documentId: number,
+): Promise<{ content: string; transcript: boolean }> {
+  const [content, utterance] = await Promise.all([
+    knex('document_contents').where('document_id', documentId).first('content'),
+    knex('utterances').where('document_id', documentId).first('id'),
+  ]);
+  return { content: content?.content ?? '', transcript: Boolean(utterance) };
+}
+
+// --- NER tag writes ---
+
+export interface SpanWrite {
+  startOffset: number;
+  endOffset: number;
+}
+
+/**
+ * Creates text spans of one tag type in the step the caller edits, all or none; a span the step already has
+ * with the same type is answered as it is (created: false).
+ */
+export async function createSpanTags(
+  knex: Knex,
+  user: AuthUser,
+  tagType: LabelRef,
+  documentId: number,
+  spans: readonly SpanWrite[],
+  wantedStepId?: number | null,
+): Promise<{ tags: NerTagDTO[]; created: number }> {
+  const ids = await knex.transaction(async (trx) => {
+    const stepId = await stepForWrite(trx, user, tagType, documentId, wantedStepId);
+    const existing: { id: number; start_offset: number; end_offset: number }[] = await trx('ner_tags')
+      .where({ step_id: stepId, ner_tag_type_id: tagType.id, type: 'SPAN_TAG' })
+      .select('id', 'start_offset', 'end_offset');
+    const byRange = new Map(existing.map((t) => [`${t.start_offset}:${t.end_offset}`, t.id]));
+    const fresh = new Map<string, SpanWrite>();
+    for (const s of spans) {
+      const k = `${s.startOffset}:${s.endOffset}`;
+      if (!byRange.has(k)) fresh.set(k, s);
+    }
+    if (fresh.size) {
+      const rows: { id: number; start_offset: number; end_offset: number }[] = await trx('ner_tags')
+        .insert(
+          [...fresh.values()].map((s) => ({
+            document_id: documentId,
+            step_id: stepId,
+            ner_tag_type_id: tagType.id,
+            type: 'SPAN_TAG',
+            start_offset: s.startOffset,
+            end_offset: s.endOffset,
+            origin: 'USER' satisfies TagOrigin,
+            created_by_id: user.id,
+          })),
+        )
+        .returning(['id', 'start_offset', 'end_offset']);
+      for (const r of rows) byRange.set(`${r.start_offset}:${r.end_offset}`, r.id);
+    }
+    return { ids: spans.map((s) => byRange.get(`${s.startOffset}:${s.endOffset}`)!), created: fresh.size };
+  });
+  const rows = (await tagQuery(knex).whereIn('t.id', [...new Set(ids.ids)])).map(toTagDTO);
+  const byId = new Map(rows.map((t) => [t.id, t]));
+  return { tags: ids.ids.map((id) => byId.get(id)!), created: ids.created };
+}
+
+/**
+ * Resizes and/or retypes a tag. Its own step must be editable by the caller; a new type of another node moves
+ * it to the caller's editable step of that node.
+ */
+export async function updateNerTag(
+  knex: Knex,
+  user: AuthUser,
+  tag: TagRef,
+  change: { tagType: LabelRef | null; startOffset: number | null; endOffset: number | null },
+): Promise<NerTagDTO> {
+  await knex.transaction(async (trx) => {
+    await assertStepEditable(trx, user, tag, tag.documentId, tag.stepId);
+    let stepId = tag.stepId;
+    if (change.tagType && change.tagType.nodeId !== tag.nodeId)
+      stepId = await stepForWrite(trx, user, change.tagType, tag.documentId, null);
+    await trx('ner_tags')
+      .where('id', tag.id)
+      .update({
+        step_id: stepId,
+        ner_tag_type_id: change.tagType?.id ?? tag.nerTagTypeId,
+        start_offset: change.startOffset ?? tag.startOffset,
+        end_offset: change.endOffset ?? tag.endOffset,
+        last_modified_by_id: user.id,
+        last_modified_date: new Date(),
+      });
+  });
+  return nerTagDTO(knex, tag.id);
+}
+
+export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await assertStepEditable(trx, user, tag, tag.documentId, tag.stepId);
+    await trx('ner_tags').where('id', tag.id).delete();
+  });
+}
