@@ -87,6 +87,14 @@ describe('translation files', () => {
     expect(keys.filter((k) => !enKeys.has(k))).toEqual([]);
   });
 
+  it('holds every message key of the tag rules (domain/tags.ts TAG_MESSAGES)', () => {
+    const source = fs.readFileSync(path.join(ROOT, 'domain', 'tags.ts'), 'utf8');
+    const block = source.slice(source.indexOf('export const TAG_MESSAGES'));
+    const keys = matchesOf(block.slice(0, block.indexOf('} as const')), /'([a-zA-Z.]+)':/g);
+    expect(keys.length).toBeGreaterThan(5);
+    expect(keys.filter((k) => !enKeys.has(k))).toEqual([]);
+  });
+
   it('holds the keys of the API contract and the error catalogue', () => {
     const keys = [
       'error.validation',
