@@ -8,7 +8,7 @@ import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { loadAsrConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
-import { startDocumentWorkflow } from '../server/document-workflows';
+import { startDocumentWorkflow, startMissingDocumentWorkflows } from '../server/document-workflows';
 import { syncAllSchedules } from '../server/schedules';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
@@ -69,6 +69,23 @@ export const googleOAuthFromEnv = (env: NodeJS.ProcessEnv = process.env): Action
   clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
   clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
 });
+
+/**
+ * The sweep of documents stored without a workflow (server/document-workflows.ts): every DOCUMENT_SWEEP_SECONDS
+ * (60), documents older than that with no step; null with DOCUMENT_SWEEP=off (the test suites' workers,
+ * whose shared database holds documents that suites insert without a workflow on purpose).
+ */
+export function documentSweepFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): { everyMs: number; olderThanMs: number } | null {
+  if (env.DOCUMENT_SWEEP === 'off') return null;
+  const seconds = Number(env.DOCUMENT_SWEEP_SECONDS ?? 60);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new Error(
+      `DOCUMENT_SWEEP_SECONDS must be a positive number of seconds (is ${env.DOCUMENT_SWEEP_SECONDS})`,
+    );
+  return { everyMs: seconds * 1000, olderThanMs: seconds * 1000 };
+}
 
 let runtimeInstalled = false;
 
@@ -150,8 +167,20 @@ if (require.main === module) {
         syncAllSchedules(client, knex, taskQueue).catch((err) =>
           console.error('[worker] schedules not synchronised:', err),
         );
+      // Documents an interrupted upload stored without starting their workflow (DOCUMENT_SWEEP).
+      const sweep = documentSweepFromEnv(env);
+      const sweeping = sweep
+        ? setInterval(() => {
+            startMissingDocumentWorkflows(client, knex, taskQueue, { olderThanMs: sweep.olderThanMs }).then(
+              (ids) =>
+                ids.length && console.warn(`[worker] started the unstarted documents ${ids.join(', ')}`),
+              (err) => console.error('[worker] document sweep failed:', err),
+            );
+          }, sweep.everyMs)
+        : undefined;
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
+      clearInterval(sweeping);
       await connection.close();
       await knex.destroy();
     })
