@@ -21,11 +21,10 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
-
-const RESULTS_FILE = path.join(ROOT, '.data', 'bench', 'results.json');
 
 /** ms per operation of the API and domain measurements, by label. */
 const apiResults: Record<string, { msPerOp: number; runs: number }> = {};
@@ -146,18 +145,8 @@ async function main() {
         stdio: 'inherit',
       },
     );
-    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    // Other parts (`chaos` of npm run chaos, ...) keep their figures.
-    let earlier: Record<string, unknown> = {};
-    try {
-      earlier = JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>;
-    } catch {
-      // none yet, or unreadable: written anew
-    }
-    fs.writeFileSync(
-      RESULTS_FILE,
-      JSON.stringify({ ...earlier, date: new Date().toISOString(), api: apiResults, engine }, null, 2) + '\n',
-    );
+    // Merged: the keys other commands wrote (`chaos`) stay.
+    mergeResults({ date: new Date().toISOString(), api: apiResults, engine });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {
     await knex.destroy();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Entry of `npm start`, `npm test` and `npm run bench`: plain Node (no dependency needed), so it can install
+ * Entry of `npm start`, `npm test`, `npm run bench` and `npm run chaos`: plain Node (no dependency needed), so it can install
  * the npm dependencies on a fresh clone before handing over to the TypeScript script of the command.
  */
 const { spawnSync, spawn } = require('node:child_process');
@@ -9,7 +9,12 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const command = process.argv[2];
-const scripts = { start: 'scripts/start.ts', test: 'scripts/test.ts', bench: 'scripts/bench.ts' };
+const scripts = {
+  start: 'scripts/start.ts',
+  test: 'scripts/test.ts',
+  bench: 'scripts/bench.ts',
+  chaos: 'scripts/chaos.ts',
+};
 if (!scripts[command]) {
   console.error(`usage: bootstrap.cjs ${Object.keys(scripts).join('|')}`);
   process.exit(2);

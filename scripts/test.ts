@@ -95,6 +95,8 @@ async function main(): Promise<number> {
       NODE_ENV: 'production',
       // The suites share the database: this worker must not move their nodes' schedules to its queue.
       SCHEDULE_SYNC: 'off',
+      // Nor start workflows of documents the suites insert without one.
+      DOCUMENT_SWEEP: 'off',
     };
     children.push(spawnTs('workflows/worker.ts', appEnv, 'e2e-worker'));
     children.push(spawnTs('api/server.ts', appEnv, 'e2e-api'));

@@ -140,6 +140,13 @@ describe('loadWorkerConfig: the worker reads what the API reads', () => {
     expect(bare.llmBaseUrl).toBe(DEFAULT_LLM_BASE_URL);
     expect(bare.lexiconTimeoutMs).toBeUndefined();
     expect(bare.scheduleSync).toBe(true);
+    expect(bare.documentSweep).toEqual({ everyMs: 60_000, olderThanMs: 60_000 });
+    expect(loadWorkerConfig({ DOCUMENT_SWEEP: 'off' }).documentSweep).toBeNull();
+    expect(loadWorkerConfig({ DOCUMENT_SWEEP_SECONDS: '5' }).documentSweep).toEqual({
+      everyMs: 5000,
+      olderThanMs: 5000,
+    });
+    expect(() => loadWorkerConfig({ DOCUMENT_SWEEP_SECONDS: '0' })).toThrow(/DOCUMENT_SWEEP_SECONDS/);
     const set = loadWorkerConfig({
       LEXICON_TIMEOUT_SECONDS: '7',
       SCHEDULE_SYNC: 'off',

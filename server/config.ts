@@ -201,6 +201,12 @@ export interface WorkerConfig {
   workflowBundlePath: string | undefined;
   /** SCHEDULE_SYNC=off skips the start-up sync of node schedules. */
   scheduleSync: boolean;
+  /**
+   * The sweep of documents stored without a workflow (server/document-workflows.ts): every
+   * DOCUMENT_SWEEP_SECONDS (60), documents older than that with no step; null with DOCUMENT_SWEEP=off (the
+   * test suites' workers, whose shared database holds documents that suites insert without a workflow).
+   */
+  documentSweep: { everyMs: number; olderThanMs: number } | null;
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -226,7 +232,18 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       : undefined,
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
     scheduleSync: env.SCHEDULE_SYNC !== 'off',
+    documentSweep: documentSweep(env),
   };
+}
+
+function documentSweep(env: NodeJS.ProcessEnv): WorkerConfig['documentSweep'] {
+  if (env.DOCUMENT_SWEEP === 'off') return null;
+  const seconds = Number(env.DOCUMENT_SWEEP_SECONDS ?? 60);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new Error(
+      `DOCUMENT_SWEEP_SECONDS must be a positive number of seconds (is ${env.DOCUMENT_SWEEP_SECONDS})`,
+    );
+  return { everyMs: seconds * 1000, olderThanMs: seconds * 1000 };
 }
 
 /** FILES_DIR relative to the project (default `.data/files`): the one directory the API and the worker share. */

@@ -1,10 +1,12 @@
 /**
  * Starting and cancelling the document workflow (`document-<id>`). Used by intake (upload routes, pollers and
- * inter-process documents: the API and the worker), the document deletes and the tests. The id makes a
+ * inter-process documents: the API and the worker), the document deletes and the tests; the worker's sweep
+ * starts the workflows an interrupted upload left unstarted. The id makes a
  * duplicate start impossible: a second start of the same document is refused by Temporal
  * (WorkflowExecutionAlreadyStartedError), which callers may treat as "running".
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Knex } from 'knex';
 import {
   DOCUMENT_WORKFLOW,
   documentWorkflowId,
@@ -38,4 +40,56 @@ export async function cancelDocumentWorkflow(client: Client, documentId: number)
     if (err instanceof WorkflowNotFoundError) return;
     throw err;
   }
+}
+
+/**
+ * Starts the workflow of every document that has none: a document with no step, stored more than
+ * `olderThanMs` ago. An API process killed between storing an upload and starting its workflow leaves such a
+ * document, which nothing else would ever start. The start refuses a workflow id used before (REJECT_DUPLICATE), so a
+ * document whose workflow is running (not yet initialised: Temporal or the workers were down) or has ended is
+ * left alone; so is one that the upload is starting right now (its own start, or this one, gets
+ * WorkflowExecutionAlreadyStartedError, which both treat as started). Returns the ids it started.
+ */
+export async function startMissingDocumentWorkflows(
+  client: Client,
+  knex: Knex,
+  taskQueue: string,
+  opts: {
+    olderThanMs: number;
+    /** Only these processes' documents (tests on a shared database). */
+    processIds?: number[];
+  },
+): Promise<number[]> {
+  const orphans: { id: number; process_id: number; upload_node_id: number | null }[] = await knex(
+    'documents as d',
+  )
+    .whereNotExists(knex('steps as s').whereRaw('s.document_id = d.id').select(knex.raw('1')))
+    .andWhere('d.created_date', '<', knex.raw(`now() - make_interval(secs => ?)`, [opts.olderThanMs / 1000]))
+    .whereNotNull('d.upload_node_id')
+    .modify((q) => {
+      if (opts.processIds) q.whereIn('d.process_id', opts.processIds);
+    })
+    .orderBy('d.id')
+    .select('d.id', 'd.process_id', 'd.upload_node_id');
+  const started: number[] = [];
+  for (const d of orphans) {
+    try {
+      await client.workflow.start(DOCUMENT_WORKFLOW, {
+        taskQueue,
+        workflowId: documentWorkflowId(Number(d.id)),
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args: [
+          {
+            documentId: Number(d.id),
+            processId: Number(d.process_id),
+            uploadNodeId: Number(d.upload_node_id),
+          },
+        ],
+      });
+      started.push(Number(d.id));
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+  }
+  return started;
 }

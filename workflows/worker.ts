@@ -7,7 +7,7 @@ import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { loadWorkerConfig, type WorkerConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
-import { startDocumentWorkflow } from '../server/document-workflows';
+import { startDocumentWorkflow, startMissingDocumentWorkflows } from '../server/document-workflows';
 import { syncAllSchedules } from '../server/schedules';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
@@ -118,8 +118,20 @@ if (require.main === module) {
         syncAllSchedules(client, knex, taskQueue).catch((err) =>
           console.error('[worker] schedules not synchronised:', err),
         );
+      // Documents an interrupted upload stored without starting their workflow (DOCUMENT_SWEEP).
+      const sweep = config.documentSweep;
+      const sweeping = sweep
+        ? setInterval(() => {
+            startMissingDocumentWorkflows(client, knex, taskQueue, { olderThanMs: sweep.olderThanMs }).then(
+              (ids) =>
+                ids.length && console.warn(`[worker] started the unstarted documents ${ids.join(', ')}`),
+              (err) => console.error('[worker] document sweep failed:', err),
+            );
+          }, sweep.everyMs)
+        : undefined;
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
+      clearInterval(sweeping);
       await connection.close();
       await knex.destroy();
     })

@@ -44,8 +44,57 @@ export async function alreadySucceeded(knex: Knex, key: string): Promise<boolean
   return row?.status === 'SUCCESS';
 }
 
-/** Writes (or overwrites, on a retry) the result of one execution. */
+/** Node and PostgreSQL errors that mean the database could not be reached (not that it refused the write). */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code) ||
+    // SQLSTATE class 08 (connection exception); admin, crash shutdown; cannot connect now (starting up).
+    /^08/.test(code) ||
+    ['57P01', '57P02', '57P03'].includes(code) ||
+    e.name === 'KnexTimeoutError' ||
+    /Connection terminated|Connection ended unexpectedly/i.test(String(e.message ?? ''))
+  );
+}
+
+/**
+ * Runs `write` again while the database cannot be reached, for up to `patienceMs` (then the last error).
+ * Executors record what they know this way: the outcome of a send that happened must not be lost to a
+ * database restart, or the activity's retry finds the outbox mark and fails the step ("it may have been
+ * received") although the send is known; the caller's heartbeat keeps the attempt alive meanwhile.
+ */
+export async function whileDatabaseUnreachable<T>(
+  write: () => Promise<T>,
+  patienceMs = 60_000,
+  pauseMs = 500,
+): Promise<T> {
+  const until = Date.now() + patienceMs;
+  for (;;) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isDatabaseUnreachable(err) || Date.now() + pauseMs > until) throw err;
+      await new Promise((r) => setTimeout(r, pauseMs));
+    }
+  }
+}
+
+/**
+ * Writes (or overwrites, on a retry) the result of one execution; while the database cannot be reached it
+ * tries again for up to a minute (whileDatabaseUnreachable).
+ */
 export async function recordResult(
+  knex: Knex,
+  input: RunAutomaticNodeInput,
+  status: 'SUCCESS' | 'FAILURE',
+  details: Record<string, unknown>,
+): Promise<void> {
+  await whileDatabaseUnreachable(() => writeResult(knex, input, status, details));
+}
+
+async function writeResult(
   knex: Knex,
   input: RunAutomaticNodeInput,
   status: 'SUCCESS' | 'FAILURE',

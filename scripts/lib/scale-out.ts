@@ -22,6 +22,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { documentWorkflowId } from '../../workflows/contract';
 import { freePort, waitForPort } from './ports';
+import { descendants } from './processes';
 import { ROOT } from './prepare';
 
 /** One child process of the cluster: tsx, leader of a process group of its own. */
@@ -38,12 +39,25 @@ export interface ApiMember extends Member {
 }
 
 export interface ScaleOutCluster {
+  /** The current API and worker processes (a restart replaces the member in place, under its name). */
   readonly apis: ApiMember[];
   readonly workers: Member[];
   readonly taskQueue: string;
   readonly temporalAddress: string;
   readonly filesDir: string;
   readonly dataDir: string;
+  /**
+   * Sends `signal` (default SIGKILL, as a crash) to the member's whole process group, tsx and the node process
+   * it runs, and waits until tsx has ended.
+   */
+  kill(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` to the member's process group without waiting (SIGSTOP freezes it, SIGCONT thaws it). */
+  signal(name: string, signal: NodeJS.Signals): void;
+  /**
+   * Starts the named member again with its environment (an API on its port) and waits until it is ready, as
+   * `npm start`'s supervisor restarts a process that died; the member must have ended. The new member.
+   */
+  restart(name: string): Promise<Member>;
   /** Ends every process (SIGTERM, then SIGKILL to the group after a grace period); safe to call twice. */
   stop(): Promise<void>;
 }
@@ -154,6 +168,7 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
   const filesDir = opts.filesDir ?? tmp('scale-out-files-');
   const dataDir = opts.dataDir ?? tmp('scale-out-data-');
   const taskQueue = opts.taskQueue ?? `scale-out-${crypto.randomUUID()}`;
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 90000;
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of NOT_INHERITED) delete base[name];
   Object.assign(base, {
@@ -162,56 +177,112 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     TEMPORAL_TASK_QUEUE: taskQueue,
     FILES_DIR: filesDir,
     DATA_DIR: dataDir,
-    // The database may be shared with other users (the test suites): never move their schedules.
+    // The database may be shared with other users (the test suites): never move their schedules, nor start
+    // workflows of documents they insert without one.
     SCHEDULE_SYNC: 'off',
+    DOCUMENT_SWEEP: 'off',
     NODE_ENV: 'production',
     ...opts.env,
   });
 
-  const running: { child: ChildProcess; exited: Promise<unknown> }[] = [];
+  /** One member's place in the cluster: how to start it, and its current process. */
+  interface Slot {
+    launch(): { member: Member; started: Promise<void> };
+    child?: ChildProcess;
+    member?: Member;
+  }
+  const slots = new Map<string, Slot>();
   const apis: ApiMember[] = [];
   const workers: Member[] = [];
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
-      await Promise.all(running.map((r) => endGroup(r.child, r.exited, 10000)));
+      await Promise.all(
+        [...slots.values()].map((s) => (s.child ? endGroup(s.child, s.member!.exited, 10000) : undefined)),
+      );
       for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
     })());
 
-  try {
-    const starting: Promise<void>[] = [];
-    for (let i = 0; i < (opts.workers ?? 2); i++) {
-      const w = spawnMember(`worker-${i + 1}`, 'workflows/worker.ts', base, /\[worker\] polling task queue/);
-      running.push({ child: w.child, exited: w.member.exited });
-      workers.push(w.member);
-      starting.push(w.started);
-    }
-    for (let i = 0; i < (opts.apis ?? 2); i++) {
-      const port = await freePort();
-      const a = spawnMember(
-        `api-${i + 1}`,
-        'api/server.ts',
-        { ...base, PORT: String(port) },
-        /\[api\] listening/,
-      );
-      running.push({ child: a.child, exited: a.member.exited });
-      const url = `http://127.0.0.1:${port}`;
-      apis.push({ ...a.member, url });
-      starting.push(
-        a.started.then(async () => {
+  const workerSlot = (index: number): Slot => {
+    const name = `worker-${index + 1}`;
+    const slot: Slot = {
+      launch() {
+        const w = spawnMember(name, 'workflows/worker.ts', base, /\[worker\] polling task queue/);
+        slot.child = w.child;
+        slot.member = w.member;
+        workers[index] = w.member;
+        return w;
+      },
+    };
+    return slot;
+  };
+  const apiSlot = (index: number, port: number): Slot => {
+    const name = `api-${index + 1}`;
+    const url = `http://127.0.0.1:${port}`;
+    const slot: Slot = {
+      launch() {
+        const a = spawnMember(name, 'api/server.ts', { ...base, PORT: String(port) }, /\[api\] listening/);
+        const member: ApiMember = { ...a.member, url };
+        slot.child = a.child;
+        slot.member = member;
+        apis[index] = member;
+        const started = a.started.then(async () => {
           await waitForPort(port, '127.0.0.1', 10000);
           const res = await fetch(`${url}/management/health`);
-          if (res.status !== 200)
-            throw new Error(`${a.member.name}: health ${res.status} ${await res.text()}`);
-        }),
-      );
-    }
-    await withTimeout(Promise.all(starting), opts.readyTimeoutMs ?? 90000, 'the scale-out cluster');
+          if (res.status !== 200) throw new Error(`${name}: health ${res.status} ${await res.text()}`);
+        });
+        started.catch(() => {}); // observed by whoever awaits it
+        return { member, started };
+      },
+    };
+    return slot;
+  };
+
+  try {
+    for (let i = 0; i < (opts.workers ?? 2); i++) slots.set(`worker-${i + 1}`, workerSlot(i));
+    for (let i = 0; i < (opts.apis ?? 2); i++) slots.set(`api-${i + 1}`, apiSlot(i, await freePort()));
+    const starting = [...slots.values()].map((slot) => slot.launch().started);
+    await withTimeout(Promise.all(starting), readyTimeoutMs, 'the scale-out cluster');
   } catch (err) {
     await stop();
     throw err;
   }
-  return { apis, workers, taskQueue, temporalAddress: opts.temporalAddress, filesDir, dataDir, stop };
+
+  const slotOf = (name: string): Slot => {
+    const slot = slots.get(name);
+    if (!slot) throw new Error(`no member ${name} in the cluster`);
+    return slot;
+  };
+  const signalGroup = (name: string, signal: NodeJS.Signals) => {
+    try {
+      process.kill(-slotOf(name).member!.pid, signal);
+    } catch {
+      // the group is gone already
+    }
+  };
+  return {
+    apis,
+    workers,
+    taskQueue,
+    temporalAddress: opts.temporalAddress,
+    filesDir,
+    dataDir,
+    stop,
+    signal: signalGroup,
+    async kill(name, signal = 'SIGKILL') {
+      signalGroup(name, signal);
+      await slotOf(name).member!.exited;
+    },
+    async restart(name) {
+      const slot = slotOf(name);
+      if (stopped) throw new Error('the cluster is stopped');
+      if (slot.child && slot.child.exitCode === null && slot.child.signalCode === null)
+        throw new Error(`${name} is still running`);
+      const { member, started } = slot.launch();
+      await withTimeout(started, readyTimeoutMs, name);
+      return member;
+    },
+  };
 }
 
 // --- the check -------------------------------------------------------------------------------------------
@@ -407,21 +478,4 @@ export async function checkScaleOut(
 export function memberOfIdentity(cluster: ScaleOutCluster, identity: string): Member | undefined {
   const pid = Number(identity.split('@')[0]);
   return cluster.workers.find((w) => descendants(w.pid).includes(pid));
-}
-
-function descendants(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++)
-    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
-  return tree;
 }

@@ -88,6 +88,8 @@ export interface DevServerOptions {
   /** SQLite file for persistence; in memory when absent. */
   dbFile?: string;
   port?: number;
+  /** Only `port` (a restart that workers and clients reconnect to): waits up to 10 s for it to be free. */
+  strictPort?: boolean;
   uiPort?: number | null;
   dynamicConfig?: Record<string, string | number | boolean>;
   log?: (line: string) => void;
@@ -97,7 +99,15 @@ export async function startTemporalDevServer(
   cli: string,
   opts: DevServerOptions = {},
 ): Promise<RunningTemporal> {
-  const port = opts.port && (await isPortFree(opts.port)) ? opts.port : await freePort();
+  let port = opts.port && (await isPortFree(opts.port)) ? opts.port : await freePort();
+  if (opts.strictPort && opts.port && port !== opts.port) {
+    port = opts.port;
+    const until = Date.now() + 10000;
+    while (!(await isPortFree(port))) {
+      if (Date.now() > until) throw new Error(`port ${port} of the Temporal dev server is still in use`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });

@@ -5,11 +5,15 @@
  * - Mail: the SMTP server keeps the end of the message unanswered; the worker is killed after the server has
  *   the whole mail. The retry finds the send's outbox mark and does not send again: the step ends in ERROR
  *   saying the mail may have been delivered, one mail is received. A node admin's rerun sends it again.
+ * - Request (issue 10): the same as the mail with SEND_REQUEST: the HTTP server has the request and holds its
+ *   answer; the worker is killed; the retry finds the outbox mark, the step ends in ERROR saying the request
+ *   may have been received, the server has it once; a node admin's rerun sends it again.
  * - SFTP: the worker is frozen and killed while it uploads a large file (its pending name recorded); the
  *   retry finishes the upload (or finds the finished file) and removes the partial one: one file is written.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -33,6 +37,12 @@ describe('a worker killed during a send', () => {
   let smtpPort: number;
   let sshd: TestSshd;
   const mails: string[] = [];
+  let web: http.Server;
+  let webPort: number;
+  /** Paths of the requests the HTTP server received; answers held while `holdingRequests` is on. */
+  const requests: string[] = [];
+  let holdingRequests = true;
+  const heldRequests: (() => void)[] = [];
   /** The SMTP answer to the end of a message, held while `holding` is on. */
   let holding = true;
   const held: (() => void)[] = [];
@@ -57,11 +67,25 @@ describe('a worker killed during a send', () => {
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
     smtpPort = (smtp.server.address() as AddressInfo).port;
     sshd = await startSshd();
+    web = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests.push(req.url ?? '');
+        const answer = () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('received');
+        if (holdingRequests) heldRequests.push(answer);
+        else answer();
+      });
+    });
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    webPort = (web.address() as AddressInfo).port;
   });
 
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.kill('SIGKILL')));
     for (const release of held.splice(0)) release();
+    for (const release of heldRequests.splice(0)) release();
+    web?.closeAllConnections();
+    await new Promise<void>((r) => (web ? web.close(() => r()) : r()));
     await new Promise<void>((r) => smtp?.close(() => r()));
     await sshd?.stop();
   });
@@ -75,6 +99,9 @@ describe('a worker killed during a send', () => {
     workers.push(w);
     return w;
   };
+
+  /** Ends the workers of earlier tests, so the one a test kills is the only one that can hold its send. */
+  const endEarlierWorkers = () => Promise.all(workers.map((w) => w.kill('SIGKILL')));
 
   const configure = (nodeId: number, settings: Record<string, unknown>) =>
     s
@@ -127,6 +154,48 @@ describe('a worker killed during a send', () => {
     expect(ours()).toHaveLength(2);
   });
 
+  it('sends the request once, and again only when a node admin reruns the step', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const action = await g.node('SEND_REQUEST', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    await g.edge(hup, action);
+    const marker = crypto.randomUUID();
+    await configure(action, {
+      httpRequestMethod: 'POST',
+      url: `http://127.0.0.1:${webPort}/once/${marker}/\${document.id}`,
+      headers: {},
+      requestBody: { bodyType: 'JSON', jsonBody: { document: { value: '${document.id}' } } },
+    });
+    const ours = () => requests.filter((r) => r.startsWith(`/once/${marker}/`));
+
+    await endEarlierWorkers();
+    const first = startWorker();
+    await first.ready;
+    const doc = await startDocument(s, g, hup);
+    // The server has the request; its answer is held: the worker dies before it learns the outcome.
+    await eventually('the request at the server', async () => (ours().length === 1 ? true : undefined));
+    await first.kill('SIGKILL');
+    holdingRequests = false;
+    for (const release of heldRequests.splice(0)) release();
+
+    const second = startWorker();
+    await second.ready;
+    const step = await stepReaching(s.knex, doc.id, action, ['ERROR'], 90_000);
+    expect(step.errorMessage).toBe(
+      `An earlier attempt stopped while sending the request to 127.0.0.1:${webPort}: it may have been ` +
+        'received, so it is not sent again. Rerun the step to send it once more.',
+    );
+    expect(ours()).toEqual([`/once/${marker}/${doc.id}`]);
+    const rows = await s.knex('action_execution_results').where('node_id', action);
+    expect(rows.map((r) => r.status)).toEqual(['FAILURE']);
+
+    // A deliberate rerun is a new execution: it sends.
+    const rerun = await s.send('PUT', `/api/steps/${step.id}/rerun`, s.admin);
+    expect(rerun.status).toBe(200);
+    await stepReaching(s.knex, doc.id, action, ['ACCEPTED'], 60_000);
+    expect(ours()).toHaveLength(2);
+  });
+
   it('writes the SFTP file once', async () => {
     const g = await GraphBuilder.create(s.knex);
     const hup = await g.node('HUP');
@@ -157,6 +226,7 @@ describe('a worker killed during a send', () => {
     // Large enough that the upload takes a while on loopback.
     const content = `${'All work and no play makes Jack a dull boy. '.repeat(600_000)}\n`;
 
+    await endEarlierWorkers();
     const first = startWorker();
     await first.ready;
     const doc = await startDocument(s, g, hup, { name: 'big.txt', content });

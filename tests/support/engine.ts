@@ -323,6 +323,8 @@ export function spawnWorkerProcess(opts: {
         FILES_DIR: opts.filesDir,
         // The suites share the database: a worker of one must not move the others' schedules to its queue.
         SCHEDULE_SYNC: 'off',
+        // Nor start the workflows of documents other suites insert without one on purpose.
+        DOCUMENT_SWEEP: 'off',
         ...opts.env,
       },
       detached: true,
