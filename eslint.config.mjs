@@ -1,7 +1,7 @@
 // Flat ESLint config: TypeScript everywhere, React hooks in web/, the Temporal rule set for workflow code
 // (no Node built-ins or I/O modules in the deterministic sandbox, no floating promises), and the layers:
 // `api/` and `activities/` never import each other (what both need lives in `server/`), `server/` imports
-// neither, and the worker entry does not import the API.
+// neither, `db/` imports `domain/` only, and the worker entry does not import the API.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -15,6 +15,9 @@ const NO_ACTIVITIES = layer(
   'Activity code runs on the worker: start a workflow (workflows/request-contract.ts) or move what both need to server/.',
 );
 const NO_WEB = layer('web', 'The web app is not imported by server code.');
+const DB_ONLY_DOMAIN = ['api', 'activities', 'server', 'workflows', 'web', 'scripts'].map((name) =>
+  layer(name, 'db/ is below every other layer: it imports domain/ only.'),
+);
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.data', 'coverage', 'tests/artifacts', '**/*.cjs'] },
@@ -79,6 +82,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['db/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: DB_ONLY_DOMAIN }] },
   },
   {
     files: ['api/**/*.ts'],

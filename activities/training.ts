@@ -16,6 +16,7 @@
  * it skips (the running training sends those documents too).
  */
 import type { Knex } from 'knex';
+import { classifierTags } from '../db/queries/tags';
 import type { TrainableConfig } from '../domain/graph-types';
 import { NODE_LIMITS } from '../domain/nodes';
 import { untrainableReason } from '../domain/training';
@@ -143,11 +144,7 @@ export async function trainingPayload(knex: Knex, node: TrainableNode, documentI
     if (!text) continue; // deleted meanwhile
     const base = { id, filename: text.filename, content: text.content };
     if (node.kind === 'CLF') {
-      const classifierLabels: string[] = await knex('classifier_tags as c')
-        .join('classifier_types as t', 't.id', 'c.classifier_type_id')
-        .where({ 'c.document_id': id, 'c.node_id': node.id })
-        .orderBy('t.id')
-        .pluck('t.name');
+      const classifierLabels = (await classifierTags(knex, id, node.id)).map((t) => t.name);
       documents.push({ ...base, classifierLabels });
     } else documents.push({ ...base, spans: await spansOf(knex, node.id, id, text) });
   }

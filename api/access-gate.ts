@@ -19,6 +19,9 @@ import {
   type Principal,
 } from '../domain/access';
 import type { AccessMode } from '../domain/enums';
+import { documentById } from '../db/queries/documents';
+import { endpointNodeRefs, nodeRef } from '../db/queries/nodes';
+import { stepNode } from '../db/queries/steps';
 import { mayReadDocumentOf, type AppState } from './auth';
 import { forbidden, unauthorized } from './errors';
 import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from './routes/access';
@@ -45,8 +48,11 @@ const PROCESS_OF = (table: string) => (knex: Knex, id: number) =>
 /** One query per reference kind (numeric ids only; upload endpoints are resolved apart). */
 const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: number) => Promise<unknown>> = {
   process: (knex, id) => knex('processes').where('id', id).first('id as processId'),
-  node: (knex, id) => knex('nodes').where('id', id).first('id as nodeId', 'process_id as processId'),
-  document: PROCESS_OF('documents'),
+  node: async (knex, id) => {
+    const node = await nodeRef(knex, id);
+    return node && { nodeId: node.id, processId: node.processId };
+  },
+  document: documentById,
   edge: PROCESS_OF('edges'),
   secret: PROCESS_OF('secrets'),
   predicate: (knex, id) =>
@@ -54,7 +60,7 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
       .join('edges as e', 'e.id', 'p.edge_id')
       .where('p.id', id)
       .first('e.process_id as processId'),
-  step: NODE_OF('steps', 's'),
+  step: stepNode,
   classifierType: NODE_OF('classifier_types', 'c'),
   nerTagType: NODE_OF('ner_tag_types', 't'),
   nerTag: (knex, id) =>
@@ -92,13 +98,13 @@ export async function resolveTargets(
   ctx: Context,
 ): Promise<Target[]> {
   if (kind === 'uploadEndpoint') {
-    const q = knex('nodes')
-      .where('activity_type', 'HUP')
-      .whereRaw(`settings->>'endpoint' = ?`, [raw])
-      .select('id as nodeId', 'process_id as processId');
     const processId = ctx.query.processId;
-    if (typeof processId === 'string') q.where('process_id', idParam(processId, 'processId'));
-    return ((await q) as unknown[]).map((r) => toTarget(r)!);
+    const nodes = await endpointNodeRefs(
+      knex,
+      raw,
+      typeof processId === 'string' ? idParam(processId, 'processId') : undefined,
+    );
+    return nodes.map((n) => ({ processId: Number(n.processId), nodeId: Number(n.id) }));
   }
   const id = idParam(raw, kind);
   if (kind === 'process') return [{ processId: id }]; // the mode on an unknown process is none anyway

@@ -5,6 +5,8 @@
  * Starting `document-<id>` once committed is the caller's (server/document-workflows.ts).
  */
 import type { Knex } from 'knex';
+import { insertContent } from '../db/queries/document-contents';
+import { insertDocumentRow } from '../db/queries/documents';
 import type { DocumentType } from '../domain/enums';
 import { toWellFormedText } from '../domain/upload-check';
 import { keyOfHash, sha256, withFileLock, type FileStore } from './files';
@@ -52,20 +54,17 @@ export async function insertDocument(
   const hash = sha256(input.bytes);
   await withFileLock(trx, keyOfHash(hash));
   const file = await store.put(input.bytes, hash);
-  const [row] = await trx('documents')
-    .insert({
-      process_id: input.processId,
-      upload_node_id: input.uploadNodeId,
-      filename: input.filename,
-      path: file.key,
-      content_hash: file.hash,
-      mime_type: input.mimeType,
-      size: file.size,
-      document_type: input.documentType,
-      status: 'WAITING',
-      created_by_id: input.createdById,
-    })
-    .returning('id');
-  await trx('document_contents').insert({ document_id: row.id, content: input.content ?? '' });
-  return Number(row.id);
+  const id = await insertDocumentRow(trx, {
+    processId: input.processId,
+    uploadNodeId: input.uploadNodeId,
+    filename: input.filename,
+    path: file.key,
+    contentHash: file.hash,
+    mimeType: input.mimeType,
+    size: file.size,
+    documentType: input.documentType,
+    createdById: input.createdById,
+  });
+  await insertContent(trx, id, input.content ?? '');
+  return id;
 }

@@ -6,30 +6,24 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
-import type { NodeSettings } from '../../domain/graph-types';
+import {
+  documentSuccesses,
+  executionByKey,
+  recordExecution,
+  type ExecutionRecord,
+  type ExecutionStatus,
+} from '../../db/queries/action-results';
+import { settingsNode, type SettingsNode } from '../../db/queries/nodes';
+import { classifierTags } from '../../db/queries/tags';
 import type { NodeResultData, RenderData, SpanTagData } from '../../domain/wildcard-render';
 import type { RunAutomaticNodeInput } from './index';
 
-export interface ActionNode {
-  id: number;
-  processId: number;
-  name: string;
-  activityType: string;
-  settings: NodeSettings;
-}
+export type ActionNode = SettingsNode;
 
 export async function loadActionNode(knex: Knex, nodeId: number): Promise<ActionNode> {
-  const row = await knex('nodes')
-    .where('id', nodeId)
-    .first('id', 'process_id', 'name', 'activity_type', 'settings');
-  if (!row) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
-  return {
-    id: Number(row.id),
-    processId: Number(row.process_id),
-    name: row.name,
-    activityType: row.activity_type,
-    settings: (row.settings ?? {}) as NodeSettings,
-  };
+  const node = await settingsNode(knex, nodeId);
+  if (!node) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
+  return node;
 }
 
 /**
@@ -40,8 +34,7 @@ export const executionKey = (input: RunAutomaticNodeInput): string =>
   input.batchId ? `batch:${input.batchId}` : `step:${input.stepId}:${input.attempt}`;
 
 export async function alreadySucceeded(knex: Knex, key: string): Promise<boolean> {
-  const row = await knex('action_execution_results').where('execution_key', key).first('status');
-  return row?.status === 'SUCCESS';
+  return (await executionByKey(knex, key))?.status === 'SUCCESS';
 }
 
 /** Node and PostgreSQL errors that mean the database could not be reached (not that it refused the write). */
@@ -81,6 +74,23 @@ export async function whileDatabaseUnreachable<T>(
   }
 }
 
+/** The execution of a run to record, under its key (this module's unless an executor has its own). */
+export const executionOf = (
+  input: RunAutomaticNodeInput,
+  status: ExecutionStatus,
+  details: Record<string, unknown>,
+  key = executionKey(input),
+  batchId = input.batchId ?? null,
+): ExecutionRecord => ({
+  nodeId: input.nodeId,
+  stepId: input.stepId,
+  documentId: input.documentId,
+  batchId,
+  executionKey: key,
+  status,
+  details,
+});
+
 /**
  * Writes (or overwrites, on a retry) the result of one execution; while the database cannot be reached it
  * tries again for up to a minute (whileDatabaseUnreachable).
@@ -91,27 +101,7 @@ export async function recordResult(
   status: 'SUCCESS' | 'FAILURE',
   details: Record<string, unknown>,
 ): Promise<void> {
-  await whileDatabaseUnreachable(() => writeResult(knex, input, status, details));
-}
-
-async function writeResult(
-  knex: Knex,
-  input: RunAutomaticNodeInput,
-  status: 'SUCCESS' | 'FAILURE',
-  details: Record<string, unknown>,
-): Promise<void> {
-  await knex('action_execution_results')
-    .insert({
-      node_id: input.nodeId,
-      step_id: input.stepId,
-      document_id: input.documentId,
-      batch_id: input.batchId ?? null,
-      execution_key: executionKey(input),
-      status,
-      details: JSON.stringify(details),
-    })
-    .onConflict('execution_key')
-    .merge(['status', 'details', 'created_date']);
+  await whileDatabaseUnreachable(() => recordExecution(knex, executionOf(input, status, details), 'replace'));
 }
 
 /**
@@ -126,22 +116,14 @@ export async function beginSend(
   input: RunAutomaticNodeInput,
 ): Promise<'go' | 'done' | 'interrupted'> {
   return knex.transaction(async (trx) => {
-    const key = executionKey(input);
-    const row = await trx('action_execution_results').where('execution_key', key).forUpdate().first('status');
+    const row = await executionByKey(trx, executionKey(input), { forUpdate: true });
     if (row?.status === 'SUCCESS') return 'done';
     if (row?.status === 'PENDING') return 'interrupted';
-    await trx('action_execution_results')
-      .insert({
-        node_id: input.nodeId,
-        step_id: input.stepId,
-        document_id: input.documentId,
-        batch_id: input.batchId ?? null,
-        execution_key: key,
-        status: 'PENDING',
-        details: JSON.stringify({ sendingSince: new Date().toISOString() }),
-      })
-      .onConflict('execution_key')
-      .merge(['status', 'details', 'created_date']);
+    await recordExecution(
+      trx,
+      executionOf(input, 'PENDING', { sendingSince: new Date().toISOString() }),
+      'replace',
+    );
     return 'go';
   });
 }
@@ -193,19 +175,12 @@ async function spanTags(knex: Knex, documentId: number, content: string): Promis
 async function nodeResults(knex: Knex, documentId: number): Promise<Record<number, NodeResultData>> {
   const out: Record<number, NodeResultData> = {};
   const of = (nodeId: number) => (out[nodeId] ??= {});
-  const results: { node_id: number; activity_type: string; details: Record<string, unknown> }[] = await knex(
-    'action_execution_results as r',
-  )
-    .join('nodes as n', 'n.id', 'r.node_id')
-    .where({ 'r.document_id': documentId, 'r.status': 'SUCCESS' })
-    .orderBy('r.id', 'asc')
-    .select('r.node_id', 'n.activity_type', 'r.details');
   const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-  for (const r of results) {
+  for (const r of await documentSuccesses(knex, documentId)) {
     // Later rows overwrite earlier ones: the latest run of a node wins.
     const d = r.details ?? {};
-    const n = of(Number(r.node_id));
-    switch (r.activity_type) {
+    const n = of(Number(r.nodeId));
+    switch (r.activityType) {
       case 'SEND_REQUEST':
         n.sendRequestBody = str(d.body);
         break;
@@ -218,13 +193,8 @@ async function nodeResults(knex: Knex, documentId: number): Promise<Record<numbe
         break;
     }
   }
-  const tags: { node_id: number; id: number; name: string }[] = await knex('classifier_tags as c')
-    .join('classifier_types as t', 't.id', 'c.classifier_type_id')
-    .where('c.document_id', documentId)
-    .orderBy('t.id')
-    .select('c.node_id', 't.id', 't.name');
-  for (const t of tags) {
-    const n = of(Number(t.node_id));
+  for (const t of await classifierTags(knex, documentId)) {
+    const n = of(Number(t.nodeId));
     n.classifierTypes ??= { selected: [] };
     (n.classifierTypes.selected as { id: number; name: string }[]).push({ id: Number(t.id), name: t.name });
   }
@@ -290,11 +260,7 @@ async function loadDocumentData(knex: Knex, documentId: number, now: Date): Prom
   if (!doc) throw ApplicationFailure.nonRetryable(`Document ${documentId} no longer exists`, 'DocumentGone');
   const content: string = doc.content ?? '';
   const [clfTags, spans, nodes] = await Promise.all([
-    knex('classifier_tags as c')
-      .join('classifier_types as t', 't.id', 'c.classifier_type_id')
-      .where('c.document_id', documentId)
-      .orderBy('t.id')
-      .pluck('t.name') as Promise<string[]>,
+    classifierTags(knex, documentId).then((tags) => tags.map((t) => t.name)),
     spanTags(knex, documentId, content),
     nodeResults(knex, documentId),
   ]);

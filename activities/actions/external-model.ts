@@ -27,6 +27,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
+import { lockStep } from '../../db/queries/steps';
 import type { CustomExternalConfig, ExternalConfig, LlmExternalConfig } from '../../domain/graph-types';
 import { OutboundRefused } from '../../server/net-guard';
 import {
@@ -229,8 +230,8 @@ async function store(
   details: Record<string, unknown>,
 ): Promise<void> {
   await knex.transaction(async (trx) => {
-    const step = await trx('steps').where('id', input.stepId).forUpdate().first('id');
-    if (!step) throw ApplicationFailure.nonRetryable('The step no longer exists', 'StepGone');
+    if (!(await lockStep(trx, input.stepId)))
+      throw ApplicationFailure.nonRetryable('The step no longer exists', 'StepGone');
     let written: number;
     let crossingUtterances = 0;
     if (kind === 'CLF') {

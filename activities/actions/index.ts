@@ -6,6 +6,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import { nodeRef } from '../../db/queries/nodes';
 import type { DocumentWorkflowInput } from '../../workflows/document-contract';
 import type { ActionBatchInput, ActionBatchReason } from '../../workflows/action-contract';
 import type { LlmRerunInput, LlmRerunResult } from '../../workflows/request-contract';
@@ -131,14 +132,14 @@ export function createActionActivities(deps: ActionDeps) {
 
     /** Executes the node's action once for a batch (AGGREGATED rendering); the outcome is its result row. */
     async runActionBatch(input: { nodeId: number; batchId: number }): Promise<{ documents: number }> {
-      const node = await deps.knex('nodes').where('id', input.nodeId).first('activity_type');
+      const node = await nodeRef(deps.knex, input.nodeId);
       if (!node) throw ApplicationFailure.nonRetryable(`Node ${input.nodeId} no longer exists`, 'NodeGone');
-      const execute = executorOf(node.activity_type);
+      const execute = executorOf(node.activityType);
       await heartbeating(() =>
         execute(
           {
             nodeId: input.nodeId,
-            activityType: node.activity_type,
+            activityType: node.activityType,
             documentId: null,
             stepId: null,
             batchId: input.batchId,

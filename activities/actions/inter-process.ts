@@ -9,12 +9,15 @@
  * already created (a start that finds the workflow running is fine) and creates only the missing ones.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { executionByKey, recordExecution } from '../../db/queries/action-results';
+import { nodeRefs } from '../../db/queries/nodes';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { createFileStore } from '../../server/files';
 import { insertDocument } from '../../server/document-intake';
 import {
   alreadySucceeded,
   executionKey,
+  executionOf,
   loadActionNode,
   loadRenderData,
   permanentFailure,
@@ -52,12 +55,10 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   if (!deps.startDocument)
     throw await permanentFailure(knex, input, 'This worker cannot start documents (no Temporal client)');
 
-  const receivers: { id: number; process_id: number; activity_type: string }[] = await knex('nodes')
-    .whereIn('id', receiverIds)
-    .select('id', 'process_id', 'activity_type');
+  const receivers = await nodeRefs(knex, receiverIds);
   for (const id of receiverIds) {
-    const r = receivers.find((x) => Number(x.id) === id);
-    if (!r || r.activity_type !== 'IPR')
+    const r = receivers.find((x) => x.id === id);
+    if (!r || r.activityType !== 'IPR')
       throw await permanentFailure(knex, input, `The receiver node ${id} is not an inter-process receiver`);
   }
 
@@ -74,14 +75,14 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   if (!filename) throw await permanentFailure(knex, input, 'The rendered document name is empty');
 
   const key = executionKey(input);
-  const previous = await knex('action_execution_results').where('execution_key', key).first('details');
+  const previous = await executionByKey(knex, key);
   const sent: SentDocument[] = [...((previous?.details?.documents as SentDocument[] | undefined) ?? [])];
   const store = createFileStore(deps.filesDir);
   const bytes = Buffer.from(payload, 'utf8');
 
   for (const id of receiverIds) {
     if (sent.some((d) => d.receiverNodeId === id)) continue;
-    const processId = Number(receivers.find((x) => Number(x.id) === id)!.process_id);
+    const processId = receivers.find((x) => x.id === id)!.processId;
     await knex.transaction(async (trx) => {
       const documentId = await insertDocument(trx, store, {
         processId,
@@ -94,17 +95,11 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
         content: payload,
       });
       sent.push({ receiverNodeId: id, processId, documentId });
-      await trx('action_execution_results')
-        .insert({
-          node_id: input.nodeId,
-          step_id: input.stepId,
-          document_id: input.documentId,
-          execution_key: key,
-          status: 'FAILURE',
-          details: JSON.stringify({ documents: sent, error: 'sending unfinished' }),
-        })
-        .onConflict('execution_key')
-        .merge(['status', 'details', 'created_date']);
+      await recordExecution(
+        trx,
+        executionOf(input, 'FAILURE', { documents: sent, error: 'sending unfinished' }, key, null),
+        'replace',
+      );
     });
   }
 

@@ -22,18 +22,16 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
+import { executionByKey, recordExecution } from '../../db/queries/action-results';
+import { contentOf } from '../../db/queries/document-contents';
+import { documentById } from '../../db/queries/documents';
+import { lockStep } from '../../db/queries/steps';
+import { hasUtterances, transcriptTokens, type TranscriptToken } from '../../db/queries/utterances';
 import { compileLexicon, type LexiconMatch, type LexiconRule } from '../../domain/lexicon';
 import { activityContext } from '../parser/work';
+import { executionOf } from './context';
 import { duration, LexiconTimeout, matchInThread } from './lexicon-pool';
 import type { ActionExecutor, DocumentRun, RunAutomaticNodeInput } from './index';
-
-interface TokenRow {
-  id: number;
-  utterance_id: number;
-  value: string;
-  ts_start: number | null;
-  ts_end: number | null;
-}
 
 interface TagRow {
   document_id: number;
@@ -52,6 +50,13 @@ const INSERT_CHUNK = 1000;
 
 export const executionKey = (input: RunAutomaticNodeInput) =>
   `lexicon:step:${input.stepId}:run:${input.attempt}`;
+
+/** A run of the lexicon as an execution to record (one document, no batch). */
+const lexiconExecution = (
+  input: RunAutomaticNodeInput,
+  status: 'SUCCESS' | 'FAILURE',
+  details: Record<string, unknown>,
+) => executionOf(input, status, details, executionKey(input), null);
 
 async function loadRules(knex: Knex, nodeId: number): Promise<(LexiconRule & { tagName: string })[]> {
   return knex('matching_rules as r')
@@ -78,16 +83,12 @@ const HEARTBEAT_MS = 5000;
 
 /** Tags of an audio document: each utterance matched alone, each match linked to the tokens it covers. */
 async function audioTags(knex: Knex, documentId: number, match: Match) {
-  const tokens: TokenRow[] = await knex('utterance_tokens as k')
-    .join('utterances as u', 'u.id', 'k.utterance_id')
-    .where('u.document_id', documentId)
-    .orderBy([{ column: 'u.id' }, { column: 'k.position' }, { column: 'k.id' }])
-    .select('k.id', 'k.utterance_id', 'k.value', 'k.ts_start', 'k.ts_end');
+  const tokens = await transcriptTokens(knex, documentId);
   const tags: { tag: Omit<TagRow, 'document_id' | 'step_id' | 'origin'>; tokenIds: number[] }[] = [];
-  const utterances: { tokens: TokenRow[]; starts: number[]; text: string }[] = [];
+  const utterances: { tokens: TranscriptToken[]; starts: number[]; text: string }[] = [];
   for (let i = 0; i < tokens.length;) {
     let j = i;
-    while (j < tokens.length && tokens[j].utterance_id === tokens[i].utterance_id) j++;
+    while (j < tokens.length && tokens[j].utteranceId === tokens[i].utteranceId) j++;
     const utterance = tokens.slice(i, j);
     const starts: number[] = [];
     let text = '';
@@ -104,8 +105,8 @@ async function audioTags(knex: Knex, documentId: number, match: Match) {
     for (const m of results[u]) {
       const covered = utterance.filter((t, k) => starts[k] < m.end && starts[k] + t.value.length > m.start);
       if (!covered.length) continue;
-      const tsStarts = covered.map((t) => t.ts_start).filter((v): v is number => v !== null);
-      const tsEnds = covered.map((t) => t.ts_end).filter((v): v is number => v !== null);
+      const tsStarts = covered.map((t) => t.tsStart).filter((v): v is number => v !== null);
+      const tsEnds = covered.map((t) => t.tsEnd).filter((v): v is number => v !== null);
       tags.push({
         tag: {
           ner_tag_type_id: m.nerTagTypeId,
@@ -123,17 +124,7 @@ async function audioTags(knex: Knex, documentId: number, match: Match) {
 }
 
 async function recordFailure(knex: Knex, input: RunAutomaticNodeInput, message: string) {
-  await knex('action_execution_results')
-    .insert({
-      node_id: input.nodeId,
-      step_id: input.stepId,
-      document_id: input.documentId,
-      execution_key: executionKey(input),
-      status: 'FAILURE',
-      details: JSON.stringify({ message }),
-    })
-    .onConflict('execution_key')
-    .ignore();
+  await recordExecution(knex, lexiconExecution(input, 'FAILURE', { message }), 'keep');
 }
 
 /** Runs the matching in the pool with a heartbeat; a run past the time limit fails the step, once. */
@@ -161,10 +152,10 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
     throw ApplicationFailure.nonRetryable('A lexicon node runs for one document', 'BadInput');
   const input: DocumentRun = run as DocumentRun;
   const key = executionKey(input);
-  const done = await knex('action_execution_results').where('execution_key', key).first('status');
+  const done = await executionByKey(knex, key);
   if (done?.status === 'SUCCESS') return;
 
-  const doc = await knex('documents').where('id', input.documentId).first('id', 'document_type');
+  const doc = await documentById(knex, input.documentId);
   if (!doc) throw ApplicationFailure.nonRetryable('The document no longer exists', 'DocumentGone');
   const rules = await loadRules(knex, input.nodeId);
   const lexicon = compileLexicon(rules);
@@ -180,21 +171,19 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
   const match = threadMatcher(knex, input, rules, lexiconTimeoutMs ?? DEFAULT_LEXICON_TIMEOUT_MS);
 
   // A transcript (wav, or an imported JSON transcript) is matched by its tokens, whatever the upload type.
-  const audio =
-    doc.document_type === 'AUDIOFILE' ||
-    Boolean(await knex('utterances').where('document_id', input.documentId).first('id'));
+  const audio = doc.documentType === 'AUDIOFILE' || (await hasUtterances(knex, input.documentId));
   let textTags: LexiconMatch[] = [];
   let tokenTags: Awaited<ReturnType<typeof audioTags>> = [];
   if (audio) tokenTags = await audioTags(knex, input.documentId, match);
   else {
-    const content = await knex('document_contents').where('document_id', input.documentId).first('content');
+    const content = await contentOf(knex, input.documentId);
     [textTags] = await match([content?.content ?? '']);
   }
 
   const base = { document_id: input.documentId, step_id: input.stepId };
   await knex.transaction(async (trx) => {
-    const step = await trx('steps').where('id', input.stepId).forUpdate().first('id');
-    if (!step) throw ApplicationFailure.nonRetryable('The step no longer exists', 'StepGone');
+    if (!(await lockStep(trx, input.stepId)))
+      throw ApplicationFailure.nonRetryable('The step no longer exists', 'StepGone');
     await trx('ner_tags').where('step_id', input.stepId).delete();
     if (audio && tokenTags.length) {
       // Ids drawn first so each tag's token links are known without relying on RETURNING order.
@@ -226,20 +215,15 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
     const perTagType: Record<string, number> = {};
     const typeIds = audio ? tokenTags.map((t) => t.tag.ner_tag_type_id) : textTags.map((m) => m.nerTagTypeId);
     for (const id of typeIds) perTagType[id] = (perTagType[id] ?? 0) + 1;
-    await trx('action_execution_results')
-      .insert({
-        node_id: input.nodeId,
-        ...base,
-        execution_key: key,
-        status: 'SUCCESS',
-        details: JSON.stringify({
-          matches: audio ? tokenTags.length : textTags.length,
-          perTagType,
-          rules: rules.length,
-          kind: audio ? 'audio' : 'text',
-        }),
-      })
-      .onConflict('execution_key')
-      .merge(['status', 'details']);
+    await recordExecution(
+      trx,
+      lexiconExecution(input, 'SUCCESS', {
+        matches: audio ? tokenTags.length : textTags.length,
+        perTagType,
+        rules: rules.length,
+        kind: audio ? 'audio' : 'text',
+      }),
+      'update',
+    );
   });
 };

@@ -5,6 +5,9 @@
  * with each token's offsets in it), and a JSON POST to a user-configured URL through the net guard.
  */
 import type { Knex } from 'knex';
+import { only, qualify } from '../../db/queries/columns';
+import { DOCUMENT_COLUMNS } from '../../db/queries/documents';
+import { transcriptTokens } from '../../db/queries/utterances';
 import { requestAt, type GuardedResponse } from '../guarded-http';
 import { resolveOutbound } from '../../server/net-guard';
 
@@ -60,32 +63,22 @@ export async function loadModelText(knex: Knex, documentId: number): Promise<Mod
   const doc = await knex('documents as d')
     .leftJoin('document_contents as c', 'c.document_id', 'd.id')
     .where('d.id', documentId)
-    .first('d.filename', 'd.document_type', 'c.content');
+    .first([...qualify('d', only(DOCUMENT_COLUMNS, 'filename', 'documentType')), 'c.content']);
   if (!doc) return null;
-  const rows: {
-    id: number | string;
-    utterance_id: number | string;
-    value: string;
-    ts_start: number | null;
-    ts_end: number | null;
-  }[] = await knex('utterance_tokens as k')
-    .join('utterances as u', 'u.id', 'k.utterance_id')
-    .where('u.document_id', documentId)
-    .orderBy([{ column: 'u.id' }, { column: 'k.position' }, { column: 'k.id' }])
-    .select('k.id', 'k.utterance_id', 'k.value', 'k.ts_start', 'k.ts_end');
-  if (!rows.length && doc.document_type !== 'AUDIOFILE')
+  const rows = await transcriptTokens(knex, documentId);
+  if (!rows.length && doc.documentType !== 'AUDIOFILE')
     return { filename: doc.filename, content: doc.content ?? '', tokens: null };
   let content = '';
   const tokens: TextToken[] = [];
   rows.forEach((r, i) => {
-    if (i > 0) content += r.utterance_id === rows[i - 1].utterance_id ? ' ' : '\n';
+    if (i > 0) content += r.utteranceId === rows[i - 1].utteranceId ? ' ' : '\n';
     tokens.push({
       id: Number(r.id),
-      utteranceId: Number(r.utterance_id),
+      utteranceId: Number(r.utteranceId),
       start: content.length,
       end: content.length + r.value.length,
-      tsStart: r.ts_start,
-      tsEnd: r.ts_end,
+      tsStart: r.tsStart,
+      tsEnd: r.tsEnd,
     });
     content += r.value;
   });

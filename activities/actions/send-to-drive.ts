@@ -12,6 +12,7 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { executionByKey } from '../../db/queries/action-results';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import {
   createDriveClient,
@@ -92,7 +93,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps) {
 
   const folderId = conn.folder_id.trim();
   const where = { connection: conn.name, folderId };
-  const previous = await knex('action_execution_results').where('execution_key', executionKey(input)).first();
+  const previous = await executionByKey(knex, executionKey(input));
   const earlier: PendingUpload | undefined = previous?.details?.pendingUpload;
   // A rerendered name (e.g. ${util.datetime}) differs from the recorded one: the recorded one was uploaded.
   const pending: PendingUpload = earlier ?? { name: file.filename, token: crypto.randomUUID() };

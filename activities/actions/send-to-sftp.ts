@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import { executionByKey } from '../../db/queries/action-results';
 import SftpClient from 'ssh2-sftp-client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
@@ -97,7 +98,7 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
     throw err; // the name does not resolve (now): retried
   }
 
-  const previous = await knex('action_execution_results').where('execution_key', executionKey(input)).first();
+  const previous = await executionByKey(knex, executionKey(input));
   const pending: string | undefined = previous?.details?.pendingFile;
   const staleTemp: string | undefined = previous?.details?.pendingTemp;
   const client = new SftpClient(`send-to-sftp-${input.stepId}`);

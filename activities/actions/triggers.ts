@@ -13,6 +13,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
+import { lockNode } from '../../db/queries/nodes';
 import type { ActionBatchInput, ActionBatchReason } from '../../workflows/action-contract';
 import { executionKey } from './context';
 import type { ActionDeps, RunAutomaticNodeInput } from './index';
@@ -60,7 +61,7 @@ export async function collectForTrigger(
   const { knex } = deps;
   await knex.transaction(async (trx) => {
     // One collector of a node at a time: the count below and the claim see every earlier collection.
-    await trx('nodes').where('id', input.nodeId).forUpdate().first('id');
+    await lockNode(trx, input.nodeId);
     await trx('action_trigger_items')
       .insert({
         node_id: input.nodeId,
@@ -99,8 +100,7 @@ export async function claimBatch(
   claimKey: string,
 ): Promise<number | null> {
   return knex.transaction(async (trx) => {
-    const node = await trx('nodes').where('id', nodeId).forUpdate().first('id');
-    if (!node) return null;
+    if (!(await lockNode(trx, nodeId))) return null;
     const earlier = await trx('action_batches').where('claim_key', claimKey).first('id');
     if (earlier) return Number(earlier.id);
     const pending: number[] = await trx('action_trigger_items')

@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import { documentById } from '../../db/queries/documents';
 import { transcriptText, type TranscriptUtterance } from '../../domain/transcript';
 import { transcribe, type AsrSettings } from './asr';
 import { detectKind, type Detected } from './detect';
@@ -49,13 +50,6 @@ export interface ParseDocumentResult {
   contentLength: number;
   utterances: number;
   pages: number;
-}
-
-interface DocumentRow {
-  id: number;
-  filename: string;
-  path: string;
-  mime_type: string;
 }
 
 const textOnly = (content: string, pages: string[] = []): ParseOutput => ({ content, utterances: [], pages });
@@ -107,9 +101,7 @@ async function parseFile(
 }
 
 async function loadDocument(knex: Knex, filesDir: string, documentId: number) {
-  const doc = await knex<DocumentRow>('documents')
-    .where({ id: documentId })
-    .first('id', 'filename', 'path', 'mime_type');
+  const doc = await documentById(knex, documentId);
   if (!doc) throw badInput(`Document ${documentId} no longer exists.`, ParserFailure.missingDocument);
   const root = path.resolve(filesDir);
   const file = path.resolve(root, doc.path);
@@ -140,10 +132,10 @@ export function createParserActivities(deps: ParserDeps) {
 
   async function parseDocument(input: ParseDocumentInput): Promise<ParseDocumentResult> {
     const { doc, file, head } = await loadDocument(deps.knex, deps.filesDir, input.documentId);
-    const detected = detectKind(doc.mime_type, doc.filename, head);
+    const detected = detectKind(doc.mimeType, doc.filename, head);
     if (!detected)
       throw badInput(
-        `Files of type ${doc.mime_type} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
+        `Files of type ${doc.mimeType} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
         ParserFailure.unsupported,
       );
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), `parser-${input.documentId}-`));

@@ -5,12 +5,12 @@
  * (time, count, the connections' errors) is written to `poller_status`, and connection errors are reported
  * there rather than thrown: the next tick tries again.
  */
-import type { NodeSettings } from '../../domain/graph-types';
+import { settingsNode } from '../../db/queries/nodes';
 import { pollEmailNode } from './email';
 import { restartPending, pollContext } from './import';
 import { pollDriveNode } from './drive';
 import { pollSftpNode } from './sftp';
-import type { Poller, PollerDeps, PollOutcome, UploadNode } from './types';
+import type { Poller, PollerDeps, PollOutcome } from './types';
 
 export type { PollerDeps, PollOutcome } from './types';
 
@@ -30,26 +30,10 @@ export interface PollUploadNodeResult extends PollOutcome {
   polled: boolean;
 }
 
-async function loadUploadNode(deps: PollerDeps, nodeId: number): Promise<UploadNode | null> {
-  const row = await deps
-    .knex('nodes')
-    .where('id', nodeId)
-    .first('id', 'process_id', 'name', 'activity_type', 'cron', 'settings');
-  if (!row) return null;
-  return {
-    id: Number(row.id),
-    processId: Number(row.process_id),
-    name: row.name,
-    activityType: row.activity_type,
-    cron: row.cron ?? null,
-    settings: (row.settings ?? {}) as NodeSettings,
-  };
-}
-
 export function createPollerActivities(deps: PollerDeps) {
   return {
     async pollUploadNode(input: PollUploadNodeInput): Promise<PollUploadNodeResult> {
-      const node = await loadUploadNode(deps, input.nodeId);
+      const node = (await settingsNode(deps.knex, input.nodeId)) ?? null;
       const poll = node && pollers[node.activityType];
       if (!node || !poll) return { nodeId: input.nodeId, polled: false, imported: 0, errors: [] };
       const { knex } = deps;

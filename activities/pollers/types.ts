@@ -6,7 +6,7 @@
  * throwing, so one failing connection does not stop the others.
  */
 import type { Knex } from 'knex';
-import type { NodeSettings } from '../../domain/graph-types';
+import type { SettingsNode } from '../../db/queries/nodes';
 import type { DocumentWorkflowInput } from '../../workflows/document-contract';
 
 export interface PollerDeps {
@@ -26,14 +26,8 @@ export interface PollerDeps {
   googleOAuth?: { tokenUrl: string; clientId: string; clientSecret: string };
 }
 
-export interface UploadNode {
-  id: number;
-  processId: number;
-  name: string;
-  activityType: string;
-  cron: string | null;
-  settings: NodeSettings;
-}
+/** The polled upload node: its identity, schedule and settings. */
+export type UploadNode = SettingsNode;
 
 export interface ImportItem {
   /** Identifies the item at its source, stable across polls (e.g. `imap:<conn>:<uidvalidity>:<uid>`). */

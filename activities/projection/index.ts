@@ -6,9 +6,15 @@
  * A step's errorMessage is written without database or stack internals (error-message.ts).
  */
 import type { Knex } from 'knex';
-import type { EvalPredicate, DocumentTags } from '../../domain/predicate-eval';
-import type { DocumentStatus, NewStep, StepNode } from '../../domain/steps';
+import type { DocumentTags } from '../../domain/predicate-eval';
+import type { DocumentStatus, NewStep } from '../../domain/steps';
 import type { LoadedFlow, StepPatch } from '../../domain/document-transition';
+import { addAssignee } from '../../db/queries/document-assignees';
+import { documentExists, lockDocument, setDocumentStatus } from '../../db/queries/documents';
+import { flowGraph } from '../../db/queries/graph';
+import { nodeRefs } from '../../db/queries/nodes';
+import { insertStep, stepIdsByOrder, updateStep } from '../../db/queries/steps';
+import { documentTags } from '../../db/queries/tags';
 import { stepErrorMessage } from './error-message';
 
 export interface LoadFlowInput {
@@ -38,130 +44,55 @@ export interface ProjectResult {
 export function createProjectionActivities({ knex }: { knex: Knex }) {
   return {
     async loadFlow(input: LoadFlowInput): Promise<LoadFlowResult> {
-      const [nodes, edges, predicates, doc] = await Promise.all([
-        knex('nodes')
-          .where('process_id', input.processId)
-          .orderBy('id')
-          .select(
-            'id',
-            'name',
-            'activity_type as activityType',
-            'automatic',
-            'auto_step_status as autoStepStatus',
-            'requires_acceptance as requiresAcceptance',
-            'priority',
-            'additional_node_submits as additionalNodeSubmits',
-          ),
-        knex('edges')
-          .where('process_id', input.processId)
-          .orderBy('id')
-          .select('id', 'from_id as fromId', 'to_id as toId'),
-        knex('predicates as p')
-          .join('edges as e', 'e.id', 'p.edge_id')
-          .where('e.process_id', input.processId)
-          .orderBy('p.id')
-          .select(
-            'p.id',
-            'p.edge_id as edgeId',
-            'p.parent_id as parentId',
-            'p.predicate_type as predicateType',
-            'p.logical_operator as logicalOperator',
-            'p.node_id as nodeId',
-            'p.equal',
-            'p.clf_type_id as clfTypeId',
-            'p.ner_tag_type_id as nerTagTypeId',
-          ),
-        knex('documents').where('id', input.documentId).first('id'),
+      const [graph, exists] = await Promise.all([
+        flowGraph(knex, input.processId),
+        documentExists(knex, input.documentId),
       ]);
-      let tags: DocumentTags = { classifier: [], ner: [] };
-      if (doc) {
-        const [classifier, ner] = await Promise.all([
-          knex('classifier_tags')
-            .where('document_id', input.documentId)
-            .select('node_id as nodeId', 'classifier_type_id as classifierTypeId'),
-          knex('ner_tags as t')
-            .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
-            .where('t.document_id', input.documentId)
-            .distinct('tt.node_id as nodeId', 't.ner_tag_type_id as nerTagTypeId'),
-        ]);
-        tags = { classifier, ner };
-      }
-      return {
-        graph: {
-          nodes: nodes.map((n: StepNode) => ({ ...n, additionalNodeSubmits: n.additionalNodeSubmits ?? [] })),
-          edges,
-          predicates: predicates as EvalPredicate[],
-        },
-        tags,
-        documentExists: Boolean(doc),
-      };
+      const tags: DocumentTags = exists
+        ? await documentTags(knex, input.documentId)
+        : { classifier: [], ner: [] };
+      return { graph, tags, documentExists: exists };
     },
 
     async project(input: ProjectInput): Promise<ProjectResult> {
       return knex.transaction(async (trx) => {
-        const doc = await trx('documents').where('id', input.documentId).forUpdate().first('id');
-        if (!doc) return { documentExists: false, created: [] };
+        if (!(await lockDocument(trx, input.documentId))) return { documentExists: false, created: [] };
         const now = new Date();
         const created: { order: number; id: number }[] = [];
         const creates = input.creates ?? [];
         if (creates.length) {
-          const existing = await trx('steps')
-            .where('document_id', input.documentId)
-            .whereIn(
-              'order',
-              creates.map((c) => c.order),
-            )
-            .select('id', 'order');
-          const byOrder = new Map(existing.map((r: { id: number; order: number }) => [r.order, r.id]));
+          const byOrder = await stepIdsByOrder(
+            trx,
+            input.documentId,
+            creates.map((c) => c.order),
+          );
           const liveNodes = new Set(
             (
-              await trx('nodes')
-                .whereIn(
-                  'id',
-                  creates.map((c) => c.nodeId),
-                )
-                .select('id')
-            ).map((r: { id: number }) => r.id),
+              await nodeRefs(
+                trx,
+                creates.map((c) => c.nodeId),
+              )
+            ).map((n) => n.id),
           );
           for (const c of creates) {
             let id = byOrder.get(c.order);
             if (id === undefined) {
               if (!liveNodes.has(c.nodeId)) continue;
-              [{ id }] = await trx('steps')
-                .insert({
-                  document_id: input.documentId,
-                  node_id: c.nodeId,
-                  order: c.order,
-                  status: c.status,
-                  master: c.master,
-                  last_modified_date: now,
-                })
-                .returning('id');
+              id = await insertStep(trx, input.documentId, c, now);
             }
-            created.push({ order: c.order, id: id! });
+            created.push({ order: c.order, id });
           }
         }
         for (const s of input.changes ?? []) {
-          await trx('steps')
-            .where({ id: s.id, document_id: input.documentId })
-            .update({
-              status: s.status,
-              master: s.master,
-              rejected: s.rejected,
-              blocked_by_id: s.blockedBy,
-              error_message: stepErrorMessage(s.errorMessage, `step ${s.id}`),
-              last_modified_date: now,
-            });
+          await updateStep(
+            trx,
+            input.documentId,
+            { ...s, errorMessage: stepErrorMessage(s.errorMessage, `step ${s.id}`) },
+            now,
+          );
         }
-        await trx('documents')
-          .where('id', input.documentId)
-          .update({ status: input.documentStatus, last_modified_date: now });
-        if (input.addAssignee) {
-          await trx('document_assignees')
-            .insert({ document_id: input.documentId, user_id: input.addAssignee })
-            .onConflict(['document_id', 'user_id'])
-            .ignore();
-        }
+        await setDocumentStatus(trx, input.documentId, input.documentStatus, now);
+        if (input.addAssignee) await addAssignee(trx, input.documentId, input.addAssignee);
         return { documentExists: true, created };
       });
     },

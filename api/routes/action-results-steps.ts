@@ -6,6 +6,8 @@
  * has not run (a send in progress is no result yet). READ on the step's node.
  */
 import Router from '@koa/router';
+import { latestStepExecution } from '../../db/queries/action-results';
+import { stepNode } from '../../db/queries/steps';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser } from '../auth';
 import { notFound } from '../errors';
@@ -51,17 +53,10 @@ export function stepActionResultRoutes({ knex }: AppDeps): Router {
     router.get(route.path, async (ctx) => {
       const user = currentUser(ctx);
       const stepId = idParam(firstValue(ctx.query.stepId), 'stepId');
-      const step = await knex('steps as s')
-        .join('nodes as n', 'n.id', 's.node_id')
-        .where('s.id', stepId)
-        .first('n.id as nodeId', 'n.process_id as processId', 'n.activity_type as activityType');
+      const step = await stepNode(knex, stepId);
       if (!step || step.activityType !== route.activityType) throw notFound('step');
-      assertNodeMode(user, Number(step.nodeId), Number(step.processId), 'READ');
-      const row = await knex('action_execution_results')
-        .where('step_id', stepId)
-        .whereIn('status', ['SUCCESS', 'FAILURE'])
-        .orderBy('id', 'desc')
-        .first('status', 'details');
+      assertNodeMode(user, step.nodeId, step.processId, 'READ');
+      const row = await latestStepExecution(knex, stepId);
       if (!row) throw notFound('actionExecutionResult');
       const pick: Pick = (name) => {
         const v = row.details?.[name];

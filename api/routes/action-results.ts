@@ -4,6 +4,7 @@
  * node is enough.
  */
 import Router from '@koa/router';
+import { nodeExecutions } from '../../db/queries/action-results';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser } from '../auth';
 import { HttpError, notFound } from '../errors';
@@ -36,27 +37,17 @@ export function actionResultRoutes({ knex }: AppDeps): Router {
     const size = sizeRaw === undefined ? 20 : idParam(sizeRaw, 'size');
     if (page < 0 || size < 1 || size > 100)
       throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
-    // A send in progress (its outbox mark, PENDING) is no result yet.
-    const base = knex('action_execution_results')
-      .where('node_id', node.id)
-      .whereIn('status', ['SUCCESS', 'FAILURE']);
-    const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-    const rows = await base
-      .clone()
-      .orderBy('id', 'desc')
-      .offset(page * size)
-      .limit(size)
-      .select('id', 'node_id', 'step_id', 'document_id', 'status', 'details', 'created_date');
-    ctx.set('X-Total-Count', String(count));
+    const { rows, total } = await nodeExecutions(knex, node.id, page, size);
+    ctx.set('X-Total-Count', String(total));
     ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
     ctx.body = rows.map((r): ActionExecutionResultDTO => ({
       id: Number(r.id),
-      nodeId: Number(r.node_id),
-      stepId: r.step_id === null ? null : Number(r.step_id),
-      documentId: r.document_id === null ? null : Number(r.document_id),
-      status: r.status,
+      nodeId: Number(r.nodeId),
+      stepId: r.stepId === null ? null : Number(r.stepId),
+      documentId: r.documentId === null ? null : Number(r.documentId),
+      status: r.status as ActionExecutionResultDTO['status'],
       details: r.details ?? {},
-      createdDate: new Date(r.created_date).toISOString(),
+      createdDate: new Date(r.createdDate).toISOString(),
     }));
   });
 

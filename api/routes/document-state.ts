@@ -12,6 +12,7 @@ import type { AppDeps } from '../app';
 import { currentUser, mayReadDocumentOf, unreachable } from '../auth';
 import { notFound } from '../errors';
 import { documentHistory } from '../services/document-history';
+import { documentById } from '../../db/queries/documents';
 import { documentState } from '../services/document-state';
 import { idParam } from '../validate';
 
@@ -21,7 +22,7 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
   const readable = async (ctx: Context) => {
     const user = currentUser(ctx);
     const id = idParam(ctx.params.id);
-    const doc = await knex('documents').where('id', id).first('id', 'process_id as processId');
+    const doc = await documentById(knex, id);
     if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
       throw unreachable(user, 'document');
     return { user, id };

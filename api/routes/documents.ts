@@ -21,6 +21,15 @@ import {
 import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert } from '../errors';
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
+import {
+  addAssignee,
+  blockDocument,
+  removeAssignee,
+  replaceAssignees,
+} from '../../db/queries/document-assignees';
+import { pageCount, pagePath } from '../../db/queries/document-pages';
+import { documentById, findDocuments, renameDocument, setBlockedBy } from '../../db/queries/documents';
+import { obligatoryUploadNode } from '../../db/queries/nodes';
 import { createFileStore } from '../../server/files';
 import {
   checkUpload,
@@ -146,7 +155,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
    */
   const documentOf = async (ctx: Context, mode: AccessMode, param = 'id') => {
     const user = currentUser(ctx);
-    const doc = await documents.findDocument(knex, idParam(ctx.params[param], param));
+    const doc = await documentById(knex, idParam(ctx.params[param], param));
     if (!doc) throw notFound('document');
     if (mode === 'READ') {
       if (!(await mayReadDocumentOf(knex, user, doc.processId))) throw forbidden();
@@ -154,7 +163,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     return { user, doc };
   };
   const respondDocument = async (ctx: Context, id: number) => {
-    ctx.body = await documents.toDocumentDTO(knex, (await documents.findDocument(knex, id))!);
+    ctx.body = await documents.toDocumentDTO(knex, (await documentById(knex, id))!);
   };
   /** A user who may be assigned: exists, is activated and may at least read the process. */
   const assignable = async (userId: number, processId: number): Promise<AuthUser> => {
@@ -177,12 +186,12 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
   router.put('/api/documents', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, updateSchema, 'document');
-    const doc = await documents.findDocument(knex, input.id);
+    const doc = await documentById(knex, input.id);
     if (!doc) throw notFound('document');
     assertProcessMode(user, doc.processId, 'WRITE');
     checkFilename(input.filename);
     const filename = sanitizeFilename(input.filename);
-    await documents.renameDocument(knex, doc.id, filename);
+    await renameDocument(knex, doc.id, filename);
     setAlert(ctx, 'soaApp.document.updated', filename);
     await respondDocument(ctx, doc.id);
   });
@@ -194,9 +203,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     assertProcessMode(user, input.processId, 'READ');
     checkFilename(input.filename);
     checkContent('document', input.content);
-    const upload = await knex('nodes')
-      .where({ process_id: input.processId, activity_type: 'HUP', obligatory: true })
-      .first('id', 'process_id as processId');
+    const upload = await obligatoryUploadNode(knex, input.processId);
     if (!upload) throw notFound('process');
     assertNodeMode(user, upload.id, upload.processId, 'WRITE');
     let filename = sanitizeFilename(input.filename);
@@ -241,7 +248,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = parse(bulkDeleteSchema, await deleteBody(ctx), 'documents');
     assertProcessMode(user, input.processId, 'ADMIN');
-    const docs = await documents.findDocuments(knex, { ids: input.documentIds, processId: input.processId });
+    const docs = await findDocuments(knex, { ids: input.documentIds, processId: input.processId });
     const deleted = await documents.deleteDocuments(deps, docs);
     ctx.body = { deleted };
   });
@@ -251,14 +258,14 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const processId = idParam(ctx.params.id);
     assertProcessMode(user, processId, 'ADMIN');
     if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
-    const deleted = await documents.deleteDocuments(deps, await documents.findDocuments(knex, { processId }));
+    const deleted = await documents.deleteDocuments(deps, await findDocuments(knex, { processId }));
     ctx.body = { deleted };
   });
 
   router.put('/api/document-content', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, contentSchema, 'documentContent');
-    const doc = await documents.findDocument(knex, input.docId);
+    const doc = await documentById(knex, input.docId);
     if (!doc) throw notFound('document');
     assertProcessMode(user, doc.processId, 'WRITE');
     if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
@@ -279,20 +286,20 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
       });
     }
     if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
-    await documents.block(knex, doc.id, user.id);
+    await blockDocument(knex, doc.id, user.id);
     await respondDocument(ctx, doc.id);
   });
 
   router.delete(['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'], async (ctx) => {
     const { doc } = await documentOf(ctx, 'ADMIN');
-    await documents.unblock(knex, doc.id);
+    await setBlockedBy(knex, doc.id, null);
     await respondDocument(ctx, doc.id);
   });
 
   router.post('/api/v2/document/:id/assignees/:userId', async (ctx) => {
     const { doc } = await documentOf(ctx, 'WRITE');
     const target = await assignable(idParam(ctx.params.userId, 'userId'), doc.processId);
-    await documents.addAssignee(knex, doc.id, target.id);
+    await addAssignee(knex, doc.id, target.id);
     await respondDocument(ctx, doc.id);
   });
 
@@ -301,7 +308,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const { user, doc } = await documentOf(ctx, 'WRITE');
     const userId = idParam(ctx.params.userId, 'userId');
     if (userId !== user.id) assertProcessMode(user, doc.processId, 'ADMIN');
-    await documents.removeAssignee(knex, doc.id, userId);
+    await removeAssignee(knex, doc.id, userId);
     await respondDocument(ctx, doc.id);
   });
 
@@ -309,7 +316,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const { doc } = await documentOf(ctx, 'ADMIN');
     const list = body(ctx, userIdList, 'assignees').map((v) => (typeof v === 'number' ? v : v.id));
     for (const id of new Set(list)) await assignable(id, doc.processId);
-    await documents.replaceAssignees(knex, doc.id, list);
+    await replaceAssignees(knex, doc.id, list);
     await respondDocument(ctx, doc.id);
   });
 
@@ -317,12 +324,12 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
 
   router.get('/api/documents/:id/images/length', async (ctx) => {
     const { doc } = await documentOf(ctx, 'READ');
-    ctx.body = { length: await documents.pageCount(knex, doc.id) };
+    ctx.body = { length: await pageCount(knex, doc.id) };
   });
 
   router.get('/api/documents/:id/images/:index', async (ctx) => {
     const { doc } = await documentOf(ctx, 'READ');
-    const key = await documents.pagePath(knex, doc.id, idParam(ctx.params.index, 'index'));
+    const key = await pagePath(knex, doc.id, idParam(ctx.params.index, 'index'));
     if (!key || !(await store.exists(key))) throw notFound('page');
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'private, max-age=300');

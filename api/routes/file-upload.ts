@@ -16,6 +16,7 @@ import { sanitizeFilename } from '../../server/document-intake';
 import { createDocument, toSummary, type DocumentDeps } from '../services/documents';
 import { createFileStore } from '../../server/files';
 import { findNode } from '../services/nodes';
+import { endpointNodeRefs } from '../../db/queries/nodes';
 import { checkUpload } from '../../domain/upload-check';
 import { idParam } from '../validate';
 import type { Node } from '../../db/models/Node';
@@ -233,14 +234,8 @@ export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Router {
     const processId =
       ctx.query.processId === undefined ? undefined : idParam(ctx.query.processId, 'processId');
     await intake(ctx, deps, config, async (user) => {
-      const q = knex('nodes')
-        .where('activity_type', 'HUP')
-        .whereRaw(`settings->>'endpoint' = ?`, [endpoint])
-        .orderBy('id')
-        .pluck('id');
-      if (processId !== undefined) q.where('process_id', processId);
-      const ids: number[] = await q;
-      const nodes = (await Promise.all(ids.map((id) => findNode(knex, id)))).filter((n): n is Node => !!n);
+      const refs = await endpointNodeRefs(knex, endpoint, processId);
+      const nodes = (await Promise.all(refs.map((r) => findNode(knex, r.id)))).filter((n): n is Node => !!n);
       if (nodes.length === 0) throw notFound('uploadEndpoint');
       if (nodes.length === 1) return nodes[0];
       const writable = nodes.filter((n) => modeSatisfies(nodeMode(user, n.id, n.processId), 'WRITE'));

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { nodeRef, type NodeRef } from '../../db/queries/nodes';
 import { validateLabelImport } from '../../domain/label-import-schema';
 import { DataFormats, type LabelImportFile } from '../../domain/label-types';
 import {
@@ -39,8 +40,8 @@ export async function nodeWithAccess(
   user: AuthUser,
   nodeId: number,
   need: 'READ' | 'ADMIN',
-): Promise<labels.NodeRef> {
-  const node = await labels.findNode(knex, nodeId);
+): Promise<NodeRef> {
+  const node = await nodeRef(knex, nodeId);
   if (!node) throw notFound('node');
   if (need === 'READ') assertNodeMode(user, node.id, node.processId, 'READ');
   else assertProcessMode(user, node.processId, 'ADMIN');

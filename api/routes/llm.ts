@@ -14,6 +14,8 @@
 import crypto from 'node:crypto';
 import Router from '@koa/router';
 import { z } from 'zod';
+import { documentById } from '../../db/queries/documents';
+import { stepNode } from '../../db/queries/steps';
 import { modeSatisfies, nodeMode } from '../../domain/access';
 import {
   LLM_RERUN_TIMEOUT_MS,
@@ -75,23 +77,20 @@ export function llmRoutes({ knex, temporal, config }: AppDeps): Router {
 
   router.post('/api/llm-prompt-step/:stepId/rerun', async (ctx) => {
     const user = currentUser(ctx);
-    const step = await knex('steps as s')
-      .join('nodes as n', 'n.id', 's.node_id')
-      .where('s.id', idParam(ctx.params.stepId, 'stepId'))
-      .first('s.id', 's.document_id', 'n.id as nodeId', 'n.process_id as processId', 'n.activity_type');
+    const step = await stepNode(knex, idParam(ctx.params.stepId, 'stepId'));
     if (!step) throw notFound('step');
-    assertNodeMode(user, Number(step.nodeId), Number(step.processId), 'WRITE');
-    if (step.activity_type !== 'LLM_PROMPT') throw badRequest('The step is not a step of an LLM prompt node');
+    assertNodeMode(user, step.nodeId, step.processId, 'WRITE');
+    if (step.activityType !== 'LLM_PROMPT') throw badRequest('The step is not a step of an LLM prompt node');
     const input = body(ctx, rerunBody, 'llmPromptRerun');
     const result = await runWorkflow<LlmRerunInput, LlmRerunResult>(
       temporal,
       config.taskQueue,
       LLM_RERUN_WORKFLOW,
-      llmRerunWorkflowId(Number(step.id), crypto.randomUUID()),
+      llmRerunWorkflowId(step.id, crypto.randomUUID()),
       {
-        stepId: Number(step.id),
-        nodeId: Number(step.nodeId),
-        documentId: Number(step.document_id),
+        stepId: step.id,
+        nodeId: step.nodeId,
+        documentId: step.documentId,
         prompt: input.prompt,
         promptEditorState: input.promptEditorState ?? null,
       },
@@ -109,15 +108,14 @@ export function llmRoutes({ knex, temporal, config }: AppDeps): Router {
   router.get('/api/llm-chat-responses', async (ctx) => {
     const user = currentUser(ctx);
     const documentId = idParam(firstValue(ctx.query.documentId), 'documentId');
-    const doc = await knex('documents').where('id', documentId).first('id', 'process_id');
+    const doc = await documentById(knex, documentId);
     // An unknown document and one of a process the caller cannot read answer alike (issue 9 finding 12).
-    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.process_id))))
-      throw unreachable(user, 'document');
+    if (!doc || !(await mayReadDocumentOf(knex, user, doc.processId))) throw unreachable(user, 'document');
     const rows: Record<string, unknown>[] = await knex('llm_chat_responses')
       .where('document_id', documentId)
       .orderBy('id', 'asc')
       .select(COLUMNS);
-    const processId = Number(doc.process_id);
+    const processId = doc.processId;
     ctx.body = rows
       .filter((r) => modeSatisfies(nodeMode(user, Number(r.node_id), processId), 'READ'))
       .map(toDTO);

@@ -11,6 +11,8 @@ import { assertGlobalPermission, assertProcessMode, currentUser } from '../auth'
 import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
 import { requireTags } from '../services/process-tags';
 import * as documents from '../services/documents';
+import { findDocuments } from '../../db/queries/documents';
+import { processNodeRefs } from '../../db/queries/nodes';
 import { createFileStore } from '../../server/files';
 import * as processes from '../services/processes';
 import { body, idParam } from '../validate';
@@ -102,8 +104,8 @@ export function processRoutes(deps: AppDeps): Router {
     const process = await processes.findProcess(knex, id);
     if (!process) throw notFound('process');
     // Its documents first: their workflows end and their files go (the rows would cascade, the rest not).
-    await documents.deleteDocuments(documentDeps, await documents.findDocuments(knex, { processId: id }));
-    const nodeIds: number[] = (await knex('nodes').where('process_id', id).pluck('id')).map(Number);
+    await documents.deleteDocuments(documentDeps, await findDocuments(knex, { processId: id }));
+    const nodeIds = (await processNodeRefs(knex, id)).map((n) => Number(n.id));
     await processes.deleteProcess(knex, id);
     await keepSchedulesInStep(deps, nodeIds);
     setAlert(ctx, 'soaApp.process.deleted', process.name);

@@ -5,6 +5,9 @@
  * type, i.e. the sidebar's tabs), all from the projection.
  */
 import type { Knex } from 'knex';
+import { documentAssignees } from '../../db/queries/document-assignees';
+import { documentById } from '../../db/queries/documents';
+import { userRef } from '../../db/queries/users';
 import type { AuthUser } from '../auth';
 import type { ActivityType } from '../../domain/enums';
 import { selectedStep } from '../../domain/steps';
@@ -50,8 +53,6 @@ export interface DocumentStateDTO {
   selectedStepId: number | null;
 }
 
-const USER_COLUMNS = ['u.id', 'u.login', 'u.first_name as firstName', 'u.last_name as lastName', 'u.email'];
-
 function brackets(steps: StepDTO[]): StepBracketDTO[] {
   const out: StepBracketDTO[] = [];
   for (const s of steps) {
@@ -68,20 +69,12 @@ export async function documentState(
   documentId: number,
   user: AuthUser,
 ): Promise<DocumentStateDTO | null> {
-  const doc = await knex('documents').where('id', documentId).first();
+  const doc = await documentById(knex, documentId);
   if (!doc) return null;
   const [steps, assignees, blocker] = await Promise.all([
     documentSteps(knex, documentId, user),
-    knex('document_assignees as a')
-      .join('users as u', 'u.id', 'a.user_id')
-      .where('a.document_id', documentId)
-      .orderBy('u.login')
-      .select(USER_COLUMNS) as Promise<UserRefDTO[]>,
-    doc.blocked_by_id
-      ? (knex('users as u').where('u.id', doc.blocked_by_id).first(USER_COLUMNS) as Promise<
-          UserRefDTO | undefined
-        >)
-      : Promise.resolve(undefined),
+    documentAssignees(knex, documentId, 'login'),
+    doc.blockedById ? userRef(knex, doc.blockedById) : Promise.resolve(undefined),
   ]);
   const blockedBy = blocker ?? null;
   const perNode: NodeStepsDTO[] = [];
@@ -102,13 +95,13 @@ export async function documentState(
       id: doc.id,
       filename: doc.filename,
       path: doc.path,
-      documentType: doc.document_type,
-      processId: doc.process_id,
+      documentType: doc.documentType,
+      processId: doc.processId,
       status: doc.status,
-      mimeType: doc.mime_type,
+      mimeType: doc.mimeType,
       size: Number(doc.size),
-      createdDate: new Date(doc.created_date).toISOString(),
-      lastModifiedDate: doc.last_modified_date ? new Date(doc.last_modified_date).toISOString() : null,
+      createdDate: new Date(doc.createdDate).toISOString(),
+      lastModifiedDate: doc.lastModifiedDate ? new Date(doc.lastModifiedDate).toISOString() : null,
       blockedBy,
       assignees,
     },

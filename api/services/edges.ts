@@ -8,7 +8,8 @@ import { Edge } from '../../db/models/Edge';
 import { edgeRefusal, isCohesive, withEdge, withoutEdges } from '../../domain/graph';
 import type { EdgeDTO } from '../../domain/graph-types';
 import { appError, unprocessable } from '../errors';
-import { loadGraph, lockProcess } from './nodes';
+import { processGraph } from '../../db/queries/graph';
+import { lockProcess } from './nodes';
 
 const toEdgeDTO = (e: Edge): EdgeDTO => ({
   id: e.id,
@@ -34,7 +35,7 @@ export async function createEdge(
 ): Promise<EdgeDTO> {
   return knex.transaction(async (trx) => {
     await lockProcess(trx, processId);
-    const graph = await loadGraph(trx, processId);
+    const graph = await processGraph(trx, processId);
     if (edgeRefusal(graph, fromId, toId))
       throw appError('error.graph.edgeNotAllowed', 'edge', 'edgeNotAllowed');
     if (!isCohesive(withEdge(graph, { id: 0, fromId, toId }))) throw unprocessable('error.graph.noCohesive');
@@ -46,7 +47,7 @@ export async function createEdge(
 export async function deleteEdge(knex: Knex, edge: Edge): Promise<void> {
   await knex.transaction(async (trx) => {
     await lockProcess(trx, edge.processId);
-    const graph = await loadGraph(trx, edge.processId);
+    const graph = await processGraph(trx, edge.processId);
     if (!isCohesive(withoutEdges(graph, (e) => e.id === edge.id)))
       throw unprocessable('error.graph.noCohesive');
     await Edge.query(trx).deleteById(edge.id);

@@ -1,5 +1,7 @@
 /** Inter-process receiver (IPR) nodes an IPS node may send to: those of the processes the caller can READ. */
 import type { Knex } from 'knex';
+import { only, qualify } from '../../db/queries/columns';
+import { NODE_REF_COLUMNS } from '../../db/queries/nodes';
 import { isAdmin, modeSatisfies, type Principal } from '../../domain/access';
 import { GLOBAL_COMPONENT_ID } from '../../domain/enums';
 import type { IprNodeDTO } from '../../domain/integration-types';
@@ -9,7 +11,7 @@ export async function listReceiverNodes(knex: Knex, principal: Principal): Promi
     .join('processes as p', 'p.id', 'n.process_id')
     .where('n.activity_type', 'IPR')
     .orderBy([{ column: 'p.id' }, { column: 'n.id' }])
-    .select('n.id', 'n.name', 'n.process_id', 'p.name as process_name');
+    .select([...qualify('n', only(NODE_REF_COLUMNS, 'id', 'name', 'processId')), 'p.name as processName']);
   if (!isAdmin(principal)) {
     const readable = principal.authorities
       .filter(
@@ -18,10 +20,5 @@ export async function listReceiverNodes(knex: Knex, principal: Principal): Promi
       .map((a) => a.componentId);
     q.whereIn('n.process_id', [...new Set(readable)]);
   }
-  return (await q).map((r) => ({
-    id: r.id,
-    name: r.name,
-    processId: r.process_id,
-    processName: r.process_name,
-  }));
+  return q;
 }

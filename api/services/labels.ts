@@ -23,35 +23,6 @@ import { normalizeTolerance } from '../../domain/matching-rules';
 import { fieldErrors } from '../errors';
 import { findRulesOfTagTypes, toRuleDTO } from './matching-rules';
 
-export interface NodeRef {
-  id: number;
-  processId: number;
-  activityType: string;
-  name: string;
-}
-
-export async function findNode(knex: Knex, id: number): Promise<NodeRef | undefined> {
-  const row = await knex('nodes').where({ id }).first('id', 'process_id', 'activity_type', 'name');
-  return row
-    ? {
-        id: Number(row.id),
-        processId: Number(row.process_id),
-        activityType: row.activity_type,
-        name: row.name,
-      }
-    : undefined;
-}
-
-export async function findNodes(knex: Knex, ids: readonly number[]): Promise<NodeRef[]> {
-  const rows = await knex('nodes').whereIn('id', ids).select('id', 'process_id', 'activity_type', 'name');
-  return rows.map((row) => ({
-    id: Number(row.id),
-    processId: Number(row.process_id),
-    activityType: row.activity_type,
-    name: row.name,
-  }));
-}
-
 /** Runs `fn`; a clash on a (node, lower(name)) unique index becomes the name's field error. */
 export async function onNameTaken<T>(objectName: string, fn: () => Promise<T>): Promise<T> {
   try {

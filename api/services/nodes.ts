@@ -7,16 +7,11 @@
 import type { Knex } from 'knex';
 import { UniqueViolationError } from 'objection';
 import { Node, nodeColumns } from '../../db/models/Node';
+import { processGraph } from '../../db/queries/graph';
+import { nodeRefs } from '../../db/queries/nodes';
 import { modeSatisfies, nodeMode, processMode, type Principal } from '../../domain/access';
 import type { ActivityType } from '../../domain/enums';
-import {
-  ancestors as ancestorsOf,
-  isCohesive,
-  withoutNode,
-  type Graph,
-  type GraphEdge,
-  type GraphNode,
-} from '../../domain/graph';
+import { ancestors as ancestorsOf, isCohesive, withoutNode } from '../../domain/graph';
 import type {
   NodeCoordinatesDTO,
   NodeDTO,
@@ -44,30 +39,6 @@ import {
 import { appError, fieldErrors, unprocessable } from '../errors';
 
 const NAME_INDEX = 'nodes_process_name_unique';
-
-export interface GraphNodeRow extends GraphNode {
-  processId: number;
-  name: string;
-}
-export interface GraphEdgeRow extends GraphEdge {
-  id: number;
-}
-export type ProcessGraph = Graph<GraphNodeRow, GraphEdgeRow>;
-
-/** The nodes and edges of a process, as the domain's graph functions take them. */
-export async function loadGraph(knex: Knex, processId: number): Promise<ProcessGraph> {
-  const [nodes, edges] = await Promise.all([
-    knex('nodes')
-      .where('process_id', processId)
-      .orderBy('id')
-      .select('id', 'activity_type as activityType', 'process_id as processId', 'name'),
-    knex('edges')
-      .where('process_id', processId)
-      .orderBy('id')
-      .select('id', 'from_id as fromId', 'to_id as toId'),
-  ]);
-  return { nodes, edges };
-}
 
 /** Serializes graph changes of one process (the row lock lasts until the transaction ends). */
 export async function lockProcess(trx: Knex.Transaction, processId: number): Promise<boolean> {
@@ -135,10 +106,10 @@ async function relatedSettings(knex: Knex, nodes: readonly Node[]): Promise<Map<
   const ips = nodes.filter((n) => n.activityType === 'IPS');
   const receiverIds = ips.flatMap((n) => (n.settings?.receivers ?? []).map((r) => r.id));
   if (receiverIds.length) {
-    const rows = await knex('nodes')
-      .whereIn('id', [...new Set(receiverIds)])
-      .select('id', 'name', 'process_id as processId');
-    const byId = new Map<number, ReceiverRef>(rows.map((r) => [r.id, r]));
+    const rows = await nodeRefs(knex, [...new Set(receiverIds)]);
+    const byId = new Map<number, ReceiverRef>(
+      rows.map((r) => [r.id, { id: r.id, name: r.name, processId: r.processId }]),
+    );
     for (const n of ips) {
       // A receiver deleted since is dropped from the answer.
       const receivers = (n.settings?.receivers ?? []).flatMap((r) =>
@@ -284,7 +255,7 @@ async function wildcardViolations(
   if (!fields.length) return [];
   let previousNodes: WildcardSourceNode[] = [];
   if (nodeId !== null) {
-    const graph = await loadGraph(knex, draft.processId);
+    const graph = await processGraph(knex, draft.processId);
     const ids = ancestorsOf(graph, nodeId);
     const ancestors = graph.nodes.filter((n) => ids.has(n.id));
     const clfIds = ancestors.filter((n) => n.activityType === 'CLF').map((n) => n.id);
@@ -415,7 +386,7 @@ export async function deleteNode(knex: Knex, node: Node): Promise<void> {
   if (node.obligatory) throw appError('soaApp.node.obligatoryNodeDeletion', 'node', 'obligatoryNodeDeletion');
   await knex.transaction(async (trx) => {
     await lockProcess(trx, node.processId);
-    const graph = await loadGraph(trx, node.processId);
+    const graph = await processGraph(trx, node.processId);
     if (!isCohesive(withoutNode(graph, node.id))) throw unprocessable('error.graph.noCohesive');
     await trx('authorities').where({ component_id: node.id, type: 'NODE' }).del();
     await trx('nodes').where('id', node.id).del();
@@ -446,7 +417,7 @@ async function onNameTaken<T>(name: string, write: () => PromiseLike<T>): Promis
 
 /** All ancestors of a node, as NodeDTOs in id order. */
 export async function previousNodes(knex: Knex, principal: Principal, node: Node): Promise<NodeDTO[]> {
-  const graph = await loadGraph(knex, node.processId);
+  const graph = await processGraph(knex, node.processId);
   const ids = ancestorsOf(graph, node.id);
   return toNodeDTOs(knex, principal, await findNodes(knex, [...ids]));
 }

@@ -9,7 +9,7 @@ import type { Edge } from '../../db/models/Edge';
 import { normalizePredicate, predicateNodes, predicateRules, type PredicateDraft } from '../../domain/graph';
 import type { PredicateDTO } from '../../domain/graph-types';
 import { appError, fieldErrors } from '../errors';
-import { loadGraph } from './nodes';
+import { processGraph } from '../../db/queries/graph';
 
 interface PredicateRow {
   id: number;
@@ -82,7 +82,7 @@ async function subtreeIds(knex: Knex, id: number): Promise<number[]> {
 
 /** Throws the field errors of a predicate about to be stored on `edge` (400 notAllowed: no eligible node). */
 async function validate(knex: Knex, edge: Edge, p: PredicateDraft, selfId: number | null): Promise<void> {
-  const graph = await loadGraph(knex, edge.processId);
+  const graph = await processGraph(knex, edge.processId);
   const eligible = predicateNodes(graph, edge);
   if (eligible.length === 0)
     throw appError('soaApp.predicate.notAllowed', 'predicate', 'predicateNotAllowed');

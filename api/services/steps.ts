@@ -10,6 +10,17 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../auth';
 import { forbidden, HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
+import { only, qualify } from '../../db/queries/columns';
+import { documentById } from '../../db/queries/documents';
+import {
+  STEP_COLUMNS,
+  documentStepViews,
+  nodeSteps,
+  stepNode,
+  stepView,
+  type StepView,
+} from '../../db/queries/steps';
+import type { UserRef } from '../../db/queries/users';
 import { modeSatisfies, nodeMode } from '../../domain/access';
 import type { ActivityType } from '../../domain/enums';
 import {
@@ -33,13 +44,7 @@ import {
   type StepActionResult,
 } from '../../workflows/contract';
 
-export interface UserRefDTO {
-  id: number;
-  login: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-}
+export type UserRefDTO = UserRef;
 
 export interface StepNodeDTO {
   id: number;
@@ -81,107 +86,18 @@ export interface StepContext {
   document: { id: number; processId: number; blockedBy: number | null; filename: string };
 }
 
-const STEP_COLUMNS = [
-  's.id',
-  's.document_id as documentId',
-  's.node_id as nodeId',
-  's.status',
-  's.master',
-  's.rejected',
-  's.blocked_by_id as blockedBy',
-  's.order',
-  's.error_message as errorMessage',
-  's.last_modified_date as lastModifiedDate',
-  'n.name as nodeName',
-  'n.activity_type as activityType',
-  'n.automatic',
-  'n.auto_step_status as autoStepStatus',
-  'n.requires_acceptance as requiresAcceptance',
-  'n.priority',
-  'n.additional_node_submits as additionalNodeSubmits',
-  'n.process_id as processId',
-  'u.login as userLogin',
-  'u.first_name as userFirstName',
-  'u.last_name as userLastName',
-  'u.email as userEmail',
-  'd.blocked_by_id as documentBlockedBy',
-];
-
-type StepJoinRow = StepState & {
-  documentId: number;
-  lastModifiedDate: Date | null;
-  nodeName: string;
-  activityType: ActivityType;
-  automatic: boolean;
-  autoStepStatus: StepNode['autoStepStatus'];
-  requiresAcceptance: boolean;
-  priority: number;
-  additionalNodeSubmits: StepNode['additionalNodeSubmits'] | null;
-  processId: number;
-  userLogin: string | null;
-  userFirstName: string | null;
-  userLastName: string | null;
-  userEmail: string | null;
-  documentBlockedBy: number | null;
-};
-
-const stepQuery = (knex: Knex) =>
-  knex('steps as s')
-    .join('nodes as n', 'n.id', 's.node_id')
-    .leftJoin('users as u', 'u.id', 's.blocked_by_id')
-    .join('documents as d', 'd.id', 's.document_id')
-    .select(STEP_COLUMNS);
-
-function nodeOf(r: StepJoinRow): StepNode & { processId: number } {
-  return {
-    id: r.nodeId,
-    name: r.nodeName,
-    activityType: r.activityType,
-    automatic: r.automatic,
-    autoStepStatus: r.autoStepStatus,
-    requiresAcceptance: r.requiresAcceptance,
-    priority: r.priority,
-    additionalNodeSubmits: r.additionalNodeSubmits ?? [],
-    processId: r.processId,
-  };
-}
-
-function stateOf(r: StepJoinRow): StepState & { documentId: number } {
-  return {
-    id: r.id,
-    documentId: r.documentId,
-    nodeId: r.nodeId,
-    status: r.status,
-    master: r.master,
-    rejected: r.rejected,
-    blockedBy: r.blockedBy,
-    order: r.order,
-    errorMessage: r.errorMessage,
-  };
-}
-
 export function actorFor(user: AuthUser, node: { id: number; processId: number }): StepActor {
   return { userId: user.id, nodeMode: nodeMode(user, node.id, node.processId) };
 }
 
-function toDTO(r: StepJoinRow, user: AuthUser | null): StepDTO {
-  const node = nodeOf(r);
-  const step = stateOf(r);
+function toDTO({ step, node, blockedBy, documentBlockedBy }: StepView, user: AuthUser | null): StepDTO {
+  const { lastModifiedDate, ...state } = step;
   const actor = user ? actorFor(user, node) : null;
   return {
-    ...step,
-    blockedBy:
-      r.blockedBy === null
-        ? null
-        : {
-            id: r.blockedBy,
-            login: r.userLogin ?? '',
-            firstName: r.userFirstName,
-            lastName: r.userLastName,
-            email: r.userEmail ?? '',
-          },
-    userId: r.blockedBy,
-    nodeName: r.nodeName,
+    ...state,
+    blockedBy,
+    userId: step.blockedBy,
+    nodeName: node.name,
     nodeDTO: {
       id: node.id,
       name: node.name,
@@ -190,12 +106,12 @@ function toDTO(r: StepJoinRow, user: AuthUser | null): StepDTO {
       priority: node.priority,
       automatic: node.automatic,
     },
-    lastModifiedDate: r.lastModifiedDate ? new Date(r.lastModifiedDate).toISOString() : null,
+    lastModifiedDate: lastModifiedDate ? new Date(lastModifiedDate).toISOString() : null,
     actions: actor ? availableActions(step, node, actor) : [],
     editable:
       actor !== null &&
       modeSatisfies(actor.nodeMode, 'WRITE') &&
-      isStepEditable(step, actor, r.documentBlockedBy),
+      isStepEditable(step, actor, documentBlockedBy),
   };
 }
 
@@ -205,14 +121,13 @@ export async function documentSteps(
   documentId: number,
   user: AuthUser | null,
 ): Promise<StepDTO[]> {
-  const rows: StepJoinRow[] = await stepQuery(knex).where('s.document_id', documentId).orderBy('s.order');
-  return rows.map((r) => toDTO(r, user));
+  return (await documentStepViews(knex, documentId)).map((v) => toDTO(v, user));
 }
 
 export async function stepDTO(knex: Knex, stepId: number, user: AuthUser | null): Promise<StepDTO> {
-  const row: StepJoinRow | undefined = await stepQuery(knex).where('s.id', stepId).first();
-  if (!row) throw notFound('step');
-  return toDTO(row, user);
+  const view = await stepView(knex, stepId);
+  if (!view) throw notFound('step');
+  return toDTO(view, user);
 }
 
 /** The node and process of a step, or undefined for an unknown step: what access is checked on. */
@@ -220,21 +135,21 @@ export async function findStepNode(
   knex: Knex,
   stepId: number,
 ): Promise<{ nodeId: number; processId: number } | undefined> {
-  const row = await knex('steps as s')
-    .join('nodes as n', 'n.id', 's.node_id')
-    .where('s.id', stepId)
-    .first('n.id as nodeId', 'n.process_id as processId');
-  return row ? { nodeId: Number(row.nodeId), processId: Number(row.processId) } : undefined;
+  const row = await stepNode(knex, stepId);
+  return row ? { nodeId: row.nodeId, processId: row.processId } : undefined;
 }
 
 export async function loadStepContext(knex: Knex, stepId: number): Promise<StepContext> {
-  const row: StepJoinRow | undefined = await stepQuery(knex).where('s.id', stepId).first();
-  if (!row) throw notFound('step');
-  const doc = await knex('documents')
-    .where('id', row.documentId)
-    .first('id', 'process_id as processId', 'blocked_by_id as blockedBy', 'filename');
+  const view = await stepView(knex, stepId);
+  if (!view) throw notFound('step');
+  const doc = await documentById(knex, view.step.documentId);
   if (!doc) throw notFound('document');
-  return { step: stateOf(row), node: nodeOf(row), document: doc };
+  const { lastModifiedDate: _, ...step } = view.step;
+  return {
+    step,
+    node: view.node,
+    document: { id: doc.id, processId: doc.processId, blockedBy: doc.blockedById, filename: doc.filename },
+  };
 }
 
 /** 409 with the rule's message (`error.step.<code>` as the key the UI may translate). */
@@ -306,10 +221,7 @@ export async function stepToAssign(
   userId: number,
   stepId?: number,
 ): Promise<number> {
-  const steps: { id: number; status: StepStatus; blockedBy: number | null }[] = await knex('steps')
-    .where({ document_id: documentId, node_id: nodeId })
-    .orderBy('order')
-    .select('id', 'status', 'blocked_by_id as blockedBy');
+  const steps = await nodeSteps(knex, documentId, nodeId);
   if (steps.length === 0) throw notFound('step');
   if (stepId !== undefined) {
     if (!steps.some((s) => s.id === stepId)) throw notFound('step');
@@ -348,7 +260,10 @@ export async function rerunnableSteps(
       .orderBy('s.id')
       .offset(page * size)
       .limit(size)
-      .select('s.id', 's.document_id as documentId', 'd.filename as documentName', 's.status', 's.master'),
+      .select([
+        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master')),
+        'd.filename as documentName',
+      ]),
     base.clone().count<{ count: string }[]>('* as count').first(),
   ]);
   return { items, total: Number(count?.count ?? 0) };

@@ -14,6 +14,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
+import { except } from '../../db/queries/columns';
+import { STEP_COLUMNS } from '../../db/queries/steps';
 import { startDocumentWorkflow } from '../../server/document-workflows';
 import { createWorker, type WorkerSettings } from '../../workflows/worker';
 import { buildProcess, buildUser, setupSuite, unique, type Suite } from './harness';
@@ -224,16 +226,7 @@ export async function stepsOf(knex: Knex, documentId: number): Promise<StepRow[]
   return knex('steps')
     .where('document_id', documentId)
     .orderBy('order')
-    .select(
-      'id',
-      'node_id as nodeId',
-      'status',
-      'master',
-      'rejected',
-      'blocked_by_id as blockedBy',
-      'order',
-      'error_message as errorMessage',
-    );
+    .select(except(STEP_COLUMNS, 'documentId', 'lastModifiedDate'));
 }
 
 export async function documentStatus(knex: Knex, documentId: number): Promise<string> {

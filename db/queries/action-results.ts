@@ -1,0 +1,123 @@
+/**
+ * Results of action executions (spec 3 section 7), one row per execution key (a run of a step, or a batch):
+ * written by the executors on the worker (SUCCESS, FAILURE, or PENDING while a send that cannot be repeated
+ * is under way), listed by the API.
+ */
+import type { Knex } from 'knex';
+import { only, qualify } from './columns';
+import { NODE_REF_COLUMNS } from './nodes';
+
+export type ExecutionStatus = 'SUCCESS' | 'FAILURE' | 'PENDING';
+
+export interface ExecutionResultRow {
+  id: number;
+  nodeId: number;
+  stepId: number | null;
+  documentId: number | null;
+  status: ExecutionStatus;
+  details: Record<string, any> | null;
+  createdDate: Date;
+}
+
+export const EXECUTION_RESULT_COLUMNS = [
+  'id',
+  'node_id as nodeId',
+  'step_id as stepId',
+  'document_id as documentId',
+  'status',
+  'details',
+  'created_date as createdDate',
+];
+
+/** An execution to record; the key identifies it across retries. */
+export interface ExecutionRecord {
+  nodeId: number;
+  stepId: number | null;
+  documentId: number | null;
+  batchId?: number | null;
+  executionKey: string;
+  status: ExecutionStatus;
+  details: Record<string, unknown>;
+}
+
+/**
+ * What recording an execution whose key has a row already does: `replace` its status, details and date,
+ * `update` its status and details (keeping the date of the first record), or `keep` the row as it is.
+ */
+export type OnRecorded = 'replace' | 'update' | 'keep';
+
+export async function recordExecution(knex: Knex, r: ExecutionRecord, onRecorded: OnRecorded): Promise<void> {
+  const q = knex('action_execution_results')
+    .insert({
+      node_id: r.nodeId,
+      step_id: r.stepId,
+      document_id: r.documentId,
+      batch_id: r.batchId ?? null,
+      execution_key: r.executionKey,
+      status: r.status,
+      details: JSON.stringify(r.details),
+    })
+    .onConflict('execution_key');
+  if (onRecorded === 'keep') await q.ignore();
+  else
+    await q.merge(onRecorded === 'replace' ? ['status', 'details', 'created_date'] : ['status', 'details']);
+}
+
+/** The execution recorded under the key (locked until the transaction ends with `forUpdate`). */
+export async function executionByKey(
+  knex: Knex,
+  key: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<ExecutionResultRow | undefined> {
+  const q = knex('action_execution_results').where('execution_key', key);
+  if (opts.forUpdate) q.forUpdate();
+  return q.first(EXECUTION_RESULT_COLUMNS);
+}
+
+/** The latest finished (SUCCESS or FAILURE) execution of a step. */
+export async function latestStepExecution(
+  knex: Knex,
+  stepId: number,
+): Promise<ExecutionResultRow | undefined> {
+  return knex('action_execution_results')
+    .where('step_id', stepId)
+    .whereIn('status', ['SUCCESS', 'FAILURE'])
+    .orderBy('id', 'desc')
+    .first(EXECUTION_RESULT_COLUMNS);
+}
+
+/** A page of a node's finished executions, newest first, with their total. */
+export async function nodeExecutions(
+  knex: Knex,
+  nodeId: number,
+  page: number,
+  size: number,
+): Promise<{ rows: ExecutionResultRow[]; total: number }> {
+  // A send in progress (its outbox mark, PENDING) is no result yet.
+  const base = knex('action_execution_results')
+    .where('node_id', nodeId)
+    .whereIn('status', ['SUCCESS', 'FAILURE']);
+  const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
+  const rows = await base
+    .clone()
+    .orderBy('id', 'desc')
+    .offset(page * size)
+    .limit(size)
+    .select(EXECUTION_RESULT_COLUMNS);
+  return { rows, total: Number(count) };
+}
+
+/** The document's successful executions by id, with their node's type (later runs of a node come later). */
+export async function documentSuccesses(
+  knex: Knex,
+  documentId: number,
+): Promise<{ nodeId: number; activityType: string; details: Record<string, any> | null }[]> {
+  return knex('action_execution_results as r')
+    .join('nodes as n', 'n.id', 'r.node_id')
+    .where({ 'r.document_id': documentId, 'r.status': 'SUCCESS' })
+    .orderBy('r.id', 'asc')
+    .select([
+      ...qualify('r', only(EXECUTION_RESULT_COLUMNS, 'nodeId', 'details')),
+      ...qualify('n', only(NODE_REF_COLUMNS, 'activityType')),
+    ]);
+}

@@ -1,0 +1,132 @@
+/**
+ * Documents: inserted by intake (server/document-intake.ts) for the API's uploads and the worker's pollers
+ * and inter-process sends; read by both; their status written by the document workflow's projection, their
+ * name, block and content edits by the API, their parse by the parser.
+ */
+import type { Knex } from 'knex';
+import type { DocumentType } from '../../domain/enums';
+import type { DocumentStatus } from '../../domain/steps';
+
+export interface DocumentRow {
+  id: number;
+  processId: number;
+  uploadNodeId: number | null;
+  filename: string;
+  path: string;
+  contentHash: string;
+  mimeType: string;
+  size: number;
+  documentType: DocumentType;
+  status: DocumentStatus;
+  blockedById: number | null;
+  createdById: number | null;
+  createdDate: Date;
+  lastModifiedDate: Date | null;
+}
+
+export const DOCUMENT_COLUMNS = [
+  'id',
+  'process_id as processId',
+  'upload_node_id as uploadNodeId',
+  'filename',
+  'path',
+  'content_hash as contentHash',
+  'mime_type as mimeType',
+  'size',
+  'document_type as documentType',
+  'status',
+  'blocked_by_id as blockedById',
+  'created_by_id as createdById',
+  'created_date as createdDate',
+  'last_modified_date as lastModifiedDate',
+];
+
+export async function documentById(knex: Knex, id: number): Promise<DocumentRow | undefined> {
+  return knex('documents').where('id', id).first(DOCUMENT_COLUMNS);
+}
+
+export async function documentExists(knex: Knex, id: number): Promise<boolean> {
+  return Boolean(await knex('documents').where('id', id).first('id'));
+}
+
+/** The documents with the given ids and/or of the given process, by id. */
+export async function findDocuments(
+  knex: Knex,
+  where: { ids?: readonly number[]; processId?: number },
+): Promise<DocumentRow[]> {
+  const q = knex('documents').select(DOCUMENT_COLUMNS).orderBy('id');
+  if (where.ids) q.whereIn('id', [...where.ids]);
+  if (where.processId !== undefined) q.where('process_id', where.processId);
+  return q;
+}
+
+/** The columns of a new document (its status starts WAITING). */
+export type NewDocumentRow = Omit<
+  DocumentRow,
+  'id' | 'status' | 'blockedById' | 'createdDate' | 'lastModifiedDate' | 'uploadNodeId'
+> & { uploadNodeId: number };
+
+export async function insertDocumentRow(knex: Knex, d: NewDocumentRow): Promise<number> {
+  const [row] = await knex('documents')
+    .insert({
+      process_id: d.processId,
+      upload_node_id: d.uploadNodeId,
+      filename: d.filename,
+      path: d.path,
+      content_hash: d.contentHash,
+      mime_type: d.mimeType,
+      size: d.size,
+      document_type: d.documentType,
+      status: 'WAITING',
+      created_by_id: d.createdById,
+    })
+    .returning('id');
+  return Number(row.id);
+}
+
+/** Locks the document row until the transaction ends; false when the document is gone. */
+export async function lockDocument(trx: Knex.Transaction, id: number): Promise<boolean> {
+  return Boolean(await trx('documents').where('id', id).forUpdate().first('id'));
+}
+
+/** Marks the document as modified now (its content, parse or name changed). */
+export async function touchDocument(knex: Knex, id: number): Promise<void> {
+  await knex('documents').where('id', id).update({ last_modified_date: knex.fn.now() });
+}
+
+export async function renameDocument(knex: Knex, id: number, filename: string): Promise<void> {
+  await knex('documents').where('id', id).update({ filename, last_modified_date: knex.fn.now() });
+}
+
+/** The document's status as the workflow decided it, at the time of its projection. */
+export async function setDocumentStatus(
+  knex: Knex,
+  id: number,
+  status: DocumentStatus,
+  at: Date,
+): Promise<void> {
+  await knex('documents').where('id', id).update({ status, last_modified_date: at });
+}
+
+export async function setBlockedBy(knex: Knex, id: number, userId: number | null): Promise<void> {
+  await knex('documents').where('id', id).update({ blocked_by_id: userId });
+}
+
+/** Unblocks the document when `userId` blocks it. */
+export async function unblockBy(knex: Knex, id: number, userId: number): Promise<void> {
+  await knex('documents').where({ id, blocked_by_id: userId }).update({ blocked_by_id: null });
+}
+
+/** Unblocks the document when it is blocked by anyone but the listed users. */
+export async function unblockUnless(knex: Knex, id: number, userIds: readonly number[]): Promise<void> {
+  const q = knex('documents').where('id', id).whereNotNull('blocked_by_id');
+  if (userIds.length) q.whereNotIn('blocked_by_id', [...userIds]);
+  await q.update({ blocked_by_id: null });
+}
+
+/** Deletes document rows (their contents, steps, transcripts, pages and tags cascade). */
+export async function deleteDocumentRows(knex: Knex, ids: readonly number[]): Promise<void> {
+  await knex('documents')
+    .whereIn('id', [...ids])
+    .delete();
+}

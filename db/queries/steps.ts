@@ -1,0 +1,160 @@
+/**
+ * Steps: the projection of the document workflow. The workflow's projection activity is their only writer
+ * (`insertStep`, `updateStep`); the API reads them with their node and the user working on them
+ * (`stepView`, `documentStepViews`) and checks access on a step's node (`stepNode`).
+ */
+import type { Knex } from 'knex';
+import type { ActivityType } from '../../domain/enums';
+import type { StepPatch } from '../../domain/document-transition';
+import type { NewStep, StepNode, StepState } from '../../domain/steps';
+import { except, only, qualify, unprefix } from './columns';
+import { NODE_REF_COLUMNS, STEP_NODE_COLUMNS, toStepNode, type StepNodeRow } from './nodes';
+import { USER_REF_COLUMNS, type UserRef } from './users';
+
+export const STEP_COLUMNS = [
+  'id',
+  'document_id as documentId',
+  'node_id as nodeId',
+  'status',
+  'master',
+  'rejected',
+  'blocked_by_id as blockedBy',
+  'order',
+  'error_message as errorMessage',
+  'last_modified_date as lastModifiedDate',
+];
+
+export interface StepRow extends StepState {
+  documentId: number;
+  lastModifiedDate: Date | null;
+}
+
+/** A step with its node (and the node's process) and the user working on it. */
+export interface StepView {
+  step: StepRow;
+  node: StepNode & { processId: number };
+  blockedBy: UserRef | null;
+  /** Who blocks the step's document (documents.blocked_by_id): what decides whether the step is editable. */
+  documentBlockedBy: number | null;
+}
+
+const VIEW_NODE_COLUMNS = [...except(STEP_NODE_COLUMNS, 'id'), ...only(NODE_REF_COLUMNS, 'processId')];
+const VIEW_USER_COLUMNS = except(USER_REF_COLUMNS, 'id');
+
+const viewQuery = (knex: Knex) =>
+  knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .leftJoin('users as u', 'u.id', 's.blocked_by_id')
+    .join('documents as d', 'd.id', 's.document_id')
+    .select([
+      'd.blocked_by_id as documentBlockedBy',
+      ...qualify('s', STEP_COLUMNS),
+      ...qualify('n', VIEW_NODE_COLUMNS, 'node'),
+      ...qualify('u', VIEW_USER_COLUMNS, 'user'),
+    ]);
+
+function toView(row: Record<string, unknown>): StepView {
+  const step = unprefix<StepRow>(row, STEP_COLUMNS, '');
+  const node = unprefix<Omit<StepNodeRow, 'id'> & { processId: number }>(row, VIEW_NODE_COLUMNS, 'node');
+  const user = unprefix<Omit<UserRef, 'id'>>(row, VIEW_USER_COLUMNS, 'user');
+  return {
+    step,
+    node: toStepNode({ id: step.nodeId, ...node }),
+    blockedBy:
+      step.blockedBy === null
+        ? null
+        : { ...user, id: step.blockedBy, login: user.login ?? '', email: user.email ?? '' },
+    documentBlockedBy: (row.documentBlockedBy as number | null) ?? null,
+  };
+}
+
+/** The steps of a document in walk order. */
+export async function documentStepViews(knex: Knex, documentId: number): Promise<StepView[]> {
+  const rows = await viewQuery(knex).where('s.document_id', documentId).orderBy('s.order');
+  return rows.map(toView);
+}
+
+export async function stepView(knex: Knex, stepId: number): Promise<StepView | undefined> {
+  const row = await viewQuery(knex).where('s.id', stepId).first();
+  return row ? toView(row) : undefined;
+}
+
+/** A step's node and process: what access to a step is checked on. */
+export interface StepNodeRef {
+  id: number;
+  documentId: number;
+  nodeId: number;
+  processId: number;
+  activityType: ActivityType;
+}
+
+export async function stepNode(knex: Knex, stepId: number): Promise<StepNodeRef | undefined> {
+  const row: StepNodeRef | undefined = await knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .where('s.id', stepId)
+    .first([
+      ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'nodeId')),
+      ...qualify('n', only(NODE_REF_COLUMNS, 'processId', 'activityType')),
+    ]);
+  return (
+    row && {
+      ...row,
+      id: Number(row.id),
+      documentId: Number(row.documentId),
+      nodeId: Number(row.nodeId),
+      processId: Number(row.processId),
+    }
+  );
+}
+
+/** The steps of a document at a node, in walk order. */
+export async function nodeSteps(knex: Knex, documentId: number, nodeId: number): Promise<StepRow[]> {
+  return knex('steps')
+    .where({ document_id: documentId, node_id: nodeId })
+    .orderBy('order')
+    .select(STEP_COLUMNS);
+}
+
+/** Locks a step row until the transaction ends; false when the step is gone. */
+export async function lockStep(trx: Knex.Transaction, stepId: number): Promise<boolean> {
+  return Boolean(await trx('steps').where('id', stepId).forUpdate().first('id'));
+}
+
+/** The ids of a document's steps at the given orders, by order. */
+export async function stepIdsByOrder(
+  knex: Knex,
+  documentId: number,
+  orders: readonly number[],
+): Promise<Map<number, number>> {
+  const rows: { id: number; order: number }[] = await knex('steps')
+    .where('document_id', documentId)
+    .whereIn('order', [...orders])
+    .select('id', 'order');
+  return new Map(rows.map((r) => [r.order, r.id]));
+}
+
+export async function insertStep(knex: Knex, documentId: number, step: NewStep, at: Date): Promise<number> {
+  const [{ id }] = await knex('steps')
+    .insert({
+      document_id: documentId,
+      node_id: step.nodeId,
+      order: step.order,
+      status: step.status,
+      master: step.master,
+      last_modified_date: at,
+    })
+    .returning('id');
+  return id;
+}
+
+/** Writes a step's projected fields (absolute values: writing them twice changes nothing). */
+export async function updateStep(knex: Knex, documentId: number, s: StepPatch, at: Date): Promise<void> {
+  await knex('steps').where({ id: s.id, document_id: documentId }).update({
+    status: s.status,
+    master: s.master,
+    rejected: s.rejected,
+    blocked_by_id: s.blockedBy,
+    error_message: s.errorMessage,
+    last_modified_date: at,
+  });
+}
