@@ -1,8 +1,9 @@
 /**
  * Documents: intake by upload (server/document-intake.ts inserts the document and its empty content in one
- * transaction, then `document-<id>` is started; a failed start removes both again), the document DTO, filename and content edits, the
- * document block and assignees, deletion (workflows ended first, then rows, then files no other document
- * uses), and the reads of the parser's output (page images, utterances with tokens, token hints).
+ * transaction, then `document-<id>` is started; a failed start removes both again), the document DTO, the
+ * content edit, deletion (workflows ended first, then rows, then files no other document uses), and the
+ * utterances in linked-list order. The rows themselves (the name, block and assignees, page images, token
+ * hints) are read and written by db/queries.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Knex } from 'knex';
