@@ -13,7 +13,7 @@ import { addAssignee } from '../../db/queries/document-assignees';
 import { documentExists, lockDocument, setDocumentStatus } from '../../db/queries/documents';
 import { flowGraph } from '../../db/queries/graph';
 import { nodeRefs } from '../../db/queries/nodes';
-import { insertStep, stepIdsByOrder, updateStep } from '../../db/queries/steps';
+import { insertStep, projectChanges, stepIdsByOrder, updateStep } from '../../db/queries/steps';
 import { documentTags } from '../../db/queries/tags';
 import { stepErrorMessage } from './error-message';
 
@@ -55,12 +55,27 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
     },
 
     async project(input: ProjectInput): Promise<ProjectResult> {
+      const creates = input.creates ?? [];
+      if (!creates.length) {
+        // Most step actions create no step: one statement instead of a transaction.
+        const exists = await projectChanges(
+          knex,
+          input.documentId,
+          input.documentStatus,
+          (input.changes ?? []).map((s) => ({
+            ...s,
+            errorMessage: stepErrorMessage(s.errorMessage, `step ${s.id}`),
+          })),
+          new Date(),
+          input.addAssignee ?? null,
+        );
+        return { documentExists: exists, created: [] };
+      }
       return knex.transaction(async (trx) => {
         if (!(await lockDocument(trx, input.documentId))) return { documentExists: false, created: [] };
         const now = new Date();
         const created: { order: number; id: number }[] = [];
-        const creates = input.creates ?? [];
-        if (creates.length) {
+        {
           const byOrder = await stepIdsByOrder(
             trx,
             input.documentId,
