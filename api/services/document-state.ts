@@ -6,49 +6,17 @@
  */
 import type { Knex } from 'knex';
 import type { AuthUser } from '../auth';
-import type { ActivityType } from '../../domain/enums';
 import { selectedStep } from '../../domain/steps';
-import { documentSteps, type StepDTO, type StepNodeDTO, type UserRefDTO } from './steps';
+import type {
+  DocumentStateDTO,
+  NodeStepsDTO,
+  StepBracketDTO,
+  StepDTO,
+  UserRefDTO,
+} from '../../domain/document-state-types';
+import { documentSteps } from './steps';
 
-export interface StepBracketDTO {
-  activityType: ActivityType;
-  steps: StepDTO[];
-}
-
-export interface NodeStepsDTO {
-  nodeDTO: StepNodeDTO;
-  steps: StepDTO[];
-  /** The node's active step without a selection: the one not blocked, else the master, else the first. */
-  activeStepId: number;
-}
-
-export interface DocumentStateDTO {
-  document: {
-    id: number;
-    filename: string;
-    path: string;
-    documentType: string;
-    processId: number;
-    status: string;
-    mimeType: string;
-    size: number;
-    createdDate: string;
-    lastModifiedDate: string | null;
-    blockedBy: UserRefDTO | null;
-    assignees: UserRefDTO[];
-  };
-  steps: StepDTO[];
-  assignees: UserRefDTO[];
-  blockedBy: UserRefDTO | null;
-  /** Steps per node, nodes in walk order. */
-  documentStepsInformation: NodeStepsDTO[];
-  /** Steps still to do (WAITING, PROCESSING, ERROR) per activity type: the sidebar's tabs. */
-  waitingStepsBracketsInformation: StepBracketDTO[];
-  /** Steps done (DONE, ACCEPTED) per activity type. */
-  doneStepsInformation: StepBracketDTO[];
-  /** The step the workspace selects on load (first WAITING, else last DONE). */
-  selectedStepId: number | null;
-}
+export type { DocumentStateDTO, NodeStepsDTO, StepBracketDTO } from '../../domain/document-state-types';
 
 const USER_COLUMNS = ['u.id', 'u.login', 'u.first_name as firstName', 'u.last_name as lastName', 'u.email'];
 

@@ -12,6 +12,7 @@ import { forbidden, HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
 import { nodeMode } from '../../domain/access';
 import type { ActivityType } from '../../domain/enums';
+import type { StepDTO } from '../../domain/document-state-types';
 import {
   availableActions,
   documentBlockRefusal,
@@ -32,42 +33,7 @@ import {
   type StepActionResult,
 } from '../../workflows/contract';
 
-export interface UserRefDTO {
-  id: number;
-  login: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-}
-
-export interface StepNodeDTO {
-  id: number;
-  name: string;
-  activityType: ActivityType;
-  requiresAcceptance: boolean;
-  priority: number;
-  automatic: boolean;
-}
-
-/** The spec's stepDTO (spec 2 section 3), plus the error of a failed step and the caller's actions. */
-export interface StepDTO {
-  id: number;
-  documentId: number;
-  status: StepStatus;
-  master: boolean;
-  rejected: boolean;
-  blockedBy: UserRefDTO | null;
-  /** The id of the user working on the step (blockedBy.id). */
-  userId: number | null;
-  order: number;
-  nodeId: number;
-  nodeName: string;
-  nodeDTO: StepNodeDTO;
-  errorMessage: string | null;
-  lastModifiedDate: string | null;
-  /** What the caller may do now (domain/steps.ts availableActions). */
-  actions: StepAction[];
-}
+export type { StepDTO, StepNodeDTO, UserRefDTO } from '../../domain/document-state-types';
 
 export interface StepContext {
   step: StepState & { documentId: number };
