@@ -9,49 +9,17 @@ import { documentAssignees } from '../../db/queries/document-assignees';
 import { documentById } from '../../db/queries/documents';
 import { userRef } from '../../db/queries/users';
 import type { AuthUser } from '../auth';
-import type { ActivityType } from '../../domain/enums';
 import { selectedStep } from '../../domain/steps';
-import { documentSteps, type StepDTO, type StepNodeDTO, type UserRefDTO } from './steps';
+import type {
+  DocumentStateDTO,
+  NodeStepsDTO,
+  StepBracketDTO,
+  StepDTO,
+  UserRefDTO,
+} from '../../domain/document-state-types';
+import { documentSteps } from './steps';
 
-export interface StepBracketDTO {
-  activityType: ActivityType;
-  steps: StepDTO[];
-}
-
-export interface NodeStepsDTO {
-  nodeDTO: StepNodeDTO;
-  steps: StepDTO[];
-  /** The node's active step without a selection: the one not blocked, else the master, else the first. */
-  activeStepId: number;
-}
-
-export interface DocumentStateDTO {
-  document: {
-    id: number;
-    filename: string;
-    path: string;
-    documentType: string;
-    processId: number;
-    status: string;
-    mimeType: string;
-    size: number;
-    createdDate: string;
-    lastModifiedDate: string | null;
-    blockedBy: UserRefDTO | null;
-    assignees: UserRefDTO[];
-  };
-  steps: StepDTO[];
-  assignees: UserRefDTO[];
-  blockedBy: UserRefDTO | null;
-  /** Steps per node, nodes in walk order. */
-  documentStepsInformation: NodeStepsDTO[];
-  /** Steps still to do (WAITING, PROCESSING, ERROR) per activity type: the sidebar's tabs. */
-  waitingStepsBracketsInformation: StepBracketDTO[];
-  /** Steps done (DONE, ACCEPTED) per activity type. */
-  doneStepsInformation: StepBracketDTO[];
-  /** The step the workspace selects on load (first WAITING, else last DONE). */
-  selectedStepId: number | null;
-}
+export type { DocumentStateDTO, NodeStepsDTO, StepBracketDTO } from '../../domain/document-state-types';
 
 function brackets(steps: StepDTO[]): StepBracketDTO[] {
   const out: StepBracketDTO[] = [];

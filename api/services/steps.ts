@@ -23,6 +23,7 @@ import {
 import type { UserRef } from '../../db/queries/users';
 import { modeSatisfies, nodeMode } from '../../domain/access';
 import type { ActivityType } from '../../domain/enums';
+import type { StepDTO } from '../../domain/document-state-types';
 import {
   availableActions,
   documentBlockRefusal,
@@ -44,41 +45,7 @@ import {
   type StepActionResult,
 } from '../../workflows/contract';
 
-export type UserRefDTO = UserRef;
-
-export interface StepNodeDTO {
-  id: number;
-  name: string;
-  activityType: ActivityType;
-  requiresAcceptance: boolean;
-  priority: number;
-  automatic: boolean;
-}
-
-/** The spec's stepDTO (spec 2 section 3), plus the error of a failed step and the caller's actions. */
-export interface StepDTO {
-  id: number;
-  documentId: number;
-  status: StepStatus;
-  master: boolean;
-  rejected: boolean;
-  blockedBy: UserRefDTO | null;
-  /** The id of the user working on the step (blockedBy.id). */
-  userId: number | null;
-  order: number;
-  nodeId: number;
-  nodeName: string;
-  nodeDTO: StepNodeDTO;
-  errorMessage: string | null;
-  lastModifiedDate: string | null;
-  /** What the caller may do now (domain/steps.ts availableActions). */
-  actions: StepAction[];
-  /**
-   * The caller may edit the step's annotations now (spec 2 section 4, domain/steps.ts stepEditRefusal) and
-   * holds WRITE on its node, so the tag and classifier writes would be accepted.
-   */
-  editable: boolean;
-}
+export type { StepDTO, StepNodeDTO, UserRefDTO } from '../../domain/document-state-types';
 
 export interface StepContext {
   step: StepState & { documentId: number };

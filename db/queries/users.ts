@@ -2,13 +2,9 @@
 import type { Knex } from 'knex';
 import { qualify } from './columns';
 
-export interface UserRef {
-  id: number;
-  login: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-}
+/** A user as other rows refer to them: the payload type the web shares (domain/document-state-types.ts). */
+import type { UserRefDTO } from '../../domain/document-state-types';
+export type UserRef = UserRefDTO;
 
 export const USER_REF_COLUMNS = ['id', 'login', 'first_name as firstName', 'last_name as lastName', 'email'];
 

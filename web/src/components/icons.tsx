@@ -131,3 +131,76 @@ export const IconCheck = (p: IconProps) => (
     <path d="M3 8.5l3 3 7-7" />
   </Icon>
 );
+
+export const IconImage = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="1.5" y="2.5" width="13" height="11" rx="1" />
+    <circle cx="5.5" cy="6" r="1.2" />
+    <path d="M1.5 11.5l4-3.5 3 2.5 2.5-2 3.5 3" />
+  </Icon>
+);
+
+export const IconGear = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8" cy="8" r="2.2" />
+    <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
+  </Icon>
+);
+
+export const IconClose = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 4l8 8M12 4l-8 8" />
+  </Icon>
+);
+
+export const IconLock = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="7" width="10" height="7.5" rx="1" />
+    <path d="M5.2 7V5a2.8 2.8 0 015.6 0v2" />
+  </Icon>
+);
+
+export const IconUnlock = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="7" width="10" height="7.5" rx="1" />
+    <path d="M5.2 7V5a2.8 2.8 0 015.4-1" />
+  </Icon>
+);
+
+export const IconStar = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M8 1.8l1.9 3.9 4.3.6-3.1 3 .7 4.3L8 11.6l-3.8 2 .7-4.3-3.1-3 4.3-.6z" />
+  </Icon>
+);
+
+export const IconEye = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5z" />
+    <circle cx="8" cy="8" r="2" />
+  </Icon>
+);
+
+export const IconClock = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8" cy="8" r="6.5" />
+    <path d="M8 4.5V8l2.5 1.5" />
+  </Icon>
+);
+
+export const IconChevronLeft = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M10 3L5 8l5 5" />
+  </Icon>
+);
+
+export const IconChevronRight = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 3l5 5-5 5" />
+  </Icon>
+);
+
+export const IconComment = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M2 3h12v8H6l-3 2.5V11H2z" />
+  </Icon>
+);

@@ -5,6 +5,7 @@ import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
+import { workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
 import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
@@ -89,7 +90,7 @@ export const processRoutes: RouteObject[] = [
       scoped('process/:processId/documents/:id', READ, 'documentDetail', ['id']),
       scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),
       scoped('process/:processId/rag', READ, 'rag'),
-      scoped('process/:processId/document/:documentId?', READ, 'workspace', ['documentId']),
+      workspaceRoute,
       {
         path: 'node',
         element: <NotBuiltYetPage page="node" />,

@@ -1,0 +1,136 @@
+/**
+ * The workspace's server state: the document state (GET api/v2/document/{id}/state, polled every second
+ * while a step is PROCESSING), the document with its text (GET api/documents/{id}), the page count of the
+ * preview, and the mutations: step actions on the existing step routes (each refetches the state), the
+ * content update (PUT api/document-content) and the document block (POST/DELETE
+ * api/v2/document/{id}/blocked-by).
+ */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DocumentType } from '@domain';
+import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
+import type { StepAction } from '@domain/steps';
+import { http } from '../../api/client';
+
+const PROCESSING_POLL_MS = 1000;
+
+/** The part of the document DTO (GET api/documents/{id}) the workspace reads. */
+export interface DocumentDTO {
+  id: number;
+  filename: string;
+  documentType: DocumentType;
+  processId: number;
+  status: string;
+  content: { id: number; content: string } | null;
+}
+
+export const workspaceKeys = {
+  all: ['workspace'] as const,
+  state: (documentId: number) => [...workspaceKeys.all, 'state', documentId] as const,
+  document: (documentId: number) => [...workspaceKeys.all, 'document', documentId] as const,
+  pages: (documentId: number) => [...workspaceKeys.all, 'pages', documentId] as const,
+};
+
+export const workspaceQueries = {
+  state: (documentId: number) =>
+    queryOptions({
+      queryKey: workspaceKeys.state(documentId),
+      queryFn: ({ signal }) => http.get<DocumentStateDTO>(`api/v2/document/${documentId}/state`, { signal }),
+      staleTime: 0,
+      refetchInterval: (query) =>
+        query.state.data?.steps.some((s) => s.status === 'PROCESSING') ? PROCESSING_POLL_MS : false,
+    }),
+  document: (documentId: number) =>
+    queryOptions({
+      queryKey: workspaceKeys.document(documentId),
+      queryFn: ({ signal }) => http.get<DocumentDTO>(`api/documents/${documentId}`, { signal }),
+      staleTime: 0,
+    }),
+  pages: (documentId: number) =>
+    queryOptions({
+      queryKey: workspaceKeys.pages(documentId),
+      queryFn: ({ signal }) =>
+        http.get<{ length: number }>(`api/documents/${documentId}/images/length`, { signal }),
+    }),
+};
+
+const ACTION_PATHS: Partial<Record<StepAction, string>> = {
+  complete: 'complete',
+  accept: 'accept',
+  activate: 'activate',
+  cancelAcceptance: 'cancel-acceptance',
+  rerun: 'rerun',
+};
+
+/** One step action on its route: assign, PUT api/steps (unassign, master) or PUT api/steps/{id}/{action}. */
+export function runStepAction(step: StepDTO, action: StepAction): Promise<StepDTO> {
+  switch (action) {
+    case 'startWorking':
+      return http.post<StepDTO>('api/step/assign', undefined, {
+        query: { docId: step.documentId, nodeId: step.nodeId, stepId: step.id },
+      });
+    case 'unassign':
+      return http.put<StepDTO>('api/steps', { id: step.id, blockedBy: null });
+    case 'markMaster':
+      return http.put<StepDTO>('api/steps', { id: step.id, master: true });
+    default:
+      return http.put<StepDTO>(`api/steps/${step.id}/${ACTION_PATHS[action]}`);
+  }
+}
+
+/**
+ * The state (and the text, which a step may have changed) is refetched after every action, refused or not.
+ * `onDone` is a mutation-level callback: it runs even when the buttons that started the action are gone by
+ * then (the refetched state may select another step).
+ */
+export function useStepAction(documentId: number, onDone?: (action: StepAction, step: StepDTO) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ step, action }: { step: StepDTO; action: StepAction }) => runStepAction(step, action),
+    onSuccess: (_result, { step, action }) => onDone?.(action, step),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: workspaceKeys.state(documentId) }),
+        queryClient.invalidateQueries({ queryKey: workspaceKeys.document(documentId) }),
+      ]),
+  });
+}
+
+/**
+ * Saves the text; failures are silent here (the workspace shows the 'Lack document content' modal). The
+ * callbacks are mutation-level: the editor is re-created with the saved text before a mutate-level one
+ * would run.
+ */
+export function useSaveContent(
+  documentId: number,
+  callbacks: { onSaved?: () => void; onFailed?: (error: unknown) => void } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    onError: (error) => callbacks.onFailed?.(error),
+    mutationFn: ({ contentId, content }: { contentId: number; content: string }) =>
+      http.put<{ id: number; docId: number; content: string }>(
+        'api/document-content',
+        { id: contentId, docId: documentId, content },
+        { silent: true },
+      ),
+    onSuccess: (saved) => {
+      callbacks.onSaved?.();
+      queryClient.setQueryData<DocumentDTO>(workspaceKeys.document(documentId), (doc) =>
+        doc ? { ...doc, content: { id: saved.id, content: saved.content } } : doc,
+      );
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.document(documentId) }),
+  });
+}
+
+/** Blocks the document for the current user, or releases the block. */
+export function useDocumentBlock(documentId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ block, userId }: { block: boolean; userId: number }) =>
+      block
+        ? http.post(`api/v2/document/${documentId}/blocked-by/`, { id: userId })
+        : http.delete(`api/v2/document/${documentId}/blocked-by/`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.state(documentId) }),
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * The workspace header (spec 2 section 2): file name and status, the dashboard dropdown (documents /
+ * issues), block/unblock (enabled with ADMIN on the process only), 'Show hidden tokens', and the idle timer
+ * with the document's work time (rules in ../workTime.ts).
+ */
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { AccessMode } from '@domain';
+import type { DocumentStateDTO } from '@domain/document-state-types';
+import { Dropdown } from '../../../components/Dropdown';
+import { IconClock, IconDashboard, IconFile, IconLock, IconUnlock } from '../../../components/icons';
+import { toast } from '../../../components/toast';
+import { useDocumentBlock } from '../api';
+import { useWorkClock } from '../hooks/useWorkClock';
+import { userName } from '../model';
+import { formatDuration } from '../workTime';
+
+export interface WorkspaceHeaderProps {
+  state: DocumentStateDTO;
+  userId: number | null;
+  processMode: AccessMode | null;
+  showHidden: boolean;
+  onShowHidden: (on: boolean) => void;
+}
+
+export function WorkspaceHeader({
+  state,
+  userId,
+  processMode,
+  showHidden,
+  onShowHidden,
+}: WorkspaceHeaderProps) {
+  const { t } = useTranslation();
+  const doc = state.document;
+  const block = useDocumentBlock(doc.id);
+  const clock = useWorkClock(doc.id);
+  const isAdmin = processMode === 'ADMIN';
+  const blocked = state.blockedBy !== null;
+  const dashboard = `/entity/process/${doc.processId}/dashboard`;
+
+  const toggleBlock = () => {
+    if (userId === null) return;
+    block.mutate(
+      { block: !blocked, userId },
+      {
+        onSuccess: () =>
+          toast.success(t(blocked ? 'workspace.header.unblocked' : 'workspace.header.blocked')),
+      },
+    );
+  };
+
+  return (
+    <header className="ws-header" data-testid="workspace-header">
+      <div className="ws-header-title">
+        <IconFile size={18} className="text-body-secondary flex-shrink-0" />
+        <h1 className="h6 mb-0 text-truncate" title={doc.filename} data-testid="workspace-filename">
+          {doc.filename}
+        </h1>
+        <span className="text-body-secondary small">#{doc.id}</span>
+        <span
+          className={`badge ws-status ws-status-${doc.status.toLowerCase()}`}
+          data-testid="document-status"
+          data-status={doc.status}
+        >
+          {t(`workspace.documentStatus.${doc.status}`, { defaultValue: doc.status })}
+        </span>
+        {state.blockedBy && (
+          <span className="badge text-bg-warning ws-blocked" data-testid="document-blocked-by">
+            <IconLock size={12} className="me-1" />
+            {t('workspace.header.blockedBy', { name: userName(state.blockedBy) })}
+          </span>
+        )}
+      </div>
+      <div className="ws-header-tools">
+        <Dropdown
+          nav={false}
+          align="end"
+          testId="dashboard-menu"
+          toggleClassName="btn btn-sm btn-outline-secondary dropdown-toggle"
+          label={
+            <>
+              <IconDashboard className="me-1" />
+              {t('workspace.header.dashboard')}
+            </>
+          }
+        >
+          <li>
+            <Link className="dropdown-item" to={`${dashboard}/documents`} data-testid="dashboard-documents">
+              {t('workspace.header.dashboardDocuments')}
+            </Link>
+          </li>
+          <li>
+            <Link className="dropdown-item" to={`${dashboard}/issues`} data-testid="dashboard-issues">
+              {t('workspace.header.dashboardIssues')}
+            </Link>
+          </li>
+        </Dropdown>
+        <span title={isAdmin ? undefined : t('workspace.header.blockAdminOnly')}>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary"
+            disabled={!isAdmin || block.isPending || userId === null}
+            onClick={toggleBlock}
+            data-testid="document-block"
+            data-blocked={blocked}
+          >
+            {blocked ? <IconUnlock className="me-1" /> : <IconLock className="me-1" />}
+            {t(blocked ? 'workspace.header.unblock' : 'workspace.header.block')}
+          </button>
+        </span>
+        <div className="form-check form-switch mb-0 ws-switch">
+          <input
+            className="form-check-input"
+            type="checkbox"
+            role="switch"
+            id="ws-show-hidden"
+            checked={showHidden}
+            onChange={(e) => onShowHidden(e.target.checked)}
+            data-testid="show-hidden-tokens"
+          />
+          <label className="form-check-label small" htmlFor="ws-show-hidden">
+            {t('workspace.header.showHidden')}
+          </label>
+        </div>
+        <span
+          className={`ws-clock ${clock.idle ? 'is-idle' : ''}`}
+          title={clock.idle ? t('workspace.header.idleHint') : t('workspace.header.workTime')}
+          data-testid="work-clock"
+          data-idle={clock.idle}
+        >
+          <IconClock className="me-1" />
+          <span className="ws-clock-state">
+            {t(clock.idle ? 'workspace.header.idle' : 'workspace.header.active')}
+          </span>
+          <span className="ws-clock-time">{formatDuration(clock.workedMs)}</span>
+        </span>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * The document workspace route (/entity/process/{processId}/document/{documentId?}, ADMIN, WRITE or READ on
+ * the process; non-numeric ids show the not-found page). The workspace loads as its own chunk.
+ */
+import { lazy, Suspense } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import type { AccessMode } from '@domain';
+import { PrivateRoute } from '../shell/components/PrivateRoute';
+
+const WorkspacePage = lazy(() =>
+  import('./components/WorkspacePage').then((m) => ({ default: m.WorkspacePage })),
+);
+
+const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
+
+/** A child route of /entity. */
+export const workspaceRoute: RouteObject = {
+  path: 'process/:processId/document/:documentId?',
+  element: (
+    <PrivateRoute modes={READ} numericParams={['documentId']}>
+      <Suspense fallback={null}>
+        <WorkspacePage />
+      </Suspense>
+    </PrivateRoute>
+  ),
+};
