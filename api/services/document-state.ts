@@ -15,7 +15,6 @@ import type {
   NodeStepsDTO,
   StepBracketDTO,
   StepDTO,
-  UserRefDTO,
 } from '../../domain/document-state-types';
 import { documentSteps } from './steps';
 

@@ -20,9 +20,7 @@ import {
   stepView,
   type StepView,
 } from '../../db/queries/steps';
-import type { UserRef } from '../../db/queries/users';
 import { modeSatisfies, nodeMode } from '../../domain/access';
-import type { ActivityType } from '../../domain/enums';
 import type { StepDTO } from '../../domain/document-state-types';
 import {
   availableActions,

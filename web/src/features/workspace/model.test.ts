@@ -43,6 +43,7 @@ function step(
     errorMessage: null,
     lastModifiedDate: null,
     actions: opts.actions ?? [],
+    editable: false,
   };
 }
 
