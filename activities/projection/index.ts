@@ -44,14 +44,14 @@ export interface ProjectResult {
 export function createProjectionActivities({ knex }: { knex: Knex }) {
   return {
     async loadFlow(input: LoadFlowInput): Promise<LoadFlowResult> {
-      const [graph, exists] = await Promise.all([
+      // All at once: the tags of a document that is gone are simply none.
+      const [graph, exists, tags] = await Promise.all([
         flowGraph(knex, input.processId),
         documentExists(knex, input.documentId),
+        documentTags(knex, input.documentId),
       ]);
-      const tags: DocumentTags = exists
-        ? await documentTags(knex, input.documentId)
-        : { classifier: [], ner: [] };
-      return { graph, tags, documentExists: exists };
+      const none: DocumentTags = { classifier: [], ner: [] };
+      return { graph, tags: exists ? tags : none, documentExists: exists };
     },
 
     async project(input: ProjectInput): Promise<ProjectResult> {

@@ -11,7 +11,6 @@ import type { AuthUser } from '../auth';
 import { forbidden, HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
 import { only, qualify } from '../../db/queries/columns';
-import { documentById } from '../../db/queries/documents';
 import {
   STEP_COLUMNS,
   documentStepViews,
@@ -48,7 +47,7 @@ export type { StepDTO, StepNodeDTO, UserRefDTO } from '../../domain/document-sta
 export interface StepContext {
   step: StepState & { documentId: number };
   node: StepNode & { processId: number };
-  document: { id: number; processId: number; blockedBy: number | null; filename: string };
+  document: { id: number; processId: number; blockedBy: number | null };
 }
 
 export function actorFor(user: AuthUser, node: { id: number; processId: number }): StepActor {
@@ -104,16 +103,15 @@ export async function findStepNode(
   return row ? { nodeId: row.nodeId, processId: row.processId } : undefined;
 }
 
+/** The step, its node and its document's block, in one read (the step view joins the document). */
 export async function loadStepContext(knex: Knex, stepId: number): Promise<StepContext> {
   const view = await stepView(knex, stepId);
   if (!view) throw notFound('step');
-  const doc = await documentById(knex, view.step.documentId);
-  if (!doc) throw notFound('document');
   const { lastModifiedDate: _, ...step } = view.step;
   return {
     step,
     node: view.node,
-    document: { id: doc.id, processId: doc.processId, blockedBy: doc.blockedById, filename: doc.filename },
+    document: { id: step.documentId, processId: view.node.processId, blockedBy: view.documentBlockedBy },
   };
 }
 
