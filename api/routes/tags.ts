@@ -147,6 +147,29 @@ export function tagRoutes({ knex }: AppDeps): Router {
     return text.content;
   };
 
+  /**
+   * What a span write works on: the tag type (WRITE on its node, selectable), the validated body, and the
+   * text of the document the spans must lie in.
+   */
+  async function spanTarget<S extends z.ZodType<{ documentId: number }>>(
+    ctx: Context,
+    user: AuthUser,
+    schema: S,
+    typeOf: (input: z.infer<S>) => LabellingType | null | undefined,
+  ) {
+    const label = await writableLabel(
+      user,
+      tags.findNerTagType,
+      bodyRef(ctx, 'nerTagTypeId', 'nerTag'),
+      'nerTagType',
+    );
+    const input = body(ctx, schema, 'nerTag');
+    await documentOfLabel(user, input.documentId, label);
+    const content = await spanText(input.documentId, label, typeOf(input) ?? 'SPAN_TAG');
+    if (!label.selectable) throw notSelectable(label);
+    return { label, input, content };
+  }
+
   // --- NER tags ---
 
   router.get('/api/ner-tags', async (ctx) => {
@@ -157,16 +180,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
 
   router.post('/api/ner-tags', async (ctx) => {
     const user = currentUser(ctx);
-    const label = await writableLabel(
-      user,
-      tags.findNerTagType,
-      bodyRef(ctx, 'nerTagTypeId', 'nerTag'),
-      'nerTagType',
-    );
-    const input = body(ctx, nerTagSchema, 'nerTag');
-    await documentOfLabel(user, input.documentId, label);
-    const content = await spanText(input.documentId, label, input.type ?? 'SPAN_TAG');
-    if (!label.selectable) throw notSelectable(label);
+    const { label, input, content } = await spanTarget(ctx, user, nerTagSchema, (i) => i.type);
     checkSpan(input.startOffset, input.endOffset, content);
     const { tags: saved, created } = await tags.createSpanTags(
       knex,
@@ -182,16 +196,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
 
   router.post('/api/ner-tags/batch', async (ctx) => {
     const user = currentUser(ctx);
-    const label = await writableLabel(
-      user,
-      tags.findNerTagType,
-      bodyRef(ctx, 'nerTagTypeId', 'nerTag'),
-      'nerTagType',
-    );
-    const input = body(ctx, nerTagBatchSchema, 'nerTag');
-    await documentOfLabel(user, input.documentId, label);
-    const content = await spanText(input.documentId, label, 'SPAN_TAG');
-    if (!label.selectable) throw notSelectable(label);
+    const { label, input, content } = await spanTarget(ctx, user, nerTagBatchSchema, () => undefined);
     input.spans.forEach((s, i) => {
       const violations = spanViolations(s.startOffset, s.endOffset, content);
       if (!violations.length) return;
