@@ -178,6 +178,8 @@ export function DocumentsPanel({ state, userId, processMode }: DocumentsPanelPro
               key={s.id}
               className={`badge ws-status ws-status-${s.status.toLowerCase()}`}
               title={`${s.nodeName}: ${t(`workspace.status.${s.status}`)}`}
+              aria-label={`${s.nodeName}: ${t(`workspace.status.${s.status}`)}`}
+              data-status={s.status}
               data-testid="documents-item-step"
             >
               {s.nodeName}
