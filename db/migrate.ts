@@ -15,6 +15,7 @@ import * as m009 from './migrations/009_training';
 import * as m010 from './migrations/010_sessions';
 import * as m011 from './migrations/011_encrypt_secrets';
 import * as m012 from './migrations/012_tag_origin';
+import * as m013 from './migrations/013_document_info';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -29,6 +30,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '010_sessions': m010,
   '011_encrypt_secrets': m011,
   '012_tag_origin': m012,
+  '013_document_info': m013,
 };
 
 const source: Knex.MigrationSource<string> = {

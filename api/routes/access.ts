@@ -49,7 +49,10 @@ export type RefKind =
 
 export interface Ref {
   from: 'param' | 'query' | 'body';
-  /** the parameter, query or body field (`[].id`: the `id` of each element of a body array) */
+  /**
+   * the parameter, query or body field (`[].id`: the `id` of each element of a body array;
+   * `filters[TYPE]`: the value of the body's `filters` entry of that type)
+   */
   name: string;
   kind: RefKind;
   /** a list of ids (`?nodeIds=1,2`, `?nodeIds=1&nodeIds=2`, a body array): each must pass */
@@ -226,6 +229,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/documents/:documentId/top/hints': documentReader(param('documentId', 'document')),
   'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
   'GET /api/v2/document/:id/history': documentReader(param('id', 'document')),
+  // the process is the body's PROCESS filter; below ADMIN the service narrows what may be listed
+  'POST /api/v2/document-info': documentReader(inBody('filters[PROCESS]', 'process')),
 
   // --- tags of a document (the handlers also need an editable step of the label's node: 409 / 423) ---
   'GET /api/ner-tags': documentReader(query('documentId', 'document')),

@@ -11,6 +11,7 @@ import { actionResultRoutes } from './action-results';
 import { stepActionResultRoutes } from './action-results-steps';
 import { connectionRoutes } from './connections';
 import { documentRoutes } from './documents';
+import { documentInfoRoutes } from './document-info';
 import { edgeRoutes } from './edges';
 import { fileUploadRoutes } from './file-upload';
 import { i18nRoutes } from './i18n';
@@ -52,6 +53,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     sftpConnectionRoutes(deps),
     fileUploadRoutes(deps),
     documentRoutes(deps),
+    documentInfoRoutes(deps),
     stepRoutes(deps),
     documentStateRoutes(deps),
     tagRoutes(deps),

@@ -70,6 +70,8 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
     spans: [{ startOffset: 0, endOffset: 1 }],
   }),
   'POST /api/classifier-tags': (ids) => ({ documentId: ids.document }),
+  // below ADMIN on the process only one's own or the unassigned documents may be listed
+  'POST /api/v2/document-info': () => ({ paged: true, filters: [{ type: 'UNASSIGNED', value: true }] }),
 };
 
 /** Values of path parameters that name no declared reference. */
@@ -97,10 +99,13 @@ function expected(access: RouteAccess, p: Principal): 'allowed' | 401 | 403 {
   }
 }
 
-/** Sets `name` (`[].id`, `a.b` not needed so far) of a body to the id. */
+/** Sets `name` (`[].id`, `filters[TYPE]`; `a.b` not needed so far) of a body to the id. */
 function putInBody(body: unknown, ref: Ref, id: number | string): unknown {
   if (ref.name === '[].id') return Array.isArray(body) && body.length ? body : [{ id, x: 0, y: 0 }];
   const o = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const filter = /^filters\[(\w+)\]$/.exec(ref.name);
+  if (filter)
+    return { ...o, filters: [...((o.filters as unknown[]) ?? []), { type: filter[1], value: id }] };
   return { ...o, [ref.name]: ref.many ? [id] : id };
 }
 

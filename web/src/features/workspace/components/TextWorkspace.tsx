@@ -13,6 +13,7 @@ import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { useSession } from '../../account/session';
 import { useProcessAccessMode } from '../../processes/api';
 import { workspaceQueries } from '../api';
+import { useSessionState } from '../hooks/useSessionState';
 import { useUserSettings } from '../hooks/useUserSettings';
 import { followsApiAfter, isStepEditable, processingModeOf, resolveSelectedStep } from '../model';
 import { settingsCssVariables } from '../settings';
@@ -37,7 +38,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
   const processAccess = useProcessAccessMode(principal, doc.processId, ADMIN_ONLY);
 
   const [chosenStepId, setChosenStepId] = useState<number | null>(null);
-  const [tool, setTool] = useState<ToolId | null>(null);
+  const [tool, setTool] = useSessionState<ToolId | null>('workspace.tool', null);
   const [showHidden, setShowHidden] = useState(false);
   const [lackContent, setLackContent] = useState<string | null>(null);
   const { settings, save, clear } = useUserSettings();
@@ -120,6 +121,8 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
           tool={tool}
           onTool={setTool}
           state={state}
+          userId={userId}
+          processMode={processAccess.mode}
           settings={settings}
           onSaveSettings={save}
           onClearSettings={clear}

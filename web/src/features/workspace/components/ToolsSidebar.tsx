@@ -7,6 +7,7 @@
 import type { RefObject } from 'react';
 import { useRef, type ComponentType, type SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AccessMode } from '@domain';
 import type { DocumentStateDTO } from '@domain/document-state-types';
 import { IconClose, IconFile, IconGear, IconImage } from '../../../components/icons';
 import { useSidebarResize } from '../hooks/useSidebarResize';
@@ -27,6 +28,8 @@ export interface ToolsSidebarProps {
   tool: ToolId | null;
   onTool: (tool: ToolId | null) => void;
   state: DocumentStateDTO;
+  userId: number | null;
+  processMode: AccessMode | null;
   settings: UserSettings;
   onSaveSettings: (s: UserSettings) => void;
   onClearSettings: () => void;
@@ -85,7 +88,9 @@ export function ToolsSidebar(props: ToolsSidebarProps) {
               </button>
             </div>
             <div className="ws-tools-body">
-              {tool === 'documents' && <DocumentsPanel state={props.state} />}
+              {tool === 'documents' && (
+                <DocumentsPanel state={props.state} userId={props.userId} processMode={props.processMode} />
+              )}
               {tool === 'preview' && <PreviewPanel documentId={props.state.document.id} onClose={close} />}
               {tool === 'settings' && (
                 <SettingsPanel

@@ -1,0 +1,30 @@
+/**
+ * `POST api/v2/document-info?page&size&sort&paged` with body {paged, filters[{type, value}]} (spec 2
+ * section 7): a page of one process's documents for the dashboards and the workspace's documents panel,
+ * the total in X-Total-Count. The process is the body's PROCESS filter (checked by the service after the
+ * parse, declared in ./access.ts).
+ */
+import Router from '@koa/router';
+import type { AppDeps } from '../app';
+import { currentUser } from '../auth';
+import { listDocumentInfo, pageRequest } from '../services/document-info';
+
+export function documentInfoRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.post('/api/v2/document-info', async (ctx) => {
+    const user = currentUser(ctx);
+    const paging = pageRequest(ctx.query);
+    const { rows, total } = await listDocumentInfo(
+      knex,
+      user,
+      (ctx.request as unknown as { body: unknown }).body,
+      paging,
+    );
+    ctx.set('X-Total-Count', String(total));
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
+    ctx.body = rows;
+  });
+
+  return router;
+}

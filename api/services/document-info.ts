@@ -1,0 +1,182 @@
+/**
+ * The document-info list (spec 2 section 7, domain/document-info.ts): the request's paging and filters
+ * validated with the spec's messages, the caller's visibility applied (process admins list everything;
+ * others their own or the unassigned documents; node-only grantees only documents passing through their
+ * nodes), then one page query and one count (db/queries/document-info.ts).
+ */
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { grantedNodeIds, processMode } from '../../domain/access';
+import {
+  DEFAULT_DOCUMENT_INFO_SORT,
+  DOCUMENT_INFO_PAGE_SIZE,
+  DocumentInfoSorts,
+  scopeRefusal,
+  type DocumentInfoCriteria,
+  type DocumentInfoDTO,
+  type DocumentInfoSort,
+} from '../../domain/document-info';
+import { StepStatuses } from '../../domain/steps';
+import { LIMITS, pageSizeRule } from '../../domain/validation';
+import { documentInfoCount, documentInfoPage } from '../../db/queries/document-info';
+import type { AuthUser } from '../auth';
+import { mayReadDocumentOf, unreachable } from '../auth';
+import { FieldErrorCollector, HttpError } from '../errors';
+import { MAX_ID, parse } from '../validate';
+
+const id = z.number().int().min(0).max(MAX_ID);
+const ids = z.array(id).min(1).max(1000);
+const filterSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('PROCESS'), value: id }),
+  z.object({ type: z.literal('ASSIGNEE'), value: ids }),
+  z.object({ type: z.literal('UNASSIGNED'), value: z.literal(true) }),
+  z.object({ type: z.literal('STATUS'), value: z.enum(['WAITING', 'DONE']) }),
+  z.object({ type: z.literal('NAME'), value: z.string().max(255) }),
+  z.object({
+    type: z.literal('STEP'),
+    value: z.object({ nodeId: id, statuses: z.array(z.enum(StepStatuses)).min(1).max(5) }),
+  }),
+  z.object({ type: z.literal('DOCUMENT_IDS'), value: ids }),
+]);
+export const documentInfoBodySchema = z.object({
+  paged: z.boolean().optional(),
+  filters: z.array(filterSchema).max(50),
+});
+export type DocumentInfoBody = z.infer<typeof documentInfoBodySchema>;
+
+/** The process a raw body names (its PROCESS filter), for the access check before validation. */
+export function processIdOf(raw: unknown): number | undefined {
+  const filters = (raw as { filters?: unknown } | null)?.filters;
+  if (!Array.isArray(filters)) return undefined;
+  const f = filters.find((x) => (x as { type?: unknown })?.type === 'PROCESS') as
+    { value?: unknown } | undefined;
+  return typeof f?.value === 'number' && Number.isSafeInteger(f.value) ? f.value : undefined;
+}
+
+export interface PageRequest {
+  page: number;
+  size: number;
+  sort: DocumentInfoSort;
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** `?page&size&sort&paged` (cacheBuster ignored): field errors of object `documentInfo` when wrong. */
+export function pageRequest(query: Record<string, string | string[] | undefined>): PageRequest {
+  const errors = new FieldErrorCollector('documentInfo');
+  const int = (raw: string | undefined, fallback: number) =>
+    raw === undefined ? fallback : /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : NaN;
+  const page = int(first(query.page), 0);
+  const size = int(first(query.size), DOCUMENT_INFO_PAGE_SIZE);
+  const sortRaw = (first(query.sort) ?? DEFAULT_DOCUMENT_INFO_SORT).replace(/\s/g, '').toLowerCase();
+  const paged = first(query.paged);
+  errors
+    .check('page', Number.isNaN(page) ? { code: 'Pattern', key: 'entity.validation.number' } : null)
+    .check(
+      'size',
+      Number.isNaN(size) || !pageSizeRule(size)
+        ? { code: 'Size', key: 'entity.validation.pageSize', params: { sizes: LIMITS.pageSizes.join(', ') } }
+        : null,
+    )
+    .check(
+      'sort',
+      (DocumentInfoSorts as readonly string[]).includes(sortRaw)
+        ? null
+        : { code: 'Pattern', key: 'entity.validation.sort' },
+    )
+    .check(
+      'paged',
+      paged === undefined || paged === 'true' || paged === 'false'
+        ? null
+        : { code: 'Pattern', key: 'entity.validation.pattern' },
+    )
+    .throwIfAny();
+  return { page, size, sort: sortRaw as DocumentInfoSort };
+}
+
+/** The filters as criteria: exactly one PROCESS; lists of one type merged. */
+export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
+  const errors = new FieldErrorCollector('documentInfo');
+  const processes = body.filters.filter((f) => f.type === 'PROCESS');
+  errors.check(
+    'filters',
+    processes.length === 1 ? null : { code: 'Required', key: 'entity.validation.processFilter' },
+  );
+  for (const type of ['STATUS', 'NAME', 'UNASSIGNED'] as const)
+    errors.check(
+      'filters',
+      body.filters.filter((f) => f.type === type).length > 1
+        ? { code: 'Pattern', key: 'entity.validation.duplicateFilter', params: { type } }
+        : null,
+    );
+  errors.throwIfAny();
+  const c: DocumentInfoCriteria = { processId: processes[0].value as number, steps: [] };
+  for (const f of body.filters) {
+    switch (f.type) {
+      case 'ASSIGNEE':
+        c.assigneeIds = [...new Set([...(c.assigneeIds ?? []), ...f.value])];
+        break;
+      case 'DOCUMENT_IDS':
+        c.documentIds = c.documentIds
+          ? c.documentIds.filter((x) => f.value.includes(x))
+          : [...new Set(f.value)];
+        break;
+      case 'UNASSIGNED':
+        c.unassigned = true;
+        break;
+      case 'STATUS':
+        c.status = f.value;
+        break;
+      case 'NAME':
+        if (f.value.trim()) c.name = f.value.trim();
+        break;
+      case 'STEP':
+        c.steps.push({ nodeId: f.value.nodeId, statuses: [...new Set(f.value.statuses)] });
+        break;
+    }
+  }
+  return c;
+}
+
+export interface DocumentInfoPage {
+  rows: DocumentInfoDTO[];
+  total: number;
+}
+
+/**
+ * The caller's page. Refuses (403) a process the caller does not read, and a view beyond the caller's
+ * visibility (domain/document-info.ts scopeRefusal), with the reason as the detail.
+ */
+export async function listDocumentInfo(
+  knex: Knex,
+  user: AuthUser,
+  rawBody: unknown,
+  paging: PageRequest,
+): Promise<DocumentInfoPage> {
+  const processId = processIdOf(rawBody);
+  // The access check comes before the validation, so a caller learns nothing of the rules of another process.
+  if (processId !== undefined && !(await mayReadDocumentOf(knex, user, processId))) throw unreachable(user);
+  const criteria = criteriaOf(parse(documentInfoBodySchema, rawBody, 'documentInfo'));
+  const mode = processMode(user, criteria.processId);
+  if (!mode) {
+    // Only grants on nodes of the process: the documents passing through those nodes.
+    const granted = grantedNodeIds(user);
+    const inProcess: number[] = granted.length
+      ? await knex('nodes').where('process_id', criteria.processId).whereIn('id', granted).pluck('id')
+      : [];
+    if (!inProcess.length) throw unreachable(user);
+    criteria.throughNodeIds = inProcess.map(Number);
+  }
+  const refusal = scopeRefusal(criteria, user.id, mode === 'ADMIN');
+  if (refusal)
+    throw new HttpError(403, { message: 'error.http.403', detail: refusal, key: `documentInfo.${refusal}` });
+  const [rows, total] = await Promise.all([
+    documentInfoPage(knex, criteria, {
+      offset: paging.page * paging.size,
+      limit: paging.size,
+      sort: paging.sort,
+    }),
+    documentInfoCount(knex, criteria),
+  ]);
+  return { rows, total };
+}
