@@ -104,8 +104,7 @@ function putInBody(body: unknown, ref: Ref, id: number | string): unknown {
   if (ref.name === '[].id') return Array.isArray(body) && body.length ? body : [{ id, x: 0, y: 0 }];
   const o = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const filter = /^filters\[(\w+)\]$/.exec(ref.name);
-  if (filter)
-    return { ...o, filters: [...((o.filters as unknown[]) ?? []), { type: filter[1], value: id }] };
+  if (filter) return { ...o, filters: [...((o.filters as unknown[]) ?? []), { type: filter[1], value: id }] };
   return { ...o, [ref.name]: ref.many ? [id] : id };
 }
 
