@@ -140,7 +140,6 @@ export function LabelingView({
   const [drag, setDrag] = useState<DragState | null>(null);
   const [stack, setStack] = useState<UndoStack>(emptyStack);
   const [busy, setBusy] = useState(false);
-  const caret = useRef({ anchor: 0, focus: 0 });
 
   const tags = useMemo(
     () =>
@@ -365,7 +364,13 @@ export function LabelingView({
     if (!root) return;
     e.preventDefault();
     const dir = e.key === 'ArrowRight' ? 1 : -1;
-    const c = caret.current;
+    // The caret is the window selection when it lies in the text, else the start of the text.
+    const now = window.getSelection();
+    const a0 =
+      now?.anchorNode && root.contains(now.anchorNode) ? offsetOf(now.anchorNode, now.anchorOffset) : null;
+    const f0 =
+      now?.focusNode && root.contains(now.focusNode) ? offsetOf(now.focusNode, now.focusOffset) : null;
+    const c = a0 !== null && f0 !== null ? { anchor: a0, focus: f0 } : { anchor: 0, focus: 0 };
     const next = e.ctrlKey || e.metaKey ? wordEdge(text, c.focus, dir) : c.focus + dir;
     c.focus = Math.max(0, Math.min(text.length, next));
     if (!e.shiftKey) c.anchor = c.focus;
@@ -375,20 +380,6 @@ export function LabelingView({
     if (a && f && sel) sel.setBaseAndExtent(a.node, a.offset, f.node, f.offset);
     setSelectedId(null);
   };
-
-  // A mouse selection moves the keyboard caret to its ends.
-  useEffect(() => {
-    const onChange = () => {
-      const sel = window.getSelection();
-      const root = rootRef.current;
-      if (!sel || !root || !sel.anchorNode || !root.contains(sel.anchorNode)) return;
-      const a = offsetOf(sel.anchorNode, sel.anchorOffset);
-      const f = offsetOf(sel.focusNode, sel.focusOffset);
-      if (a !== null && f !== null) caret.current = { anchor: a, focus: f };
-    };
-    window.document.addEventListener('selectionchange', onChange);
-    return () => window.document.removeEventListener('selectionchange', onChange);
-  }, []);
 
   const onClick = (e: React.MouseEvent) => {
     const sel = window.getSelection();
@@ -502,9 +493,26 @@ export function LabelingView({
   return (
     <div className="ws-labeling">
       <div className="ws-label-bar small text-body-secondary" data-testid="labeling-hint">
-        {editable ? t('workspace.labeling.hint') : t('workspace.labeling.readOnly')}
+        {selected ? (
+          <div className="ws-label-selected small" data-testid="selected-tag" data-tag-id={selected.id}>
+            <span className="ws-label-swatch" style={{ background: selected.nerTagType.backgroundColor }} />
+            <strong>{selected.nerTagType.name}</strong>
+            <span className="text-body-secondary text-truncate">
+              “{text.slice(selected.startOffset!, selected.endOffset!)}”
+            </span>
+            {selected.origin !== 'USER' && (
+              <span className="badge text-bg-light border" data-testid="selected-tag-origin">
+                {t('workspace.labeling.writtenBy', { origin: originLabel(selected) })}
+              </span>
+            )}
+          </div>
+        ) : (
+          <span className="ws-label-hint">
+            {editable ? t('workspace.labeling.hint') : t('workspace.labeling.readOnly')}
+          </span>
+        )}
         {editable && (
-          <span className="ms-auto d-flex gap-1">
+          <span className="ms-auto d-flex gap-1 flex-shrink-0 text-nowrap">
             <button
               type="button"
               className="btn btn-sm btn-outline-secondary"
@@ -537,20 +545,6 @@ export function LabelingView({
           </span>
         )}
       </div>
-      {selected && (
-        <div className="ws-label-selected small" data-testid="selected-tag" data-tag-id={selected.id}>
-          <span className="ws-label-swatch" style={{ background: selected.nerTagType.backgroundColor }} />
-          <strong>{selected.nerTagType.name}</strong>
-          <span className="text-body-secondary text-truncate">
-            “{text.slice(selected.startOffset!, selected.endOffset!)}”
-          </span>
-          {selected.origin !== 'USER' && (
-            <span className="badge text-bg-light border" data-testid="selected-tag-origin">
-              {t('workspace.labeling.writtenBy', { origin: originLabel(selected) })}
-            </span>
-          )}
-        </div>
-      )}
       <div
         ref={rootRef}
         className="ws-text ws-read ws-label-text"
