@@ -402,6 +402,55 @@ describe('labelling in Chromium', () => {
     );
   });
 
+  it('draws only the blocks near the viewport of a big document', async () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => `Line ${i + 1} of the long report mentions Gdansk.`);
+    const big = lines.join('\n') + '\n';
+    const bigId = (
+      await api<{ id: number }>(token, '/api/documents', {
+        method: 'POST',
+        body: JSON.stringify({ processId, filename: `big-${suffix}.txt`, content: big }),
+      })
+    ).id;
+    const bigState = await eventually(
+      () => api<StateView>(token, `/api/v2/document/${bigId}/state`),
+      (v) => v.steps.some((x) => x.nodeId === ids.span && x.status === 'WAITING'),
+      'the big document waits',
+    );
+    const stepId = bigState.steps.find((x) => x.nodeId === ids.span)!.id;
+    // Every Gdansk is a Place: 4000 tags.
+    const rows = lines.map((line, i) => {
+      const start = lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0) + line.indexOf('Gdansk');
+      return {
+        document_id: bigId,
+        step_id: stepId,
+        ner_tag_type_id: ids.place,
+        type: 'SPAN_TAG',
+        start_offset: start,
+        end_offset: start + 6,
+      };
+    });
+    await knex.batchInsert('ner_tags', rows, 1000);
+    await page.goto(`${BASE_URL}/entity/process/${processId}/document/${bigId}`);
+    await page.locator('[data-testid="document-text"][data-tag-count="4000"]').waitFor();
+    const drawn = () => page.locator('[data-testid="tag-segment"]').count();
+    // Far fewer tag segments than tags, and the last line's tag is not drawn until scrolled to.
+    expect(await drawn()).toBeLessThan(1000);
+    expect(await drawn()).toBeGreaterThan(0);
+    const last = page.locator(`[data-testid="tag-segment"][data-s="${rows.at(-1)!.start_offset}"]`);
+    expect(await last.count()).toBe(0);
+    expect(await text(page).textContent()).toBe(big);
+    await text(page).evaluate((el) => {
+      (el as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (
+        el as unknown as { scrollHeight: number }
+      ).scrollHeight;
+    });
+    await last.waitFor();
+    expect(await drawn()).toBeLessThan(1000);
+    await shot(page, '44-labelling-big-document');
+    await page.goto(workspaceUrl());
+    await page.locator('[data-testid="workspace-mode"][data-mode="LABELING"]').waitFor();
+  });
+
   it('classifies the document in the CLF step, and its predicate routes the document', async () => {
     await selectedRow(page).getByTestId('step-accept-menu').click();
     await selectedRow(page).getByTestId('step-action-complete').click();

@@ -10,8 +10,9 @@
  * - ctrl+z undoes and ctrl+shift+z (or ctrl+y) redoes the tag changes of this session.
  *
  * Rendering: the text is cut into blocks of whole lines (each with `content-visibility: auto`, so the browser
- * lays out and paints only the blocks near the viewport), and each block into segments at every tag
- * boundary: one span per segment, whatever the text length. A segment takes the background and text colour
+ * lays out and paints only the blocks near the viewport). A block near the viewport (IntersectionObserver) is
+ * cut into segments at every tag boundary, one span per segment; any other block is one plain span of its
+ * text (same height, still selectable), so the DOM holds about one node per block plus the visible tags. A segment takes the background and text colour
  * of its innermost tag; each outer tag over it adds a band of its colour at the bottom, so nested and
  * overlapping tags stay readable. Tags written by the lexicon or a model carry a small origin marker (a CSS
  * pseudo-element, so it is no part of the text or its offsets) and say so in their tooltip.
@@ -119,6 +120,37 @@ function wordEdge(text: string, at: number, dir: 1 | -1): number {
   return i;
 }
 
+/** Blocks near the viewport are drawn with their tags; the others as one plain span each. */
+const NEAR_VIEWPORT = '1500px 0px';
+
+/**
+ * The starts of the blocks within NEAR_VIEWPORT of the scrolled text (an IntersectionObserver on the block
+ * elements). Until the observer answers, the first blocks count as visible.
+ */
+function useVisibleBlocks(root: React.RefObject<HTMLDivElement | null>, blockCount: number): Set<number> {
+  const [visible, setVisible] = useState<Set<number>>(() => new Set([0]));
+  useEffect(() => {
+    const el = root.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) =>
+        setVisible((prev) => {
+          const next = new Set(prev);
+          for (const e of entries) {
+            const start = Number((e.target as HTMLElement).dataset.blockS);
+            if (e.isIntersecting) next.add(start);
+            else next.delete(start);
+          }
+          return next;
+        }),
+      { root: el, rootMargin: NEAR_VIEWPORT },
+    );
+    el.querySelectorAll('[data-block-s]').forEach((b) => observer.observe(b));
+    return () => observer.disconnect();
+  }, [root, blockCount]);
+  return visible;
+}
+
 export function LabelingView({
   documentId,
   text,
@@ -158,6 +190,7 @@ export function LabelingView({
     [tags],
   );
   const blocks = useMemo(() => textBlocks(text), [text]);
+  const visibleBlocks = useVisibleBlocks(rootRef, blocks.length);
   const selected = selectedId !== null ? byId.get(selectedId) : undefined;
   const canEditTag = (tag: NerTagDTO | undefined) => !!tag && editable && tag.nodeId === nodeId;
 
@@ -558,64 +591,70 @@ export function LabelingView({
       >
         {blocks.map((b) => (
           <div key={b.start} className="ws-block" data-block-s={b.start} data-block-e={b.end}>
-            {segmentText(b.start, b.end, spans).map((seg) => {
-              const segText = text.slice(seg.start, seg.end);
-              if (!seg.tagIds.length)
+            {!visibleBlocks.has(b.start) ? (
+              <span data-s={b.start} data-e={b.end}>
+                {text.slice(b.start, b.end)}
+              </span>
+            ) : (
+              segmentText(b.start, b.end, spans).map((seg) => {
+                const segText = text.slice(seg.start, seg.end);
+                if (!seg.tagIds.length)
+                  return (
+                    <span key={seg.start} data-s={seg.start} data-e={seg.end}>
+                      {segText}
+                    </span>
+                  );
+                const covering = seg.tagIds.map((id) => byId.get(id)!);
+                const inner = covering.at(-1)!;
+                const outers = covering.slice(0, -1).reverse();
+                const style: CSSProperties = {
+                  background: inner.nerTagType.backgroundColor,
+                  color: inner.nerTagType.textColor,
+                  boxShadow: outers.length
+                    ? outers
+                        .map((o, i) => `inset 0 -${(i + 1) * 4}px 0 ${o.nerTagType.backgroundColor}`)
+                        .join(', ')
+                    : undefined,
+                };
+                const starting = covering.filter((x) => x.startOffset === seg.start);
+                const machine = starting.filter((x) => x.origin !== 'USER');
+                const isSel = selected !== undefined && seg.tagIds.includes(selected.id);
+                const selStart = handles && selected.startOffset === seg.start;
+                const selEnd = handles && selected.endOffset === seg.end;
                 return (
-                  <span key={seg.start} data-s={seg.start} data-e={seg.end}>
+                  <span
+                    key={seg.start}
+                    data-s={seg.start}
+                    data-e={seg.end}
+                    data-tags={seg.tagIds.join(' ')}
+                    data-tag-start={starting.map((x) => x.id).join(' ') || undefined}
+                    data-origin={machine.length ? machine.map(originLabel).join(' ') : undefined}
+                    data-testid="tag-segment"
+                    className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${machine.length ? ' ws-tag-machine' : ''}`}
+                    style={style}
+                    title={covering
+                      .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
+                      .join(' › ')}
+                  >
+                    {selStart && (
+                      <span
+                        className="ws-handle ws-handle-left"
+                        data-testid="tag-handle-left"
+                        onMouseDown={(e) => startDrag(e, 'left')}
+                      />
+                    )}
                     {segText}
+                    {selEnd && (
+                      <span
+                        className="ws-handle ws-handle-right"
+                        data-testid="tag-handle-right"
+                        onMouseDown={(e) => startDrag(e, 'right')}
+                      />
+                    )}
                   </span>
                 );
-              const covering = seg.tagIds.map((id) => byId.get(id)!);
-              const inner = covering.at(-1)!;
-              const outers = covering.slice(0, -1).reverse();
-              const style: CSSProperties = {
-                background: inner.nerTagType.backgroundColor,
-                color: inner.nerTagType.textColor,
-                boxShadow: outers.length
-                  ? outers
-                      .map((o, i) => `inset 0 -${(i + 1) * 4}px 0 ${o.nerTagType.backgroundColor}`)
-                      .join(', ')
-                  : undefined,
-              };
-              const starting = covering.filter((x) => x.startOffset === seg.start);
-              const machine = starting.filter((x) => x.origin !== 'USER');
-              const isSel = selected !== undefined && seg.tagIds.includes(selected.id);
-              const selStart = handles && selected.startOffset === seg.start;
-              const selEnd = handles && selected.endOffset === seg.end;
-              return (
-                <span
-                  key={seg.start}
-                  data-s={seg.start}
-                  data-e={seg.end}
-                  data-tags={seg.tagIds.join(' ')}
-                  data-tag-start={starting.map((x) => x.id).join(' ') || undefined}
-                  data-origin={machine.length ? machine.map(originLabel).join(' ') : undefined}
-                  data-testid="tag-segment"
-                  className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${machine.length ? ' ws-tag-machine' : ''}`}
-                  style={style}
-                  title={covering
-                    .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
-                    .join(' › ')}
-                >
-                  {selStart && (
-                    <span
-                      className="ws-handle ws-handle-left"
-                      data-testid="tag-handle-left"
-                      onMouseDown={(e) => startDrag(e, 'left')}
-                    />
-                  )}
-                  {segText}
-                  {selEnd && (
-                    <span
-                      className="ws-handle ws-handle-right"
-                      data-testid="tag-handle-right"
-                      onMouseDown={(e) => startDrag(e, 'right')}
-                    />
-                  )}
-                </span>
-              );
-            })}
+              })
+            )}
           </div>
         ))}
       </div>
