@@ -94,6 +94,8 @@ describe('labelling in Chromium', () => {
   const workspaceUrl = () => `${BASE_URL}/entity/process/${processId}/document/${documentId}`;
   const selectedRow = (p: Page) => p.locator('[data-testid="step-row"][data-selected="true"]');
   const text = (p: Page) => p.getByTestId('document-text');
+  /** Waits until the page draws `n` tags (the refetch after a change has landed). */
+  const shown = (n: number) => page.locator(`[data-testid="document-text"][data-tag-count="${n}"]`).waitFor();
 
   /** The screen box of the text range [start, end). */
   const rangeBox = (p: Page, start: number, end: number) =>
@@ -310,6 +312,7 @@ describe('labelling in Chromium', () => {
     expect(await page.getByTestId('label-menu-selection').textContent()).toBe('Label “Jan Nowak”');
     await chooseInMenu('person');
     await eventually(tags, (t) => t.some((x) => x.text === 'Jan Nowak'), 'the keyboard tag is saved');
+    await shown(3);
 
     // Nested: double-click "Jan" and press l.
     const jan = await rangeBox(page, at('Jan'), at('Jan') + 3);
@@ -320,7 +323,9 @@ describe('labelling in Chromium', () => {
     const saved = await eventually(tags, (t) => t.some((x) => x.text === 'Jan'), 'the nested tag is saved');
     expect(saved.find((x) => x.text === 'Jan')!.nerTagTypeId).toBe(ids.first);
     // "Jan" is drawn with both tags: the inner colour and a band of the outer one.
-    const janSeg = page.locator(`[data-testid="tag-segment"][data-s="${at('Jan')}"]`);
+    const janId = saved.find((x) => x.text === 'Jan')!.id;
+    const janSeg = page.locator(`[data-testid="tag-segment"][data-s="${at('Jan')}"][data-tags~="${janId}"]`);
+    await janSeg.waitFor();
     expect((await janSeg.getAttribute('data-tags'))!.split(' ')).toHaveLength(2);
     await shot(page, '41-labelling-nested');
   });
@@ -337,8 +342,10 @@ describe('labelling in Chromium', () => {
       'every Warsaw is a Place',
     );
     expect(all.filter((x) => x.nerTagTypeId === ids.place)).toHaveLength(3);
+    await shown(7);
     await page.keyboard.press('Control+z');
     await eventually(tags, (t) => !t.some((x) => x.text === 'Warsaw'), 'the batch is undone');
+    await shown(4);
     await page.keyboard.press('Control+Shift+Z');
     await eventually(tags, (t) => t.filter((x) => x.text === 'Warsaw').length === 3, 'the batch is redone');
     await page.locator('[data-testid="document-text"][data-tag-count="7"]').waitFor();
@@ -360,6 +367,7 @@ describe('labelling in Chromium', () => {
       (t) => t.some((x) => x.id === anna.id && x.text === 'Anna'),
       'the tag is resized to Anna',
     );
+    await page.locator(`[data-tag-start~="${anna.id}"][data-e="4"]`).waitFor();
 
     const jan = (await tags()).find((x) => x.text === 'Jan Nowak')!;
     const nowak = await rangeBox(page, at('Nowak'), at('Nowak') + 5);
@@ -367,9 +375,11 @@ describe('labelling in Chromium', () => {
     expect(await page.getByTestId('selected-tag').getAttribute('data-tag-id')).toBe(String(jan.id));
     await page.keyboard.press('Delete');
     await eventually(tags, (t) => !t.some((x) => x.text === 'Jan Nowak'), 'the tag is deleted');
+    await shown(6);
     await page.getByTestId('labeling-undo').click();
     const back = await eventually(tags, (t) => t.some((x) => x.text === 'Jan Nowak'), 'the delete is undone');
     expect(back.find((x) => x.text === 'Jan Nowak')!.nerTagTypeId).toBe(ids.person);
+    await shown(7);
   });
 
   it('retypes the lexicon tag through the menu, keeping its origin', async () => {

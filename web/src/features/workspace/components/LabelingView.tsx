@@ -170,8 +170,14 @@ export function LabelingView({
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [drag, setDrag] = useState<DragState | null>(null);
-  const [stack, setStack] = useState<UndoStack>(emptyStack);
-  const [busy, setBusy] = useState(false);
+  // The undo stack: the ref is what queued writes read and change, the state what the buttons show.
+  const stackRef = useRef<UndoStack>(emptyStack);
+  const [stack, setStackState] = useState<UndoStack>(emptyStack);
+  const setStack = useCallback((next: UndoStack | ((s: UndoStack) => UndoStack)) => {
+    stackRef.current = typeof next === 'function' ? next(stackRef.current) : next;
+    setStackState(stackRef.current);
+  }, []);
+  const queue = useRef<Promise<void>>(Promise.resolve());
 
   const tags = useMemo(
     () =>
@@ -229,49 +235,51 @@ export function LabelingView({
     [documentId],
   );
 
-  /** Runs a write, then refetches the tags; refusals show the API's toast and leave the stack alone. */
+  /**
+   * Queues a write (writes run one after the other, so quick undos each take their own step), then
+   * refetches the tags; a refusal shows the API's toast and leaves the stack alone.
+   */
   const write = useCallback(
-    async (work: () => Promise<void>) => {
-      if (busy) return;
-      setBusy(true);
-      try {
-        await work();
-      } catch {
-        // The client has shown the API's message.
-      } finally {
-        setBusy(false);
-        await refetch();
-      }
+    (work: () => Promise<void>) => {
+      queue.current = queue.current.then(async () => {
+        try {
+          await work();
+        } catch {
+          // The client has shown the API's message.
+        } finally {
+          await refetch();
+        }
+      });
     },
-    [busy, refetch],
+    [refetch],
   );
 
   const undo = useCallback(() => {
-    const taken = takeUndo(stack);
-    if (!taken) return;
-    void write(async () => {
+    write(async () => {
+      const taken = takeUndo(stackRef.current);
+      if (!taken) return;
       const ids = await run(inverseOp(taken.op));
       setStack(remapIds(taken.stack, ids));
       setSelectedId(null);
       toast.success(t('workspace.labeling.undone'));
     });
-  }, [stack, run, write, t]);
+  }, [run, write, setStack, t]);
 
   const redo = useCallback(() => {
-    const taken = takeRedo(stack);
-    if (!taken) return;
-    void write(async () => {
+    write(async () => {
+      const taken = takeRedo(stackRef.current);
+      if (!taken) return;
       const ids = await run(taken.op);
       setStack(remapIds(taken.stack, ids));
       setSelectedId(null);
       toast.success(t('workspace.labeling.redone'));
     });
-  }, [stack, run, write, t]);
+  }, [run, write, setStack, t]);
 
   const removeSelected = useCallback(() => {
     if (!selected || !canEditTag(selected)) return;
     const snap = snapshot(selected);
-    void write(async () => {
+    write(async () => {
       await tagCalls.remove(snap.id);
       setStack((s) => pushOp(s, { kind: 'delete', tags: [snap] }));
       setSelectedId(null);
@@ -332,7 +340,7 @@ export function LabelingView({
     const m = menu;
     if (!m) return;
     setMenu(null);
-    void write(async () => {
+    write(async () => {
       if (m.purpose === 'retype' && m.tagId !== undefined) {
         const tag = byId.get(m.tagId);
         if (!tag) return;
@@ -358,7 +366,14 @@ export function LabelingView({
     });
   };
 
-  // Shortcuts over the whole workspace (not while typing in a field or with the menu open).
+  /** Focus on the text or on nothing in particular (not on a button, link or field elsewhere). */
+  const inText = () => {
+    const active = window.document.activeElement;
+    return !active || active === window.document.body || !!rootRef.current?.contains(active);
+  };
+
+  // Shortcuts over the whole workspace (not while typing in a field or with the menu open); Enter, l and
+  // Delete only while the focus is on the text or nowhere.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (menu || typing(window.document.activeElement)) return;
@@ -376,6 +391,8 @@ export function LabelingView({
       } else if (ctrl && e.key === 'y') {
         e.preventDefault();
         redo();
+      } else if (!inText()) {
+        // Enter, l and Delete belong to the focused button or link outside the text.
       } else if ((e.key === 'Delete' || e.key === 'Backspace') && selected) {
         e.preventDefault();
         removeSelected();
@@ -488,7 +505,7 @@ export function LabelingView({
       queryClient.setQueryData<NerTagDTO[]>(tagKeys.ner(documentId), (list) =>
         list?.map((x) => (x.id === tag.id ? { ...x, ...span } : x)),
       );
-      void write(async () => {
+      write(async () => {
         await tagCalls.update(tag.id, after);
         setStack((s) => pushOp(s, { kind: 'update', before, after }));
       });
@@ -549,7 +566,7 @@ export function LabelingView({
             <button
               type="button"
               className="btn btn-sm btn-outline-secondary"
-              disabled={!stack.past.length || busy}
+              disabled={!stack.past.length}
               onClick={undo}
               data-testid="labeling-undo"
               title={t('workspace.labeling.undoHint')}
@@ -559,7 +576,7 @@ export function LabelingView({
             <button
               type="button"
               className="btn btn-sm btn-outline-secondary"
-              disabled={!stack.future.length || busy}
+              disabled={!stack.future.length}
               onClick={redo}
               data-testid="labeling-redo"
               title={t('workspace.labeling.redoHint')}
@@ -569,7 +586,7 @@ export function LabelingView({
             <button
               type="button"
               className="btn btn-sm btn-outline-danger"
-              disabled={!selected || !canEditTag(selected) || busy}
+              disabled={!selected || !canEditTag(selected)}
               onClick={removeSelected}
               data-testid="labeling-delete"
             >
