@@ -120,6 +120,9 @@ function wordEdge(text: string, at: number, dir: 1 | -1): number {
   return i;
 }
 
+/** An outer tag's band: its colour, darkened a little so a light band shows on a light inner colour. */
+const bandColor = (color: string) => `color-mix(in srgb, ${color} 75%, #000)`;
+
 /** Blocks near the viewport are drawn with their tags; the others as one plain span each. */
 const NEAR_VIEWPORT = '1500px 0px';
 
@@ -629,7 +632,9 @@ export function LabelingView({
                   color: inner.nerTagType.textColor,
                   boxShadow: outers.length
                     ? outers
-                        .map((o, i) => `inset 0 -${(i + 1) * 4}px 0 ${o.nerTagType.backgroundColor}`)
+                        .map(
+                          (o, i) => `inset 0 -${(i + 1) * 4}px 0 ${bandColor(o.nerTagType.backgroundColor)}`,
+                        )
                         .join(', ')
                     : undefined,
                 };
