@@ -171,7 +171,7 @@ describe('document workspace in Chromium', () => {
     await page.locator('[data-testid="workspace-mode"][data-mode="CLASSIFYING"]').waitFor();
     expect(await selectedRow(page).textContent()).toContain('Classify');
     expect(await page.getByTestId('document-text').textContent()).toBe(EDITED);
-    await page.getByTestId('classifying-not-built').waitFor();
+    await page.getByTestId('classifier-panel').waitFor();
     const tabs = page.getByTestId('step-tab');
     expect(await settledCount(tabs, 2)).toBe(2);
     expect(await tabs.allTextContents()).toEqual(['File parser', 'Classifier']);

@@ -17,7 +17,9 @@ import { useSessionState } from '../hooks/useSessionState';
 import { useUserSettings } from '../hooks/useUserSettings';
 import { followsApiAfter, isStepEditable, processingModeOf, resolveSelectedStep } from '../model';
 import { settingsCssVariables } from '../settings';
+import { ClassifierPanel } from './ClassifierPanel';
 import { EditingView } from './EditingView';
+import { LabelingView } from './LabelingView';
 import { LackContentModal } from './LackContentModal';
 import { ReadOnlyText } from './ReadOnlyText';
 import { StepSidebar } from './StepSidebar';
@@ -92,15 +94,16 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
         onSaveFailed={setLackContent}
       />
     );
+  } else if (mode === 'LABELING') {
+    main = (
+      <LabelingView key={step.id} documentId={doc.id} text={text} editable={editable} nodeId={step.nodeId} />
+    );
   } else {
     main = (
       <>
-        <div
-          className="alert alert-light border small mb-2 py-2"
-          data-testid={`${mode?.toLowerCase()}-not-built`}
-        >
-          {t(mode === 'LABELING' ? 'workspace.labeling.notBuilt' : 'workspace.classifying.notBuilt')}
-        </div>
+        {step.nodeDTO.activityType === 'CLF' && (
+          <ClassifierPanel key={step.id} documentId={doc.id} nodeId={step.nodeId} editable={editable} />
+        )}
         <ReadOnlyText text={text} showHidden={showHidden} />
       </>
     );

@@ -1,0 +1,159 @@
+/**
+ * The entity labelling menu (spec 2 section 2): a search box (from 2 characters, stripping _ " ' , ( ) < >),
+ * the option tree with breadcrumbs (shortened with '...->' beyond 3 steps), at most 300 px high, 501 wide,
+ * 'No options available' when nothing matches. Arrow keys move over the selectable options, Enter or a click
+ * chooses, Escape closes. For a new label it offers "all occurrences" of the selected text.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TagTypeOption } from '@domain/tags';
+import { breadcrumb, filterOptions } from '../labelling';
+
+export interface LabelMenuProps {
+  x: number;
+  y: number;
+  options: TagTypeOption[] | undefined;
+  /** 'new' labels the selection, 'retype' changes the selected tag's type. */
+  purpose: 'new' | 'retype';
+  /** The selected text (for the header). */
+  selectedText: string;
+  /** How many occurrences "all occurrences" would label (new labels only). */
+  occurrences: number;
+  onChoose: (option: TagTypeOption, allOccurrences: boolean) => void;
+  onClose: () => void;
+}
+
+export const MENU_WIDTH = 501;
+
+export function LabelMenu(props: LabelMenuProps) {
+  const { t } = useTranslation();
+  const { options, onChoose, onClose } = props;
+  const [query, setQuery] = useState('');
+  const [all, setAll] = useState(false);
+  const rows = useMemo(() => filterOptions(options ?? [], query), [options, query]);
+  const selectable = rows.filter((r) => r.option.selectable);
+  const [active, setActive] = useState(0);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState({ left: props.x, top: props.y });
+  const activeId = selectable[Math.min(active, selectable.length - 1)]?.option.optionId;
+  const searching = query.trim().length >= 2;
+
+  useEffect(() => setActive(0), [query]);
+
+  // Keep the menu inside the window.
+  useLayoutEffect(() => {
+    const el = menuRef.current;
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    setPos({
+      left: Math.max(4, Math.min(props.x, window.innerWidth - r.width - 4)),
+      top: Math.max(4, Math.min(props.y, window.innerHeight - r.height - 4)),
+    });
+  }, [props.x, props.y]);
+
+  useEffect(() => {
+    const onDown = (e: MouseEvent) => {
+      if (menuRef.current && !menuRef.current.contains(e.target as Node)) onClose();
+    };
+    window.addEventListener('mousedown', onDown);
+    return () => window.removeEventListener('mousedown', onDown);
+  }, [onClose]);
+
+  useEffect(() => {
+    menuRef.current?.querySelector('[data-active="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [activeId]);
+
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      onClose();
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!selectable.length) return;
+      const n = selectable.length;
+      setActive((a) => (Math.min(a, n - 1) + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const row = selectable.find((r) => r.option.optionId === activeId);
+      if (row) onChoose(row.option, all);
+    }
+    e.stopPropagation();
+  };
+
+  return (
+    <div
+      ref={menuRef}
+      className="ws-label-menu shadow"
+      style={{ left: pos.left, top: pos.top, width: MENU_WIDTH }}
+      data-testid="label-menu"
+      role="dialog"
+      aria-label={t('workspace.labeling.menuTitle')}
+      onKeyDown={onKey}
+      onContextMenu={(e) => e.preventDefault()}
+    >
+      <div className="ws-label-menu-head">
+        <span className="text-truncate small text-body-secondary" data-testid="label-menu-selection">
+          {props.purpose === 'retype'
+            ? t('workspace.labeling.retypeTitle', { text: props.selectedText })
+            : t('workspace.labeling.labelTitle', { text: props.selectedText })}
+        </span>
+      </div>
+      <input
+        className="form-control form-control-sm"
+        autoFocus
+        placeholder={t('workspace.labeling.search')}
+        aria-label={t('workspace.labeling.search')}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        data-testid="label-menu-search"
+      />
+      {props.purpose === 'new' && props.occurrences > 1 && (
+        <label className="form-check small mt-1 mb-0">
+          <input
+            type="checkbox"
+            className="form-check-input"
+            checked={all}
+            onChange={(e) => setAll(e.target.checked)}
+            data-testid="label-menu-all"
+          />
+          <span className="form-check-label">
+            {t('workspace.labeling.allOccurrences', { count: props.occurrences })}
+          </span>
+        </label>
+      )}
+      <ul className="ws-label-options" role="listbox" data-testid="label-menu-options">
+        {options === undefined ? (
+          <li className="text-body-secondary small p-2">{t('workspace.loading')}</li>
+        ) : rows.length === 0 ? (
+          <li className="text-body-secondary small p-2" data-testid="label-menu-empty">
+            {t('workspace.labeling.noOptions')}
+          </li>
+        ) : (
+          rows.map(({ option, depth }) => (
+            <li
+              key={option.optionId}
+              role="option"
+              aria-selected={option.optionId === activeId}
+              aria-disabled={!option.selectable}
+              data-active={option.optionId === activeId}
+              data-option-id={option.optionId}
+              data-testid="label-option"
+              className={`ws-label-option${option.selectable ? '' : ' ws-label-option-off'}${
+                option.isRoot ? ' ws-label-option-root' : ''
+              }`}
+              style={{ paddingLeft: 8 + depth * 16 }}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => option.selectable && onChoose(option, all)}
+            >
+              <span className="ws-label-swatch" style={{ background: option.backgroundColor }} />
+              <span className="text-truncate">
+                {option.name}
+                {searching && <span className="ws-label-crumb"> {breadcrumb(option.path)}</span>}
+              </span>
+            </li>
+          ))
+        )}
+      </ul>
+    </div>
+  );
+}
