@@ -7,8 +7,11 @@
  * - measures the document engine against bare Temporal on the same server (scripts/bench-engine.ts): the
  *   human step round trip against a bare update round trip, and documents per second through HUP ->
  *   FILE_PARSER (txt) -> end against bare workflows with as many no-op activities.
+ * - measures the workspace in headless Chromium (scripts/bench-workspace.ts): opening a 100,000-character
+ *   document with 5,000 tags, labelling, scrolling, heap, and the tags API.
  * Prints tables and writes everything to .data/bench/results.json. Sizes: BENCH_ROUND_TRIPS (100),
- * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3).
+ * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3), BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000).
+ * BENCH_ONLY=workspace runs only the browser part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +24,7 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
@@ -62,91 +66,127 @@ async function main() {
   let temporal: Awaited<typeof temporalPromise> | undefined;
   try {
     await migrateAndSeed(pg.urlFor(db));
-    const n = 2000;
-    const tag = await knex('process_tags').where({ predefined: true }).first();
-    const rows = Array.from({ length: n }, (_, i) => ({ name: `Bench process ${i}` }));
-    const inserted: { id: number }[] = await knex('processes').insert(rows).returning('id');
-    await knex('process_process_tags').insert(
-      inserted.map((p) => ({ process_id: p.id, process_tag_id: tag.id })),
-    );
-    console.log(`seeded ${n} processes`);
-    const api = await startApi(
-      loadConfig({ ...process.env, DATABASE_URL: pg.urlFor(db), PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1' }),
-    );
-    const base = `http://127.0.0.1:${api.port}`;
-    const token = async (username: string, password: string) => {
-      const res = await fetch(`${base}/api/authenticate`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      });
-      return res.headers.get('authorization') ?? '';
-    };
-    const grants = inserted.slice(0, 500).map((p) => ({ component_id: p.id, type: 'PROCESS', mode: 'READ' }));
-    const auths: { id: number }[] = await knex('authorities')
-      .insert(grants)
-      .onConflict()
-      .ignore()
-      .returning('id');
-    const user = await knex('users').where({ login: 'user' }).first();
-    await knex('user_authorities')
-      .insert(auths.map((a) => ({ user_id: user.id, authority_id: a.id })))
-      .onConflict()
-      .ignore();
-    const get = (path: string, auth: string) => () =>
-      fetch(`${base}${path}`, { headers: { Authorization: auth } }).then(async (r) => {
-        if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
-        return r.arrayBuffer();
-      });
-    try {
-      const admin = await token('admin', 'admin');
-      const plain = await token('user', 'user');
-      await time(`GET /api/processes, admin, ${n} rows`, 20, get('/api/processes', admin));
-      await time('GET /api/processes, user with 500 authorities', 20, get('/api/processes', plain));
-      await time(
-        'GET /api/processes?name=process 19 (admin)',
-        50,
-        get('/api/processes?name=process%2019', admin),
-      );
-      await time('GET /api/account', 100, get('/api/account', admin));
-    } finally {
-      await api.close();
-    }
-    const principal = {
-      roles: ['ROLE_USER'],
-      authorities: Array.from({ length: 500 }, (_, i) => ({
-        componentId: i,
-        type: 'PROCESS' as const,
-        mode: 'READ' as const,
-      })),
-    };
-    await time('processMode over 500 authorities (x1000)', 20, () => {
-      for (let i = 0; i < 1000; i++) processMode(principal, i);
-    });
+    const only = process.env.BENCH_ONLY;
+    if (only && only !== 'workspace') throw new Error('BENCH_ONLY can only be workspace');
+    // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
+    const engine = only
+      ? undefined
+      : await (async () => {
+          const n = 2000;
+          const tag = await knex('process_tags').where({ predefined: true }).first();
+          const rows = Array.from({ length: n }, (_, i) => ({ name: `Bench process ${i}` }));
+          const inserted: { id: number }[] = await knex('processes').insert(rows).returning('id');
+          await knex('process_process_tags').insert(
+            inserted.map((p) => ({ process_id: p.id, process_tag_id: tag.id })),
+          );
+          console.log(`seeded ${n} processes`);
+          const api = await startApi(
+            loadConfig({
+              ...process.env,
+              DATABASE_URL: pg.urlFor(db),
+              PORT: '0',
+              TEMPORAL_ADDRESS: '127.0.0.1:1',
+            }),
+          );
+          const base = `http://127.0.0.1:${api.port}`;
+          const token = async (username: string, password: string) => {
+            const res = await fetch(`${base}/api/authenticate`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ username, password }),
+            });
+            return res.headers.get('authorization') ?? '';
+          };
+          const grants = inserted
+            .slice(0, 500)
+            .map((p) => ({ component_id: p.id, type: 'PROCESS', mode: 'READ' }));
+          const auths: { id: number }[] = await knex('authorities')
+            .insert(grants)
+            .onConflict()
+            .ignore()
+            .returning('id');
+          const user = await knex('users').where({ login: 'user' }).first();
+          await knex('user_authorities')
+            .insert(auths.map((a) => ({ user_id: user.id, authority_id: a.id })))
+            .onConflict()
+            .ignore();
+          const get = (path: string, auth: string) => () =>
+            fetch(`${base}${path}`, { headers: { Authorization: auth } }).then(async (r) => {
+              if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+              return r.arrayBuffer();
+            });
+          try {
+            const admin = await token('admin', 'admin');
+            const plain = await token('user', 'user');
+            await time(`GET /api/processes, admin, ${n} rows`, 20, get('/api/processes', admin));
+            await time('GET /api/processes, user with 500 authorities', 20, get('/api/processes', plain));
+            await time(
+              'GET /api/processes?name=process 19 (admin)',
+              50,
+              get('/api/processes?name=process%2019', admin),
+            );
+            await time('GET /api/account', 100, get('/api/account', admin));
+          } finally {
+            await api.close();
+          }
+          const principal = {
+            roles: ['ROLE_USER'],
+            authorities: Array.from({ length: 500 }, (_, i) => ({
+              componentId: i,
+              type: 'PROCESS' as const,
+              mode: 'READ' as const,
+            })),
+          };
+          await time('processMode over 500 authorities (x1000)', 20, () => {
+            for (let i = 0; i < 1000; i++) processMode(principal, i);
+          });
 
+          temporal = await temporalPromise;
+          const bundle = await bundlePromise;
+          const engine = await benchEngine({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            workflowCode: bundle.code,
+            filesDir,
+            roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
+            documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
+            rounds: sizeFromEnv('BENCH_ROUNDS', 3),
+          });
+          printEngineResults(engine);
+          console.log('');
+          // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process).
+          spawnSync(
+            path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+            [path.join(ROOT, 'scripts', 'bench-lexicon.ts')],
+            {
+              stdio: 'inherit',
+            },
+          );
+          return engine;
+        })();
+
+    // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
-    const bundle = await bundlePromise;
-    const engine = await benchEngine({
+    const workspace = await benchWorkspace({
       databaseUrl: pg.urlFor(db),
       temporalAddress: temporal.address,
-      workflowCode: bundle.code,
+      workflowCode: (await bundlePromise).code,
       filesDir,
-      roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
-      documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
-      rounds: sizeFromEnv('BENCH_ROUNDS', 3),
+      chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
+      tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
     });
-    printEngineResults(engine);
-    console.log('');
-    // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process).
-    spawnSync(
-      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-      [path.join(ROOT, 'scripts', 'bench-lexicon.ts')],
-      {
-        stdio: 'inherit',
-      },
+    printWorkspaceResults(workspace);
+    // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY=workspace keeps the other figures too.
+    mergeResults(
+      only
+        ? { workspace: { date: new Date().toISOString(), ...workspace } }
+        : {
+            date: new Date().toISOString(),
+            api: apiResults,
+            engine,
+            workspace: { date: new Date().toISOString(), ...workspace },
+          },
     );
-    // Merged: the keys other commands wrote (`chaos`) stay.
-    mergeResults({ date: new Date().toISOString(), api: apiResults, engine });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {
     await knex.destroy();

@@ -364,6 +364,10 @@ export function LabelingView({
       } else made = [await tagCalls.create(documentId, option.optionId, m.span)];
       const known = new Set((tagsQuery.data ?? []).map((x) => x.id));
       const fresh = made.filter((x) => !known.has(x.id));
+      // Drawn at once from the answer; the refetch that follows every write brings the list as saved (with
+      // thousands of tags the refetch alone takes a few hundred milliseconds).
+      if (fresh.length)
+        queryClient.setQueryData<NerTagDTO[]>(tagKeys.ner(documentId), (old) => old && [...old, ...fresh]);
       if (fresh.length) setStack((s) => pushOp(s, { kind: 'create', tags: fresh.map(snapshot) }));
       window.getSelection()?.removeAllRanges();
     });
