@@ -412,6 +412,87 @@ describe('labelling in Chromium', () => {
     );
   });
 
+  it('filters the tags by the legend and finds one through the tag list', async () => {
+    // A second child of Person, with a tag on "Kowalska": Person then has two children.
+    const lastName = (
+      await api<{ id: number }>(token, `/api/node/${ids.span}/ner-tag-type`, {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'Last_name',
+          backgroundColor: '#d1e7dd',
+          textColor: '#0a3622',
+          parentId: ids.person,
+          mandatory: false,
+          selectable: true,
+          disabled: false,
+        }),
+      })
+    ).id;
+    const spanStep = (await state()).steps.find((x) => x.nodeId === ids.span)!;
+    const kowalska = at('Kowalska');
+    const [{ id: kowId }] = await knex('ner_tags')
+      .insert({
+        document_id: documentId,
+        step_id: spanStep.id,
+        ner_tag_type_id: lastName,
+        type: 'SPAN_TAG',
+        start_offset: kowalska,
+        end_offset: kowalska + 8,
+      })
+      .returning('id');
+    await page.reload();
+    await shown(8);
+    const warsaws = (await tags()).filter((x) => x.text === 'Warsaw');
+    expect(warsaws).toHaveLength(3);
+
+    await page.getByTestId('labeling-legend-toggle').click();
+    const panel = page.getByTestId('tag-legend-panel');
+    await panel.waitFor();
+    expect(
+      await panel
+        .getByTestId('legend-type')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))),
+    ).toEqual(['Person', 'First_name', 'Last_name', 'Place']);
+    const check = (name: string) => panel.locator(`[data-testid="legend-type"][data-name="${name}"] input`);
+    expect(await check('Person').getAttribute('data-state')).toBe('checked');
+
+    // Hiding one of Person's two children: its tag leaves the text, Person is indeterminate.
+    expect(await page.locator(`[data-tag-start~="${kowId}"]`).count()).toBe(1);
+    await check('Last_name').click();
+    await page.locator(`[data-tag-start~="${kowId}"]`).waitFor({ state: 'detached' });
+    expect(await page.locator(`[data-tags~="${kowId}"]`).count()).toBe(0);
+    expect(await check('Last_name').getAttribute('data-state')).toBe('unchecked');
+    expect(await check('Person').getAttribute('data-state')).toBe('indeterminate');
+    expect(
+      await check('Person').evaluate((el) => (el as unknown as { indeterminate: boolean }).indeterminate),
+    ).toBe(true);
+    // Hiding Place: every Warsaw is drawn without a tag.
+    await check('Place').click();
+    for (const w of warsaws) await page.locator(`[data-tags~="${w.id}"]`).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('legend-hidden-count').textContent()).toBe('hidden: 2');
+
+    // The tag list: every tag, then a type-ahead search by the text or the type name.
+    const items = panel.getByTestId('tag-list-item');
+    expect(await items.count()).toBe(8);
+    await panel.getByTestId('tag-list-search').fill('now');
+    await panel.locator('[data-testid="tag-list"][data-count="1"]').waitFor();
+    expect(await items.first().textContent()).toContain('“Jan Nowak”');
+    await panel.getByTestId('tag-list-search').fill('PLA');
+    await panel.locator('[data-testid="tag-list"][data-count="4"]').waitFor();
+    await shot(page, '45-labelling-legend-and-list');
+    // A click on a Warsaw of the hidden Place type shows Place again, and selects the tag.
+    await panel.locator(`[data-testid="tag-list-item"][data-tag-id="${warsaws[1].id}"]`).click();
+    await page.locator(`[data-testid="selected-tag"][data-tag-id="${warsaws[1].id}"]`).waitFor();
+    await page.locator(`.ws-tag-selected[data-tag-start~="${warsaws[1].id}"]`).waitFor();
+    expect(await check('Place').getAttribute('data-state')).toBe('checked');
+    // Person back on shows both children again.
+    await check('Person').click();
+    expect(await check('Last_name').getAttribute('data-state')).toBe('checked');
+    await page.locator(`[data-tag-start~="${kowId}"]`).waitFor();
+    await page.getByTestId('labeling-legend-toggle').click();
+    await panel.waitFor({ state: 'detached' });
+  });
+
   it('draws only the blocks near the viewport of a big document', async () => {
     const lines = Array.from({ length: 4000 }, (_, i) => `Line ${i + 1} of the long report mentions Gdansk.`);
     const big = lines.join('\n') + '\n';

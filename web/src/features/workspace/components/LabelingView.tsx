@@ -40,7 +40,9 @@ import {
   type UndoStack,
 } from '../labelling';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
+import { toggleNode, type LegendNode } from '../legend';
 import { LabelMenu } from './LabelMenu';
+import { TagLegendPanel } from './TagLegendPanel';
 
 interface MenuState {
   x: number;
@@ -194,10 +196,26 @@ export function LabelingView({
     [tagsQuery.data, drag],
   );
   const byId = useMemo(() => new Map(tags.map((x) => [x.id, x])), [tags]);
+  // The legend's hidden types: their tags are not drawn (the segments are cut without them).
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(() => new Set());
+  const [legendOpen, setLegendOpen] = useState(false);
   const spans = useMemo(
-    () => tags.map((x) => ({ id: x.id, startOffset: x.startOffset!, endOffset: x.endOffset! })),
-    [tags],
+    () =>
+      tags
+        .filter((x) => !hidden.has(x.nerTagTypeId))
+        .map((x) => ({ id: x.id, startOffset: x.startOffset!, endOffset: x.endOffset! })),
+    [tags, hidden],
   );
+  // The legend and the list take the tags without a drag in progress (no redraw of the list while resizing).
+  const legendTags = useMemo(
+    () =>
+      (tagsQuery.data ?? []).filter(
+        (x): x is NerTagDTO & { startOffset: number; endOffset: number } =>
+          x.type === 'SPAN_TAG' && x.startOffset !== null && x.endOffset !== null,
+      ),
+    [tagsQuery.data],
+  );
+  const onLegendToggle = useCallback((node: LegendNode) => setHidden((h) => toggleNode(node, h)), []);
   const blocks = useMemo(() => textBlocks(text), [text]);
   const visibleBlocks = useVisibleBlocks(rootRef, blocks.length);
   const selected = selectedId !== null ? byId.get(selectedId) : undefined;
@@ -541,6 +559,39 @@ export function LabelingView({
     });
   };
 
+  /** A click in the tag list: the tag's type shown again if hidden, the text scrolled to it, the tag selected. */
+  // Read through a ref so the callback stays the same while a drag redraws the tags (the memoised panel then
+  // does not redraw).
+  const byIdRef = useRef(byId);
+  byIdRef.current = byId;
+  const selectFromList = useCallback((id: number) => {
+    const tag = byIdRef.current.get(id);
+    const root = rootRef.current;
+    if (!tag || !root) return;
+    setHidden((h) => {
+      if (!h.has(tag.nerTagTypeId)) return h;
+      const next = new Set(h);
+      next.delete(tag.nerTagTypeId);
+      return next;
+    });
+    setSelectedId(id);
+    window.getSelection()?.removeAllRanges();
+    const start = tag.startOffset!;
+    const block = [...root.querySelectorAll<HTMLElement>('[data-block-s]')].find(
+      (b) => Number(b.dataset.blockS) <= start && start < Number(b.dataset.blockE),
+    );
+    if (!block) return;
+    block.scrollIntoView({ block: 'center' });
+    // Once the block is cut into segments (it is near the viewport now), centre the tag itself.
+    let frames = 0;
+    const centre = () => {
+      const seg = block.querySelector<HTMLElement>(`[data-tag-start~="${id}"]`);
+      if (seg) seg.scrollIntoView({ block: 'center' });
+      else if (frames++ < 60) requestAnimationFrame(centre);
+    };
+    requestAnimationFrame(centre);
+  }, []);
+
   const originLabel = (tag: NerTagDTO) =>
     tag.origin === 'USER' ? '' : t(`workspace.labeling.origin.${tag.origin}`);
 
@@ -568,8 +619,25 @@ export function LabelingView({
             {editable ? t('workspace.labeling.hint') : t('workspace.labeling.readOnly')}
           </span>
         )}
+        <span className="ms-auto d-flex gap-1 flex-shrink-0 text-nowrap">
+          <button
+            type="button"
+            className={`btn btn-sm ${legendOpen ? 'btn-secondary' : 'btn-outline-secondary'}`}
+            aria-pressed={legendOpen}
+            onClick={() => setLegendOpen((o) => !o)}
+            data-testid="labeling-legend-toggle"
+            title={t('workspace.legend.toggleHint')}
+          >
+            {t('workspace.legend.toggle')}
+            {hidden.size > 0 && (
+              <span className="badge text-bg-warning ms-1" data-testid="legend-hidden-count">
+                {t('workspace.legend.hidden', { count: hidden.size })}
+              </span>
+            )}
+          </button>
+        </span>
         {editable && (
-          <span className="ms-auto d-flex gap-1 flex-shrink-0 text-nowrap">
+          <span className="d-flex gap-1 flex-shrink-0 text-nowrap">
             <button
               type="button"
               className="btn btn-sm btn-outline-secondary"
@@ -602,87 +670,100 @@ export function LabelingView({
           </span>
         )}
       </div>
-      <div
-        ref={rootRef}
-        className="ws-text ws-read ws-label-text"
-        data-testid="document-text"
-        data-tag-count={tags.length}
-        tabIndex={0}
-        onKeyDown={onTextKey}
-        onClick={onClick}
-        onContextMenu={onContextMenu}
-        aria-label={t('workspace.labeling.textLabel')}
-      >
-        {blocks.map((b) => (
-          <div key={b.start} className="ws-block" data-block-s={b.start} data-block-e={b.end}>
-            {!visibleBlocks.has(b.start) ? (
-              <span data-s={b.start} data-e={b.end}>
-                {text.slice(b.start, b.end)}
-              </span>
-            ) : (
-              segmentText(b.start, b.end, spans).map((seg) => {
-                const segText = text.slice(seg.start, seg.end);
-                if (!seg.tagIds.length)
+      <div className="ws-label-body">
+        <div
+          ref={rootRef}
+          className="ws-text ws-read ws-label-text"
+          data-testid="document-text"
+          data-tag-count={tags.length}
+          tabIndex={0}
+          onKeyDown={onTextKey}
+          onClick={onClick}
+          onContextMenu={onContextMenu}
+          aria-label={t('workspace.labeling.textLabel')}
+        >
+          {blocks.map((b) => (
+            <div key={b.start} className="ws-block" data-block-s={b.start} data-block-e={b.end}>
+              {!visibleBlocks.has(b.start) ? (
+                <span data-s={b.start} data-e={b.end}>
+                  {text.slice(b.start, b.end)}
+                </span>
+              ) : (
+                segmentText(b.start, b.end, spans).map((seg) => {
+                  const segText = text.slice(seg.start, seg.end);
+                  if (!seg.tagIds.length)
+                    return (
+                      <span key={seg.start} data-s={seg.start} data-e={seg.end}>
+                        {segText}
+                      </span>
+                    );
+                  const covering = seg.tagIds.map((id) => byId.get(id)!);
+                  const inner = covering.at(-1)!;
+                  const outers = covering.slice(0, -1).reverse();
+                  const style: CSSProperties = {
+                    background: inner.nerTagType.backgroundColor,
+                    color: inner.nerTagType.textColor,
+                    boxShadow: outers.length
+                      ? outers
+                          .map(
+                            (o, i) =>
+                              `inset 0 -${(i + 1) * 4}px 0 ${bandColor(o.nerTagType.backgroundColor)}`,
+                          )
+                          .join(', ')
+                      : undefined,
+                  };
+                  const starting = covering.filter((x) => x.startOffset === seg.start);
+                  const machine = starting.filter((x) => x.origin !== 'USER');
+                  const isSel = selected !== undefined && seg.tagIds.includes(selected.id);
+                  const selStart = handles && selected.startOffset === seg.start;
+                  const selEnd = handles && selected.endOffset === seg.end;
                   return (
-                    <span key={seg.start} data-s={seg.start} data-e={seg.end}>
+                    <span
+                      key={seg.start}
+                      data-s={seg.start}
+                      data-e={seg.end}
+                      data-tags={seg.tagIds.join(' ')}
+                      data-tag-start={starting.map((x) => x.id).join(' ') || undefined}
+                      data-origin={machine.length ? machine.map(originLabel).join(' ') : undefined}
+                      data-testid="tag-segment"
+                      className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${machine.length ? ' ws-tag-machine' : ''}`}
+                      style={style}
+                      title={covering
+                        .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
+                        .join(' › ')}
+                    >
+                      {selStart && (
+                        <span
+                          className="ws-handle ws-handle-left"
+                          data-testid="tag-handle-left"
+                          onMouseDown={(e) => startDrag(e, 'left')}
+                        />
+                      )}
                       {segText}
+                      {selEnd && (
+                        <span
+                          className="ws-handle ws-handle-right"
+                          data-testid="tag-handle-right"
+                          onMouseDown={(e) => startDrag(e, 'right')}
+                        />
+                      )}
                     </span>
                   );
-                const covering = seg.tagIds.map((id) => byId.get(id)!);
-                const inner = covering.at(-1)!;
-                const outers = covering.slice(0, -1).reverse();
-                const style: CSSProperties = {
-                  background: inner.nerTagType.backgroundColor,
-                  color: inner.nerTagType.textColor,
-                  boxShadow: outers.length
-                    ? outers
-                        .map(
-                          (o, i) => `inset 0 -${(i + 1) * 4}px 0 ${bandColor(o.nerTagType.backgroundColor)}`,
-                        )
-                        .join(', ')
-                    : undefined,
-                };
-                const starting = covering.filter((x) => x.startOffset === seg.start);
-                const machine = starting.filter((x) => x.origin !== 'USER');
-                const isSel = selected !== undefined && seg.tagIds.includes(selected.id);
-                const selStart = handles && selected.startOffset === seg.start;
-                const selEnd = handles && selected.endOffset === seg.end;
-                return (
-                  <span
-                    key={seg.start}
-                    data-s={seg.start}
-                    data-e={seg.end}
-                    data-tags={seg.tagIds.join(' ')}
-                    data-tag-start={starting.map((x) => x.id).join(' ') || undefined}
-                    data-origin={machine.length ? machine.map(originLabel).join(' ') : undefined}
-                    data-testid="tag-segment"
-                    className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${machine.length ? ' ws-tag-machine' : ''}`}
-                    style={style}
-                    title={covering
-                      .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
-                      .join(' › ')}
-                  >
-                    {selStart && (
-                      <span
-                        className="ws-handle ws-handle-left"
-                        data-testid="tag-handle-left"
-                        onMouseDown={(e) => startDrag(e, 'left')}
-                      />
-                    )}
-                    {segText}
-                    {selEnd && (
-                      <span
-                        className="ws-handle ws-handle-right"
-                        data-testid="tag-handle-right"
-                        onMouseDown={(e) => startDrag(e, 'right')}
-                      />
-                    )}
-                  </span>
-                );
-              })
-            )}
-          </div>
-        ))}
+                })
+              )}
+            </div>
+          ))}
+        </div>
+        {legendOpen && (
+          <TagLegendPanel
+            tags={legendTags}
+            text={text}
+            hidden={hidden}
+            onToggle={onLegendToggle}
+            selectedId={selectedId}
+            onSelect={selectFromList}
+          />
+        )}
       </div>
       {menu && (
         <LabelMenu
