@@ -18,13 +18,22 @@ describe('graph and node configuration in Chromium', () => {
   const panel = () => page.getByTestId('node-panel');
 
   async function addNext(fromName: string, type: string, name: string): Promise<void> {
-    await node(fromName).hover();
-    await node(fromName).getByTestId('graph-node-add').click();
-    await page
-      .getByTestId('node-type-chooser')
-      .locator(`[data-testid="node-type-option"][data-type="${type}"]`)
-      .click();
-    await page.getByTestId('add-node-modal').waitFor();
+    // On a loaded machine the graph may redraw (its layout after a refetch) between the chooser's opening and
+    // the click, and the chooser the click landed on is gone: open it again, as a user would, a few times.
+    for (let attempt = 1; ; attempt++) {
+      await node(fromName).hover();
+      await node(fromName).getByTestId('graph-node-add').click();
+      await page
+        .getByTestId('node-type-chooser')
+        .locator(`[data-testid="node-type-option"][data-type="${type}"]`)
+        .click();
+      try {
+        await page.getByTestId('add-node-modal').waitFor({ timeout: 5000 });
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
     await page.getByTestId('add-node-name').fill(name);
     await page.getByTestId('add-node-submit').click();
     await node(name).waitFor();
