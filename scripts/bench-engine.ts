@@ -20,12 +20,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { loadConfig } from '../server/config';
-import { startApi } from '../api/server';
-import { createKnex } from '../db/connection';
 import { benchSetLocalUpdate, benchSetUpdate } from '../workflows/bench';
 import { documentWorkflowId, stepActionUpdates } from '../workflows/contract';
-import { createWorker } from '../workflows/worker';
+import { benchSignIn, startBenchApp } from './lib/bench-app';
 
 export interface EngineBenchOptions {
   databaseUrl: string;
@@ -160,37 +157,14 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
   const roundTrips = o.roundTrips ?? 100;
   const documents = o.documents ?? 50;
   const rounds = o.rounds ?? 3;
-  const taskQueue = `bench-${crypto.randomUUID()}`;
-
-  const workerKnex = createKnex(o.databaseUrl, { min: 0, max: 10 });
-  const knex = createKnex(o.databaseUrl, { min: 0, max: 4 });
-  const { worker, connection: workerConnection } = await createWorker({
-    temporalAddress: o.temporalAddress,
-    namespace: 'default',
-    taskQueue,
-    knex: workerKnex,
-    filesDir: o.filesDir,
-    workflowBundle: { code: o.workflowCode },
-  });
-  const running = worker.run();
-  const api = await startApi(
-    loadConfig({
-      ...process.env,
-      DATABASE_URL: o.databaseUrl,
-      PORT: '0',
-      TEMPORAL_ADDRESS: o.temporalAddress,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      FILES_DIR: o.filesDir,
-    }),
-  );
+  const app = await startBenchApp(o, { queuePrefix: 'bench', workerPoolMax: 10 });
+  const { taskQueue, knex, base } = app;
   const connection = await Connection.connect({ address: o.temporalAddress });
   const client = new Client({ connection, namespace: 'default' });
-  const base = `http://127.0.0.1:${api.port}`;
   const bare: string[] = [];
 
   try {
-    const auth = await signIn(base, 'admin', 'admin');
+    const auth = await benchSignIn(base, 'admin', 'admin');
     const http = async (method: string, path: string): Promise<any> => {
       const res = await fetch(`${base}${path}`, { method, headers: { Authorization: auth } });
       const body = await res.text();
@@ -423,25 +397,9 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
         .getHandle(id)
         .terminate('bench done')
         .catch(() => {});
-    await api.close();
     await connection.close();
-    worker.shutdown();
-    await running;
-    await workerConnection.close();
-    await workerKnex.destroy();
-    await knex.destroy();
+    await app.stop();
   }
-}
-
-async function signIn(base: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  const header = res.headers.get('authorization');
-  if (res.status !== 200 || !header) throw new Error(`sign-in of ${username} failed: ${res.status}`);
-  return header;
 }
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;

@@ -21,10 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
 import { chromium, type Page } from 'playwright-core';
-import { startApi } from '../api/server';
-import { createKnex } from '../db/connection';
-import { loadConfig } from '../server/config';
-import { createWorker } from '../workflows/worker';
+import { benchSignIn, startBenchApp } from './lib/bench-app';
 import { buildWebIfStale, ROOT } from './lib/prepare';
 
 export interface WorkspaceBenchOptions {
@@ -130,31 +127,12 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
     console.log('[bench] the web build failed: measuring the dist/web already there');
   }
 
-  const taskQueue = `bench-ws-${crypto.randomUUID()}`;
-  const workerKnex = createKnex(o.databaseUrl, { min: 0, max: 4 });
-  const knex = createKnex(o.databaseUrl, { min: 0, max: 4 });
-  const { worker, connection: workerConnection } = await createWorker({
-    temporalAddress: o.temporalAddress,
-    namespace: 'default',
-    taskQueue,
-    knex: workerKnex,
-    filesDir: o.filesDir,
-    workflowBundle: { code: o.workflowCode },
+  const app = await startBenchApp(o, {
+    queuePrefix: 'bench-ws',
+    workerPoolMax: 4,
+    env: { NODE_ENV: 'production' },
   });
-  const running = worker.run();
-  const api = await startApi(
-    loadConfig({
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: o.databaseUrl,
-      PORT: '0',
-      TEMPORAL_ADDRESS: o.temporalAddress,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      FILES_DIR: o.filesDir,
-    }),
-  );
-  const base = `http://localhost:${api.port}`;
+  const { knex, base } = app;
   const browser = await chromium.launch({
     executablePath,
     args: [
@@ -170,15 +148,7 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
     ],
   });
   try {
-    const authenticate = async (username: string, password: string) => {
-      const res = await fetch(`${base}/api/authenticate`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      });
-      if (res.status !== 200) throw new Error(`authenticate ${username}: ${res.status}`);
-      return res.headers.get('authorization') ?? '';
-    };
+    const authenticate = (username: string, password: string) => benchSignIn(base, username, password);
     const call = async <T>(auth: string, method: string, p: string, body?: unknown): Promise<T> => {
       const res = await fetch(`${base}${p}`, {
         method,
@@ -467,12 +437,7 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
     };
   } finally {
     await browser.close().catch(() => undefined);
-    await api.close();
-    worker.shutdown();
-    await running.catch(() => undefined);
-    await workerConnection.close();
-    await workerKnex.destroy();
-    await knex.destroy();
+    await app.stop();
   }
 }
 

@@ -10,8 +10,9 @@
 import crypto from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
-import { BASE_URL, api, createProcess, launch, shot, signIn } from './support';
+import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
 
 interface StepView {
   id: number;
@@ -65,14 +66,7 @@ describe('labelling in Chromium', () => {
   const contexts: BrowserContext[] = [];
   const suffix = crypto.randomBytes(3).toString('hex');
 
-  const as = async (user: BuiltUser): Promise<string> => {
-    const res = await fetch(`${BASE_URL}/api/authenticate`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: user.login, password: user.password }),
-    });
-    return res.headers.get('authorization') ?? '';
-  };
+  const as = (user: BuiltUser): Promise<string> => tokenFor(user.login, user.password);
   const state = () => api<StateView>(token, `/api/v2/document/${documentId}/state`);
   const tags = async () =>
     (await api<TagView[]>(token, `/api/ner-tags?documentId=${documentId}`)).map((t) => ({
@@ -80,16 +74,7 @@ describe('labelling in Chromium', () => {
       text: TEXT.slice(t.startOffset, t.endOffset),
     }));
 
-  async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-    const until = Date.now() + 30_000;
-    let last = await read();
-    while (!ok(last)) {
-      if (Date.now() > until) throw new Error(`${what}: ${JSON.stringify(last)}`);
-      await new Promise((r) => setTimeout(r, 200));
-      last = await read();
-    }
-    return last;
-  }
+  const eventually = eventuallyMatches;
 
   const workspaceUrl = () => `${BASE_URL}/entity/process/${processId}/document/${documentId}`;
   const selectedRow = (p: Page) => p.locator('[data-testid="step-row"][data-selected="true"]');
@@ -244,12 +229,7 @@ describe('labelling in Chromium', () => {
       origin: 'LEXICON',
     });
     browser = await launch();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    contexts.push(context);
-    page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    await signIn(page, writer.login, writer.password);
-    await page.waitForURL(/\/entity\/process$/);
+    page = await signedInPage(browser, contexts, writer);
   });
 
   afterAll(async () => {

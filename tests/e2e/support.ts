@@ -107,14 +107,35 @@ export async function settledCount(locator: Locator, expected: number, timeoutMs
   return count;
 }
 
-/** The seeded admin's bearer token, for setting up through the API. */
-export async function apiToken(): Promise<string> {
+/** A user's bearer token (empty when the sign-in is refused). */
+export async function tokenFor(username: string, password: string): Promise<string> {
   const res = await fetch(`${BASE_URL}/api/authenticate`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    body: JSON.stringify({ username, password }),
   });
   return res.headers.get('authorization') ?? '';
+}
+
+/** The seeded admin's bearer token, for setting up through the API. */
+export const apiToken = (): Promise<string> => tokenFor('admin', 'admin');
+
+/**
+ * A page of a new browser context (1440x900, kept in `contexts` for the suite to close) on which the user has
+ * signed in and reached the process list.
+ */
+export async function signedInPage(
+  browser: Browser,
+  contexts: BrowserContext[],
+  user: { login: string; password: string },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  await signIn(page, user.login, user.password);
+  await page.waitForURL(/\/entity\/process$/);
+  return page;
 }
 
 /** A JSON call to the app's API; throws unless it succeeded. */

@@ -10,8 +10,9 @@
 import crypto from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
-import { BASE_URL, api, createProcess, launch, settledCount, shot, signIn } from './support';
+import { api, BASE_URL, createProcess, launch, settledCount, shot, signedInPage, tokenFor } from './support';
 
 interface StepView {
   id: number;
@@ -47,37 +48,13 @@ describe('document workspace in Chromium', () => {
   const suffix = crypto.randomBytes(3).toString('hex');
 
   /** The bearer token (as the Authorization header) of a user signed in through the API. */
-  const as = async (user: BuiltUser): Promise<string> => {
-    const res = await fetch(`${BASE_URL}/api/authenticate`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: user.login, password: user.password }),
-    });
-    return res.headers.get('authorization') ?? '';
-  };
+  const as = (user: BuiltUser): Promise<string> => tokenFor(user.login, user.password);
   const state = () => api<StateView>(token, `/api/v2/document/${documentId}/state`);
   const stepOf = (s: StateView, type: string) => s.steps.find((x) => x.nodeDTO.activityType === type);
 
-  async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-    const until = Date.now() + 30_000;
-    let last = await read();
-    while (!ok(last)) {
-      if (Date.now() > until) throw new Error(`${what}: ${JSON.stringify(last)}`);
-      await new Promise((r) => setTimeout(r, 200));
-      last = await read();
-    }
-    return last;
-  }
+  const eventually = eventuallyMatches;
 
-  async function pageFor(user: BuiltUser): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    await signIn(page, user.login, user.password);
-    await page.waitForURL(/\/entity\/process$/);
-    return page;
-  }
+  const pageFor = (user: BuiltUser): Promise<Page> => signedInPage(browser, contexts, user);
 
   const workspaceUrl = (id = documentId) => `${BASE_URL}/entity/process/${processId}/document/${id}`;
   const row = (page: Page, status?: string) =>

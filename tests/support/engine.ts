@@ -233,22 +233,8 @@ export async function documentStatus(knex: Knex, documentId: number): Promise<st
   return (await knex('documents').where('id', documentId).first('status')).status;
 }
 
-/** Polls until `check` returns a value (not undefined / false), or fails with the last value seen. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 30000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v as T;
-    last = v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { eventually } from './eventually';
+import { eventually } from './eventually';
 
 /** Waits until the document has a step of the node in one of the statuses; returns it. */
 export async function stepReaching(
