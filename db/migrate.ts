@@ -16,6 +16,8 @@ import * as m010 from './migrations/010_sessions';
 import * as m011 from './migrations/011_encrypt_secrets';
 import * as m012 from './migrations/012_tag_origin';
 import * as m013 from './migrations/013_document_info';
+import * as m014 from './migrations/014_relations';
+import * as m015 from './migrations/015_issues';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -31,6 +33,8 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '011_encrypt_secrets': m011,
   '012_tag_origin': m012,
   '013_document_info': m013,
+  '014_relations': m014,
+  '015_issues': m015,
 };
 
 const source: Knex.MigrationSource<string> = {
