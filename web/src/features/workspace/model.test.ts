@@ -9,6 +9,7 @@ import {
   parseId,
   processingModeOf,
   resolveSelectedStep,
+  shownStepTab,
   stepButtons,
   stepTabs,
 } from './model';
@@ -99,6 +100,20 @@ describe('tabs and selection', () => {
       ['CLF', [3, 4]],
       ['SPAN', [5]],
     ]);
+  });
+
+  it("shows the selected step's tab, even when the user opened another one before the selection moved", () => {
+    const tabs = stepTabs(steps);
+    const shown = (open: ActivityType | null, selectedId: number | null) =>
+      shownStepTab(tabs, open, selectedId)?.activityType;
+    // The user opened the CLF tab, completed its step, and the selection moved on to the SPAN step.
+    expect(shown('CLF', 5)).toBe('SPAN');
+    expect(shown('CLF', 4)).toBe('CLF');
+    expect(shown(null, 2)).toBe('FILE_PARSER');
+    // Nothing selected in a tab (the upload step, or none): the tab opened, else the first.
+    expect(shown('SPAN', 1)).toBe('SPAN');
+    expect(shown(null, null)).toBe('FILE_PARSER');
+    expect(shownStepTab([], 'CLF', 3)).toBeUndefined();
   });
 
   it("selects the API's step, else the last non-upload step", () => {

@@ -60,6 +60,23 @@ export function stepTabs(steps: readonly StepDTO[]): StepTab[] {
   return tabs;
 }
 
+/**
+ * The tab the step sidebar shows: the selected step's, so that a selection which moves on its own (to the
+ * next waiting step after Complete, maybe of another type) stays in view with its buttons; else the tab the
+ * user opened; else the first.
+ */
+export function shownStepTab(
+  tabs: readonly StepTab[],
+  openTab: ActivityType | null,
+  selectedId: number | null,
+): StepTab | undefined {
+  return (
+    tabs.find((tab) => tab.steps.some((s) => s.id === selectedId)) ??
+    tabs.find((tab) => tab.activityType === openTab) ??
+    tabs[0]
+  );
+}
+
 /** The step shown on load: the API's choice (first WAITING, else last DONE), else the last non-upload step. */
 export function initialStepId(state: Pick<DocumentStateDTO, 'steps' | 'selectedStepId'>): number | null {
   if (state.selectedStepId !== null && state.steps.some((s) => s.id === state.selectedStepId))

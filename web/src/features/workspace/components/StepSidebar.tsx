@@ -9,7 +9,7 @@ import type { ActivityType } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { IconLock, IconStar } from '../../../components/icons';
-import { stepTabs, userName } from '../model';
+import { shownStepTab, stepTabs, userName } from '../model';
 import { StepActions } from './StepActions';
 
 export interface StepSidebarProps {
@@ -26,10 +26,7 @@ export function StepSidebar({ state, selected, userId, onSelect, onActionDone }:
   const { t } = useTranslation();
   const tabs = stepTabs(state.steps);
   const [openTab, setOpenTab] = useState<ActivityType | null>(null);
-  const current =
-    tabs.find((tab) => tab.activityType === openTab) ??
-    tabs.find((tab) => tab.activityType === selected?.nodeDTO.activityType) ??
-    tabs[0];
+  const current = shownStepTab(tabs, openTab, selected?.id ?? null);
 
   /** Opening a tab selects its node's active step (the API's per-node rule), else its first step. */
   const openTabOf = (activityType: ActivityType) => {
