@@ -26,6 +26,10 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
     const s = app.listen(config.port, () => resolve(s));
     s.on('error', reject);
   });
+  // Idle keep-alive connections stay open longer than a client or proxy keeps them (Node's 5 s default lets a
+  // client's next request race the server's close of the socket it reuses: "socket hang up" under load).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {

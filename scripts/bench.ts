@@ -11,7 +11,9 @@
  *   document with 5,000 tags, labelling, scrolling, heap, and the tags API.
  * Prints tables and writes everything to .data/bench/results.json. Sizes: BENCH_ROUND_TRIPS (100),
  * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3), BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000).
- * BENCH_ONLY=workspace runs only the browser part (its figures merged into the results file).
+ * - seeds 1,000,000 documents (BENCH_LIST_DOCUMENTS) and times the document lists of the dashboards
+ *   (scripts/bench-lists.ts, issue 13), under `lists`.
+ * BENCH_ONLY=workspace or BENCH_ONLY=lists runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,7 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchLists, printListsResults } from './bench-lists';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
@@ -67,7 +70,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && only !== 'workspace') throw new Error('BENCH_ONLY can only be workspace');
+    if (only && only !== 'workspace' && only !== 'lists')
+      throw new Error('BENCH_ONLY can only be workspace or lists');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -167,26 +171,34 @@ async function main() {
 
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
-    const workspace = await benchWorkspace({
-      databaseUrl: pg.urlFor(db),
-      temporalAddress: temporal.address,
-      workflowCode: (await bundlePromise).code,
-      filesDir,
-      chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
-      tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
+    const workspace =
+      only === 'lists'
+        ? undefined
+        : await benchWorkspace({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            workflowCode: (await bundlePromise).code,
+            filesDir,
+            chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
+            tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
+          });
+    if (workspace) printWorkspaceResults(workspace);
+    // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
+    const lists =
+      only === 'workspace'
+        ? undefined
+        : await benchLists({
+            databaseUrl: pg.urlFor(db),
+            documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
+          });
+    if (lists) printListsResults(lists);
+    const now = new Date().toISOString();
+    // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
+    mergeResults({
+      ...(only ? {} : { date: now, api: apiResults, engine }),
+      ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
+      ...(lists ? { lists: { date: now, ...lists } } : {}),
     });
-    printWorkspaceResults(workspace);
-    // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY=workspace keeps the other figures too.
-    mergeResults(
-      only
-        ? { workspace: { date: new Date().toISOString(), ...workspace } }
-        : {
-            date: new Date().toISOString(),
-            api: apiResults,
-            engine,
-            workspace: { date: new Date().toISOString(), ...workspace },
-          },
-    );
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {
     await knex.destroy();

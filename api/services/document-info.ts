@@ -18,7 +18,7 @@ import {
 } from '../../domain/document-info';
 import { StepStatuses } from '../../domain/steps';
 import { LIMITS, pageSizeRule } from '../../domain/validation';
-import { documentInfoCount, documentInfoPage } from '../../db/queries/document-info';
+import { documentInfoCount, documentInfoPage, type DocumentInfoCursor } from '../../db/queries/document-info';
 import type { AuthUser } from '../auth';
 import { mayReadDocumentOf, unreachable } from '../auth';
 import { FieldErrorCollector, HttpError } from '../errors';
@@ -57,6 +57,8 @@ export interface PageRequest {
   page: number;
   size: number;
   sort: DocumentInfoSort;
+  /** keyset paging: the page after this row (`?after=` a cursor the previous page's X-Next-Cursor gave) */
+  after?: DocumentInfoCursor;
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -70,7 +72,10 @@ export function pageRequest(query: Record<string, string | string[] | undefined>
   const size = int(first(query.size), DOCUMENT_INFO_PAGE_SIZE);
   const sortRaw = (first(query.sort) ?? DEFAULT_DOCUMENT_INFO_SORT).replace(/\s/g, '').toLowerCase();
   const paged = first(query.paged);
+  const afterRaw = first(query.after);
+  const after = afterRaw === undefined || afterRaw === '' ? undefined : parseCursor(afterRaw);
   errors
+    .check('after', after === null ? { code: 'Pattern', key: 'entity.validation.pattern' } : null)
     .check('page', Number.isNaN(page) ? { code: 'Pattern', key: 'entity.validation.number' } : null)
     .check(
       'size',
@@ -91,7 +96,7 @@ export function pageRequest(query: Record<string, string | string[] | undefined>
         : { code: 'Pattern', key: 'entity.validation.pattern' },
     )
     .throwIfAny();
-  return { page, size, sort: sortRaw as DocumentInfoSort };
+  return { page, size, sort: sortRaw as DocumentInfoSort, ...(after ? { after } : {}) };
 }
 
 /** The filters as criteria: exactly one PROCESS; lists of one type merged. */
@@ -141,6 +146,8 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
 export interface DocumentInfoPage {
   rows: DocumentInfoDTO[];
   total: number;
+  /** false: `total` is the planner's estimate (more than EXACT_COUNT_LIMIT documents match) */
+  exact: boolean;
 }
 
 /**
@@ -170,13 +177,42 @@ export async function listDocumentInfo(
   const refusal = scopeRefusal(criteria, user.id, mode === 'ADMIN');
   if (refusal)
     throw new HttpError(403, { message: 'error.http.403', detail: refusal, key: `documentInfo.${refusal}` });
-  const [rows, total] = await Promise.all([
-    documentInfoPage(knex, criteria, {
-      offset: paging.page * paging.size,
-      limit: paging.size,
-      sort: paging.sort,
-    }),
-    documentInfoCount(knex, criteria),
-  ]);
-  return { rows, total };
+  const paging0 = { offset: paging.page * paging.size, limit: paging.size, sort: paging.sort };
+  if (paging.after || paging0.offset === 0) {
+    const [rows, count] = await Promise.all([
+      documentInfoPage(knex, criteria, { ...paging0, after: paging.after }),
+      documentInfoCount(knex, criteria),
+    ]);
+    return { rows, ...count };
+  }
+  // A later page: the exact total (when counted) lets a page past the middle read from the other end.
+  const count = await documentInfoCount(knex, criteria);
+  const rows = await documentInfoPage(knex, criteria, {
+    ...paging0,
+    total: count.exact ? count.total : undefined,
+  });
+  return { rows, ...count };
+}
+
+/** The cursor of the row after which the next page starts (`?after=`), for keyset paging. */
+export function cursorOf(row: Pick<DocumentInfoDTO, 'id' | 'filename'>, sort: DocumentInfoSort): string {
+  const key: DocumentInfoCursor = sort.startsWith('filename')
+    ? { id: row.id, filename: row.filename }
+    : { id: row.id };
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+const cursorSchema = z.object({
+  id: z.number().int().min(1).max(MAX_ID),
+  filename: z.string().max(255).optional(),
+});
+
+function parseCursor(raw: string): DocumentInfoCursor | null {
+  if (raw.length > 400) return null;
+  try {
+    const r = cursorSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
 }

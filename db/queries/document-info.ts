@@ -65,30 +65,81 @@ const ORDER: Record<DocumentInfoSort, [string, 'asc' | 'desc'][]> = {
   ],
 };
 
-/** A page of the list, in `sort` order. */
+/** Where a page starts: `offset` rows into the order, or (keyset) just after the row `after` names. */
+export interface DocumentInfoPaging {
+  offset: number;
+  limit: number;
+  sort: DocumentInfoSort;
+  /** the sort key of the last row of the page before (its id, and its filename for filename sorts) */
+  after?: DocumentInfoCursor;
+  /**
+   * The exact number of matching documents when known: a page past the middle is then read from the other end
+   * of the index (the last page of a million costs what the first does).
+   */
+  total?: number;
+}
+
+export interface DocumentInfoCursor {
+  id: number;
+  filename?: string;
+}
+
+const reversed = (order: [string, 'asc' | 'desc'][]): [string, 'asc' | 'desc'][] =>
+  order.map(([column, dir]) => [column, dir === 'asc' ? 'desc' : 'asc']);
+
+/** The ids of the page: an index-driven scan of `documents` that reads nothing else. */
+function pageIds(knex: Knex, c: DocumentInfoCriteria, page: DocumentInfoPaging): Knex.QueryBuilder {
+  const q = filtered(knex, c).select('d.id');
+  let order = ORDER[page.sort];
+  let offset = page.offset;
+  let limit = page.limit;
+  if (page.after) {
+    const [dir] = order[0].slice(1) as ['asc' | 'desc'];
+    const cmp = dir === 'asc' ? '>' : '<';
+    if (page.sort.startsWith('filename'))
+      q.whereRaw(`(d.filename, d.id) ${cmp} (?, ?)`, [page.after.filename ?? '', page.after.id]);
+    else q.where('d.id', cmp, page.after.id);
+  } else if (page.total !== undefined && offset > page.total / 2) {
+    // From the other end: the rows [offset, offset + limit) are [total - offset - limit, total - offset) there.
+    const end = page.total - offset;
+    if (end <= 0) return q.whereRaw('false').limit(0);
+    order = reversed(order);
+    offset = Math.max(0, end - limit);
+    limit = end - offset;
+  }
+  for (const [column, dir] of order) q.orderBy(column, dir);
+  return q.limit(limit).offset(offset);
+}
+
+/**
+ * A page of the list, in `sort` order: the page's ids first (index only: OFFSET skips index entries, not
+ * aggregated rows), then the blocker, assignees and steps of those rows alone.
+ */
 export async function documentInfoPage(
   knex: Knex,
   c: DocumentInfoCriteria,
-  page: { offset: number; limit: number; sort: DocumentInfoSort },
+  page: DocumentInfoPaging,
 ): Promise<DocumentInfoDTO[]> {
-  const q = filtered(knex, c).select(
-    'd.id',
-    'd.process_id as processId',
-    'd.filename',
-    'd.document_type as documentType',
-    'd.status',
-    knex.raw(`(select ${USER_JSON('b')} from users b where b.id = d.blocked_by_id) as "blockedBy"`),
-    knex.raw(`coalesce((select json_agg(${USER_JSON('u')} order by u.id)
+  const q = knex
+    .with('page', pageIds(knex, c, page))
+    .from('page as p')
+    .join('documents as d', 'd.id', 'p.id')
+    .select(
+      'd.id',
+      'd.process_id as processId',
+      'd.filename',
+      'd.document_type as documentType',
+      'd.status',
+      knex.raw(`(select ${USER_JSON('b')} from users b where b.id = d.blocked_by_id) as "blockedBy"`),
+      knex.raw(`coalesce((select json_agg(${USER_JSON('u')} order by u.id)
        from document_assignees a join users u on u.id = a.user_id where a.document_id = d.id), '[]') as assignees`),
-    knex.raw(`coalesce((select json_agg(json_build_object('id', s.id, 'status', s.status, 'master', s.master,
+      knex.raw(`coalesce((select json_agg(json_build_object('id', s.id, 'status', s.status, 'master', s.master,
          'rejected', s.rejected, 'order', s."order", 'nodeId', s.node_id, 'nodeName', n.name,
          'activityType', n.activity_type, 'userId', s.blocked_by_id) order by s."order", s.id)
        from steps s join nodes n on n.id = s.node_id where s.document_id = d.id), '[]') as steps`),
-  );
+    );
   for (const [column, dir] of ORDER[page.sort]) q.orderBy(column, dir);
-  const rows: (Omit<DocumentInfoDTO, 'id' | 'processId'> & { id: string; processId: string })[] = await q
-    .limit(page.limit)
-    .offset(page.offset);
+  const rows: (Omit<DocumentInfoDTO, 'id' | 'processId'> & { id: string; processId: string })[] = await q;
   return rows.map((r) => ({
     ...r,
     id: Number(r.id),
@@ -97,21 +148,37 @@ export async function documentInfoPage(
   }));
 }
 
-/** How many documents the filters match. */
-export async function documentInfoCount(knex: Knex, c: DocumentInfoCriteria): Promise<number> {
-  const row = await filtered(knex, c).count<{ count: string }[]>('* as count').first();
-  return Number(row?.count ?? 0);
+/** Up to this many matching documents are counted exactly; beyond, the planner's estimate is the total. */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+/**
+ * How many documents the filters match: exact up to EXACT_COUNT_LIMIT (a count that stops there, so a
+ * million-row tab never counts a million rows per request), beyond it the planner's row estimate of the same
+ * filtered query, never less than the limit + 1 (`exact: false`; the UI says "about N").
+ */
+export async function documentInfoCount(
+  knex: Knex,
+  c: DocumentInfoCriteria,
+): Promise<{ total: number; exact: boolean }> {
+  const probe = filtered(knex, c)
+    .select(knex.raw('1'))
+    .limit(EXACT_COUNT_LIMIT + 1);
+  const row = await knex.from(probe.as('x')).count<{ count: string }[]>('* as count').first();
+  const counted = Number(row?.count ?? 0);
+  if (counted <= EXACT_COUNT_LIMIT) return { total: counted, exact: true };
+  const { sql, bindings } = filtered(knex, c).select(knex.raw('1')).toSQL();
+  const { rows } = await knex.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[]);
+  const plan = (rows as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[])[0]['QUERY PLAN'][0].Plan;
+  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(plan['Plan Rows'])), exact: false };
 }
 
 /** The plan of the page query (EXPLAIN), for the benchmark and the index check. */
 export async function explainDocumentInfo(
   knex: Knex,
   c: DocumentInfoCriteria,
-  page: { offset: number; limit: number; sort: DocumentInfoSort },
+  page: DocumentInfoPaging,
 ): Promise<string> {
-  const q = filtered(knex, c).select('d.id');
-  for (const [column, dir] of ORDER[page.sort]) q.orderBy(column, dir);
-  const { sql, bindings } = q.limit(page.limit).offset(page.offset).toSQL();
+  const { sql, bindings } = pageIds(knex, c, page).toSQL();
   const { rows } = await knex.raw(`explain ${sql}`, bindings as Knex.RawBinding[]);
   return (rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
 }

@@ -313,26 +313,32 @@ describe('authorization matrix: every route as every principal', () => {
     const failures: string[] = [];
     const serverErrors: string[] = [];
     const ordinary = (k: string) => !destructive(k) && !REVOKING.has(k);
-    const keys = [
-      ...served.filter(ordinary),
-      ...served.filter(destructive),
-      ...served.filter((k) => REVOKING.has(k)),
-    ];
-    for (const key of keys) {
-      for (const p of principals) {
-        const world = destructive(key) ? await throwawayWorld() : ids;
-        const status = await callRoute(key, p, world);
-        if (REVOKING.has(key) && p.user) p.token = await suite.signIn(p.user);
-        const want = expected(ROUTE_ACCESS[key], p);
-        const ok = want === 'allowed' ? status !== 401 && status !== 403 : status === want;
-        if (!ok) failures.push(`${key} as ${p.name}: ${status}, expected ${want}`);
-        if (status >= 500) serverErrors.push(`${key} as ${p.name}: ${status}`);
-      }
-    }
+    const check = async (key: string, p: Principal) => {
+      const world = destructive(key) ? await throwawayWorld() : ids;
+      const status = await callRoute(key, p, world);
+      if (REVOKING.has(key) && p.user) p.token = await suite.signIn(p.user);
+      const want = expected(ROUTE_ACCESS[key], p);
+      const ok = want === 'allowed' ? status !== 401 && status !== 403 : status === want;
+      if (!ok) failures.push(`${key} as ${p.name}: ${status}, expected ${want}`);
+      if (status >= 500) serverErrors.push(`${key} as ${p.name}: ${status}`);
+    };
+    // The ordinary routes four calls at a time (their answers do not depend on each other's order: the
+    // matrix checks authorization, which no ordinary call changes); destructive and revoking ones in order.
+    const pending = served.filter(ordinary).flatMap((key) => principals.map((p) => [key, p] as const));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let next = pending.shift(); next; next = pending.shift()) await check(...next);
+      }),
+    );
+    for (const key of [...served.filter(destructive), ...served.filter((k) => REVOKING.has(k))])
+      for (const p of principals) await check(key, p);
+    failures.sort();
     if (serverErrors.length)
       console.warn(`5xx in the matrix (not an authorization failure):\n${serverErrors.join('\n')}`);
     expect(failures).toEqual([]);
-  });
+    // Every route times every principal (about two thousand calls, more with each route): on two shared cores
+    // under a full parallel run that takes longer than the default minute.
+  }, 240_000);
 
   it('answers an unknown id like an id of a process the caller cannot reach', async () => {
     const reader = principals.find((p) => p.name === 'READ on Q')!;

@@ -16,7 +16,11 @@ import { request } from '../../api/client';
 export interface DocumentInfoPage {
   rows: DocumentInfoDTO[];
   total: number;
+  /** false: `total` is an estimate (more than 10,000 documents match), shown as "about N" */
+  exact: boolean;
   page: number;
+  /** the `after` of the next page (keyset paging), absent on the last page */
+  next: string | null;
 }
 
 export const documentInfoKeys = {
@@ -28,32 +32,38 @@ export const documentInfoKeys = {
 export async function fetchDocumentInfo(
   filters: readonly DocumentInfoFilter[],
   page: number,
-  opts: { size?: number; sort?: DocumentInfoSort; signal?: AbortSignal } = {},
+  opts: { size?: number; sort?: DocumentInfoSort; signal?: AbortSignal; after?: string | null } = {},
 ): Promise<DocumentInfoPage> {
   const res = await request<DocumentInfoDTO[]>('api/v2/document-info', {
     method: 'POST',
     query: {
-      page,
+      page: opts.after ? 0 : page,
       size: opts.size ?? DOCUMENT_INFO_PAGE_SIZE,
       sort: opts.sort ?? DEFAULT_DOCUMENT_INFO_SORT,
       paged: true,
+      ...(opts.after ? { after: opts.after } : {}),
     },
     body: { paged: true, filters },
     signal: opts.signal,
   });
-  return { rows: res.data, total: Number(res.headers.get('X-Total-Count') ?? res.data.length), page };
+  return {
+    rows: res.data,
+    total: Number(res.headers.get('X-Total-Count') ?? res.data.length),
+    exact: res.headers.get('X-Total-Count-Exact') !== 'false',
+    page,
+    next: res.headers.get('X-Next-Cursor'),
+  };
 }
 
 export const documentInfoQueries = {
   infinite: (filters: readonly DocumentInfoFilter[], sort: DocumentInfoSort = DEFAULT_DOCUMENT_INFO_SORT) =>
     infiniteQueryOptions({
       queryKey: documentInfoKeys.list(filters, sort),
-      queryFn: ({ pageParam, signal }) => fetchDocumentInfo(filters, pageParam, { sort, signal }),
-      initialPageParam: 0,
-      getNextPageParam: (last, pages) =>
-        pages.reduce((n, p) => n + p.rows.length, 0) < last.total && last.rows.length > 0
-          ? last.page + 1
-          : undefined,
+      // Keyset paging: each page starts after the last row of the one before (X-Next-Cursor).
+      queryFn: ({ pageParam, signal }) =>
+        fetchDocumentInfo(filters, pageParam.page, { sort, signal, after: pageParam.after }),
+      initialPageParam: { page: 0, after: null as string | null },
+      getNextPageParam: (last) => (last.next ? { page: last.page + 1, after: last.next } : undefined),
       staleTime: 0,
     }),
 };

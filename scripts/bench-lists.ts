@@ -1,0 +1,137 @@
+/**
+ * The `lists` part of `npm run bench` (issue 13 section 2): seeds the list data set in SQL
+ * (scripts/lib/seed-lists.ts; BENCH_LIST_DOCUMENTS documents, 1,000,000 by default) and times
+ * `POST api/v2/document-info` through the real API over HTTP for every dashboard tab and filter, first and
+ * deep pages, as a process admin and as an annotator with WRITE on the process. Measured, never asserted.
+ */
+import { performance } from 'node:perf_hooks';
+import { startApi } from '../api/server';
+import { createKnex } from '../db/connection';
+import { loadConfig } from '../server/config';
+import { benchSignIn } from './lib/bench-app';
+import { seedListsDataset } from './lib/seed-lists';
+
+export interface ListQueryStats {
+  n: number;
+  p50: number;
+  p99: number;
+  /** X-Total-Count of the answer */
+  total: number;
+  rows: number;
+}
+
+export interface ListsBenchResults {
+  documents: number;
+  users: number;
+  seedMs: number;
+  queries: Record<string, ListQueryStats>;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+export async function benchLists(o: {
+  databaseUrl: string;
+  documents: number;
+  users?: number;
+  runs?: number;
+}): Promise<ListsBenchResults> {
+  const users = o.users ?? 1000;
+  const runs = o.runs ?? 30;
+  const knex = createKnex(o.databaseUrl, { min: 0, max: 2 });
+  const t0 = performance.now();
+  const data = await seedListsDataset(knex, {
+    documents: o.documents,
+    users,
+    name: `Bench lists ${Date.now()}`,
+    log: (line) => console.log(line),
+  });
+  const seedMs = performance.now() - t0;
+  await knex.destroy();
+  const api = await startApi(
+    loadConfig({ ...process.env, DATABASE_URL: o.databaseUrl, PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1' }),
+  );
+  const base = `http://127.0.0.1:${api.port}`;
+  const queries: Record<string, ListQueryStats> = {};
+  try {
+    const admin = await benchSignIn(base, 'admin', 'admin');
+    const annotatorLogin = `lists${data.processId}-1`;
+    const annotator = await benchSignIn(base, annotatorLogin, 'user');
+    const me = data.userIds[0];
+    const [, , span] = data.nodeIds;
+    const lastPage = Math.max(0, Math.ceil(o.documents / 20) - 1);
+    const P = { type: 'PROCESS', value: data.processId };
+    const cases: [string, string, string, unknown[]][] = [
+      ['all, first page', admin, 'page=0', [P]],
+      ['all, last page', admin, `page=${lastPage}`, [P]],
+      ['all, sorted by filename', admin, 'page=0&sort=filename,asc', [P]],
+      ['done tab (status DONE)', admin, 'page=0', [P, { type: 'STATUS', value: 'DONE' }]],
+      ['filename filter', admin, 'page=0', [P, { type: 'NAME', value: 'contract' }]],
+      ['filename filter, page 200', admin, 'page=200', [P, { type: 'NAME', value: 'contract' }]],
+      [
+        'step filter (SPAN waiting)',
+        admin,
+        'page=0',
+        [P, { type: 'STEP', value: { nodeId: span, statuses: ['WAITING'] } }],
+      ],
+      ['assignee filter', admin, 'page=0', [P, { type: 'ASSIGNEE', value: [me] }]],
+      ['unassigned tab (admin)', admin, 'page=0', [P, { type: 'UNASSIGNED', value: true }]],
+      ['my documents (annotator)', annotator, 'page=0', [P, { type: 'ASSIGNEE', value: [me] }]],
+      [
+        'done tab (annotator)',
+        annotator,
+        'page=0',
+        [P, { type: 'ASSIGNEE', value: [me] }, { type: 'STATUS', value: 'DONE' }],
+      ],
+      ['unassigned tab (annotator)', annotator, 'page=0', [P, { type: 'UNASSIGNED', value: true }]],
+      [
+        'unassigned, last page (annotator)',
+        annotator,
+        `page=${Math.floor((o.documents * 0.7) / 20) - 1}`,
+        [P, { type: 'UNASSIGNED', value: true }],
+      ],
+    ];
+    for (const [label, auth, query, filters] of cases) {
+      const times: number[] = [];
+      let total = 0;
+      let rows = 0;
+      for (let i = 0; i < runs + 3; i++) {
+        const t = performance.now();
+        const res = await fetch(`${base}/api/v2/document-info?size=20&paged=true&${query}`, {
+          method: 'POST',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ paged: true, filters }),
+        });
+        const body = (await res.json()) as unknown[];
+        const ms = performance.now() - t;
+        if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(body)}`);
+        total = Number(res.headers.get('x-total-count'));
+        rows = body.length;
+        if (i >= 3) times.push(ms);
+      }
+      times.sort((a, b) => a - b);
+      queries[label] = {
+        n: times.length,
+        p50: percentile(times, 50),
+        p99: percentile(times, 99),
+        total,
+        rows,
+      };
+      console.log(
+        `${label.padEnd(36)} p50 ${queries[label].p50.toFixed(1).padStart(7)} ms  p99 ${queries[label].p99
+          .toFixed(1)
+          .padStart(7)} ms  total ${total}  rows ${rows}`,
+      );
+    }
+  } finally {
+    await api.close();
+  }
+  return { documents: o.documents, users, seedMs, queries };
+}
+
+export function printListsResults(r: ListsBenchResults): void {
+  console.log(
+    `\nlists: ${r.documents} documents, ${r.users} users, seeded in ${(r.seedMs / 1000).toFixed(1)} s` +
+      ` (POST api/v2/document-info, pages of 20, ${Object.values(r.queries)[0]?.n ?? 0} runs each)`,
+  );
+}
