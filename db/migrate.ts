@@ -18,6 +18,7 @@ import * as m012 from './migrations/012_tag_origin';
 import * as m013 from './migrations/013_document_info';
 import * as m014 from './migrations/014_relations';
 import * as m015 from './migrations/015_issues';
+import * as m016 from './migrations/016_document_lists';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -35,6 +36,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '013_document_info': m013,
   '014_relations': m014,
   '015_issues': m015,
+  '016_document_lists': m016,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 /**
  * `POST api/v2/document-info?page&size&sort&paged` with body {paged, filters[{type, value}]} (spec 2
  * section 7): a page of one process's documents for the dashboards and the workspace's documents panel,
- * the total in X-Total-Count (exact up to 10,000 matches, else the planner's estimate: X-Total-Count-Exact
+ * the total in X-Total-Count (exact up to 1,000 matches, else the planner's estimate: X-Total-Count-Exact
  * false), and X-Next-Cursor, the `?after=` of the next page (keyset paging: deep pages cost what the first
  * does; `page` counts from the cursor's row then). The process is the body's PROCESS filter (checked by the service after the
  * parse, declared in ./access.ts).

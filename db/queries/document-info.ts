@@ -149,7 +149,7 @@ export async function documentInfoPage(
 }
 
 /** Up to this many matching documents are counted exactly; beyond, the planner's estimate is the total. */
-export const EXACT_COUNT_LIMIT = 10_000;
+export const EXACT_COUNT_LIMIT = 1_000;
 
 /**
  * How many documents the filters match: exact up to EXACT_COUNT_LIMIT (a count that stops there, so a

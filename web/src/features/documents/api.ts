@@ -16,7 +16,7 @@ import { request } from '../../api/client';
 export interface DocumentInfoPage {
   rows: DocumentInfoDTO[];
   total: number;
-  /** false: `total` is an estimate (more than 10,000 documents match), shown as "about N" */
+  /** false: `total` is an estimate (more than 1,000 documents match), shown as "about N" */
   exact: boolean;
   page: number;
   /** the `after` of the next page (keyset paging), absent on the last page */
