@@ -1,7 +1,8 @@
 /**
  * `POST api/v2/document-info?page&size&sort&paged` with body {paged, filters[{type, value}]} (spec 2
  * section 7): a page of one process's documents for the dashboards and the workspace's documents panel,
- * the total in X-Total-Count. The process is the body's PROCESS filter (checked by the service after the
+ * or with issue filters the issues dashboard's documents with their issue counts; the total in
+ * X-Total-Count. The process is the body's PROCESS filter (checked by the service after the
  * parse, declared in ./access.ts).
  */
 import Router from '@koa/router';
