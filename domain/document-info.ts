@@ -49,12 +49,12 @@ export const DocumentInfoFilterTypes = [
   'ISSUE_STATUS',
   'ISSUE_EMPTY_REPLIES',
 ] as const;
+export type DocumentInfoFilterType = (typeof DocumentInfoFilterTypes)[number];
 
 export const IssueStatuses = ['ACTIVE', 'RESOLVED'] as const;
 export type IssueStatus = (typeof IssueStatuses)[number];
 /** The filter types that select the issue view. */
 export const ISSUE_FILTER_TYPES = ['ISSUES', 'ISSUE_USER', 'ISSUE_STATUS', 'ISSUE_EMPTY_REPLIES'] as const;
-export type DocumentInfoFilterType = (typeof DocumentInfoFilterTypes)[number];
 
 export interface StepFilterValue {
   nodeId: number;

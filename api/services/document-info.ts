@@ -119,6 +119,7 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
     );
   errors.throwIfAny();
   const c: DocumentInfoCriteria = { processId: processes[0].value as number, steps: [] };
+  // Any issue filter selects the issue view; the filters below fill in its conditions.
   if (body.filters.some((f) => (ISSUE_FILTER_TYPES as readonly string[]).includes(f.type)))
     c.issues = { visibleNodeIds: null };
   for (const f of body.filters) {
@@ -146,20 +147,17 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
       case 'ISSUES':
         break;
       case 'ISSUE_USER':
-        issues().userId = f.value;
+        c.issues!.userId = f.value;
         break;
       case 'ISSUE_STATUS':
-        issues().status = f.value;
+        c.issues!.status = f.value;
         break;
       case 'ISSUE_EMPTY_REPLIES':
-        issues().emptyReplies = true;
+        c.issues!.emptyReplies = true;
         break;
     }
   }
   return c;
-  function issues() {
-    return (c.issues ??= { visibleNodeIds: null });
-  }
 }
 
 export interface DocumentInfoPage {
