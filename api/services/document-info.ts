@@ -2,7 +2,9 @@
  * The document-info list (spec 2 section 7, domain/document-info.ts): the request's paging and filters
  * validated with the spec's messages, the caller's visibility applied (process admins list everything;
  * others their own or the unassigned documents; node-only grantees only documents passing through their
- * nodes), then one page query and one count (db/queries/document-info.ts).
+ * nodes), then one page query and one count (db/queries/document-info.ts). With an issue filter the same
+ * request is the issues dashboard's issue view (domain/document-info.ts): its own scope rule, the issue
+ * visibility of node-only grantees, and the query of db/queries/document-issues.ts.
  */
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -11,17 +13,23 @@ import {
   DEFAULT_DOCUMENT_INFO_SORT,
   DOCUMENT_INFO_PAGE_SIZE,
   DocumentInfoSorts,
+  ISSUE_FILTER_TYPES,
+  isDocumentSort,
+  IssueStatuses,
+  issueScopeRefusal,
   scopeRefusal,
   type DocumentInfoCriteria,
   type DocumentInfoDTO,
   type DocumentInfoSort,
+  type IssueDocumentInfoDTO,
 } from '../../domain/document-info';
 import { StepStatuses } from '../../domain/steps';
 import { LIMITS, pageSizeRule } from '../../domain/validation';
 import { documentInfoCount, documentInfoPage, type DocumentInfoCursor } from '../../db/queries/document-info';
+import { issueDocumentCount, issueDocumentPage } from '../../db/queries/document-issues';
 import type { AuthUser } from '../auth';
 import { mayReadDocumentOf, unreachable } from '../auth';
-import { FieldErrorCollector, HttpError } from '../errors';
+import { FieldErrorCollector, fieldErrors, HttpError } from '../errors';
 import { MAX_ID, parse } from '../validate';
 
 const id = z.number().int().min(0).max(MAX_ID);
@@ -37,6 +45,10 @@ const filterSchema = z.discriminatedUnion('type', [
     value: z.object({ nodeId: id, statuses: z.array(z.enum(StepStatuses)).min(1).max(5) }),
   }),
   z.object({ type: z.literal('DOCUMENT_IDS'), value: ids }),
+  z.object({ type: z.literal('ISSUES'), value: z.literal(true) }),
+  z.object({ type: z.literal('ISSUE_USER'), value: id }),
+  z.object({ type: z.literal('ISSUE_STATUS'), value: z.enum(IssueStatuses) }),
+  z.object({ type: z.literal('ISSUE_EMPTY_REPLIES'), value: z.literal(true) }),
 ]);
 export const documentInfoBodySchema = z.object({
   paged: z.boolean().optional(),
@@ -71,6 +83,7 @@ export function pageRequest(query: Record<string, string | string[] | undefined>
   const page = int(first(query.page), 0);
   const size = int(first(query.size), DOCUMENT_INFO_PAGE_SIZE);
   const sortRaw = (first(query.sort) ?? DEFAULT_DOCUMENT_INFO_SORT).replace(/\s/g, '').toLowerCase();
+  const sort = DocumentInfoSorts.find((s) => s.toLowerCase() === sortRaw);
   const paged = first(query.paged);
   const afterRaw = first(query.after);
   const after = afterRaw === undefined || afterRaw === '' ? undefined : parseCursor(afterRaw);
@@ -83,12 +96,7 @@ export function pageRequest(query: Record<string, string | string[] | undefined>
         ? { code: 'Size', key: 'entity.validation.pageSize', params: { sizes: LIMITS.pageSizes.join(', ') } }
         : null,
     )
-    .check(
-      'sort',
-      (DocumentInfoSorts as readonly string[]).includes(sortRaw)
-        ? null
-        : { code: 'Pattern', key: 'entity.validation.sort' },
-    )
+    .check('sort', sort ? null : { code: 'Pattern', key: 'entity.validation.sort' })
     .check(
       'paged',
       paged === undefined || paged === 'true' || paged === 'false'
@@ -96,7 +104,7 @@ export function pageRequest(query: Record<string, string | string[] | undefined>
         : { code: 'Pattern', key: 'entity.validation.pattern' },
     )
     .throwIfAny();
-  return { page, size, sort: sortRaw as DocumentInfoSort, ...(after ? { after } : {}) };
+  return { page, size, sort: sort!, ...(after ? { after } : {}) };
 }
 
 /** The filters as criteria: exactly one PROCESS; lists of one type merged. */
@@ -107,7 +115,7 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
     'filters',
     processes.length === 1 ? null : { code: 'Required', key: 'entity.validation.processFilter' },
   );
-  for (const type of ['STATUS', 'NAME', 'UNASSIGNED'] as const)
+  for (const type of ['STATUS', 'NAME', 'UNASSIGNED', 'ISSUE_USER', 'ISSUE_STATUS'] as const)
     errors.check(
       'filters',
       body.filters.filter((f) => f.type === type).length > 1
@@ -116,6 +124,9 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
     );
   errors.throwIfAny();
   const c: DocumentInfoCriteria = { processId: processes[0].value as number, steps: [] };
+  // Any issue filter selects the issue view; the filters below fill in its conditions.
+  if (body.filters.some((f) => (ISSUE_FILTER_TYPES as readonly string[]).includes(f.type)))
+    c.issues = { visibleNodeIds: null };
   for (const f of body.filters) {
     switch (f.type) {
       case 'ASSIGNEE':
@@ -138,16 +149,30 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
       case 'STEP':
         c.steps.push({ nodeId: f.value.nodeId, statuses: [...new Set(f.value.statuses)] });
         break;
+      case 'ISSUES':
+        break;
+      case 'ISSUE_USER':
+        c.issues!.userId = f.value;
+        break;
+      case 'ISSUE_STATUS':
+        c.issues!.status = f.value;
+        break;
+      case 'ISSUE_EMPTY_REPLIES':
+        c.issues!.emptyReplies = true;
+        break;
     }
   }
   return c;
 }
 
 export interface DocumentInfoPage {
-  rows: DocumentInfoDTO[];
+  /** documents, or in the issue view (criteria.issues) documents with their issue counts */
+  rows: DocumentInfoDTO[] | IssueDocumentInfoDTO[];
   total: number;
   /** false: `total` is the planner's estimate (more than EXACT_COUNT_LIMIT documents match) */
   exact: boolean;
+  /** the `?after=` of the next page of documents (keyset paging), when this page is full */
+  next?: string;
 }
 
 /**
@@ -174,16 +199,43 @@ export async function listDocumentInfo(
     if (!inProcess.length) throw unreachable(user);
     criteria.throughNodeIds = inProcess.map(Number);
   }
-  const refusal = scopeRefusal(criteria, user.id, mode === 'ADMIN');
+  const refusal = criteria.issues
+    ? issueScopeRefusal({ ...criteria, issues: criteria.issues }, user.id, mode === 'ADMIN')
+    : scopeRefusal(criteria, user.id, mode === 'ADMIN');
   if (refusal)
     throw new HttpError(403, { message: 'error.http.403', detail: refusal, key: `documentInfo.${refusal}` });
-  const paging0 = { offset: paging.page * paging.size, limit: paging.size, sort: paging.sort };
+  if (criteria.issues) {
+    if (paging.after)
+      throw fieldErrors('documentInfo', [
+        { field: 'after', violation: { code: 'Pattern', key: 'entity.validation.pattern' } },
+      ]);
+    // A process mode reads every node of the process (domain/access.ts nodeMode); node-only grantees see the
+    // steps of their nodes only.
+    if (!mode) criteria.issues.visibleNodeIds = criteria.throughNodeIds ?? [];
+    const page = { offset: paging.page * paging.size, limit: paging.size, sort: paging.sort };
+    const [rows, total] = await Promise.all([
+      issueDocumentPage(knex, criteria, criteria.issues, page),
+      issueDocumentCount(knex, criteria, criteria.issues),
+    ]);
+    return { rows, total, exact: true };
+  }
+  const sort = paging.sort;
+  if (!isDocumentSort(sort))
+    throw fieldErrors('documentInfo', [
+      { field: 'sort', violation: { code: 'Pattern', key: 'entity.validation.sort' } },
+    ]);
+  const paging0 = { offset: paging.page * paging.size, limit: paging.size, sort };
+  const withCursor = (rows: DocumentInfoDTO[], count: { total: number; exact: boolean }) => ({
+    rows,
+    ...count,
+    ...(rows.length === paging.size ? { next: cursorOf(rows[rows.length - 1], sort) } : {}),
+  });
   if (paging.after || paging0.offset === 0) {
     const [rows, count] = await Promise.all([
       documentInfoPage(knex, criteria, { ...paging0, after: paging.after }),
       documentInfoCount(knex, criteria),
     ]);
-    return { rows, ...count };
+    return withCursor(rows, count);
   }
   // A later page: the exact total (when counted) lets a page past the middle read from the other end.
   const count = await documentInfoCount(knex, criteria);
@@ -191,7 +243,7 @@ export async function listDocumentInfo(
     ...paging0,
     total: count.exact ? count.total : undefined,
   });
-  return { rows, ...count };
+  return withCursor(rows, count);
 }
 
 /** The cursor of the row after which the next page starts (`?after=`), for keyset paging. */

@@ -6,12 +6,13 @@
  * `document_assignees`' primary key and `steps (document_id, node_id, status)`.
  */
 import type { Knex } from 'knex';
-import type { DocumentInfoCriteria, DocumentInfoDTO, DocumentInfoSort } from '../../domain/document-info';
+import type { DocumentInfoCriteria, DocumentInfoDTO, DocumentSort } from '../../domain/document-info';
 
 /** `%`, `_` and `\` of a user's text are literal in LIKE. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function filtered(knex: Knex, c: DocumentInfoCriteria): Knex.QueryBuilder {
+/** The documents the criteria's document filters select (alias `d`); the issue view adds its own conditions. */
+export function filtered(knex: Knex, c: DocumentInfoCriteria): Knex.QueryBuilder {
   const q = knex('documents as d').where('d.process_id', c.processId);
   if (c.status) q.where('d.status', c.status);
   if (c.name) q.whereRaw(`d.filename ilike ? escape '\\'`, [`%${likeLiteral(c.name)}%`]);
@@ -52,7 +53,7 @@ const USER_JSON = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'login', ${alias}.login, 'firstName', ${alias}.first_name,
      'lastName', ${alias}.last_name, 'email', ${alias}.email)`;
 
-const ORDER: Record<DocumentInfoSort, [string, 'asc' | 'desc'][]> = {
+const ORDER: Record<DocumentSort, [string, 'asc' | 'desc'][]> = {
   'id,desc': [['d.id', 'desc']],
   'id,asc': [['d.id', 'asc']],
   'filename,asc': [
@@ -69,7 +70,7 @@ const ORDER: Record<DocumentInfoSort, [string, 'asc' | 'desc'][]> = {
 export interface DocumentInfoPaging {
   offset: number;
   limit: number;
-  sort: DocumentInfoSort;
+  sort: DocumentSort;
   /** the sort key of the last row of the page before (its id, and its filename for filename sorts) */
   after?: DocumentInfoCursor;
   /**

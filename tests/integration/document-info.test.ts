@@ -6,11 +6,13 @@
  * another process refused, bad input answered 400 with field errors, and the plans of the page query on a
  * few thousand documents use the indexes. Documents and steps are inserted directly (no workflow).
  */
-import crypto from 'node:crypto';
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import { explainDocumentInfo } from '../../db/queries/document-info';
 import type { DocumentInfoDTO } from '../../domain/document-info';
+import { insertDocument as insertDocumentOf } from '../support/documents';
 import { buildProcess, buildUser, insertNode, setupSuite, type BuiltUser } from '../support/harness';
+
+type DocumentArgs = Parameters<typeof insertDocumentOf> extends [unknown, ...infer R] ? R : never;
 
 describe('document-info API', () => {
   const suite = setupSuite();
@@ -29,40 +31,7 @@ describe('document-info API', () => {
   const docs: Record<string, number> = {};
   let qDoc: number;
 
-  async function insertDocument(
-    processId: number,
-    uploadNodeId: number,
-    filename: string,
-    opts: {
-      status?: 'WAITING' | 'DONE';
-      assignees?: number[];
-      steps?: [number, string][];
-      blockedBy?: number;
-    } = {},
-  ): Promise<number> {
-    const k = suite.knex;
-    const hash = crypto.randomBytes(32).toString('hex');
-    const [d] = await k('documents')
-      .insert({
-        process_id: processId,
-        upload_node_id: uploadNodeId,
-        filename,
-        path: `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`,
-        content_hash: hash,
-        mime_type: 'text/plain',
-        size: 1,
-        document_type: 'TEXTFILE',
-        status: opts.status ?? 'WAITING',
-        blocked_by_id: opts.blockedBy ?? null,
-      })
-      .returning('id');
-    for (const u of opts.assignees ?? [])
-      await k('document_assignees').insert({ document_id: d.id, user_id: u });
-    let order = 1;
-    for (const [nodeId, status] of opts.steps ?? [])
-      await k('steps').insert({ document_id: d.id, node_id: nodeId, status, order: order++ });
-    return Number(d.id);
-  }
+  const insertDocument = (...args: DocumentArgs) => insertDocumentOf(suite.knex, ...args);
 
   const list = (token: string, filters: unknown[], query = '') =>
     suite.send<DocumentInfoDTO[]>('POST', `/api/v2/document-info?paged=true${query}`, token, {
@@ -290,6 +259,8 @@ describe('document-info API', () => {
       ['size', 'entity.validation.pageSize'],
     ]);
     expect(await bad(inP(), '&sort=content,asc')).toEqual([['sort', 'entity.validation.sort']]);
+    // the comment count sorts the issue view only
+    expect(await bad(inP(), '&sort=commentCount,asc')).toEqual([['sort', 'entity.validation.sort']]);
     expect(await bad([])).toEqual([['filters', 'entity.validation.processFilter']]);
     expect(await bad(inP({ type: 'PROCESS', value: P }))).toEqual([
       ['filters', 'entity.validation.processFilter'],

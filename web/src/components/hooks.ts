@@ -1,5 +1,5 @@
 /** Small shared hooks. */
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 
 type Refs = RefObject<HTMLElement | null> | readonly RefObject<HTMLElement | null>[];
 
@@ -19,4 +19,14 @@ export function useOutsideClick(refs: Refs, active: boolean, onOutside: () => vo
     document.addEventListener('mousedown', handler);
     return () => document.removeEventListener('mousedown', handler);
   }, [refs, active]);
+}
+
+/** `value` once it has not changed for `ms` milliseconds (the filename filters' 400 ms, spec 2 section 9). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
 }

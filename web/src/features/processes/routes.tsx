@@ -1,8 +1,9 @@
 /** Entity area routes (/entity/...): the Spheres list, create and delete, and the guarded process-scoped pages. */
-import { Navigate, useParams, type RouteObject } from 'react-router-dom';
+import { Navigate, type RouteObject } from 'react-router-dom';
 import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@domain';
 import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
+import { dashboardRoute } from '../dashboard/routes';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
 import { workspaceRoute } from '../workspace/routes';
@@ -16,11 +17,6 @@ const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
 
 /** Creating a Sphere needs the global process permission at WRITE (what the API checks). */
 const canCreateProcess = (p: Principal) => hasGlobalProcessPermission(p, 'WRITE');
-
-function DashboardRedirect() {
-  const { processId } = useParams();
-  return <Navigate to={`/entity/process/${processId}/dashboard/documents`} replace />;
-}
 
 const scoped = (
   path: string,
@@ -76,16 +72,7 @@ export const processRoutes: RouteObject[] = [
       scoped('process/:processId/statistics', ADMIN, 'statistics'),
       secretsRoute,
       graphRoute,
-      {
-        path: 'process/:processId/dashboard',
-        element: <PrivateRoute modes={READ} />,
-        children: [
-          { index: true, element: <DashboardRedirect /> },
-          { path: 'documents', element: <NotBuiltYetPage page="dashboardDocuments" /> },
-          { path: 'issues', element: <NotBuiltYetPage page="dashboardIssues" /> },
-          { path: '*', element: <DashboardRedirect /> },
-        ],
-      },
+      dashboardRoute,
       scoped('process/:processId/documents', READ, 'documents'),
       scoped('process/:processId/documents/:id', READ, 'documentDetail', ['id']),
       scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),

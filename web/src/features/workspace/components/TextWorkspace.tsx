@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { higherMode, nodeMode } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
@@ -23,7 +24,7 @@ import { LabelingView } from './LabelingView';
 import { LackContentModal } from './LackContentModal';
 import { ReadOnlyText } from './ReadOnlyText';
 import { StepSidebar } from './StepSidebar';
-import { ToolsSidebar, type ToolId } from './ToolsSidebar';
+import { TOOL_IDS, ToolsSidebar, type ToolId } from './ToolsSidebar';
 import { WorkspaceHeader } from './WorkspaceHeader';
 
 const ADMIN_ONLY = ['ADMIN'] as const;
@@ -41,6 +42,23 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
 
   const [chosenStepId, setChosenStepId] = useState<number | null>(null);
   const [tool, setTool] = useSessionState<ToolId | null>('workspace.tool', null);
+  // `?panel=issues` (the issues dashboard's link) opens that panel once; the parameter is then dropped, so
+  // the panel closes and Previous / Next work as usual.
+  const [search, setSearch] = useSearchParams();
+  const panel = search.get('panel');
+  useEffect(() => {
+    if (!panel) return;
+    if ((TOOL_IDS as readonly string[]).includes(panel)) setTool(panel as ToolId);
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('panel');
+        return next;
+      },
+      { replace: true },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per parameter
+  }, [panel]);
   const [showHidden, setShowHidden] = useState(false);
   const [lackContent, setLackContent] = useState<string | null>(null);
   const { settings, save, clear } = useUserSettings();
