@@ -5,7 +5,7 @@ import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
-import { workspaceRoute } from '../workspace/routes';
+import { previewWindowRoute, workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
 import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
@@ -91,6 +91,7 @@ export const processRoutes: RouteObject[] = [
       scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),
       scoped('process/:processId/rag', READ, 'rag'),
       workspaceRoute,
+      previewWindowRoute,
       {
         path: 'node',
         element: <NotBuiltYetPage page="node" />,

@@ -211,31 +211,34 @@ export function AssigneesMenu({ state, userId, processMode }: AssigneesMenuProps
           )}
 
           {view.kind === 'approve' && (
-            <div className="p-3" data-testid="assignee-delete-approval">
-              <p className="small mb-3">
-                {t('workspace.assignees.approveBody', { name: userName(view.user) })}
-              </p>
-              <div className="d-flex justify-content-end gap-2">
-                <button
-                  type="button"
-                  className="btn btn-sm btn-outline-secondary"
-                  onClick={() => setView({ kind: 'list' })}
-                  data-testid="assignee-delete-cancel"
-                >
-                  {t('workspace.assignees.cancel')}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-sm btn-danger"
-                  disabled={remove.isPending}
-                  onClick={() => removeNow(view.user)}
-                  data-testid="assignee-delete-confirm"
-                >
-                  {remove.isPending && (
-                    <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />
-                  )}
-                  {t('workspace.assignees.removeConfirm')}
-                </button>
+            <div data-testid="assignee-delete-approval">
+              <div className="ws-assignees-title text-danger">{t('workspace.assignees.approveTitle')}</div>
+              <div className="p-3">
+                <p className="small mb-3">
+                  {t('workspace.assignees.approveBody', { name: userName(view.user) })}
+                </p>
+                <div className="d-flex justify-content-end gap-2">
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-outline-secondary"
+                    onClick={() => setView({ kind: 'list' })}
+                    data-testid="assignee-delete-cancel"
+                  >
+                    {t('workspace.assignees.cancel')}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-danger"
+                    disabled={remove.isPending}
+                    onClick={() => removeNow(view.user)}
+                    data-testid="assignee-delete-confirm"
+                  >
+                    {remove.isPending && (
+                      <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />
+                    )}
+                    {t('workspace.assignees.removeConfirm')}
+                  </button>
+                </div>
               </div>
             </div>
           )}
