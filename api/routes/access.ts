@@ -222,6 +222,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // removing yourself: WRITE; anybody else: ADMIN (the handler)
   'DELETE /api/v2/document/:id/assignee/:userId': onProcess('WRITE', param('id', 'document')),
   'PUT /api/v2/document/:id/assignees': onProcess('ADMIN', param('id', 'document')),
+  'GET /api/processes/:id/assignable-users': onProcess('WRITE', param('id', 'process')),
   'GET /api/documents/:id/images/length': documentReader(param('id', 'document')),
   'GET /api/documents/:id/images/:index': documentReader(param('id', 'document')),
   'GET /api/asr-documents/:id/audio': documentReader(param('id', 'document')),

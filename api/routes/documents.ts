@@ -2,7 +2,7 @@
  * Documents (spec 2 sections 6 and 7): read (READ on the process), filename edit and creation from text
  * (WRITE), deletes of one, many or all of a process's documents (ADMIN; the workflows are ended and the
  * files removed), the content update (WRITE; 423 while another user blocks the document), the document block
- * (ADMIN) and its assignees, and the parser's output: page images, the audio file with range requests,
+ * (ADMIN) and its assignees (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
  * utterances with tokens, token hints.
  */
 import fs from 'node:fs';
@@ -30,6 +30,7 @@ import {
 import { pageCount, pagePath } from '../../db/queries/document-pages';
 import { documentById, findDocuments, renameDocument, setBlockedBy } from '../../db/queries/documents';
 import { obligatoryUploadNode } from '../../db/queries/nodes';
+import { assignableUsers } from '../../db/queries/users';
 import { createFileStore } from '../../server/files';
 import {
   checkUpload,
@@ -310,6 +311,13 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     if (userId !== user.id) assertProcessMode(user, doc.processId, 'ADMIN');
     await removeAssignee(knex, doc.id, userId);
     await respondDocument(ctx, doc.id);
+  });
+
+  /** Who may be assigned to the process's documents (the edit view of the assignees menu): WRITE. */
+  router.get('/api/processes/:id/assignable-users', async (ctx) => {
+    const processId = idParam(ctx.params.id);
+    assertProcessMode(currentUser(ctx), processId, 'WRITE');
+    ctx.body = await assignableUsers(knex, processId);
   });
 
   router.put('/api/v2/document/:id/assignees', async (ctx) => {

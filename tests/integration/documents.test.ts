@@ -440,6 +440,57 @@ describe('documents API', () => {
       expect(blocker.body.assignees.map((a: { id: number }) => a.id)).toEqual([readerUser.id]);
     });
 
+    it('assigning yourself needs WRITE: a reader may not, a writer may', async () => {
+      const doc = await create();
+      const readerUser = await buildUser(knex(), {
+        authorities: [{ componentId: processId, type: 'PROCESS', mode: 'READ' }],
+      });
+      const self = (userId: number, token: string) =>
+        suite.send('POST', `/api/v2/document/${doc.id}/assignees/${userId}`, token);
+      expect((await self(readerUser.id, await suite.signIn(readerUser))).status).toBe(403);
+      const mine = await self(writerUser.id, writer);
+      expect(mine.status).toBe(200);
+      expect(mine.body.assignees.map((a: { id: number }) => a.id)).toEqual([writerUser.id]);
+    });
+
+    it("lists who may be assigned (WRITE): activated users with a mode on the process, their own or a role's, and admins", async () => {
+      const path = `/api/processes/${processId}/assignable-users`;
+      const role = unique('ROLE_TEAM').slice(0, 40);
+      const [roleRow] = await knex()('roles').insert({ name: role }).returning('id');
+      const viaRole = await buildUser(knex(), { roles: ['ROLE_USER', role] });
+      await knex()('authorities')
+        .insert({ component_id: processId, type: 'PROCESS', mode: 'READ' })
+        .onConflict(['component_id', 'type', 'mode'])
+        .ignore();
+      const authority = await knex()('authorities')
+        .where({ component_id: processId, type: 'PROCESS', mode: 'READ' })
+        .first();
+      await knex()('role_authorities').insert({ role_id: roleRow.id, authority_id: authority.id });
+      const inactive = await buildUser(knex(), {
+        activated: false,
+        authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
+      });
+      const other = await newProcess();
+      const elsewhere = await buildUser(knex(), {
+        authorities: [{ componentId: other.processId, type: 'PROCESS', mode: 'ADMIN' }],
+      });
+      const res = await suite.send('GET', path, writer);
+      expect(res.status).toBe(200);
+      const ids = (res.body as { id: number; login: string; email: string }[]).map((u) => u.id);
+      for (const id of [writerUser.id, processAdminUser.id, viaRole.id, adminId]) expect(ids).toContain(id);
+      for (const id of [inactive.id, elsewhere.id]) expect(ids).not.toContain(id);
+      const logins = (res.body as { login: string }[]).map((u) => u.login);
+      expect(logins).toEqual([...logins].sort());
+      expect(res.body.find((u: { id: number }) => u.id === writerUser.id)).toMatchObject({
+        login: writerUser.login,
+        email: writerUser.email,
+        firstName: null,
+        lastName: null,
+      });
+      expect((await suite.send('GET', path, reader)).status).toBe(403);
+      expect((await suite.send('GET', path, stranger)).status).toBe(403);
+    });
+
     it('replaces the assignees (ADMIN); a blocker left out no longer blocks', async () => {
       const doc = await create();
       await knex()('document_assignees').insert({ document_id: doc.id, user_id: processAdminUser.id });

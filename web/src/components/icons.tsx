@@ -204,3 +204,23 @@ export const IconComment = (p: IconProps) => (
     <path d="M2 3h12v8H6l-3 2.5V11H2z" />
   </Icon>
 );
+
+export const IconExternal = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9.5 2.5h4v4" />
+    <path d="M13.5 2.5L7.5 8.5" />
+    <path d="M11.5 9.5v4h-9v-9h4" />
+  </Icon>
+);
+
+export const IconExpand = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M2.5 6V2.5H6M10 2.5h3.5V6M13.5 10v3.5H10M6 13.5H2.5V10" />
+  </Icon>
+);
+
+export const IconCompress = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 2.5V6H2.5M13.5 6H10V2.5M10 13.5V10h3.5M2.5 10H6v3.5" />
+  </Icon>
+);

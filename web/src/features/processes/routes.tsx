@@ -6,7 +6,7 @@ import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { dashboardRoute } from '../dashboard/routes';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
-import { workspaceRoute } from '../workspace/routes';
+import { previewWindowRoute, workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
 import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
@@ -78,6 +78,7 @@ export const processRoutes: RouteObject[] = [
       scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),
       scoped('process/:processId/rag', READ, 'rag'),
       workspaceRoute,
+      previewWindowRoute,
       {
         path: 'node',
         element: <NotBuiltYetPage page="node" />,

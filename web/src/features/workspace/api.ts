@@ -2,14 +2,18 @@
  * The workspace's server state: the document state (GET api/v2/document/{id}/state, polled every second
  * while a step is PROCESSING), the document with its text (GET api/documents/{id}), the page count of the
  * preview, and the mutations: step actions on the existing step routes (each refetches the state), the
- * content update (PUT api/document-content) and the document block (POST/DELETE
- * api/v2/document/{id}/blocked-by).
+ * content update (PUT api/document-content), the document block (POST/DELETE
+ * api/v2/document/{id}/blocked-by), the assignees (POST / DELETE / PUT on api/v2/document/{id}/assignee(s),
+ * with the users who may be assigned from GET api/processes/{id}/assignable-users) and the LLM chat responses
+ * of the document (GET api/llm-chat-responses).
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentType } from '@domain';
-import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
+import type { DocumentStateDTO, StepDTO, UserRefDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { http } from '../../api/client';
+import { documentInfoKeys } from '../documents/api';
+import { assigneeChanges } from './assignees';
 
 const PROCESSING_POLL_MS = 1000;
 
@@ -28,7 +32,20 @@ export const workspaceKeys = {
   state: (documentId: number) => [...workspaceKeys.all, 'state', documentId] as const,
   document: (documentId: number) => [...workspaceKeys.all, 'document', documentId] as const,
   pages: (documentId: number) => [...workspaceKeys.all, 'pages', documentId] as const,
+  assignable: (processId: number) => [...workspaceKeys.all, 'assignable', processId] as const,
+  llmResponses: (documentId: number) => [...workspaceKeys.all, 'llm-responses', documentId] as const,
 };
+
+/** A chat response of an LLM prompt step (GET api/llm-chat-responses?documentId, oldest first). */
+export interface LlmChatResponseDTO {
+  id: number;
+  stepId: number;
+  nodeId: number;
+  documentId: number;
+  prompt: string;
+  response: string;
+  createdDate: string;
+}
 
 export const workspaceQueries = {
   state: (documentId: number) =>
@@ -50,6 +67,20 @@ export const workspaceQueries = {
       queryKey: workspaceKeys.pages(documentId),
       queryFn: ({ signal }) =>
         http.get<{ length: number }>(`api/documents/${documentId}/images/length`, { signal }),
+    }),
+  assignable: (processId: number) =>
+    queryOptions({
+      queryKey: workspaceKeys.assignable(processId),
+      queryFn: ({ signal }) =>
+        http.get<UserRefDTO[]>(`api/processes/${processId}/assignable-users`, { signal }),
+      staleTime: 0,
+    }),
+  llmResponses: (documentId: number) =>
+    queryOptions({
+      queryKey: workspaceKeys.llmResponses(documentId),
+      queryFn: ({ signal }) =>
+        http.get<LlmChatResponseDTO[]>('api/llm-chat-responses', { query: { documentId }, signal }),
+      staleTime: 0,
     }),
 };
 
@@ -133,4 +164,46 @@ export function useDocumentBlock(documentId: number) {
         : http.delete(`api/v2/document/${documentId}/blocked-by/`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.state(documentId) }),
   });
+}
+
+/**
+ * The assignee changes of the assignees menu; each refetches the document state and the document lists
+ * (a blocker removed also unblocks the document: the API does both at once). `save` writes the edit view's
+ * selection: the whole list at once for a process admin (PUT), else one call per added or removed user; it
+ * is silent, the menu shows its error.
+ */
+export function useAssignees(documentId: number) {
+  const queryClient = useQueryClient();
+  const reload = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: workspaceKeys.state(documentId) }),
+      queryClient.invalidateQueries({ queryKey: documentInfoKeys.all }),
+    ]);
+  const base = `api/v2/document/${documentId}`;
+  const assign = useMutation({
+    mutationFn: (userId: number) => http.post(`${base}/assignees/${userId}`),
+    onSettled: reload,
+  });
+  const remove = useMutation({
+    mutationFn: (userId: number) => http.delete(`${base}/assignee/${userId}`),
+    onSettled: reload,
+  });
+  const save = useMutation({
+    mutationFn: async ({
+      replace,
+      before,
+      selected,
+    }: {
+      replace: boolean;
+      before: number[];
+      selected: number[];
+    }) => {
+      if (replace) return void (await http.put(`${base}/assignees`, selected, { silent: true }));
+      const { added, removed } = assigneeChanges(before, selected);
+      for (const id of added) await http.post(`${base}/assignees/${id}`, undefined, { silent: true });
+      for (const id of removed) await http.delete(`${base}/assignee/${id}`, { silent: true });
+    },
+    onSettled: reload,
+  });
+  return { assign, remove, save };
 }

@@ -1,6 +1,7 @@
 /**
  * The document workspace route (/entity/process/{processId}/document/{documentId?}, ADMIN, WRITE or READ on
- * the process; non-numeric ids show the not-found page). The workspace loads as its own chunk.
+ * the process; non-numeric ids show the not-found page), and the document preview in a window of its own
+ * (.../document/{documentId}/preview). Each loads as its own chunk.
  */
 import { lazy, Suspense } from 'react';
 import type { RouteObject } from 'react-router-dom';
@@ -9,6 +10,10 @@ import { PrivateRoute } from '../shell/components/PrivateRoute';
 
 const WorkspacePage = lazy(() =>
   import('./components/WorkspacePage').then((m) => ({ default: m.WorkspacePage })),
+);
+
+const PreviewWindowPage = lazy(() =>
+  import('./components/PreviewWindowPage').then((m) => ({ default: m.PreviewWindowPage })),
 );
 
 const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
@@ -20,6 +25,18 @@ export const workspaceRoute: RouteObject = {
     <PrivateRoute modes={READ} numericParams={['documentId']}>
       <Suspense fallback={null}>
         <WorkspacePage />
+      </Suspense>
+    </PrivateRoute>
+  ),
+};
+
+/** A child route of /entity: the preview window. */
+export const previewWindowRoute: RouteObject = {
+  path: 'process/:processId/document/:documentId/preview',
+  element: (
+    <PrivateRoute modes={READ} numericParams={['documentId']}>
+      <Suspense fallback={null}>
+        <PreviewWindowPage />
       </Suspense>
     </PrivateRoute>
   ),

@@ -1,7 +1,8 @@
 /**
  * The step sidebar (spec 2 sections 2 and 4): one tab per activity type (a multi-step tab lists its steps
  * in a tooltip), then the steps of the open tab in two groups, to do and done. A click selects a step (and
- * with it the workspace's mode); the selected step shows its error, if any, and its action buttons.
+ * with it the workspace's mode); the selected step shows its error, if any, its work (the chat response of
+ * an LLM prompt step) and its action buttons.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +11,7 @@ import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { IconLock, IconStar } from '../../../components/icons';
 import { shownStepTab, stepTabs, userName } from '../model';
+import { LlmResponse } from './LlmResponse';
 import { StepActions } from './StepActions';
 
 export interface StepSidebarProps {
@@ -168,6 +170,9 @@ function StepRow({
               <strong>{t('workspace.steps.errorMessage')}: </strong>
               {step.errorMessage}
             </div>
+          )}
+          {step.nodeDTO.activityType === 'LLM_PROMPT' && (
+            <LlmResponse documentId={step.documentId} stepId={step.id} />
           )}
           <StepActions step={step} userId={userId} documentStatus={documentStatus} onDone={onActionDone} />
         </div>

@@ -99,7 +99,13 @@ export function ToolsSidebar(props: ToolsSidebarProps) {
               {tool === 'documents' && (
                 <DocumentsPanel state={props.state} userId={props.userId} processMode={props.processMode} />
               )}
-              {tool === 'preview' && <PreviewPanel documentId={props.state.document.id} onClose={close} />}
+              {tool === 'preview' && (
+                <PreviewPanel
+                  documentId={props.state.document.id}
+                  processId={props.state.document.processId}
+                  onClose={close}
+                />
+              )}
               {tool === 'settings' && (
                 <SettingsPanel
                   settings={props.settings}

@@ -1,7 +1,7 @@
 /**
  * The workspace header (spec 2 section 2): file name and status, the dashboard dropdown (documents /
- * issues), block/unblock (enabled with ADMIN on the process only), 'Show hidden tokens', and the idle timer
- * with the document's work time (rules in ../workTime.ts).
+ * issues), the assignees menu (./AssigneesMenu.tsx), block/unblock (enabled with ADMIN on the process only),
+ * 'Show hidden tokens', and the idle timer with the document's work time (rules in ../workTime.ts).
  */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { toast } from '../../../components/toast';
 import { useDocumentBlock } from '../api';
 import { useWorkClock } from '../hooks/useWorkClock';
 import { userName } from '../model';
+import { AssigneesMenu } from './AssigneesMenu';
 import { formatDuration } from '../workTime';
 
 export interface WorkspaceHeaderProps {
@@ -95,6 +96,7 @@ export function WorkspaceHeader({
             </Link>
           </li>
         </Dropdown>
+        <AssigneesMenu state={state} userId={userId} processMode={processMode} />
         <span title={isAdmin ? undefined : t('workspace.header.blockAdminOnly')}>
           <button
             type="button"
