@@ -20,6 +20,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { modeSatisfies, type AccessMode } from '@domain';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
 import { toast } from '../../../components/toast';
 import {
@@ -39,9 +40,10 @@ import {
   type TagSnapshot,
   type UndoStack,
 } from '../labelling';
+import { hiddenPieces, type OffsetPiece } from '../hiddenTokens';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
-import { LabelMenu } from './LabelMenu';
+import { LabelMenu, type OptionEditing } from './LabelMenu';
 import { TagLegendPanel } from './TagLegendPanel';
 
 interface MenuState {
@@ -161,11 +163,17 @@ export function LabelingView({
   text,
   editable,
   nodeId,
+  nodeAccess = null,
+  showHidden = false,
 }: {
   documentId: number;
   text: string;
   editable: boolean;
   nodeId: number;
+  /** The caller's mode on the node: WRITE or ADMIN adds and edits options of the labelling menu. */
+  nodeAccess?: AccessMode | null;
+  /** 'Show hidden tokens' of the header: hidden characters get a visible mark. */
+  showHidden?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -229,6 +237,24 @@ export function LabelingView({
   const refetch = useCallback(
     () => queryClient.invalidateQueries({ queryKey: tagKeys.ner(documentId) }),
     [queryClient, documentId],
+  );
+
+  // Adding and editing options (spec 2 section 6): WRITE or ADMIN on the node. A save refetches the option
+  // tree, and the tags (a renamed or recoloured type shows at once).
+  const optionEditing = useMemo<OptionEditing | undefined>(
+    () =>
+      modeSatisfies(nodeAccess, 'WRITE')
+        ? {
+            nodeId,
+            admin: nodeAccess === 'ADMIN',
+            onSaved: () =>
+              Promise.all([
+                queryClient.invalidateQueries({ queryKey: tagKeys.options(documentId, nodeId) }),
+                queryClient.invalidateQueries({ queryKey: tagKeys.ner(documentId) }),
+              ]),
+          }
+        : undefined,
+    [nodeAccess, nodeId, documentId, queryClient],
   );
 
   /** Carries out a change on the API; answers the new ids of re-created tags. */
@@ -676,6 +702,7 @@ export function LabelingView({
           className="ws-text ws-read ws-label-text"
           data-testid="document-text"
           data-tag-count={tags.length}
+          data-hidden-shown={showHidden}
           tabIndex={0}
           onKeyDown={onTextKey}
           onClick={onClick}
@@ -689,14 +716,25 @@ export function LabelingView({
                   {text.slice(b.start, b.end)}
                 </span>
               ) : (
-                segmentText(b.start, b.end, spans).map((seg) => {
-                  const segText = text.slice(seg.start, seg.end);
+                segmentText(b.start, b.end, spans).flatMap((seg) => {
+                  // With 'Show hidden tokens', a hidden character is a piece of its own with a mark drawn
+                  // by CSS (no text, so no offset moves); else the segment is one piece.
+                  const pieces = showHidden
+                    ? hiddenPieces(text, seg.start, seg.end)
+                    : [{ start: seg.start, end: seg.end, mark: undefined }];
+                  const markClass = (p: OffsetPiece) => (p.mark ? ' ws-hidden-token' : '');
                   if (!seg.tagIds.length)
-                    return (
-                      <span key={seg.start} data-s={seg.start} data-e={seg.end}>
-                        {segText}
+                    return pieces.map((p) => (
+                      <span
+                        key={p.start}
+                        data-s={p.start}
+                        data-e={p.end}
+                        className={p.mark ? 'ws-hidden-token' : undefined}
+                        data-mark={p.mark}
+                      >
+                        {text.slice(p.start, p.end)}
                       </span>
-                    );
+                    ));
                   const covering = seg.tagIds.map((id) => byId.get(id)!);
                   const inner = covering.at(-1)!;
                   const outers = covering.slice(0, -1).reverse();
@@ -717,38 +755,46 @@ export function LabelingView({
                   const isSel = selected !== undefined && seg.tagIds.includes(selected.id);
                   const selStart = handles && selected.startOffset === seg.start;
                   const selEnd = handles && selected.endOffset === seg.end;
-                  return (
-                    <span
-                      key={seg.start}
-                      data-s={seg.start}
-                      data-e={seg.end}
-                      data-tags={seg.tagIds.join(' ')}
-                      data-tag-start={starting.map((x) => x.id).join(' ') || undefined}
-                      data-origin={machine.length ? machine.map(originLabel).join(' ') : undefined}
-                      data-testid="tag-segment"
-                      className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${machine.length ? ' ws-tag-machine' : ''}`}
-                      style={style}
-                      title={covering
-                        .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
-                        .join(' › ')}
-                    >
-                      {selStart && (
-                        <span
-                          className="ws-handle ws-handle-left"
-                          data-testid="tag-handle-left"
-                          onMouseDown={(e) => startDrag(e, 'left')}
-                        />
-                      )}
-                      {segText}
-                      {selEnd && (
-                        <span
-                          className="ws-handle ws-handle-right"
-                          data-testid="tag-handle-right"
-                          onMouseDown={(e) => startDrag(e, 'right')}
-                        />
-                      )}
-                    </span>
-                  );
+                  const title = covering
+                    .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
+                    .join(' › ');
+                  return pieces.map((p, i) => {
+                    const first = i === 0;
+                    const last = i === pieces.length - 1;
+                    return (
+                      <span
+                        key={p.start}
+                        data-s={p.start}
+                        data-e={p.end}
+                        data-tags={seg.tagIds.join(' ')}
+                        data-tag-start={(first && starting.map((x) => x.id).join(' ')) || undefined}
+                        data-origin={first && machine.length ? machine.map(originLabel).join(' ') : undefined}
+                        data-mark={p.mark}
+                        data-testid="tag-segment"
+                        className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${
+                          first && machine.length ? ' ws-tag-machine' : ''
+                        }${markClass(p)}`}
+                        style={style}
+                        title={title}
+                      >
+                        {first && selStart && (
+                          <span
+                            className="ws-handle ws-handle-left"
+                            data-testid="tag-handle-left"
+                            onMouseDown={(e) => startDrag(e, 'left')}
+                          />
+                        )}
+                        {text.slice(p.start, p.end)}
+                        {last && selEnd && (
+                          <span
+                            className="ws-handle ws-handle-right"
+                            data-testid="tag-handle-right"
+                            onMouseDown={(e) => startDrag(e, 'right')}
+                          />
+                        )}
+                      </span>
+                    );
+                  });
                 })
               )}
             </div>
@@ -775,6 +821,7 @@ export function LabelingView({
           occurrences={menu.occurrences}
           onChoose={choose}
           onClose={() => setMenu(null)}
+          editing={optionEditing}
         />
       )}
     </div>
