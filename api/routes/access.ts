@@ -153,8 +153,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/classifier-types/:id': onProcess('ADMIN', param('id', 'classifierType')),
   'GET /api/node/:nodeId/ner-tag-type': onNode('READ', param('nodeId', 'node')),
   'GET /api/root-ner-tag-types': onNode('READ', query('nodeIds', 'node', true)),
-  'POST /api/node/:nodeId/ner-tag-type': onProcess('ADMIN', param('nodeId', 'node')),
-  'PUT /api/ner-tag-type': onProcess('ADMIN', inBody('id', 'nerTagType')),
+  // spec 2 section 6: options of the labelling menu are added and edited with WRITE on the node (what a
+  // caller below ADMIN may change is limited by the handler)
+  'POST /api/node/:nodeId/ner-tag-type': onNode('WRITE', param('nodeId', 'node')),
+  'PUT /api/ner-tag-type': onNode('WRITE', inBody('id', 'nerTagType')),
   'DELETE /api/ner-tag-type/:id': onProcess('ADMIN', param('id', 'nerTagType')),
   'GET /api/node/:nodeId/ner-tag-type/export': onNode('READ', param('nodeId', 'node')),
   'POST /api/node/:nodeId/ner-tag-type/import': onProcess('ADMIN', param('nodeId', 'node')),

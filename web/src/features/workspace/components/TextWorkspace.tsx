@@ -114,7 +114,15 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
     );
   } else if (mode === 'LABELING') {
     main = (
-      <LabelingView key={step.id} documentId={doc.id} text={text} editable={editable} nodeId={step.nodeId} />
+      <LabelingView
+        key={step.id}
+        documentId={doc.id}
+        text={text}
+        editable={editable}
+        nodeId={step.nodeId}
+        nodeAccess={stepNodeMode}
+        showHidden={showHidden}
+      />
     );
   } else {
     main = (
