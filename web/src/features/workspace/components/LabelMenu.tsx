@@ -8,6 +8,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TagTypeOption } from '@domain/tags';
 import { breadcrumb, filterOptions } from '../labelling';
+import { ReportIssueEntry } from './ReportIssueEntry';
 
 export interface LabelMenuProps {
   x: number;
@@ -21,6 +22,8 @@ export interface LabelMenuProps {
   occurrences: number;
   onChoose: (option: TagTypeOption, allOccurrences: boolean) => void;
   onClose: () => void;
+  /** 'Problem z oznaczeniem': raises an issue on the selection or tag (absent: no entry). */
+  onReportIssue?: () => void;
 }
 
 export const MENU_WIDTH = 501;
@@ -154,6 +157,9 @@ export function LabelMenu(props: LabelMenuProps) {
           ))
         )}
       </ul>
+      {props.onReportIssue && (
+        <ReportIssueEntry selected={props.selectedText.trim() !== ''} onReport={props.onReportIssue} />
+      )}
     </div>
   );
 }

@@ -41,6 +41,7 @@ import {
 } from '../labelling';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
+import { IssueForm, type IssueDraft } from './IssueForm';
 import { LabelMenu } from './LabelMenu';
 import { TagLegendPanel } from './TagLegendPanel';
 
@@ -161,11 +162,14 @@ export function LabelingView({
   text,
   editable,
   nodeId,
+  canReportIssue = false,
 }: {
   documentId: number;
   text: string;
   editable: boolean;
   nodeId: number;
+  /** process WRITE: 'Problem z oznaczeniem' raises issues (without an editable step: on right-click) */
+  canReportIssue?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -175,6 +179,7 @@ export function LabelingView({
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [drag, setDrag] = useState<DragState | null>(null);
+  const [issueDraft, setIssueDraft] = useState<IssueDraft | null>(null);
   // The undo stack: the ref is what queued writes read and change, the state what the buttons show.
   const stackRef = useRef<UndoStack>(emptyStack);
   const [stack, setStackState] = useState<UndoStack>(emptyStack);
@@ -472,8 +477,19 @@ export function LabelingView({
   };
 
   const onContextMenu = (e: React.MouseEvent) => {
-    if (!editable) return;
     const span = selectionSpan();
+    if (!editable) {
+      if (canReportIssue && span) {
+        e.preventDefault();
+        setIssueDraft({
+          x: e.clientX,
+          y: e.clientY,
+          anchor: span,
+          subject: text.slice(span.startOffset, span.endOffset),
+        });
+      }
+      return;
+    }
     if (span) {
       e.preventDefault();
       openNewMenu(e.clientX, e.clientY, span);
@@ -775,7 +791,23 @@ export function LabelingView({
           occurrences={menu.occurrences}
           onChoose={choose}
           onClose={() => setMenu(null)}
+          onReportIssue={
+            canReportIssue
+              ? () => {
+                  setMenu(null);
+                  setIssueDraft({
+                    x: menu.x,
+                    y: menu.y,
+                    anchor: menu.tagId !== undefined ? { tagId: menu.tagId } : menu.span,
+                    subject: text.slice(menu.span.startOffset, menu.span.endOffset),
+                  });
+                }
+              : undefined
+          }
         />
+      )}
+      {issueDraft && (
+        <IssueForm {...issueDraft} documentId={documentId} onClose={() => setIssueDraft(null)} />
       )}
     </div>
   );

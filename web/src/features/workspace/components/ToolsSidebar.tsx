@@ -2,23 +2,25 @@
  * The tools sidebar (spec 2 section 2): an icon column whose toggles open or close the documents, preview
  * and (at the bottom) settings panels, and the open panel, with a title and a close icon, in a sidebar the
  * user resizes by its handle (width in percent, min 20, default 25, kept in local storage). The issues
- * toggle arrives with the issues.
+ * toggle (first, spec 2 section 2) opens the issues panel.
  */
 import type { RefObject } from 'react';
 import { useRef, type ComponentType, type SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccessMode } from '@domain';
 import type { DocumentStateDTO } from '@domain/document-state-types';
-import { IconClose, IconFile, IconGear, IconImage } from '../../../components/icons';
+import { IconClose, IconComment, IconFile, IconGear, IconImage } from '../../../components/icons';
 import { useSidebarResize } from '../hooks/useSidebarResize';
 import { SIDEBAR_MAX, SIDEBAR_MIN, type UserSettings } from '../settings';
 import { DocumentsPanel } from './DocumentsPanel';
+import { IssuesPanel } from './IssuesPanel';
 import { PreviewPanel } from './PreviewPanel';
 import { SettingsPanel } from './SettingsPanel';
 
-export type ToolId = 'documents' | 'preview' | 'settings';
+export type ToolId = 'issues' | 'documents' | 'preview' | 'settings';
 
 const TOP_TOOLS: { id: ToolId; icon: ComponentType<SVGProps<SVGSVGElement> & { size?: number }> }[] = [
+  { id: 'issues', icon: IconComment },
   { id: 'documents', icon: IconFile },
   { id: 'preview', icon: IconImage },
 ];
@@ -88,6 +90,9 @@ export function ToolsSidebar(props: ToolsSidebarProps) {
               </button>
             </div>
             <div className="ws-tools-body">
+              {tool === 'issues' && (
+                <IssuesPanel documentId={props.state.document.id} processMode={props.processMode} />
+              )}
               {tool === 'documents' && (
                 <DocumentsPanel state={props.state} userId={props.userId} processMode={props.processMode} />
               )}
