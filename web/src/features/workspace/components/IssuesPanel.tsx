@@ -7,7 +7,7 @@
  * empty comment cannot be sent). All user text is rendered as text, never as markup.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modeSatisfies, type AccessMode } from '@domain';
 import {
@@ -46,6 +46,13 @@ export function IssuesPanel({ documentId, processMode }: IssuesPanelProps) {
     [issues.data, query, status, sort],
   );
   const open = openId !== null ? issues.data?.find((i) => i.id === openId) : undefined;
+  // Back on the list: what others raised or changed meanwhile is fetched.
+  const shownBefore = useRef(openId);
+  const { refetch } = issues;
+  useEffect(() => {
+    if (shownBefore.current !== null && openId === null) void refetch();
+    shownBefore.current = openId;
+  }, [openId, refetch]);
 
   if (issues.isPending) return <p className="small text-body-secondary">{t('workspace.loading')}</p>;
   if (open)
