@@ -54,6 +54,7 @@ describe('issues in the workspace in Chromium', () => {
   let processId: number;
   let documentId: number;
   let spanNode: number;
+  let personType: number;
   let writer: BuiltUser;
   let reader: BuiltUser;
   let processAdmin: BuiltUser;
@@ -135,17 +136,19 @@ describe('issues in the workspace in Chromium', () => {
         body: JSON.stringify({ processId, name: 'Entities', activityType: 'SPAN' }),
       })
     ).id;
-    await api(token, `/api/node/${spanNode}/ner-tag-type`, {
-      method: 'POST',
-      body: JSON.stringify({
-        name: 'Person',
-        backgroundColor: '#f8d7da',
-        textColor: '#58151c',
-        mandatory: false,
-        selectable: true,
-        disabled: false,
-      }),
-    });
+    personType = (
+      await api<{ id: number }>(token, `/api/node/${spanNode}/ner-tag-type`, {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'Person',
+          backgroundColor: '#f8d7da',
+          textColor: '#58151c',
+          mandatory: false,
+          selectable: true,
+          disabled: false,
+        }),
+      })
+    ).id;
     await api(token, '/api/edges', {
       method: 'POST',
       body: JSON.stringify({ fromId: upload.id, toId: spanNode }),
@@ -246,7 +249,11 @@ describe('issues in the workspace in Chromium', () => {
       'First line\nsecond <img src=x onerror="window.__xss = 3">',
     );
     expect(await comments.first().getByTestId('issue-comment-date').textContent()).toMatch(DATE);
-    expect(await box.inputValue()).toBe('');
+    await eventuallyMatches(
+      () => box.inputValue(),
+      (v) => v === '',
+      'the form is emptied after sending',
+    );
     expect(await page.getByTestId('issue-detail').locator('img').count()).toBe(0);
     expect(await xss(page)).toBeNull();
     // A writer has no edit or delete icons.
@@ -328,6 +335,42 @@ describe('issues in the workspace in Chromium', () => {
       'both again',
     );
     await shot(page, 'issues-list');
+  });
+
+  it('raises a TAG issue on the selected tag from its menu', async () => {
+    const nowak = TEXT.indexOf('Jan Nowak');
+    const tag = await api<{ id: number }>(await tokenFor(writer.login, writer.password), '/api/ner-tags', {
+      method: 'POST',
+      body: JSON.stringify({
+        documentId,
+        nerTagTypeId: personType,
+        startOffset: nowak,
+        endOffset: nowak + 9,
+      }),
+    });
+    await page.reload();
+    await page.locator('[data-testid="document-text"][data-tag-count="1"]').waitFor();
+    const segment = page.locator(`[data-tag-start~="${tag.id}"]`);
+    await segment.click();
+    await page.locator(`[data-testid="selected-tag"][data-tag-id="${tag.id}"]`).waitFor();
+    await segment.click({ button: 'right' });
+    await page.getByTestId('label-menu').waitFor();
+    await page.getByTestId('label-menu-issue').click();
+    expect(await page.getByTestId('issue-form-subject').textContent()).toBe('“Jan Nowak”');
+    await page.getByTestId('issue-form-text').fill('Wrong type?');
+    await page.keyboard.press('Enter'); // a textarea: Enter is a new line here, not a submit
+    await page.getByTestId('issue-form-submit').click();
+    await page.getByTestId('issue-form').waitFor({ state: 'detached' });
+    await page.getByTestId('issue-detail').waitFor();
+    expect(await page.getByTestId('issue-title').textContent()).toBe('Jan Nowak');
+    const saved = (await issues()).find((i) => i.title === 'Jan Nowak')!;
+    expect(saved).toMatchObject({ status: 'ACTIVE', text: 'Wrong type?\n' });
+    await eventuallyMatches(
+      () => highlighted(page),
+      (h) => h.join('|') === 'Jan Nowak',
+      'the tag is highlighted',
+    );
+    await page.getByTestId('issue-back').click();
   });
 
   it('lets a READ user read an issue without the comment form or a status change', async () => {
