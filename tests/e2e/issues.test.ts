@@ -371,6 +371,24 @@ describe('issues in the workspace in Chromium', () => {
       'the tag is highlighted',
     );
     await page.getByTestId('issue-back').click();
+    const rows = page.getByTestId('issue-row');
+    await eventuallyMatches(
+      () => rows.count(),
+      (n) => n === 3,
+      'three issues listed',
+    );
+
+    // The issue goes with its tag: deleting the tag refetches the issues.
+    await segment.click();
+    await page.locator(`[data-testid="selected-tag"][data-tag-id="${tag.id}"]`).waitFor();
+    await page.keyboard.press('Delete');
+    await page.locator('[data-testid="document-text"][data-tag-count="0"]').waitFor();
+    await eventuallyMatches(
+      () => rows.count(),
+      (n) => n === 2,
+      'the tag issue is gone from the list',
+    );
+    expect((await rows.allTextContents()).some((t) => t.includes('Jan Nowak'))).toBe(false);
   });
 
   it('lets a READ user read an issue without the comment form or a status change', async () => {

@@ -5,9 +5,11 @@
  * issue, put into the list at once; the list is refetched after every change.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { IssueDTO, IssueInput, IssueStatus } from '@domain/issues';
 import { http } from '../../api/client';
 import { workspaceKeys } from './api';
+import { tagKeys } from './tagsApi';
 
 export const issueKeys = {
   list: (documentId: number) => [...workspaceKeys.all, 'issues', documentId] as const,
@@ -44,4 +46,23 @@ export function useIssueChange<A>(documentId: number, call: (args: A) => Promise
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: issueKeys.list(documentId) }),
   });
+}
+
+/**
+ * Spec 2 section 4: after a tag (or graph) change the issues are refetched: an issue goes with its tag, and
+ * a tag issue's highlight follows the tag's span. Watches the tag list's successful fetches while mounted.
+ */
+export function useIssuesFollowTags(documentId: number) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const tags = JSON.stringify(tagKeys.ner(documentId));
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (
+        event.type === 'updated' &&
+        event.action.type === 'success' &&
+        JSON.stringify(event.query.queryKey) === tags
+      )
+        void queryClient.invalidateQueries({ queryKey: issueKeys.list(documentId) });
+    });
+  }, [queryClient, documentId]);
 }

@@ -25,7 +25,7 @@ import {
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { IconArrowLeft, IconPencil, IconTrash } from '../../../components/icons';
 import { issueFocus, useOpenIssueId } from '../issueFocus';
-import { issueCalls, issueQueries, useIssueChange } from '../issuesApi';
+import { issueCalls, issueQueries, useIssueChange, useIssuesFollowTags } from '../issuesApi';
 import { useAnchorHighlight, type OffsetRange } from '../hooks/useAnchorHighlight';
 import '../issues.css';
 
@@ -37,6 +37,7 @@ export interface IssuesPanelProps {
 export function IssuesPanel({ documentId, processMode }: IssuesPanelProps) {
   const { t } = useTranslation();
   const issues = useQuery(issueQueries.list(documentId));
+  useIssuesFollowTags(documentId);
   const openId = useOpenIssueId();
   const [sort, setSort] = useState<IssueSort>('newest');
   const [query, setQuery] = useState('');
