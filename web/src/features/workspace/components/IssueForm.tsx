@@ -1,18 +1,16 @@
 /**
  * The small form of 'Problem z oznaczeniem' (spec 2 sections 2 and 5): a description textarea, Submit
  * (disabled while the description is empty) and Cancel, raising a TEXT issue on the selection or a TAG issue
- * on the selected tag (POST api/issues; the server computes the title). The new issue opens in the issues
- * panel.
+ * on the selected tag (POST api/issues; the server computes the title); it also takes two tags or a relation
+ * (../issues.ts IssueAnchor) for the relation menu. The new issue opens in the issues panel.
  */
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IssueInput } from '@domain/issues';
+import { issueInput, type IssueAnchor } from '../issues';
 import { issueFocus } from '../issueFocus';
 import { issueCalls, useIssueChange } from '../issuesApi';
 import '../issues.css';
-
-/** What the issue is raised on. */
-export type IssueAnchor = { startOffset: number; endOffset: number } | { tagId: number };
 
 /** Where the form opens and what it reports on. */
 export interface IssueDraft {
@@ -48,12 +46,7 @@ export function IssueForm(props: IssueFormProps) {
 
   const submit = () => {
     if (empty || create.isPending) return;
-    const base = { docId: props.documentId, text, stepId: props.stepId ?? null };
-    const input: IssueInput =
-      'tagId' in props.anchor
-        ? { ...base, type: 'TAG', tags: [{ id: props.anchor.tagId }] }
-        : { ...base, type: 'TEXT', ...props.anchor };
-    create.mutate(input, {
+    create.mutate(issueInput(props.documentId, props.anchor, text, props.stepId ?? null), {
       onSuccess: (issue) => {
         props.onClose();
         issueFocus.show(issue.id);
