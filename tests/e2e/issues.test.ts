@@ -177,6 +177,16 @@ describe('issues in the workspace in Chromium', () => {
   it('raises a TEXT issue from the labelling menu; it opens in the panel with its range highlighted', async () => {
     await page.goto(workspaceUrl());
     await page.locator('[data-testid="workspace-mode"][data-mode="LABELING"]').waitFor();
+    // Before the writer works on the step (not editable) a right-click on a selection opens the issue form
+    // at once (process WRITE raises issues; the labelling menu needs an editable step).
+    await page.locator('[data-testid="document-text"]').waitFor();
+    const anna = await mouseSelect(0, 4);
+    await page.mouse.click(anna.x, anna.y, { button: 'right' });
+    await page.getByTestId('issue-form').waitFor();
+    expect(await page.getByTestId('label-menu').count()).toBe(0);
+    expect(await page.getByTestId('issue-form-subject').textContent()).toBe('“Anna”');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('issue-form').waitFor({ state: 'detached' });
     await page
       .locator('[data-testid="step-row"][data-selected="true"]')
       .getByTestId('step-action-startWorking')
