@@ -41,6 +41,8 @@ export type RefKind =
   /** a document's classifier tag (its node) */
   | 'classifierTag'
   | 'relationType'
+  /** an issue of a document (its document's process) */
+  | 'issue'
   | 'matchingRule'
   | 'emailConnection'
   | 'sftpConnection'
@@ -244,6 +246,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/classifier-tags': documentReader(query('documentId', 'document')),
   'POST /api/classifier-tags': onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
   'DELETE /api/classifier-tags/:id': onNode('WRITE', param('id', 'classifierTag')),
+
+  // --- issues of a document (spec 2 sections 3 to 7; docs/api-issues.md) ---
+  'GET /api/document/:id/issues': documentReader(param('id', 'document')),
+  'POST /api/issues': onProcess('WRITE', inBody('docId', 'document')),
+  'PUT /api/issues': onProcess('WRITE', inBody('id', 'issue')),
+  'PUT /api/issues/:id/status': onProcess('WRITE', param('id', 'issue')),
+  'POST /api/issues/:id/replies': onProcess('WRITE', param('id', 'issue')),
+  // editing or deleting a comment: process admins only (spec 2 section 6)
+  'PUT /api/issues/:id/replies/:replyId': onProcess('ADMIN', param('id', 'issue')),
+  'DELETE /api/issues/:id/replies/:replyId': onProcess('ADMIN', param('id', 'issue')),
 
   // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
   'POST /api/step/assign': onNode('WRITE', query('nodeId', 'node')),

@@ -189,6 +189,16 @@ describe('authorization matrix: every route as every principal', () => {
         classifier_type_id: classifierType.id,
       })
       .returning('id');
+    const [issue] = await k('issues')
+      .insert({
+        document_id: document.id,
+        type: 'TEXT',
+        title: 'a',
+        text: 'a',
+        start_offset: 0,
+        end_offset: 1,
+      })
+      .returning('id');
     return {
       process: processId,
       node: node.id,
@@ -202,6 +212,7 @@ describe('authorization matrix: every route as every principal', () => {
       nerTag: nerTag.id,
       classifierTag: classifierTag.id,
       relationType: relationType.id,
+      issue: issue.id,
       matchingRule: matchingRule.id,
       emailConnection: emailConnection.id,
       sftpConnection: sftpConnection.id,

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { NerTagTypeDTO } from '@domain/label-types';
 import type { TagTypeOption } from '@domain/tags';
 import { breadcrumb, filterOptions } from '../labelling';
+import { ReportIssueEntry } from './ReportIssueEntry';
 import { TagOptionDialog, type TagOptionDialogState } from './TagOptionDialog';
 
 /** Who may add and edit options of the menu: WRITE (or ADMIN) on `nodeId`. */
@@ -38,6 +39,8 @@ export interface LabelMenuProps {
   onClose: () => void;
   /** Absent: no add or edit actions. */
   editing?: OptionEditing;
+  /** 'Problem z oznaczeniem': raises an issue on the selection or tag (absent: no entry). */
+  onReportIssue?: () => void;
 }
 
 export const MENU_WIDTH = 501;
@@ -226,6 +229,9 @@ export function LabelMenu(props: LabelMenuProps) {
             ))
           )}
         </ul>
+        {props.onReportIssue && (
+          <ReportIssueEntry selected={props.selectedText.trim() !== ''} onReport={props.onReportIssue} />
+        )}
       </div>
       {dialog && editing && (
         <TagOptionDialog dialog={dialog} admin={editing.admin} onSaved={onSaved} onClose={closeDialog} />

@@ -33,6 +33,7 @@ import { offsetOf, useTextSelection } from '../hooks/useTextSelection';
 import { useVisibleBlocks } from '../hooks/useVisibleBlocks';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
+import { IssueForm, type IssueDraft } from './IssueForm';
 import { LabelMenu, type OptionEditing } from './LabelMenu';
 import { TagLegendPanel } from './TagLegendPanel';
 
@@ -56,6 +57,7 @@ export function LabelingView({
   nodeId,
   nodeAccess = null,
   showHidden = false,
+  canReportIssue = false,
 }: {
   documentId: number;
   text: string;
@@ -65,6 +67,8 @@ export function LabelingView({
   nodeAccess?: AccessMode | null;
   /** 'Show hidden tokens' of the header: hidden characters get a visible mark. */
   showHidden?: boolean;
+  /** process WRITE: 'Problem z oznaczeniem' raises issues (without an editable step: on right-click) */
+  canReportIssue?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -73,6 +77,7 @@ export function LabelingView({
   const rootRef = useRef<HTMLDivElement>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [drag, setDrag] = useState<DragState | null>(null);
+  const [issueDraft, setIssueDraft] = useState<IssueDraft | null>(null);
   const tags = useMemo(
     () =>
       (tagsQuery.data ?? [])
@@ -217,8 +222,19 @@ export function LabelingView({
   };
 
   const onContextMenu = (e: React.MouseEvent) => {
-    if (!editable) return;
     const span = selectionSpan();
+    if (!editable) {
+      if (canReportIssue && span) {
+        e.preventDefault();
+        setIssueDraft({
+          x: e.clientX,
+          y: e.clientY,
+          anchor: span,
+          subject: text.slice(span.startOffset, span.endOffset),
+        });
+      }
+      return;
+    }
     if (span) {
       e.preventDefault();
       openNewMenu(e.clientX, e.clientY, span);
@@ -541,7 +557,23 @@ export function LabelingView({
           onChoose={choose}
           onClose={closeMenu}
           editing={optionEditing}
+          onReportIssue={
+            canReportIssue
+              ? () => {
+                  closeMenu();
+                  setIssueDraft({
+                    x: menu.x,
+                    y: menu.y,
+                    anchor: menu.tagId !== undefined ? { tagId: menu.tagId } : menu.span,
+                    subject: text.slice(menu.span.startOffset, menu.span.endOffset),
+                  });
+                }
+              : undefined
+          }
         />
+      )}
+      {issueDraft && (
+        <IssueForm {...issueDraft} documentId={documentId} onClose={() => setIssueDraft(null)} />
       )}
     </div>
   );
