@@ -391,7 +391,7 @@ const refuse = (message: string, key: string, params: Record<string, string> = {
   ok: false,
   status: 415,
   message,
-  reason: { key: `error.upload.reason.${key}`, params },
+  reason: { key, params },
 });
 
 /** What `described` names, as a code the UI translates (`error.upload.kind.<code>`). */
@@ -431,15 +431,24 @@ export function checkUpload(
   const accepted = ACCEPTED_EXTENSIONS.map((e) => `.${e}`).join(', ');
   if (!expected) {
     return ext
-      ? refuse(`Files of type .${ext} are not accepted; accepted types: ${accepted}`, 'extension', {
-          ext,
-          accepted,
-        })
-      : refuse(`Files without an extension are not accepted; accepted types: ${accepted}`, 'noExtension', {
-          accepted,
-        });
+      ? refuse(
+          `Files of type .${ext} are not accepted; accepted types: ${accepted}`,
+          'error.upload.reason.extension',
+          {
+            ext,
+            accepted,
+          },
+        )
+      : refuse(
+          `Files without an extension are not accepted; accepted types: ${accepted}`,
+          'error.upload.reason.noExtension',
+          {
+            accepted,
+          },
+        );
   }
-  if (bytes.length === 0) return refuse(`The file ${filename} is empty`, 'empty', { filename });
+  if (bytes.length === 0)
+    return refuse(`The file ${filename} is empty`, 'error.upload.reason.empty', { filename });
   const binary = detectBinary(bytes);
   const ok = (): UploadCheck => ({
     ok: true,
@@ -450,7 +459,7 @@ export function checkUpload(
   const mismatch = (found: string | null) =>
     refuse(
       `The file ${filename} should be a ${KINDS[expected].label} (.${ext}), but it is ${described(found)}`,
-      'mismatch',
+      'error.upload.reason.mismatch',
       { filename, expected, ext, found: foundCode(found) },
     );
 
@@ -458,7 +467,11 @@ export function checkUpload(
     const dir = readZipDirectory(bytes);
     if (!dir?.ok) {
       const why = dir?.reason ?? 'no zip';
-      return refuse(`The file ${filename} is a damaged zip archive (${why})`, 'damagedZip', { filename });
+      return refuse(
+        `The file ${filename} is a damaged zip archive (${why})`,
+        'error.upload.reason.damagedZip',
+        { filename },
+      );
     }
     const problem = zipInflation(dir.entries, maxUncompressedBytes);
     if (problem) return { ok: false, status: 413, ...problem };
@@ -468,12 +481,16 @@ export function checkUpload(
   const text = decodeText(bytes);
   if (text === null) return mismatch('binary');
   if (expected === 'json' && !isJson(text)) {
-    return refuse(`The file ${filename} is not valid JSON`, 'invalidJson', { filename });
+    return refuse(`The file ${filename} is not valid JSON`, 'error.upload.reason.invalidJson', { filename });
   }
   if (expected === 'eml' && !isEmail(text)) {
-    return refuse(`The file ${filename} is not an e-mail message (no RFC 822 header block)`, 'notEmail', {
-      filename,
-    });
+    return refuse(
+      `The file ${filename} is not an e-mail message (no RFC 822 header block)`,
+      'error.upload.reason.notEmail',
+      {
+        filename,
+      },
+    );
   }
   return ok();
 }

@@ -204,3 +204,10 @@ export const IconComment = (p: IconProps) => (
     <path d="M2 3h12v8H6l-3 2.5V11H2z" />
   </Icon>
 );
+
+export const IconUpload = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M8 10.5V2.5M5 5.5l3-3 3 3" />
+    <path d="M2.5 10.5v3h11v-3" />
+  </Icon>
+);
