@@ -36,5 +36,5 @@ export function failureText(t: TFunction, error: unknown): string {
 export function sizeLabel(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
 }

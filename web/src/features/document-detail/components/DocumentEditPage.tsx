@@ -124,7 +124,7 @@ function EditForm({ doc }: { doc: DocumentDetailDTO }) {
         >
           <input
             {...form.text('path')}
-            className={inputClass(violation('path'), show('path'))}
+            className={inputClass(violation('path'), show('path'), 'form-control bg-body-tertiary')}
             readOnly
             data-testid="document-edit-path"
           />

@@ -94,6 +94,13 @@ export function UploadPage() {
   };
 
   const counts = summary(state);
+  // Leaving the page (reload, close) while files wait would drop them: the browser asks first.
+  useEffect(() => {
+    if (counts.waiting === 0) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [counts.waiting]);
   const failed = state.items.filter((i) => i.status === 'failed');
   const processName = process.data?.name;
 
