@@ -325,7 +325,7 @@ export function UploadPage() {
           </div>
           <ul className="list-group list-group-flush">
             {state.items.map((item) => (
-              <UploadRow key={item.key} item={item} processId={processId} />
+              <UploadRow key={item.key} item={item} processId={processId} canOpen={readsProcess} />
             ))}
           </ul>
         </section>
@@ -334,7 +334,11 @@ export function UploadPage() {
   );
 }
 
-function UploadRow({ item, processId }: { item: UploadItem; processId: number }) {
+/**
+ * One file: name, size, status, progress; once uploaded, links to the workspace and the detail page (both
+ * need a mode on the process: a user granted only the upload node sees the document's id instead).
+ */
+function UploadRow({ item, processId, canOpen }: { item: UploadItem; processId: number; canOpen: boolean }) {
   const { t } = useTranslation();
   const percent = percentOf(item);
   const tone =
@@ -345,6 +349,7 @@ function UploadRow({ item, processId }: { item: UploadItem; processId: number })
       data-testid="upload-item"
       data-status={item.status}
       data-filename={item.file.name}
+      data-document-id={item.documentId}
     >
       <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
         <span className="fw-medium text-break me-auto" data-testid="upload-item-name">
@@ -354,7 +359,12 @@ function UploadRow({ item, processId }: { item: UploadItem; processId: number })
         <span className="small" data-testid="upload-item-status">
           {t(`soaApp.upload.status.${item.status}`)}
         </span>
-        {item.status === 'done' && item.documentId !== undefined && (
+        {item.status === 'done' && item.documentId !== undefined && !canOpen && (
+          <span className="small text-body-secondary" data-testid="upload-item-id">
+            {t('soaApp.upload.documentId', { id: item.documentId })}
+          </span>
+        )}
+        {item.status === 'done' && item.documentId !== undefined && canOpen && (
           <span className="d-flex gap-2">
             <Link
               to={`/entity/process/${processId}/document/${item.documentId}`}
