@@ -94,15 +94,15 @@ export function DocumentDetailPage() {
         </div>
       ) : (
         <div className="row g-3">
-          <div className="col-lg-4 order-lg-2">
-            <DocumentFacts doc={doc.data} processName={process.data?.name} />
-          </div>
-          <div className="col-lg-8 order-lg-1">
+          <div className="col-lg-8">
             {doc.data.documentType === 'AUDIOFILE' ? (
               <SpeechContent documentId={documentId} processId={processId} />
             ) : (
               <TextContent doc={doc.data} />
             )}
+          </div>
+          <div className="col-lg-4">
+            <DocumentFacts doc={doc.data} processName={process.data?.name} />
           </div>
         </div>
       )}
