@@ -8,6 +8,7 @@ import { IconPlus } from '../../../components/icons';
 import { TagList } from '../../../components/TagList';
 import { useSession } from '../../account/session';
 import { managementQueries, profileFlags } from '../../shell/api';
+import { useUploadableProcesses } from '../../upload/api';
 import { processQueries, tagQueries } from '../api';
 import { EMPTY_SEARCH, filterProcesses, isSearchActive, type ProcessSearch } from '../filter';
 import { ProcessRowActions } from './ProcessRowActions';
@@ -27,6 +28,17 @@ export function ProcessListPage() {
   const rows = useMemo(() => filterProcesses(all, search), [all, search]);
   const modeOf = (p: ProcessDTO) =>
     higherMode(principal ? processMode(principal, p.id) : null, p.accessMode ?? null);
+  const modes = useMemo(
+    () =>
+      new Map(
+        all.map((p) => [
+          p.id,
+          higherMode(principal ? processMode(principal, p.id) : null, p.accessMode ?? null),
+        ]),
+      ),
+    [all, principal],
+  );
+  const uploadable = useUploadableProcesses(principal, modes);
 
   return (
     <div className="container-xxl py-4 page">
@@ -99,7 +111,12 @@ export function ProcessListPage() {
                       />
                     </td>
                     <td className="text-end">
-                      <ProcessRowActions process={p} mode={modeOf(p)} ragProfile={ragProfile} />
+                      <ProcessRowActions
+                        process={p}
+                        mode={modeOf(p)}
+                        ragProfile={ragProfile}
+                        canUpload={uploadable.has(p.id)}
+                      />
                     </td>
                   </tr>
                 ))}
