@@ -204,3 +204,10 @@ export const IconComment = (p: IconProps) => (
     <path d="M2 3h12v8H6l-3 2.5V11H2z" />
   </Icon>
 );
+
+export const IconMap = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M1.5 3.5l4-1.5 5 1.5 4-1.5v10.5l-4 1.5-5-1.5-4 1.5z" />
+    <path d="M5.5 2v10.5M10.5 3.5V14" />
+  </Icon>
+);
