@@ -82,17 +82,17 @@ export function ProcessListPage() {
               <tbody>
                 {rows.map((p) => (
                   <tr key={p.id} data-testid="process-row" data-process-id={p.id}>
-                    <td className="text-body-secondary">{p.id}</td>
+                    <td className="text-body-secondary process-id">{p.id}</td>
                     <td className="fw-medium process-name" data-testid="process-name">
                       {p.name}
                     </td>
-                    <td>
+                    <td data-label={t('soaApp.process.table.systemTags')}>
                       <TagList
                         tags={p.processTags.filter((tag) => tag.predefined)}
                         testId="process-system-tags"
                       />
                     </td>
-                    <td>
+                    <td data-label={t('soaApp.process.table.userTags')}>
                       <TagList
                         tags={p.processTags.filter((tag) => !tag.predefined)}
                         testId="process-user-tags"
