@@ -38,6 +38,8 @@ describe('shell, forms and messages in Chromium', () => {
   let processId: number;
   const suffix = crypto.randomBytes(3).toString('hex');
   let user: { login: string; password: string };
+  let plainUser: { login: string; password: string };
+  let sorterId: number;
 
   const node = (name: string) => page.getByTestId('graph-node').filter({ hasText: name });
   const panel = () => page.getByTestId('node-panel');
@@ -74,16 +76,30 @@ describe('shell, forms and messages in Chromium', () => {
       method: 'POST',
       body: JSON.stringify({ fromId: upload.id, toId: parser.id }),
     });
-    await api(token, '/api/nodes', {
+    const notify = await api<{ id: number }>(token, '/api/nodes', {
       method: 'POST',
       body: JSON.stringify({ processId, activityType: 'SEND_MAIL', name: 'Notify' }),
+    });
+    const sorter = await api<{ id: number }>(token, '/api/nodes', {
+      method: 'POST',
+      body: JSON.stringify({ processId, activityType: 'CLF', name: 'Sorter' }),
+    });
+    sorterId = sorter.id;
+    await api(token, '/api/edges', {
+      method: 'POST',
+      body: JSON.stringify({ fromId: parser.id, toId: sorter.id }),
+    });
+    await api(token, '/api/edges', {
+      method: 'POST',
+      body: JSON.stringify({ fromId: sorter.id, toId: notify.id }),
     });
     const knex = knexFactory({
       client: 'pg',
       connection: process.env.DATABASE_URL,
       pool: { min: 0, max: 1 },
     });
-    user = await buildUser(knex).finally(() => knex.destroy());
+    user = await buildUser(knex);
+    plainUser = await buildUser(knex).finally(() => knex.destroy());
     browser = await launch();
     page = await signedInPage(browser, contexts, { login: 'admin', password: 'admin' });
   });
@@ -207,6 +223,89 @@ describe('shell, forms and messages in Chromium', () => {
     await page.getByTestId('node-panel-close').click();
     await page.getByTestId('discard-confirm').click();
     await panel().waitFor({ state: 'detached' });
+  });
+
+  it('says why a new Sphere cannot be saved yet instead of a silently disabled Save', async () => {
+    await page.goto(`${BASE_URL}/entity/process/new`);
+    await page.getByTestId('process-tags-help').waitFor();
+    expect(await page.getByTestId('process-save').isEnabled()).toBe(true);
+    await page.getByTestId('process-save').click();
+    await page.getByTestId('process-tags-error').waitFor();
+    await page.getByTestId('process-name-error').waitFor();
+    expect(page.url()).toMatch(/\/entity\/process\/new$/);
+  });
+
+  it("changes an existing Sphere's tags from the list", async () => {
+    await page.goto(`${BASE_URL}/entity/process`);
+    const row = page.locator(`[data-testid="process-row"][data-process-id="${processId}"]`);
+    const before = await row.getByTestId('process-system-tags').innerText();
+    await row.getByTestId('process-action-tags').click();
+    const modal = page.getByTestId('tag-modal');
+    await modal.waitFor();
+    expect(await modal.innerText()).toContain(`Shell UX ${suffix}`);
+    const other = modal.locator('[data-testid="tag-system-radio"]:not(:checked)').first();
+    const name = (await other.getAttribute('data-tag-name'))!;
+    expect(before).not.toContain(name);
+    await other.check();
+    await page.getByTestId('tag-modal-save').click();
+    await modal.waitFor({ state: 'detached' });
+    await row.getByTestId('process-system-tags').getByTestId('tag-badge').filter({ hasText: name }).waitFor();
+    const stored = await api<{ processTags: { name: string }[] }>(token, `/api/processes/${processId}`);
+    expect(stored.processTags.map((t) => t.name)).toContain(name);
+  });
+
+  it('gives new labels different colours and names wildcards by node and label names', async () => {
+    await page.goto(`${BASE_URL}/entity/process/${processId}/graph`);
+    await node('Sorter').click();
+    for (const label of ['Invoice', 'Letter']) {
+      await panel().getByTestId('clf-label-create').click();
+      await page.getByTestId('clf-label-name').fill(label);
+      await page.getByTestId('clf-label-save').click();
+      await panel().getByTestId('clf-label-row').filter({ hasText: label }).waitFor();
+    }
+    const types = await api<{ name: string; backgroundColor: string }[]>(
+      token,
+      `/api/node/${sorterId}/classifier-types`,
+    );
+    expect(types).toHaveLength(2);
+    expect(types[0].backgroundColor.toLowerCase()).not.toBe(types[1].backgroundColor.toLowerCase());
+    await page.getByTestId('node-panel-close').click();
+    await panel().waitFor({ state: 'detached' });
+
+    await node('Notify').click();
+    await panel().getByTestId('wildcards-toggle').first().click();
+    const chips = panel().getByTestId('wildcard');
+    await chips.filter({ hasText: 'Sorter: label "Invoice" selected' }).waitFor();
+    for (const text of await chips.allInnerTexts()) expect(text).not.toMatch(/\$\{|node\.\d/);
+    const invoice = types.find((t) => t.name === 'Invoice')!;
+    expect(invoice).toBeDefined();
+    // The token itself is still what goes into the template.
+    await chips.filter({ hasText: 'Sorter: selected labels' }).click();
+    expect(await panel().getByTestId('mail-subject').inputValue()).toBe('');
+    expect(await panel().locator('textarea[data-testid="mail-template"]').inputValue()).toBe(
+      `\${node.${sorterId}.clftagtypes.selected}`,
+    );
+    await shot(page, '17-wildcards');
+    await page.getByTestId('node-panel-close').click();
+    await page.getByTestId('discard-confirm').click();
+    await panel().waitFor({ state: 'detached' });
+  });
+
+  it('offers a way back from the not-authorized page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const p = await context.newPage();
+    p.setDefaultTimeout(15000);
+    await p.goto(`${BASE_URL}/lp/login`);
+    await p.getByTestId('login-username').fill(plainUser.login);
+    await p.getByTestId('login-password').fill(plainUser.password);
+    await p.getByTestId('login-submit').click();
+    await p.waitForURL(/\/entity\/process$/);
+    await p.goto(`${BASE_URL}/entity/process/${processId}/graph`);
+    await p.getByTestId('not-authorized').waitFor();
+    await p.getByTestId('status-home').click();
+    await p.waitForURL(/\/entity\/process$/);
+    await context.close();
   });
 
   const signedInPages = (id: number) => [

@@ -10,6 +10,7 @@ import {
   IconFlow,
   IconKey,
   IconSparkle,
+  IconTag,
   IconTrash,
 } from '../../../components/icons';
 
@@ -48,14 +49,32 @@ export function ProcessRowActions({
   process,
   mode,
   ragProfile,
+  onEditTags,
 }: {
   process: ProcessDTO;
   mode: AccessMode | null;
   ragProfile: boolean;
+  /** Opens the Sphere's tags for editing (ADMIN on the Sphere). */
+  onEditTags?: () => void;
 }) {
   const { t } = useTranslation();
+  const tagsLabel = t('soaApp.process.actions.tags');
   return (
     <div className="process-actions" role="group" aria-label={t('soaApp.process.table.actions')}>
+      {onEditTags && (
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-secondary action-btn"
+          title={tagsLabel}
+          aria-label={tagsLabel}
+          disabled={!modeSatisfies(mode, 'ADMIN')}
+          onClick={onEditTags}
+          data-testid="process-action-tags"
+        >
+          <IconTag />
+          <span className="action-label">{tagsLabel}</span>
+        </button>
+      )}
       {ACTIONS.filter((a) => a.key !== 'rag' || (ragProfile && process.isRagEnabled)).map((a) => {
         const label = t(`soaApp.process.actions.${a.key}`);
         const className = `btn btn-sm ${a.danger ? 'btn-outline-danger' : 'btn-outline-secondary'} action-btn`;
