@@ -354,6 +354,17 @@ describe('shell, forms and messages in Chromium', () => {
     await p.goto(`${BASE_URL}/entity/process/${processId}/graph`);
     const notify = p.getByTestId('graph-node').filter({ hasText: 'Notify' });
     await notify.waitFor();
+    // Readable at every width: a card keeps at least 75 % of its size, and the graph's start is in view.
+    const canvas = await box(p.getByTestId('graph-canvas'));
+    const upload = p.getByTestId('graph-node').filter({ hasText: 'Upload' });
+    let card = await box(upload);
+    for (let i = 0; i < 50 && (card.width < 111 || card.x < canvas.x); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      card = await box(upload);
+    }
+    expect(card.width).toBeGreaterThanOrEqual(111);
+    expect(card.x).toBeGreaterThanOrEqual(canvas.x);
+    expect(card.x + card.width).toBeLessThanOrEqual(canvas.x + canvas.width);
     await shot(p, `17-graph-${locale}-${width}`);
     await notify.click();
     await p.getByTestId('node-panel').getByTestId('mail-subject').waitFor();

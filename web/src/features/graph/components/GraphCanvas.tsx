@@ -2,7 +2,7 @@
  * The React Flow canvas of the graph page. It draws what the page built (flowModel) and keeps a local copy of
  * the nodes only so that drags move smoothly; every change of the built flow replaces that copy.
  */
-import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Background,
   ControlButton,
@@ -10,8 +10,10 @@ import {
   MarkerType,
   MiniMap,
   ReactFlow,
+  useNodesInitialized,
   useNodesState,
   useReactFlow,
+  useStore,
   type FitViewOptions,
   type Connection,
   type DefaultEdgeOptions,
@@ -48,6 +50,12 @@ const MINIMAP_WIDTH = 150;
 const MINIMAP_HEIGHT = 96;
 /** Below this canvas width the minimap starts hidden (its button in the controls shows it). */
 const MINIMAP_MIN_CANVAS_WIDTH = 700;
+
+/**
+ * Below this zoom the cards cannot be read: a narrow canvas (a phone) shows the graph from its start at this
+ * zoom instead of all of it, and the user pans to the rest.
+ */
+const READABLE_ZOOM = 0.75;
 
 /** A fitted view leaves room for the controls (bottom left) and, when shown, the minimap (bottom right). */
 const fitViewOptions = (miniMap: boolean): FitViewOptions => ({
@@ -110,7 +118,10 @@ export function GraphCanvas({
   const { t } = useTranslation();
   const [nodes, setNodes, onNodesChange] = useNodesState<GraphFlowNode>(flow.nodes);
   const drag = useNodeDrag(onNodeMoved, onNodeClick);
-  const { fitView } = useReactFlow();
+  const { fitView, getNodes, getNodesBounds, setViewport } = useReactFlow();
+  const canvasWidth = useStore((s) => s.width);
+  const canvasHeight = useStore((s) => s.height);
+  const nodesInitialized = useNodesInitialized();
   const [miniMapOpen, setMiniMapOpen] = useState(
     () => typeof window === 'undefined' || window.innerWidth >= MINIMAP_MIN_CANVAS_WIDTH,
   );
@@ -118,14 +129,51 @@ export function GraphCanvas({
 
   useEffect(() => setNodes(flow.nodes), [flow.nodes, setNodes]);
 
+  /**
+   * Shows the whole graph (as the fitView of React Flow), unless that takes a zoom under READABLE_ZOOM: then
+   * the graph's start (left, vertically centred or from its top) at that zoom.
+   */
+  const fitGraph = useCallback(
+    (duration?: number) => {
+      const drawn = getNodes();
+      if (!drawn.length || !canvasWidth || !canvasHeight) return;
+      const bounds = getNodesBounds(drawn);
+      const bottom = miniMap ? MINIMAP_HEIGHT + 32 : 32;
+      const fits = Math.min(
+        (canvasWidth - 64 - 32) / Math.max(bounds.width, 1),
+        (canvasHeight - 32 - bottom) / Math.max(bounds.height, 1),
+      );
+      if (fits >= READABLE_ZOOM) {
+        void fitView({ ...fitViewOptions(miniMap), duration });
+        return;
+      }
+      const zoom = READABLE_ZOOM;
+      const x = 64 - bounds.x * zoom;
+      const tall = bounds.height * zoom > canvasHeight - 32 - bottom;
+      const y = tall
+        ? 32 - bounds.y * zoom
+        : (canvasHeight - bottom + 32) / 2 - (bounds.y + bounds.height / 2) * zoom;
+      void setViewport({ x, y, zoom }, { duration });
+    },
+    [getNodes, getNodesBounds, fitView, setViewport, canvasWidth, canvasHeight, miniMap],
+  );
+
+  // The first fit (React Flow's, at load) leaves cards too small to read on a narrow canvas: redo it there.
+  const firstFitDone = useRef(false);
+  useEffect(() => {
+    if (!nodesInitialized || firstFitDone.current) return;
+    firstFitDone.current = true;
+    fitGraph();
+  }, [nodesInitialized, fitGraph]);
+
   // Once the nodes of the request are drawn (the effect above ran first), fit them all into view.
   useEffect(() => {
     if (fitRequest === 0) return;
-    const timer = window.setTimeout(() => void fitView({ ...fitViewOptions(miniMap), duration: 300 }), 60);
+    const timer = window.setTimeout(() => fitGraph(300), 60);
     return () => window.clearTimeout(timer);
     // Only a new request fits; the minimap's state at that moment decides the padding.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fitRequest, fitView]);
+  }, [fitRequest]);
 
   const connectionIds = (c: Connection | GraphFlowEdge) =>
     [numericId(c.source), numericId(c.target)] as const;
@@ -215,7 +263,12 @@ export function GraphCanvas({
       onKeyDown={onKeyDown}
     >
       <Background gap={20} size={1} color="#d5dae3" />
-      <Controls showInteractive={false} position="bottom-left" fitViewOptions={fitViewOptions(miniMap)}>
+      <Controls
+        showInteractive={false}
+        position="bottom-left"
+        fitViewOptions={fitViewOptions(miniMap)}
+        onFitView={() => fitGraph()}
+      >
         <ControlButton
           onClick={() => setMiniMapOpen((open) => !open)}
           title={t(miniMapOpen ? 'soaApp.graph.hideMiniMap' : 'soaApp.graph.showMiniMap')}
