@@ -231,3 +231,10 @@ export const IconUpload = (p: IconProps) => (
     <path d="M2.5 10.5v3h11v-3" />
   </Icon>
 );
+
+export const IconMap = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M1.5 3.5l4-1.5 5 1.5 4-1.5v10.5l-4 1.5-5-1.5-4 1.5z" />
+    <path d="M5.5 2v10.5M10.5 3.5V14" />
+  </Icon>
+);

@@ -10,7 +10,7 @@ import { DataFormats, type DataFormat, type NerTagTypeDTO } from '@domain/label-
 import { descendantIds, nerTagTypeViolations, normalizeNerTagType } from '@domain/labels';
 import { inputClass } from '../../../components/FormField';
 import { readableTextColor } from '../../../components/TagBadge';
-import { DEFAULT_TAG_COLOR, TAG_PALETTE } from '../../processes/palette';
+import { TAG_PALETTE, nextTagColor } from '../../processes/palette';
 import { useSaveNerTagType } from '../api';
 import { ColorField, LabelField, LabelFormModal, NameField, useShownFields } from './LabelFields';
 import { ShortcutKeyInputs } from './ShortcutKeyInputs';
@@ -43,8 +43,10 @@ export function NerLabelModal({
   const { t } = useTranslation();
   const save = useSaveNerTagType(nodeId);
   const [name, setName] = useState(label?.name ?? '');
-  const [backgroundColor, setBackgroundColor] = useState(label?.backgroundColor ?? DEFAULT_TAG_COLOR);
-  const [textColor, setTextColor] = useState(label?.textColor ?? readableTextColor(DEFAULT_TAG_COLOR));
+  // A new label takes a colour no other label of the node has yet.
+  const [initialColor] = useState(() => nextTagColor(all.map((l) => l.backgroundColor)));
+  const [backgroundColor, setBackgroundColor] = useState(label?.backgroundColor ?? initialColor);
+  const [textColor, setTextColor] = useState(label?.textColor ?? readableTextColor(initialColor));
   const [textColorChosen, setTextColorChosen] = useState(!!label);
   const [parentId, setParentId] = useState<number | null>(label ? label.parentId : initialParentId);
   const [dataFormat, setDataFormat] = useState<DataFormat | null>(label?.dataFormat ?? null);

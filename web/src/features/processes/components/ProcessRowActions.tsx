@@ -10,6 +10,7 @@ import {
   IconFlow,
   IconKey,
   IconSparkle,
+  IconTag,
   IconTrash,
   IconUpload,
 } from '../../../components/icons';
@@ -59,16 +60,34 @@ export function ProcessRowActions({
   mode,
   ragProfile,
   canUpload = false,
+  onEditTags,
 }: {
   process: ProcessDTO;
   mode: AccessMode | null;
   ragProfile: boolean;
   /** Node permission (WRITE) on an upload node of the process. */
   canUpload?: boolean;
+  /** Opens the Sphere's tags for editing (ADMIN on the Sphere). */
+  onEditTags?: () => void;
 }) {
   const { t } = useTranslation();
+  const tagsLabel = t('soaApp.process.actions.tags');
   return (
     <div className="process-actions" role="group" aria-label={t('soaApp.process.table.actions')}>
+      {onEditTags && (
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-secondary action-btn"
+          title={tagsLabel}
+          aria-label={tagsLabel}
+          disabled={!modeSatisfies(mode, 'ADMIN')}
+          onClick={onEditTags}
+          data-testid="process-action-tags"
+        >
+          <IconTag />
+          <span className="action-label">{tagsLabel}</span>
+        </button>
+      )}
       {ACTIONS.filter((a) => a.key !== 'rag' || (ragProfile && process.isRagEnabled))
         .flatMap((a) => (a.key === 'documents' && canUpload ? [a, UPLOAD] : [a]))
         .map((a) => {
