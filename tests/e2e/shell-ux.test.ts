@@ -366,7 +366,14 @@ describe('shell, forms and messages in Chromium', () => {
     expect(card.x).toBeGreaterThanOrEqual(canvas.x);
     expect(card.x + card.width).toBeLessThanOrEqual(canvas.x + canvas.width);
     await shot(p, `17-graph-${locale}-${width}`);
-    await notify.click();
+    if (width < 600) {
+      // At phone width the graph keeps its cards readable and shows its start: Notify may lie beyond the
+      // right edge, where no click reaches; the keyboard opens it (focus pans the view to the node).
+      await notify.focus();
+      await p.keyboard.press('Enter');
+    } else {
+      await notify.click();
+    }
     await p.getByTestId('node-panel').getByTestId('mail-subject').waitFor();
     await shot(p, `17-node-panel-${locale}-${width}`);
     expect(await horizontalOverflow(p)).toEqual([]);
