@@ -71,6 +71,7 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
       .first('n.id as nodeId', 'n.process_id as processId'),
   classifierTag: NODE_OF('classifier_tags', 'c'),
   relationType: NODE_OF('ner_relation_types', 'r'),
+  relationGraph: NODE_OF('ner_tag_relation_graphs', 'g'),
   emailConnection: NODE_OF('email_upload_connections', 'c'),
   sftpConnection: NODE_OF('sftp_connections', 'c'),
   matchingRule: (knex, id) =>

@@ -41,6 +41,8 @@ export type RefKind =
   /** a document's classifier tag (its node) */
   | 'classifierTag'
   | 'relationType'
+  /** a document's relation graph (its node) */
+  | 'relationGraph'
   | 'matchingRule'
   | 'emailConnection'
   | 'sftpConnection'
@@ -241,6 +243,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/classifier-tags': documentReader(query('documentId', 'document')),
   'POST /api/classifier-tags': onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
   'DELETE /api/classifier-tags/:id': onNode('WRITE', param('id', 'classifierTag')),
+
+  // --- relation graphs of a document's tags (the handlers check WRITE on the tags' node once the body is
+  // read, and an editable step of it: 409 / 423; a graph that breaks a rule: 422) ---
+  'GET /api/ner-tag-relation-graphs': documentReader(query('documentId', 'document')),
+  'GET /api/ner-tag-relation-graphs/candidates': documentReader(query('documentId', 'document')),
+  'PUT /api/ner-tag-relation-graphs/validation': documentReader(inBody('documentId', 'document')),
+  // WRITE on the document's process or one of its nodes, then on the tags' node
+  'POST /api/ner-tag-relation-graphs': onNode('WRITE', inBody('documentId', 'document')),
+  'PUT /api/ner-tag-relation-graphs': onNode('WRITE', inBody('id', 'relationGraph')),
+  'DELETE /api/ner-tag-relation-graphs/:id': onNode('WRITE', param('id', 'relationGraph')),
 
   // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
   'POST /api/step/assign': onNode('WRITE', query('nodeId', 'node')),

@@ -24,6 +24,7 @@ import { nodeRoutes } from './nodes';
 import { predicateRoutes } from './predicates';
 import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
+import { relationGraphRoutes } from './relation-graphs';
 import { relationTypeRoutes } from './relation-types';
 import { runNowRoutes } from './run-now';
 import { trainableNodeRoutes } from './trainable-nodes';
@@ -57,6 +58,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     stepRoutes(deps),
     documentStateRoutes(deps),
     tagRoutes(deps),
+    relationGraphRoutes(deps),
     actionResultRoutes(deps),
     stepActionResultRoutes(deps),
     llmRoutes(deps),
