@@ -4,6 +4,7 @@
  * whether a tag takes part in a relation.
  */
 import type { Knex } from 'knex';
+import { qualify } from './columns';
 import type {
   NerTagRelationDTO,
   RelationGraphDTO,
@@ -93,13 +94,7 @@ export async function graphRef(
   const r = await knex('ner_tag_relation_graphs as g')
     .join('nodes as n', 'n.id', 'g.node_id')
     .where('g.id', id)
-    .first(
-      'g.id',
-      'g.document_id as documentId',
-      'g.step_id as stepId',
-      'n.id as nodeId',
-      'n.process_id as processId',
-    );
+    .first([...qualify('g', GRAPH_COLUMNS), 'n.process_id as processId']);
   return (
     r && {
       ...r,

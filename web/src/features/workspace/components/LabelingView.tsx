@@ -41,7 +41,9 @@ import {
 } from '../labelling';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
+import { useRelations } from '../hooks/useRelations';
 import { LabelMenu } from './LabelMenu';
+import { Relations } from './Relations';
 import { TagLegendPanel } from './TagLegendPanel';
 
 interface MenuState {
@@ -161,11 +163,14 @@ export function LabelingView({
   text,
   editable,
   nodeId,
+  highlightUnrelated = false,
 }: {
   documentId: number;
   text: string;
   editable: boolean;
   nodeId: number;
+  /** the header's 'Highlight tags without relation' */
+  highlightUnrelated?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -183,6 +188,8 @@ export function LabelingView({
     setStackState(stackRef.current);
   }, []);
   const queue = useRef<Promise<void>>(Promise.resolve());
+  // Relations (issue 12): Alt/Ctrl+click a second tag links it to the selected one (./Relations.tsx).
+  const relations = useRelations({ documentId, nodeId, editable });
 
   const tags = useMemo(
     () =>
@@ -299,6 +306,7 @@ export function LabelingView({
 
   const removeSelected = useCallback(() => {
     if (!selected || !canEditTag(selected)) return;
+    if (relations.refuseRemoval(selected.id)) return; // the 'cannot remove tag' modal
     const snap = snapshot(selected);
     write(async () => {
       await tagCalls.remove(snap.id);
@@ -306,7 +314,7 @@ export function LabelingView({
       setSelectedId(null);
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selected, write]);
+  }, [selected, write, relations.refuseRemoval]);
 
   /** The window selection as a trimmed text span, if it lies in the text. */
   const selectionSpan = useCallback((): Span | null => {
@@ -463,6 +471,11 @@ export function LabelingView({
     const ids = seg?.dataset.tags ? seg.dataset.tags.split(' ').map(Number) : [];
     if (!ids.length) {
       setSelectedId(null);
+      return;
+    }
+    const target = [...ids].reverse().find((id) => id !== selectedId);
+    if ((e.altKey || e.ctrlKey || e.metaKey) && selectedId !== null && target !== undefined) {
+      relations.link(selectedId, target, e.clientX, e.clientY);
       return;
     }
     // Innermost first; a click on the selected tag's place selects the next outer one.
@@ -673,7 +686,7 @@ export function LabelingView({
       <div className="ws-label-body">
         <div
           ref={rootRef}
-          className="ws-text ws-read ws-label-text"
+          className={`ws-text ws-read ws-label-text${relations.arcs.length ? ' ws-rel-space' : ''}`}
           data-testid="document-text"
           data-tag-count={tags.length}
           tabIndex={0}
@@ -764,6 +777,14 @@ export function LabelingView({
             onSelect={selectFromList}
           />
         )}
+        <Relations
+          rel={relations}
+          root={rootRef}
+          text={text}
+          tagsById={byId}
+          highlightUnrelated={highlightUnrelated}
+          version={spans}
+        />
       </div>
       {menu && (
         <LabelMenu

@@ -42,6 +42,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
   const [chosenStepId, setChosenStepId] = useState<number | null>(null);
   const [tool, setTool] = useSessionState<ToolId | null>('workspace.tool', null);
   const [showHidden, setShowHidden] = useState(false);
+  const [highlightUnrelated, setHighlightUnrelated] = useSessionState('workspace.highlightUnrelated', false);
   const [lackContent, setLackContent] = useState<string | null>(null);
   const { settings, save, clear } = useUserSettings();
   const document = useQuery(workspaceQueries.document(doc.id));
@@ -96,7 +97,14 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
     );
   } else if (mode === 'LABELING') {
     main = (
-      <LabelingView key={step.id} documentId={doc.id} text={text} editable={editable} nodeId={step.nodeId} />
+      <LabelingView
+        key={step.id}
+        documentId={doc.id}
+        text={text}
+        editable={editable}
+        nodeId={step.nodeId}
+        highlightUnrelated={highlightUnrelated}
+      />
     );
   } else {
     main = (
@@ -117,6 +125,8 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
         processMode={processAccess.mode}
         showHidden={showHidden}
         onShowHidden={setShowHidden}
+        highlightUnrelated={highlightUnrelated}
+        onHighlightUnrelated={setHighlightUnrelated}
       />
       <div className="ws-body" ref={bodyRef}>
         <ToolsSidebar
