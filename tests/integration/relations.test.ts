@@ -124,7 +124,7 @@ async function person(s: Suite, authorities: NonNullable<Parameters<typeof build
  * A process with a SPAN node handling relations (Person > Politician, Place; relation types of every kind)
  * and a second SPAN node that does not; a document with a step of each, held by the writer, and tags.
  */
-async function world(s: Suite, opts: { priorityMode?: boolean } = {}) {
+async function world(s: Suite) {
   const k = s.knex;
   const processId = (await buildProcess(k)).id;
   const upload = await insertObligatoryUploadNode(k, processId);
@@ -135,7 +135,7 @@ async function world(s: Suite, opts: { priorityMode?: boolean } = {}) {
       handles_relations: true,
       settings: JSON.stringify({
         supportedTaggingTypes: ['text'],
-        relationPriorityMode: !!opts.priorityMode,
+        relationPriorityMode: false,
       }),
     });
   const plain = (await insertNode(k, processId, 'SPAN')).id;
@@ -227,8 +227,14 @@ describe('relation graphs API', () => {
   });
 
   it('keeps only the top priority with the node’s priority mode on', async () => {
-    const w = await world(s, { priorityMode: true });
+    const w = await world(s);
     const t = w.writer.token;
+    expect(names(await candidates(t, w.documentId, w.tags.jan, w.tags.warszawa))).toHaveLength(3);
+    // the SPAN node's setting, saved through the nodes API
+    const before = await s.get(`/api/nodes/${w.span}`, s.admin);
+    expect(before.body.relationPriorityMode).toBe(false);
+    const saved = await s.send('PUT', '/api/nodes', s.admin, { ...before.body, relationPriorityMode: true });
+    expect(saved.status).toBe(200);
     expect(names(await candidates(t, w.documentId, w.tags.minister, w.tags.warszawa))).toEqual([
       'holds office in',
     ]);
@@ -240,9 +246,7 @@ describe('relation graphs API', () => {
     });
     expect(low.status).toBe(422);
     expect(low.body.message).toBe('error.relation.typeNotAllowed');
-    // the node setting is read and written through the nodes API
-    const node = await s.get(`/api/nodes/${w.span}`, s.admin);
-    expect(node.body.relationPriorityMode).toBe(true);
+    expect((await s.get(`/api/nodes/${w.span}`, s.admin)).body.relationPriorityMode).toBe(true);
   });
 
   it('creates, validates, edits and deletes a graph; every rule is enforced by the server', async () => {
