@@ -4,6 +4,7 @@ import {
   arcPath,
   arcsOf,
   graphOfTag,
+  relationMatches,
   layoutArcs,
   removalOf,
   removeFromDraft,
@@ -125,5 +126,13 @@ describe('layoutArcs', () => {
   it('lifts a label that would overlap an earlier one', () => {
     const twice = layoutArcs([arc('a', 1, 2), arc('b', 2, 1)], boxes, () => 60);
     expect(Math.abs(twice[0].labelY - twice[1].labelY)).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('relationMatches', () => {
+  it('finds a part of the type or of a tag text, ignoring case; an empty search keeps all', () => {
+    expect(relationMatches('', ['lives in'])).toBe(true);
+    expect(relationMatches(' WARS ', ['lives in', 'Anna', 'Warsaw'])).toBe(true);
+    expect(relationMatches('acme', ['lives in', 'Anna', 'Warsaw'])).toBe(false);
   });
 });

@@ -218,3 +218,9 @@ export function layoutArcs(
     return { arc, ...path };
   });
 }
+
+/** The relation list's search: a case-insensitive part of the type's name or of one of its tags' texts. */
+export function relationMatches(search: string, texts: readonly string[]): boolean {
+  const q = search.trim().toLocaleLowerCase();
+  return !q || texts.some((x) => x.toLocaleLowerCase().includes(q));
+}

@@ -309,12 +309,15 @@ export function LabelingView({
     if (relations.refuseRemoval(selected.id)) return; // the 'cannot remove tag' modal
     const snap = snapshot(selected);
     write(async () => {
-      await tagCalls.remove(snap.id);
+      await tagCalls.remove(snap.id).catch((e: unknown) => {
+        relations.removalRefused(e, snap.id);
+        throw e;
+      });
       setStack((s) => pushOp(s, { kind: 'delete', tags: [snap] }));
       setSelectedId(null);
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selected, write, relations.refuseRemoval]);
+  }, [selected, write, relations.refuseRemoval, relations.removalRefused]);
 
   /** The window selection as a trimmed text span, if it lies in the text. */
   const selectionSpan = useCallback((): Span | null => {

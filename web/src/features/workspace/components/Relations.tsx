@@ -9,14 +9,14 @@
  *   controls disabled;
  * - the 'cannot remove tag' modal, offered when deleting a tag that has relations, which leads to its graph.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NerTagDTO } from '@domain/tags';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Modal } from '../../../components/Modal';
 import type { RelationsController } from '../hooks/useRelations';
 import { relationMessageKey } from '../hooks/useRelations';
-import { unrelatedTagIds } from '../relations';
+import { relationMatches, unrelatedTagIds } from '../relations';
 import '../relations.css';
 import { RelationMenu } from './RelationMenu';
 import { RelationsLayer } from './RelationsLayer';
@@ -48,7 +48,16 @@ export function Relations({
     () => (highlightUnrelated ? unrelatedTagIds(tagsById.keys(), rel.graphs) : null),
     [highlightUnrelated, tagsById, rel.graphs],
   );
+  const [search, setSearch] = useState('');
   const typeName = (id: number) => rel.typesById.get(id)?.name ?? `#${id}`;
+  const tagText = (id: number) => {
+    const tag = tagsById.get(id);
+    return tag && tag.startOffset !== null
+      ? text.slice(tag.startOffset, tag.endOffset ?? tag.startOffset)
+      : '';
+  };
+  const shown = (r: { fromId: number; toId: number; relationTypeId: number }) =>
+    relationMatches(search, [typeName(r.relationTypeId), tagText(r.fromId), tagText(r.toId)]);
   const typeColor = (id: number) => rel.typesById.get(id)?.color ?? '#6c757d';
   const pair = (fromId: number, toId: number, typeId: number) => (
     <>
@@ -85,6 +94,17 @@ export function Relations({
       {showPanel && (
         <aside className="ws-relations" ref={panelRef} data-testid="relations-panel">
           <h2 className="h6 mb-1">{t('workspace.relations.title')}</h2>
+          {rel.graphs.length > 0 && (
+            <input
+              type="search"
+              className="form-control form-control-sm"
+              placeholder={t('workspace.relations.search')}
+              aria-label={t('workspace.relations.search')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              data-testid="relation-search"
+            />
+          )}
           {draft && (
             <section
               className="ws-rel-draft"
@@ -168,7 +188,7 @@ export function Relations({
                 </button>
               </div>
               <ul className="list-unstyled mb-0">
-                {g.relations.map((r) => (
+                {g.relations.filter(shown).map((r) => (
                   <li key={r.id} className="ws-rel-row" data-testid="relation-row" data-relation-id={r.id}>
                     {pair(r.fromId, r.toId, r.relationTypeId)}
                     <button

@@ -240,6 +240,17 @@ export function useRelations({
     [graphs],
   );
 
+  /** The API refused a tag's deletion because of relations this page did not know of: the modal too. */
+  const removalRefused = useCallback(
+    (e: unknown, tagId: number) => {
+      const body = isHttpError(e) ? (e.body as { message?: string }) : null;
+      if (body?.message !== 'error.tag.hasRelations') return;
+      setBlockedTagId(tagId);
+      void refetch();
+    },
+    [refetch],
+  );
+
   /** From the 'cannot remove tag' modal: the graph of the tag, shown in the relations panel. */
   const goToGraph = useCallback(() => {
     if (blockedTagId !== null) setFocusGraphId(graphOfTag(graphs, blockedTagId)?.id ?? null);
@@ -270,6 +281,7 @@ export function useRelations({
     save,
     cancel,
     refuseRemoval,
+    removalRefused,
     closeBlocked: () => setBlockedTagId(null),
     goToGraph,
     setFocusGraphId,
