@@ -62,6 +62,8 @@ export interface RelationInput {
 export interface NerTagRelationDTO extends RelationInput {
   id: number;
   relationGraphId: number;
+  /** the relation type's name and colour, as read (what the workspace draws; ignored on input) */
+  relationType?: { id: number; name: string; color: string };
 }
 
 export interface RelationGraphDTO {

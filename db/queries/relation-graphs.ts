@@ -36,6 +36,18 @@ function toRelation(r: Record<string, unknown>): NerTagRelationDTO {
   };
 }
 
+/** A graph's relations as read: with their type's name and colour (what the workspace draws). */
+const relationsWithType = (knex: Knex) =>
+  knex('ner_tag_relations as r')
+    .join('ner_relation_types as rt', 'rt.id', 'r.relation_type_id')
+    .orderBy('r.id')
+    .select([...qualify('r', RELATION_COLUMNS), 'rt.name as typeName', 'rt.color as typeColor']);
+
+const toReadRelation = (r: Record<string, unknown>): NerTagRelationDTO => ({
+  ...toRelation(r),
+  relationType: { id: num(r.relationTypeId), name: String(r.typeName), color: String(r.typeColor) },
+});
+
 /** The document's graphs (of the given steps when any are given) with their relations, by id. */
 export async function listGraphs(
   knex: Knex,
@@ -49,15 +61,12 @@ export async function listGraphs(
   if (stepIds) q.whereIn('step_id', [...stepIds]);
   const graphs: Record<string, unknown>[] = await q;
   if (!graphs.length) return [];
-  const relations: Record<string, unknown>[] = await knex('ner_tag_relations')
-    .whereIn(
-      'graph_id',
-      graphs.map((g) => g.id as number),
-    )
-    .orderBy('id')
-    .select(RELATION_COLUMNS);
+  const relations: Record<string, unknown>[] = await relationsWithType(knex).whereIn(
+    'r.graph_id',
+    graphs.map((g) => g.id as number),
+  );
   const byGraph = new Map<number, NerTagRelationDTO[]>();
-  for (const r of relations.map(toRelation))
+  for (const r of relations.map(toReadRelation))
     byGraph.set(r.relationGraphId, [...(byGraph.get(r.relationGraphId) ?? []), r]);
   return graphs.map((g) => ({
     id: num(g.id),
@@ -71,16 +80,13 @@ export async function listGraphs(
 export async function graphById(knex: Knex, id: number): Promise<RelationGraphDTO | undefined> {
   const g = await knex('ner_tag_relation_graphs').where('id', id).first(GRAPH_COLUMNS);
   if (!g) return undefined;
-  const relations = await knex('ner_tag_relations')
-    .where('graph_id', id)
-    .orderBy('id')
-    .select(RELATION_COLUMNS);
+  const relations: Record<string, unknown>[] = await relationsWithType(knex).where('r.graph_id', id);
   return {
     id: num(g.id),
     documentId: num(g.documentId),
     stepId: nullableNum(g.stepId),
     nodeId: num(g.nodeId),
-    relations: relations.map(toRelation),
+    relations: relations.map(toReadRelation),
   };
 }
 

@@ -309,6 +309,7 @@ describe('relation graphs API', () => {
       graph.relations.map(({ fromId, toId, relationTypeId }) => ({ fromId, toId, relationTypeId })),
     ).toEqual(relations);
     expect(graph.relations.every((r) => r.relationGraphId === graph.id)).toBe(true);
+    expect(graph.relations[0].relationType).toEqual({ id: w.rt.livesIn, name: 'lives in', color: '#336699' });
     const listed = await graphsOf(t, w.documentId);
     expect(listed.body).toEqual([graph]);
     expect((await graphsOf(t, w.documentId, [w.step])).body).toEqual([graph]);

@@ -10,6 +10,13 @@
  */
 import type { RelationGraphDTO, RelationInput } from '@domain/relations';
 
+/** What the workspace draws of a relation type. */
+export interface TypeLabel {
+  id: number;
+  name: string;
+  color: string;
+}
+
 export interface Draft {
   /** the graph being edited; null for a new graph */
   graphId: number | null;

@@ -41,23 +41,3 @@ export const relationCalls = {
     http.put<RelationGraphDTO>('api/ner-tag-relation-graphs', { id, relations }, { silent: true }),
   remove: (id: number) => http.delete(`api/ner-tag-relation-graphs/${id}`),
 };
-
-export const relationTypeQueries = {
-  /** The relation types of the nodes (names and colours of the arcs); silent: a node the caller may not read is left out. */
-  ofNodes: (nodeIds: readonly number[]) =>
-    queryOptions({
-      queryKey: [
-        ...workspaceKeys.all,
-        'relation-types',
-        [...nodeIds].sort((a, b) => a - b).join(','),
-      ] as const,
-      queryFn: ({ signal }) =>
-        nodeIds.length
-          ? http.get<RelationTypeDTO[]>('api/ner-tag-relation-types', {
-              query: { nodeIds: nodeIds.join(',') },
-              signal,
-              silent: true,
-            })
-          : Promise.resolve([]),
-    }),
-};

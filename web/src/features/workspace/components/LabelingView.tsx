@@ -476,9 +476,9 @@ export function LabelingView({
       setSelectedId(null);
       return;
     }
-    const target = [...ids].reverse().find((id) => id !== selectedId);
-    if ((e.altKey || e.ctrlKey || e.metaKey) && selectedId !== null && target !== undefined) {
-      relations.link(selectedId, target, e.clientX, e.clientY);
+    const target = byId.get([...ids].reverse().find((id) => id !== selectedId) ?? -1);
+    if ((e.altKey || e.ctrlKey || e.metaKey) && selected && target) {
+      relations.link(selected, target, e.clientX, e.clientY);
       return;
     }
     // Innermost first; a click on the selected tag's place selects the next outer one.

@@ -151,7 +151,7 @@ export function Relations({
                 <button
                   type="button"
                   className="btn btn-sm btn-primary"
-                  disabled={!rel.editable || !rel.validation?.valid || rel.saving}
+                  disabled={!rel.canEditGraph(draft.graphId) || !rel.validation?.valid || rel.saving}
                   onClick={() => void rel.save()}
                   data-testid={draft.graphId === null ? 'relation-create' : 'relation-edit'}
                 >
@@ -180,7 +180,7 @@ export function Relations({
                 <button
                   type="button"
                   className="btn btn-sm btn-link text-danger p-0 ms-auto"
-                  disabled={!rel.editable}
+                  disabled={!rel.canEditGraph(g.id)}
                   onClick={() => rel.askRemoveGraph(g.id)}
                   data-testid="relation-graph-delete"
                 >
@@ -194,7 +194,7 @@ export function Relations({
                     <button
                       type="button"
                       className="btn btn-sm btn-link text-danger p-0 ms-auto"
-                      disabled={!rel.editable}
+                      disabled={!rel.canEditGraph(g.id)}
                       onClick={() => rel.askRemoveRelation(g.id, r.id)}
                       data-testid="relation-remove"
                       title={t('workspace.relations.removeRelation')}

@@ -11,8 +11,7 @@
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { RelationTypeDTO } from '@domain/label-types';
-import { layoutArcs, type Arc, type TagBox } from '../relations';
+import { layoutArcs, type Arc, type TagBox, type TypeLabel } from '../relations';
 
 interface Box {
   x: number;
@@ -62,7 +61,7 @@ function measure(
 export interface RelationsLayerProps {
   root: React.RefObject<HTMLDivElement | null>;
   arcs: Arc[];
-  typesById: ReadonlyMap<number, RelationTypeDTO>;
+  typesById: ReadonlyMap<number, TypeLabel>;
   /** tags to outline (tags without relation), or null when the highlight is off */
   unrelated: Set<number> | null;
   /** a redraw key: changes when the tags drawn change */

@@ -13,6 +13,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RelationTypeDTO } from '@domain/label-types';
+import type { NerTagDTO } from '@domain/tags';
 import type { GraphValidation, RelationMessageKey } from '@domain/relations';
 import { isHttpError } from '../../../api/client';
 import { toast } from '../../../components/toast';
@@ -26,8 +27,11 @@ import {
   retypeSaved,
   type Arc,
   type Draft,
+  type TypeLabel,
 } from '../relations';
-import { relationCalls, relationKeys, relationQueries, relationTypeQueries } from '../relationsApi';
+import { relationCalls, relationKeys, relationQueries } from '../relationsApi';
+
+type TagRef = Pick<NerTagDTO, 'id' | 'nodeId'>;
 
 /** What the relation menu is choosing a type for. */
 export type MenuTarget =
@@ -65,9 +69,21 @@ export function useRelations({
   const queryClient = useQueryClient();
   const graphsQuery = useQuery(relationQueries.graphs(documentId));
   const graphs = useMemo(() => graphsQuery.data ?? [], [graphsQuery.data]);
-  const nodeIds = useMemo(() => [...new Set([nodeId, ...graphs.map((g) => g.nodeId)])], [nodeId, graphs]);
-  const typesQuery = useQuery(relationTypeQueries.ofNodes(nodeIds));
-  const typesById = useMemo(() => new Map((typesQuery.data ?? []).map((x) => [x.id, x])), [typesQuery.data]);
+  // Names and colours of the relation types: from the saved relations and from the candidates seen (no call
+  // on the relation types of nodes the caller may not read).
+  const [seenTypes, setSeenTypes] = useState<ReadonlyMap<number, TypeLabel>>(() => new Map());
+  const typesById = useMemo(() => {
+    const m = new Map(seenTypes);
+    for (const g of graphs)
+      for (const r of g.relations) if (r.relationType) m.set(r.relationTypeId, r.relationType);
+    return m;
+  }, [graphs, seenTypes]);
+  /** A graph the caller may change here: editable step, and of this step's node. */
+  const canEditGraph = useCallback(
+    (graphId: number | null) =>
+      editable && (graphId === null || graphs.find((g) => g.id === graphId)?.nodeId === nodeId),
+    [editable, graphs, nodeId],
+  );
   const [draft, setDraft] = useState<Draft | null>(null);
   const [validation, setValidation] = useState<GraphValidation | null>(null);
   const [menu, setMenu] = useState<RelationMenuState | null>(null);
@@ -104,6 +120,7 @@ export function useRelations({
   const askCandidates = useCallback(
     async (fromId: number, toId: number, x: number, y: number, target: MenuTarget) => {
       const answer = await relationCalls.candidates(documentId, fromId, toId);
+      setSeenTypes((prev) => new Map([...prev, ...answer.candidates.map((c) => [c.id, c] as const)]));
       if (target.kind === 'new' && answer.candidates.length === 1) {
         const only = answer.candidates[0];
         setDraft((d) => addToDraft(d, graphs, { fromId, toId, relationTypeId: only.id }));
@@ -115,28 +132,32 @@ export function useRelations({
     [documentId, graphs, t],
   );
 
-  /** Alt/Ctrl+click on a second tag: a relation from the selected tag to it. */
+  /** Alt/Ctrl+click on a second tag: a relation from the selected tag to it (tags of this step's node). */
   const link = useCallback(
-    (fromId: number, toId: number, x: number, y: number) => {
+    (from: TagRef, to: TagRef, x: number, y: number) => {
       if (!editable) {
         toast.warning(t('workspace.relations.readOnly'));
         return;
       }
-      void askCandidates(fromId, toId, x, y, { kind: 'new' }).catch(() => undefined);
+      if (from.nodeId !== nodeId || to.nodeId !== nodeId) {
+        toast.warning(t('workspace.relations.otherNode'));
+        return;
+      }
+      void askCandidates(from.id, to.id, x, y, { kind: 'new' }).catch(() => undefined);
     },
-    [editable, askCandidates, t],
+    [editable, nodeId, askCandidates, t],
   );
 
   /** A click on an arc's label: the menu to change its type. */
   const openArc = useCallback(
     (arc: Arc, x: number, y: number) => {
-      if (!editable) return;
+      if (!canEditGraph(arc.graphId)) return;
       let target: MenuTarget;
       if (arc.key.startsWith('d')) target = { kind: 'draft', index: Number(arc.key.slice(1)) };
       else target = { kind: 'saved', graphId: arc.graphId!, relationId: Number(arc.key.slice(1)) };
       void askCandidates(arc.fromId, arc.toId, x, y, target).catch(() => undefined);
     },
-    [editable, askCandidates],
+    [canEditGraph, askCandidates],
   );
 
   const choose = useCallback(
@@ -259,6 +280,7 @@ export function useRelations({
 
   return {
     editable,
+    canEditGraph,
     graphs,
     typesById,
     draft,
