@@ -76,6 +76,7 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
       .join('documents as d', 'd.id', 'i.document_id')
       .where('i.id', id)
       .first('d.process_id as processId'),
+  relationGraph: NODE_OF('ner_tag_relation_graphs', 'g'),
   emailConnection: NODE_OF('email_upload_connections', 'c'),
   sftpConnection: NODE_OF('sftp_connections', 'c'),
   matchingRule: (knex, id) =>

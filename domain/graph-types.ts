@@ -117,6 +117,8 @@ export interface SftpTransferRuleDTO {
 /** Type-specific fields (spec 3 section 3); present for their node types only. */
 export interface NodeSettings {
   supportedTaggingTypes?: TaggingType[];
+  /** SPAN: the relation menu offers only the candidates of the top priority (domain/relations.ts). */
+  relationPriorityMode?: boolean;
   llmModel?: IdRef | null;
   secret?: IdRef | null;
   prompt?: string | null;

@@ -7,7 +7,10 @@ describe('settings fields, defaults and merging', () => {
     expect(Object.keys(defaultSettings('SEND_TO_SFTP')).sort()).toEqual(
       [...SETTINGS_FIELDS.SEND_TO_SFTP].sort(),
     );
-    expect(defaultSettings('SPAN')).toEqual({ supportedTaggingTypes: ['token'] });
+    expect(defaultSettings('SPAN')).toEqual({
+      supportedTaggingTypes: ['token'],
+      relationPriorityMode: false,
+    });
     expect(defaultSettings('GDU_UPLOAD')).toEqual({ active: true });
   });
 

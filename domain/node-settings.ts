@@ -32,7 +32,7 @@ export const SETTINGS_FIELDS: Record<ActivityType, readonly SettingsField[]> = {
   EMAIL_UPLOAD: [],
   SFTP_UPLOAD: ['sftpTransferRules'],
   GDU_UPLOAD: ['active'],
-  SPAN: ['supportedTaggingTypes'],
+  SPAN: ['supportedTaggingTypes', 'relationPriorityMode'],
   LEXICON: [],
   LLM_PROMPT: ['llmModel', 'secret', 'prompt', 'promptEditorState', 'temperature', 'attachFile'],
   IPS: ['payload', 'payloadEditorState', 'preferredDocName', 'preferredDocNameEditorState', 'receivers'],
@@ -82,7 +82,7 @@ export function defaultSettings(type: ActivityType): NodeSettings {
     case 'GDU_UPLOAD':
       return { ...defaults, active: true };
     case 'SPAN':
-      return { ...defaults, supportedTaggingTypes: [...DEFAULT_TAGGING_TYPES] };
+      return { ...defaults, supportedTaggingTypes: [...DEFAULT_TAGGING_TYPES], relationPriorityMode: false };
     case 'LLM_PROMPT':
       return { ...defaults, temperature: SETTINGS_LIMITS.temperature.default, attachFile: false };
     case 'SEND_MAIL':

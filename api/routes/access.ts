@@ -43,6 +43,8 @@ export type RefKind =
   | 'relationType'
   /** an issue of a document (its document's process) */
   | 'issue'
+  /** a document's relation graph (its node) */
+  | 'relationGraph'
   | 'matchingRule'
   | 'emailConnection'
   | 'sftpConnection'
@@ -256,6 +258,15 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // editing or deleting a comment: process admins only (spec 2 section 6)
   'PUT /api/issues/:id/replies/:replyId': onProcess('ADMIN', param('id', 'issue')),
   'DELETE /api/issues/:id/replies/:replyId': onProcess('ADMIN', param('id', 'issue')),
+  // --- relation graphs of a document's tags (the handlers check WRITE on the tags' node once the body is
+  // read, and an editable step of it: 409 / 423; a graph that breaks a rule: 422) ---
+  'GET /api/ner-tag-relation-graphs': documentReader(query('documentId', 'document')),
+  'GET /api/ner-tag-relation-graphs/candidates': documentReader(query('documentId', 'document')),
+  'PUT /api/ner-tag-relation-graphs/validation': documentReader(inBody('documentId', 'document')),
+  // WRITE on the document's process or one of its nodes, then on the tags' node
+  'POST /api/ner-tag-relation-graphs': onNode('WRITE', inBody('documentId', 'document')),
+  'PUT /api/ner-tag-relation-graphs': onNode('WRITE', inBody('id', 'relationGraph')),
+  'DELETE /api/ner-tag-relation-graphs/:id': onNode('WRITE', param('id', 'relationGraph')),
 
   // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
   'POST /api/step/assign': onNode('WRITE', query('nodeId', 'node')),

@@ -25,6 +25,7 @@ import { nodeRoutes } from './nodes';
 import { predicateRoutes } from './predicates';
 import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
+import { relationGraphRoutes } from './relation-graphs';
 import { relationTypeRoutes } from './relation-types';
 import { runNowRoutes } from './run-now';
 import { trainableNodeRoutes } from './trainable-nodes';
@@ -59,6 +60,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     documentStateRoutes(deps),
     tagRoutes(deps),
     issueRoutes(deps),
+    relationGraphRoutes(deps),
     actionResultRoutes(deps),
     stepActionResultRoutes(deps),
     llmRoutes(deps),

@@ -75,6 +75,7 @@ const nodeFields = {
     .nullish(),
   // type-specific settings
   supportedTaggingTypes: z.array(z.enum(TaggingTypes)).nullish(),
+  relationPriorityMode: z.boolean().nullish(),
   llmModel: idRef.nullish(),
   secret: idRef.nullish(),
   prompt: text,

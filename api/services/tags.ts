@@ -15,6 +15,8 @@ import {
   type NerTagDTO,
   type TagOrigin,
 } from '../../domain/tags';
+import { relationCountOfTag } from '../../db/queries/relation-graphs';
+import { RELATION_MESSAGES } from '../../domain/relations';
 import { assertStepEditable, stepForWrite } from './tag-steps';
 
 export type Row = Record<string, any>;
@@ -338,6 +340,15 @@ export async function changeNerTag(
 export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Promise<void> {
   await knex.transaction(async (trx) => {
     await assertStepEditable(trx, user, tag, tag.documentId, tag.stepId);
+    // spec 2 section 5: a tag that has relations cannot be deleted (the database would cascade)
+    const related = await relationCountOfTag(trx, tag.id);
+    if (related)
+      throw new HttpError(409, {
+        message: 'error.tag.hasRelations',
+        errorKey: 'tagHasRelations',
+        detail: RELATION_MESSAGES['error.tag.hasRelations'],
+        relations: related,
+      });
     await trx('ner_tags').where('id', tag.id).delete();
   });
 }

@@ -187,6 +187,24 @@ describe('authorization matrix: every route as every principal', () => {
         end_offset: 1,
       })
       .returning('id');
+    const [nerTag2] = await k('ner_tags')
+      .insert({
+        document_id: document.id,
+        step_id: step.id,
+        ner_tag_type_id: tag.id,
+        start_offset: 1,
+        end_offset: 2,
+      })
+      .returning('id');
+    const [relationGraph] = await k('ner_tag_relation_graphs')
+      .insert({ document_id: document.id, step_id: step.id, node_id: node.id })
+      .returning('id');
+    await k('ner_tag_relations').insert({
+      graph_id: relationGraph.id,
+      from_id: nerTag.id,
+      to_id: nerTag2.id,
+      relation_type_id: relationType.id,
+    });
     const [classifierTag] = await k('classifier_tags')
       .insert({
         document_id: document.id,
@@ -219,6 +237,7 @@ describe('authorization matrix: every route as every principal', () => {
       classifierTag: classifierTag.id,
       relationType: relationType.id,
       issue: issue.id,
+      relationGraph: relationGraph.id,
       matchingRule: matchingRule.id,
       emailConnection: emailConnection.id,
       sftpConnection: sftpConnection.id,

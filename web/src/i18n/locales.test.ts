@@ -117,6 +117,14 @@ describe('translation files', () => {
     expect(keys.filter((k) => !enKeys.has(k))).toEqual([]);
   });
 
+  it('holds every message key of the relation rules (domain/relations.ts RELATION_MESSAGES)', () => {
+    const source = fs.readFileSync(path.join(ROOT, 'domain', 'relations.ts'), 'utf8');
+    const block = source.slice(source.indexOf('export const RELATION_MESSAGES'));
+    const keys = matchesOf(block.slice(0, block.indexOf('} as const')), /'([a-zA-Z.]+)':/g);
+    expect(keys.length).toBeGreaterThan(8);
+    expect(keys.filter((k) => !enKeys.has(k))).toEqual([]);
+  });
+
   it('holds the keys of the API contract and the error catalogue', () => {
     const keys = [
       'error.validation',

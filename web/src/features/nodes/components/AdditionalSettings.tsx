@@ -95,6 +95,15 @@ export function AdditionalSettings() {
           testId="node-handles-relations"
         />
       )}
+      {type === 'SPAN' && (
+        <CheckInput
+          id="node-relation-priority-mode"
+          label={t('soaApp.nodePanel.additional.relationPriorityMode')}
+          checked={draft.relationPriorityMode ?? false}
+          onChange={(relationPriorityMode) => patch({ relationPriorityMode })}
+          testId="node-relation-priority-mode"
+        />
+      )}
       <div className="row g-2 mt-1">
         <SelectInput
           id="node-auto-step-status"

@@ -33,8 +33,10 @@ import { offsetOf, useTextSelection } from '../hooks/useTextSelection';
 import { useVisibleBlocks } from '../hooks/useVisibleBlocks';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
+import { useRelations } from '../hooks/useRelations';
 import { IssueForm, type IssueDraft } from './IssueForm';
 import { LabelMenu, type OptionEditing } from './LabelMenu';
+import { Relations } from './Relations';
 import { TagLegendPanel } from './TagLegendPanel';
 
 interface DragState {
@@ -58,6 +60,7 @@ export function LabelingView({
   nodeAccess = null,
   showHidden = false,
   canReportIssue = false,
+  highlightUnrelated = false,
 }: {
   documentId: number;
   text: string;
@@ -69,6 +72,8 @@ export function LabelingView({
   showHidden?: boolean;
   /** process WRITE: 'Problem z oznaczeniem' raises issues (without an editable step: on right-click) */
   canReportIssue?: boolean;
+  /** the header's 'Highlight tags without relation' */
+  highlightUnrelated?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -78,6 +83,8 @@ export function LabelingView({
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [drag, setDrag] = useState<DragState | null>(null);
   const [issueDraft, setIssueDraft] = useState<IssueDraft | null>(null);
+  // Relations (issue 12): Alt/Ctrl+click a second tag links it to the selected one (./Relations.tsx).
+  const relations = useRelations({ documentId, nodeId, editable });
   const tags = useMemo(
     () =>
       (tagsQuery.data ?? [])
@@ -156,14 +163,18 @@ export function LabelingView({
 
   const removeSelected = useCallback(() => {
     if (!selected || !canEditTag(selected)) return;
+    if (relations.refuseRemoval(selected.id)) return; // the 'cannot remove tag' modal
     const snap = snapshot(selected);
     write(async () => {
-      await tagCalls.remove(snap.id);
+      await tagCalls.remove(snap.id).catch((e: unknown) => {
+        relations.removalRefused(e, snap.id);
+        throw e;
+      });
       setStack((s) => pushOp(s, { kind: 'delete', tags: [snap] }));
       setSelectedId(null);
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selected, write]);
+  }, [selected, write, relations.refuseRemoval, relations.removalRefused]);
 
   /** Focus on the text or on nothing in particular (not on a button, link or field elsewhere). */
   const inText = () => {
@@ -213,6 +224,11 @@ export function LabelingView({
     const ids = seg?.dataset.tags ? seg.dataset.tags.split(' ').map(Number) : [];
     if (!ids.length) {
       setSelectedId(null);
+      return;
+    }
+    const target = byId.get([...ids].reverse().find((id) => id !== selectedId) ?? -1);
+    if ((e.altKey || e.ctrlKey || e.metaKey) && selected && target) {
+      relations.link(selected, target, e.clientX, e.clientY);
       return;
     }
     // Innermost first; a click on the selected tag's place selects the next outer one.
@@ -434,7 +450,7 @@ export function LabelingView({
       <div className="ws-label-body">
         <div
           ref={rootRef}
-          className="ws-text ws-read ws-label-text"
+          className={`ws-text ws-read ws-label-text${relations.arcs.length ? ' ws-rel-space' : ''}`}
           data-testid="document-text"
           data-tag-count={tags.length}
           data-hidden-shown={showHidden}
@@ -545,6 +561,14 @@ export function LabelingView({
             onSelect={selectFromList}
           />
         )}
+        <Relations
+          rel={relations}
+          root={rootRef}
+          text={text}
+          tagsById={byId}
+          highlightUnrelated={highlightUnrelated}
+          version={spans}
+        />
       </div>
       {menu && (
         <LabelMenu

@@ -61,6 +61,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per parameter
   }, [panel]);
   const [showHidden, setShowHidden] = useState(false);
+  const [highlightUnrelated, setHighlightUnrelated] = useSessionState('workspace.highlightUnrelated', false);
   const [lackContent, setLackContent] = useState<string | null>(null);
   const { settings, save, clear } = useUserSettings();
   useIssuesTool(setTool);
@@ -125,6 +126,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
         nodeAccess={stepNodeMode}
         showHidden={showHidden}
         canReportIssue={modeSatisfies(processAccess.mode, 'WRITE')}
+        highlightUnrelated={highlightUnrelated}
       />
     );
   } else {
@@ -146,6 +148,8 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
         processMode={processAccess.mode}
         showHidden={showHidden}
         onShowHidden={setShowHidden}
+        highlightUnrelated={highlightUnrelated}
+        onHighlightUnrelated={setHighlightUnrelated}
       />
       <div className="ws-body" ref={bodyRef}>
         <ToolsSidebar

@@ -1,7 +1,8 @@
 /**
  * The workspace header (spec 2 section 2): file name and status, the dashboard dropdown (documents /
  * issues), the assignees menu (./AssigneesMenu.tsx), block/unblock (enabled with ADMIN on the process only),
- * 'Show hidden tokens', and the idle timer with the document's work time (rules in ../workTime.ts).
+ * 'Highlight tags without relation', 'Show hidden tokens', and the idle timer with the document's work time
+ * (rules in ../workTime.ts).
  */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -22,6 +23,9 @@ export interface WorkspaceHeaderProps {
   processMode: AccessMode | null;
   showHidden: boolean;
   onShowHidden: (on: boolean) => void;
+  /** 'Highlight tags without relation' (LABELING: outlines the tags that take part in no relation) */
+  highlightUnrelated: boolean;
+  onHighlightUnrelated: (on: boolean) => void;
 }
 
 export function WorkspaceHeader({
@@ -30,6 +34,8 @@ export function WorkspaceHeader({
   processMode,
   showHidden,
   onShowHidden,
+  highlightUnrelated,
+  onHighlightUnrelated,
 }: WorkspaceHeaderProps) {
   const { t } = useTranslation();
   const doc = state.document;
@@ -110,6 +116,20 @@ export function WorkspaceHeader({
             {t(blocked ? 'workspace.header.unblock' : 'workspace.header.block')}
           </button>
         </span>
+        <div className="form-check form-switch mb-0 ws-switch">
+          <input
+            className="form-check-input"
+            type="checkbox"
+            role="switch"
+            id="ws-highlight-unrelated"
+            checked={highlightUnrelated}
+            onChange={(e) => onHighlightUnrelated(e.target.checked)}
+            data-testid="highlight-unrelated"
+          />
+          <label className="form-check-label small" htmlFor="ws-highlight-unrelated">
+            {t('workspace.header.highlightUnrelated')}
+          </label>
+        </div>
         <div className="form-check form-switch mb-0 ws-switch">
           <input
             className="form-check-input"

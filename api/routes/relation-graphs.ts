@@ -1,0 +1,144 @@
+/**
+ * Relation graphs between a document's NER tags (spec 2 sections 3 to 7, issue 12 section 1; rules in
+ * domain/relations.ts, contract in docs/api-relations.md):
+ * - `GET api/ner-tag-relation-graphs?documentId&stepIds`: the document's graphs with their relations;
+ * - `GET api/ner-tag-relation-graphs/candidates?documentId&fromId&toId`: `{message, candidates}`, the relation
+ *   types that may link the two tags (best first; the relation menu's options), message the pair's refusal;
+ * - `PUT api/ner-tag-relation-graphs/validation` `{documentId, relations}`: `{valid, message, graphs}`;
+ * - `POST api/ner-tag-relation-graphs` `{documentId, relations}`: a new graph (201);
+ * - `PUT api/ner-tag-relation-graphs` `{id, relations}`: the graph's relations replaced;
+ * - `DELETE api/ner-tag-relation-graphs/{id}`.
+ * Reading and validating need what reading the document needs; writing needs WRITE on the tags' node and a
+ * step of that node in the document that the caller may edit (like a tag write). A graph that breaks a rule
+ * answers 422 with the rule's key (error.graph.noCohesive for one that is not connected) and the validation.
+ * A document of another process, or a graph the caller cannot reach, answers like an unknown one (403, or
+ * 404 to an admin); tags are looked up in the document only.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
+import * as graphs from '../services/relation-graphs';
+import { body, idParam, MAX_ID, parse } from '../validate';
+import { grantedNodeIds, modeSatisfies, nodeMode, processMode } from '../../domain/access';
+
+const id = z.number().int().min(1).max(MAX_ID);
+/** At most this many relations in one graph. */
+export const GRAPH_MAX_RELATIONS = 1000;
+const relationsSchema = z
+  .array(z.object({ fromId: id, toId: id, relationTypeId: id }))
+  .max(GRAPH_MAX_RELATIONS);
+const graphSchema = z.object({ documentId: id, relations: relationsSchema });
+const graphUpdateSchema = z.object({ id, relations: relationsSchema });
+
+function bodyRef(ctx: Context, field: string): number {
+  return parse(
+    z.object({ [field]: id }),
+    (ctx.request as unknown as { body: unknown }).body,
+    'relationGraph',
+  )[field] as number;
+}
+
+/** `?stepIds=1,2` or `?stepIds=1&stepIds=2`; absent means every step. */
+function stepIdsParam(ctx: Context): number[] | null {
+  const raw = ctx.query.stepIds;
+  if (raw === undefined) return null;
+  const parts = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  return [...new Set(parts.map((v) => idParam(v, 'stepIds')))];
+}
+
+export function relationGraphRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  /** The document, readable by the caller, and its process; else 403 (404 to an admin). */
+  const readableDocument = async (user: AuthUser, documentId: number) => {
+    const doc = await knex('documents').where('id', documentId).first('process_id as processId');
+    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+      throw unreachable(user, 'document');
+    return { id: documentId, processId: Number(doc.processId) };
+  };
+
+  /** WRITE on the process, or on one of its nodes (the tags' node is checked once the body is read). */
+  const mayWriteIn = async (user: AuthUser, processId: number): Promise<boolean> => {
+    if (modeSatisfies(processMode(user, processId), 'WRITE')) return true;
+    const nodeIds = grantedNodeIds(user);
+    if (!nodeIds.length) return false;
+    const inProcess: number[] = await knex('nodes')
+      .where('process_id', processId)
+      .whereIn('id', nodeIds)
+      .pluck('id');
+    return inProcess.some((n) => modeSatisfies(nodeMode(user, Number(n), processId), 'WRITE'));
+  };
+
+  /** The graph, with WRITE on its node; else 403 (404 to an admin). */
+  const writableGraph = async (user: AuthUser, graphId: number) => {
+    const graph = await graphs.graphRef(knex, graphId);
+    if (!graph) throw unreachable(user, 'relationGraph');
+    assertNodeMode(user, graph.nodeId, graph.processId, 'WRITE');
+    return graph;
+  };
+
+  router.get('/api/ner-tag-relation-graphs', async (ctx) => {
+    const user = currentUser(ctx);
+    const stepIds = stepIdsParam(ctx);
+    const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
+    ctx.body = stepIds && !stepIds.length ? [] : await graphs.listGraphs(knex, doc.id, stepIds);
+  });
+
+  router.get('/api/ner-tag-relation-graphs/candidates', async (ctx) => {
+    const user = currentUser(ctx);
+    const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
+    ctx.body = await graphs.candidates(
+      knex,
+      doc.id,
+      idParam(ctx.query.fromId, 'fromId'),
+      idParam(ctx.query.toId, 'toId'),
+    );
+  });
+
+  router.put('/api/ner-tag-relation-graphs/validation', async (ctx) => {
+    const user = currentUser(ctx);
+    const doc = await readableDocument(user, bodyRef(ctx, 'documentId'));
+    const input = body(ctx, graphSchema, 'relationGraph');
+    const { validation } = await graphs.validate(knex, doc.id, input.relations);
+    ctx.body = validation;
+  });
+
+  router.post('/api/ner-tag-relation-graphs', async (ctx) => {
+    const user = currentUser(ctx);
+    const doc = await readableDocument(user, bodyRef(ctx, 'documentId'));
+    if (!(await mayWriteIn(user, doc.processId))) throw unreachable(user, 'document');
+    const input = body(ctx, graphSchema, 'relationGraph');
+    const { validation, node } = await graphs.validate(knex, doc.id, input.relations);
+    // WRITE on the tags' node before anything is said about the rules beyond the first tag's existence
+    if (node) assertNodeMode(user, node.nodeId, node.processId, 'WRITE');
+    if (!validation.valid || !node) throw graphs.invalidGraph(validation);
+    ctx.status = 201;
+    ctx.body = await graphs.createGraph(knex, user, doc.id, node, input.relations);
+  });
+
+  router.put('/api/ner-tag-relation-graphs', async (ctx) => {
+    const user = currentUser(ctx);
+    const graph = await writableGraph(user, bodyRef(ctx, 'id'));
+    const input = body(ctx, graphUpdateSchema, 'relationGraph');
+    const { validation, node } = await graphs.validate(knex, graph.documentId, input.relations);
+    if (!validation.valid || !node) throw graphs.invalidGraph(validation);
+    // the relations stay on the graph's node
+    if (node.nodeId !== graph.nodeId)
+      throw graphs.invalidGraph({ ...validation, valid: false, message: 'error.graph.mixedNodes' });
+    ctx.body = await graphs.updateGraph(knex, user, graph, input.relations);
+  });
+
+  router.delete('/api/ner-tag-relation-graphs/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const graph = await writableGraph(user, idParam(ctx.params.id));
+    await graphs.deleteGraph(knex, user, graph);
+    ctx.status = 204;
+  });
+
+  return router;
+}
