@@ -116,7 +116,7 @@ function DocumentsDashboard({
   return (
     <div className="card shadow-sm border-0" data-testid="documents-dashboard" data-tab={tab}>
       <div className="card-header bg-body border-bottom-0 pb-0 d-flex flex-wrap align-items-end gap-2">
-        <ul className="nav nav-tabs card-header-tabs me-auto" role="tablist">
+        <ul className="nav nav-tabs card-header-tabs me-auto documents-tabs" role="tablist">
           {tabs.map((id) => (
             <li className="nav-item" key={id}>
               <button
@@ -132,10 +132,10 @@ function DocumentsDashboard({
             </li>
           ))}
         </ul>
-        <div className="d-flex gap-2 mb-2">
+        <div className="d-flex flex-wrap gap-2 mb-2">
           <button
             type="button"
-            className={`btn btn-sm ${showAccepted ? 'btn-outline-secondary' : 'btn-secondary'}`}
+            className={`btn btn-sm text-nowrap ${showAccepted ? 'btn-outline-secondary' : 'btn-secondary'}`}
             aria-pressed={!showAccepted}
             onClick={() => setShowAccepted((v) => !v)}
             data-testid="documents-toggle-accepted"
@@ -144,7 +144,7 @@ function DocumentsDashboard({
           </button>
           <button
             type="button"
-            className={`btn btn-sm ${filtersOpen ? 'btn-primary' : 'btn-outline-primary'}`}
+            className={`btn btn-sm text-nowrap ${filtersOpen ? 'btn-primary' : 'btn-outline-primary'}`}
             aria-expanded={filtersOpen}
             aria-controls="documents-filters"
             onClick={() => setFiltersOpen((v) => !v)}
