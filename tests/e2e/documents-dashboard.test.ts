@@ -207,6 +207,23 @@ describe('documents dashboard in Chromium', () => {
     await page.getByTestId('documents-assignee-chip-remove').click();
     expect(await names(page, ALL4)).toEqual(ALL4);
 
+    // removing the assignee who blocks delta asks first, then unblocks it: 'go to document' again
+    await row(page, 'delta').getByTestId('assignees-toggle').click();
+    const blocker = row(page, 'delta').locator(`[data-testid="assignee-entry"][data-user-id="${writer.id}"]`);
+    expect(await blocker.getAttribute('data-blocker')).toBe('true');
+    await blocker.getByTestId('assignee-remove').click();
+    await row(page, 'delta').getByTestId('assignee-delete-approval').waitFor();
+    await row(page, 'delta').getByTestId('assignee-delete-confirm').click();
+    await row(page, 'delta').getByTestId('documents-go').waitFor();
+    await row(page, 'delta').getByTestId('documents-assignee-names').getByText('no assignees').waitFor();
+    const unblocked = await api<{ assignees: unknown[]; blockedBy: unknown }>(
+      token,
+      `/api/documents/${docs.delta}`,
+    );
+    expect(unblocked).toMatchObject({ assignees: [], blockedBy: null });
+    await row(page, 'delta').getByTestId('assignees-toggle').click();
+    await page.getByTestId('assignees-menu').waitFor({ state: 'detached' });
+
     // narrow screen
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('documents-filters-toggle').click();
@@ -244,7 +261,7 @@ describe('documents dashboard in Chromium', () => {
     await page.getByTestId('assignees-menu').waitFor({ state: 'detached' });
     // Unassigned: no assignee and READ, so the cell is plain text
     await page.getByTestId('documents-tab-unassigned').click();
-    expect(await names(page, ['beta'])).toEqual(['beta']);
+    expect(await names(page, ['beta', 'delta'])).toEqual(['beta', 'delta']);
     await row(page, 'beta').getByTestId('documents-assignees').getByText('brak przypisanych').waitFor();
     expect(await row(page, 'beta').getByTestId('assignees-toggle').count()).toBe(0);
     // the filters panel has no assignee filter for a non-admin

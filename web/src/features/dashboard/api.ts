@@ -14,6 +14,7 @@ import {
 } from '@domain/document-info';
 import { request } from '../../api/client';
 import { documentInfoKeys, fetchDocumentInfo } from '../documents/api';
+import type { PageCursors } from './documents';
 
 export interface IssueDocumentsPage {
   rows: IssueDocumentInfoDTO[];
@@ -29,19 +30,6 @@ export const documentDashboardKeys = {
   page: (filters: readonly DocumentInfoFilter[], page: number, size: number) =>
     [...documentInfoKeys.all, 'dashboard', DEFAULT_DOCUMENT_INFO_SORT, page, size, filters] as const,
 };
-
-/** The cursors learnt while paging one list: the `after` of page n (n >= 1), by list. */
-export class PageCursors {
-  private map = new Map<string, string>();
-  private key = (filters: readonly DocumentInfoFilter[], size: number, page: number) =>
-    `${JSON.stringify(filters)}|${size}|${page}`;
-  get(filters: readonly DocumentInfoFilter[], size: number, page: number): string | null {
-    return page > 0 ? (this.map.get(this.key(filters, size, page)) ?? null) : null;
-  }
-  set(filters: readonly DocumentInfoFilter[], size: number, page: number, cursor: string | null): void {
-    if (cursor) this.map.set(this.key(filters, size, page), cursor);
-  }
-}
 
 export const issueDashboardQueries = {
   page: (filters: readonly DocumentInfoFilter[], sort: DocumentInfoSort, page: number, size: number) =>

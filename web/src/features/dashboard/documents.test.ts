@@ -6,6 +6,7 @@ import {
   documentStartTab,
   documentTabsFor,
   nodeCheckState,
+  PageCursors,
   toggleNode,
   toggleStatus,
   userLabel,
@@ -117,5 +118,19 @@ describe('documents dashboard state', () => {
     ];
     expect(visibleSteps(steps, true).map((s) => s.id)).toEqual([1, 2, 3]);
     expect(visibleSteps(steps, false).map((s) => s.id)).toEqual([1, 2]);
+  });
+
+  it('remembers the cursor of the next page per list, never for the first page', () => {
+    const cursors = new PageCursors();
+    const f = [{ type: 'PROCESS' as const, value: 4 }];
+    const g = [...f, { type: 'NAME' as const, value: 'x' }];
+    cursors.set(f, 20, 1, 'c1');
+    cursors.set(f, 20, 2, null);
+    cursors.set(f, 20, 0, 'ignored');
+    expect(cursors.get(f, 20, 1)).toBe('c1');
+    expect(cursors.get(f, 20, 2)).toBeNull();
+    expect(cursors.get(f, 20, 0)).toBeNull();
+    expect(cursors.get(f, 50, 1)).toBeNull();
+    expect(cursors.get(g, 20, 1)).toBeNull();
   });
 });

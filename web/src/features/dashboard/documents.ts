@@ -133,3 +133,19 @@ export function visibleSteps<S extends { status: StepStatus; order: number; id: 
     .filter((s) => showAccepted || s.status !== 'ACCEPTED')
     .sort((a, b) => a.order - b.order || a.id - b.id);
 }
+
+/**
+ * The cursors learnt while paging one list: the `after` of page n (n >= 1), by list (filters and size), so
+ * the next page is read by keyset; a page whose cursor is unknown is read by its number.
+ */
+export class PageCursors {
+  private map = new Map<string, string>();
+  private key = (filters: readonly DocumentInfoFilter[], size: number, page: number) =>
+    `${JSON.stringify(filters)}|${size}|${page}`;
+  get(filters: readonly DocumentInfoFilter[], size: number, page: number): string | null {
+    return page > 0 ? (this.map.get(this.key(filters, size, page)) ?? null) : null;
+  }
+  set(filters: readonly DocumentInfoFilter[], size: number, page: number, cursor: string | null): void {
+    if (cursor) this.map.set(this.key(filters, size, page), cursor);
+  }
+}

@@ -28,7 +28,7 @@ import { matchesUserSearch } from '../../workspace/assignees';
 import { workspaceQueries } from '../../workspace/api';
 import { AssigneesMenu } from '../../workspace/components/AssigneesMenu';
 import { parseId } from '../../workspace/model';
-import { documentDashboardQueries, PageCursors } from '../api';
+import { documentDashboardQueries } from '../api';
 import {
   activeFilterCount,
   assigneeCellOpens,
@@ -39,6 +39,7 @@ import {
   documentStartTab,
   documentTabsFor,
   nodeCheckState,
+  PageCursors,
   toggleNode,
   toggleStatus,
   userLabel,
