@@ -193,7 +193,12 @@ describe('documents dashboard in Chromium', () => {
     // the assignee filter: a prefix of the first name, any case
     await page.getByTestId('documents-filter-assignee').fill('WAN');
     await page.locator(`[data-testid="documents-assignee-option"][data-user-id="${writer.id}"]`).click();
-    expect(await page.getByTestId('documents-assignee-option').count()).toBe(0);
+    // the search is cleared and the chosen user leaves the options
+    expect(await page.getByTestId('documents-filter-assignee').inputValue()).toBe('');
+    await page.locator(`[data-testid="documents-assignee-option"][data-user-id="${reader.id}"]`).waitFor();
+    expect(
+      await page.locator(`[data-testid="documents-assignee-option"][data-user-id="${writer.id}"]`).count(),
+    ).toBe(0);
     await page.locator(`[data-testid="documents-assignee-chip"][data-user-id="${writer.id}"]`).waitFor();
     expect(await names(page, ['alpha', 'delta'])).toEqual(['alpha', 'delta']);
     await page.getByTestId('documents-filters-count').getByText('1').waitFor();

@@ -559,7 +559,10 @@ function AssigneeFilter({
               key={u.id}
               type="button"
               className="dropdown-item small px-2 py-1 text-truncate"
-              onClick={() => onChange([...selected, u.id])}
+              onClick={() => {
+                onChange([...selected, u.id]);
+                setQuery('');
+              }}
               data-testid="documents-assignee-option"
               data-user-id={u.id}
             >
