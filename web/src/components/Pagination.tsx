@@ -1,6 +1,7 @@
 /**
  * Pagination of a paged table (spec 2 section 9): previous / next, about 5 page buttons with ellipses
- * (./pagination.ts), and the per-page choice of 10, 20 or 50. Pages are zero-based; labels one-based.
+ * (./pagination.ts), and the per-page choice of 10, 20 or 50. Pages are zero-based; labels one-based. An
+ * estimated total (`exact` false) shows as "about N".
  */
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@domain/validation';
@@ -10,12 +11,22 @@ export interface PaginationProps {
   page: number;
   size: number;
   total: number;
+  /** false: `total` is an estimate */
+  exact?: boolean;
   onPage: (page: number) => void;
   onSize: (size: number) => void;
   testId?: string;
 }
 
-export function Pagination({ page, size, total, onPage, onSize, testId = 'pagination' }: PaginationProps) {
+export function Pagination({
+  page,
+  size,
+  total,
+  exact = true,
+  onPage,
+  onSize,
+  testId = 'pagination',
+}: PaginationProps) {
   const { t } = useTranslation();
   const pages = pageCount(total, size);
   const item = (p: number, label: string, disabled: boolean, active = false, key: string = label) => (
@@ -64,8 +75,10 @@ export function Pagination({ page, size, total, onPage, onSize, testId = 'pagina
           ))}
         </select>
       </label>
-      <span className="small text-body-secondary" data-testid={`${testId}-total`}>
-        {t('global.pagination.total', { count: total })}
+      <span className="small text-body-secondary" data-testid={`${testId}-total`} data-exact={exact}>
+        {exact
+          ? t('global.pagination.total', { count: total })
+          : t('global.pagination.totalAbout', { count: total })}
       </span>
     </div>
   );

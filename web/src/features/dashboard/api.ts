@@ -1,11 +1,20 @@
 /**
- * The issues dashboard's list: the issue view of POST api/v2/document-info (domain/document-info.ts), one
- * page at a time with the total from X-Total-Count.
+ * The dashboards' lists over POST api/v2/document-info (domain/document-info.ts), one page at a time:
+ * - the issues dashboard's issue view, with the total from X-Total-Count;
+ * - the documents dashboard's documents (../documents/api.ts fetchDocumentInfo): the total may be an
+ *   estimate ("about N"); a page whose cursor is known (the X-Next-Cursor of the page before it) is read
+ *   with `after` (keyset), any other by its number (the API reads deep pages from the nearer end).
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { DocumentInfoFilter, DocumentInfoSort, IssueDocumentInfoDTO } from '@domain/document-info';
+import {
+  DEFAULT_DOCUMENT_INFO_SORT,
+  type DocumentInfoFilter,
+  type DocumentInfoSort,
+  type IssueDocumentInfoDTO,
+} from '@domain/document-info';
 import { request } from '../../api/client';
-import { documentInfoKeys } from '../documents/api';
+import { documentInfoKeys, fetchDocumentInfo } from '../documents/api';
+import type { PageCursors } from './documents';
 
 export interface IssueDocumentsPage {
   rows: IssueDocumentInfoDTO[];
@@ -15,6 +24,11 @@ export interface IssueDocumentsPage {
 export const issueDashboardKeys = {
   page: (filters: readonly DocumentInfoFilter[], sort: DocumentInfoSort, page: number, size: number) =>
     [...documentInfoKeys.all, 'issues', sort, page, size, filters] as const,
+};
+
+export const documentDashboardKeys = {
+  page: (filters: readonly DocumentInfoFilter[], page: number, size: number) =>
+    [...documentInfoKeys.all, 'dashboard', DEFAULT_DOCUMENT_INFO_SORT, page, size, filters] as const,
 };
 
 export const issueDashboardQueries = {
@@ -29,6 +43,21 @@ export const issueDashboardQueries = {
           signal,
         });
         return { rows: res.data, total: Number(res.headers.get('X-Total-Count') ?? res.data.length) };
+      },
+      placeholderData: keepPreviousData,
+      staleTime: 0,
+    }),
+};
+
+export const documentDashboardQueries = {
+  page: (filters: readonly DocumentInfoFilter[], page: number, size: number, cursors: PageCursors) =>
+    queryOptions({
+      queryKey: documentDashboardKeys.page(filters, page, size),
+      queryFn: async ({ signal }) => {
+        const after = cursors.get(filters, size, page);
+        const result = await fetchDocumentInfo(filters, page, { size, signal, after });
+        cursors.set(filters, size, page + 1, result.next);
+        return result;
       },
       placeholderData: keepPreviousData,
       staleTime: 0,

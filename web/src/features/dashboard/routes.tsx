@@ -7,10 +7,12 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, useParams, type RouteObject } from 'react-router-dom';
 import type { AccessMode } from '@domain';
 import { PrivateRoute } from '../shell/components/PrivateRoute';
-import { NotBuiltYetPage } from '../shell/components/StatusPages';
 
 const DashboardLayout = lazy(() =>
   import('./components/DashboardLayout').then((m) => ({ default: m.DashboardLayout })),
+);
+const DocumentsDashboardPage = lazy(() =>
+  import('./components/DocumentsDashboardPage').then((m) => ({ default: m.DocumentsDashboardPage })),
 );
 const IssuesDashboardPage = lazy(() =>
   import('./components/IssuesDashboardPage').then((m) => ({ default: m.IssuesDashboardPage })),
@@ -31,8 +33,7 @@ export const dashboardRoute: RouteObject = {
   element: <PrivateRoute modes={READ}>{lazyPage(<DashboardLayout />)}</PrivateRoute>,
   children: [
     { index: true, element: <DashboardRedirect /> },
-    // The documents dashboard is issue 13's.
-    { path: 'documents', element: <NotBuiltYetPage page="dashboardDocuments" /> },
+    { path: 'documents', element: lazyPage(<DocumentsDashboardPage />) },
     { path: 'issues', element: lazyPage(<IssuesDashboardPage />) },
     { path: '*', element: <DashboardRedirect /> },
   ],

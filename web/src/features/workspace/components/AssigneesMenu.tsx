@@ -8,12 +8,13 @@
  * - edit: a search box (prefix of first name, last name or e-mail), the Assigned and Others groups with
  *   checkboxes, Save and Cancel; Save closes the menu unless an error message is shown.
  * A click outside closes the list view only: the other two are left with their buttons.
+ * The documents dashboard opens it from a row's assignee cell (`toggle` replaces the header's button).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccessMode } from '@domain';
-import type { DocumentStateDTO, UserRefDTO } from '@domain/document-state-types';
+import type { UserRefDTO } from '@domain/document-state-types';
 import { errorMessages } from '../../../api/errors';
 import { useOutsideClick } from '../../../components/hooks';
 import { IconClose, IconLock, IconPencil, IconPlus, IconSearch, IconUser } from '../../../components/icons';
@@ -21,16 +22,27 @@ import { toast } from '../../../components/toast';
 import { useAssignees, workspaceQueries } from '../api';
 import { assigneeGroups, assigneeRights } from '../assignees';
 import { userName } from '../model';
+import '../assignees.css';
 
 type View = { kind: 'list' } | { kind: 'approve'; user: UserRefDTO } | { kind: 'edit' };
 
-export interface AssigneesMenuProps {
-  state: DocumentStateDTO;
-  userId: number | null;
-  processMode: AccessMode | null;
+/** What the menu reads of a document: its state (workspace) or its list entry (dashboard). */
+export interface AssigneesMenuDocument {
+  document: { id: number; processId: number };
+  assignees: UserRefDTO[];
+  blockedBy: UserRefDTO | null;
 }
 
-export function AssigneesMenu({ state, userId, processMode }: AssigneesMenuProps) {
+export interface AssigneesMenuProps {
+  state: AssigneesMenuDocument;
+  userId: number | null;
+  processMode: AccessMode | null;
+  /** the content of the toggle button instead of the header's 'Assignees' with the count */
+  toggle?: ReactNode;
+  toggleClassName?: string;
+}
+
+export function AssigneesMenu({ state, userId, processMode, toggle, toggleClassName }: AssigneesMenuProps) {
   const { t } = useTranslation();
   const doc = state.document;
   const assignees = state.assignees;
@@ -99,17 +111,21 @@ export function AssigneesMenu({ state, userId, processMode }: AssigneesMenuProps
     <div className="ws-assignees" ref={ref}>
       <button
         type="button"
-        className="btn btn-sm btn-outline-secondary"
+        className={toggleClassName ?? 'btn btn-sm btn-outline-secondary'}
         aria-expanded={open}
         aria-haspopup="dialog"
         onClick={toggleOpen}
         data-testid="assignees-toggle"
       >
-        <IconUser className="me-1" />
-        {t('workspace.assignees.button')}
-        <span className="badge rounded-pill text-bg-secondary ms-1" data-testid="assignees-count">
-          {assignees.length}
-        </span>
+        {toggle ?? (
+          <>
+            <IconUser className="me-1" />
+            {t('workspace.assignees.button')}
+            <span className="badge rounded-pill text-bg-secondary ms-1" data-testid="assignees-count">
+              {assignees.length}
+            </span>
+          </>
+        )}
       </button>
       {open && (
         <div
