@@ -71,6 +71,11 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
       .first('n.id as nodeId', 'n.process_id as processId'),
   classifierTag: NODE_OF('classifier_tags', 'c'),
   relationType: NODE_OF('ner_relation_types', 'r'),
+  issue: (knex, id) =>
+    knex('issues as i')
+      .join('documents as d', 'd.id', 'i.document_id')
+      .where('i.id', id)
+      .first('d.process_id as processId'),
   emailConnection: NODE_OF('email_upload_connections', 'c'),
   sftpConnection: NODE_OF('sftp_connections', 'c'),
   matchingRule: (knex, id) =>

@@ -23,6 +23,7 @@ import {
   relationPriorityRule,
   relationTypeViolations,
   shortcutKeyRule,
+  writerTagTypeInput,
 } from './labels';
 
 const key = (v: { key: string } | null) => v?.key ?? null;
@@ -210,6 +211,51 @@ describe('NER tag type parent', () => {
         suffixKey: 'b',
       }),
     ).toMatchObject({ name: 'X', parentId: null, prefixKey: 'a', suffixKey: 'b' });
+  });
+});
+
+describe('what a writer (WRITE, not ADMIN) sets on a NER tag type', () => {
+  const current = {
+    parentId: 7,
+    name: 'Old',
+    backgroundColor: '#111111',
+    textColor: '#ffffff',
+    mandatory: true,
+    prefixKey: 'a',
+    suffixKey: 'b',
+    dataFormat: 'DATE' as const,
+    selectable: false,
+    disabled: true,
+  };
+  const asked = {
+    name: 'New',
+    backgroundColor: '#222222',
+    textColor: '#000000',
+    parentId: 9,
+    mandatory: false,
+    prefixKey: 'x',
+    suffixKey: null,
+    dataFormat: null,
+    selectable: true,
+    disabled: false,
+  };
+
+  it('changes only the name and colours of an existing one', () => {
+    expect(writerTagTypeInput(asked, current)).toEqual({
+      ...current,
+      name: 'New',
+      backgroundColor: '#222222',
+      textColor: '#000000',
+    });
+  });
+
+  it('gives a new one its name, colours and parent, and the defaults for the rest', () => {
+    expect(writerTagTypeInput(asked, null)).toEqual({
+      name: 'New',
+      backgroundColor: '#222222',
+      textColor: '#000000',
+      parentId: 9,
+    });
   });
 });
 

@@ -6,7 +6,7 @@
  * ./matching-rules.ts. Pure: no I/O.
  */
 import type { ActivityType } from './enums';
-import type { RelationTypeDTO } from './label-types';
+import type { DataFormat, RelationTypeDTO } from './label-types';
 import { isHexColor, textPatternRule, type Violation } from './validation';
 
 export const LABEL_LIMITS = {
@@ -200,6 +200,35 @@ export function normalizeNerTagType<T extends NerTagTypeDraft>(
     parentId: draft.parentId ?? null,
     ...normalizeShortcutKeys(draft),
   };
+}
+
+/**
+ * What a caller with WRITE but not ADMIN on the node may set on a NER tag type (spec 2 section 6: options
+ * are added and edited with WRITE from the labelling menu, the tag type itself only by admins): the name and
+ * colours, and the parent of a new one. Everything else keeps its current value (`current`, on an edit) or
+ * takes the default of a new tag type.
+ */
+export interface NerTagTypeFields {
+  parentId?: number | null;
+  name?: string | null;
+  backgroundColor?: string | null;
+  textColor?: string | null;
+  mandatory?: boolean | null;
+  prefixKey?: string | null;
+  suffixKey?: string | null;
+  dataFormat?: DataFormat | null;
+  selectable?: boolean | null;
+  disabled?: boolean | null;
+}
+
+export function writerTagTypeInput(
+  input: NerTagTypeFields,
+  current: Required<NerTagTypeFields> | null,
+): NerTagTypeFields {
+  const own = { name: input.name, backgroundColor: input.backgroundColor, textColor: input.textColor };
+  if (!current) return { ...own, parentId: input.parentId };
+  const { parentId, mandatory, prefixKey, suffixKey, dataFormat, selectable, disabled } = current;
+  return { parentId, mandatory, prefixKey, suffixKey, dataFormat, selectable, disabled, ...own };
 }
 
 export interface TagTreeItem {

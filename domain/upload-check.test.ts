@@ -144,6 +144,33 @@ describe('checkUpload refuses', () => {
   it('an empty file', () => {
     expect(refusal('empty.txt', Buffer.alloc(0)).message).toMatch(/is empty/);
   });
+
+  it('with a reason the UI translates: an i18n key and plain parameters', () => {
+    expect(refusal('big.txt', Buffer.alloc(2048, 0x61), 1024).reason).toEqual({
+      key: 'error.upload.reason.tooLarge',
+      params: { size: '2 KiB', max: '1 KiB' },
+    });
+    expect(refusal('tool.exe', bytes('MZ', Buffer.alloc(10))).reason).toMatchObject({
+      key: 'error.upload.reason.extension',
+      params: { ext: 'exe', accepted: expect.stringContaining('.pdf') },
+    });
+    expect(refusal('README', TXT_UTF8).reason.key).toBe('error.upload.reason.noExtension');
+    expect(refusal('empty.txt', Buffer.alloc(0)).reason).toEqual({
+      key: 'error.upload.reason.empty',
+      params: { filename: 'empty.txt' },
+    });
+    expect(refusal('scan.png', PDF).reason).toEqual({
+      key: 'error.upload.reason.mismatch',
+      params: { filename: 'scan.png', expected: 'png', ext: 'png', found: 'pdf' },
+    });
+    expect(refusal('notes.txt', bytes('abc', [0], 'def')).reason.params.found).toBe('binary');
+    expect(refusal('report.pdf', TXT_UTF8).reason.params.found).toBe('unknown');
+    expect(refusal('letter.docx', PLAIN_ZIP).reason.params.found).toBe('zip');
+    expect(refusal('a.json', Buffer.from('{"a": ')).reason.key).toBe('error.upload.reason.invalidJson');
+    expect(refusal('a.eml', Buffer.from('Dear Bob,\n\nhello\n')).reason.key).toBe(
+      'error.upload.reason.notEmail',
+    );
+  });
 });
 
 describe('detectors', () => {
@@ -220,6 +247,7 @@ describe('decompression bombs', () => {
       message: expect.stringMatching(
         /^The office document unpacks to 100 MiB, more than the limit of 64 MiB/,
       ),
+      reason: { key: 'error.upload.reason.officeTooLarge', params: { size: '100 MiB', max: '64 MiB' } },
     });
     const odt = checkUpload('a.odt', declaring(ODT, 'content.xml', { uncompressed: 70 * MiB }), LIMIT);
     expect(odt).toMatchObject({ ok: false, status: 413 });

@@ -67,9 +67,19 @@ const EXTENSION_KIND = new Map<string, FileKind>(
   FILE_KINDS.flatMap((k) => KINDS[k].extensions.map((e) => [e, k] as const)),
 );
 
+/**
+ * Why a file is refused, for a translated message: `key` is an i18n key under `error.upload.reason`, the
+ * params are plain values (sizes as text, kinds as FileKind or a `described` code the UI translates with
+ * `error.upload.kind.<kind>`). The English `message` beside it says the same for logs and API clients.
+ */
+export interface UploadRefusalReason {
+  key: string;
+  params: Record<string, string>;
+}
+
 export type UploadCheck =
   | { ok: true; kind: FileKind; mime: string; documentType: DocumentType }
-  | { ok: false; status: 413 | 415; message: string };
+  | { ok: false; status: 413 | 415; message: string; reason: UploadRefusalReason };
 
 export const extensionOf = (filename: string): string => {
   const m = /\.([^./\\]+)$/.exec(filename.trim());
@@ -225,14 +235,38 @@ export function zipInflationProblem(
   entries: readonly ZipEntry[],
   maxUncompressedBytes: number,
 ): string | null {
+  return zipInflation(entries, maxUncompressedBytes)?.message ?? null;
+}
+
+/** zipInflationProblem with the reason of the refusal (for a translated message). */
+function zipInflation(
+  entries: readonly ZipEntry[],
+  maxUncompressedBytes: number,
+): { message: string; reason: UploadRefusalReason } | null {
   const total = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
-  if (total > maxUncompressedBytes) return officeTooLarge(total, maxUncompressedBytes);
+  if (total > maxUncompressedBytes) {
+    return {
+      message: officeTooLarge(total, maxUncompressedBytes),
+      reason: {
+        key: 'error.upload.reason.officeTooLarge',
+        params: { size: sizeText(total), max: sizeText(maxUncompressedBytes) },
+      },
+    };
+  }
   for (const e of entries) {
     if (
       e.uncompressedSize > ZIP_RATIO_FROM_BYTES &&
       e.uncompressedSize > ZIP_MAX_RATIO * Math.max(1, e.compressedSize)
     ) {
-      return `The office document unpacks to ${sizeText(e.uncompressedSize)} from ${sizeText(e.compressedSize)} in one part (${e.name}), which only a decompression bomb does: it is not converted. Save the document again from its office program and upload the new file.`;
+      const params = {
+        size: sizeText(e.uncompressedSize),
+        compressed: sizeText(e.compressedSize),
+        part: e.name,
+      };
+      return {
+        message: `The office document unpacks to ${params.size} from ${params.compressed} in one part (${e.name}), which only a decompression bomb does: it is not converted. Save the document again from its office program and upload the new file.`,
+        reason: { key: 'error.upload.reason.zipBomb', params },
+      };
     }
   }
   return null;
@@ -353,7 +387,32 @@ const described = (kind: string | null): string => {
 /** The accepted kinds that are zip archives, so decompression bombs. */
 const ZIP_KINDS: ReadonlySet<string> = new Set<FileKind>(['docx', 'odt', 'ods']);
 
-const refuse = (message: string): UploadCheck => ({ ok: false, status: 415, message });
+const refuse = (message: string, key: string, params: Record<string, string> = {}): UploadCheck => ({
+  ok: false,
+  status: 415,
+  message,
+  reason: { key, params },
+});
+
+/** What `described` names, as a code the UI translates (`error.upload.kind.<code>`). */
+const foundCode = (kind: string | null): string => kind ?? 'unknown';
+
+/**
+ * The size part of checkUpload: a refusal (413) when `size` is over `maxBytes`, else null. The upload page
+ * asks this first, so that it does not read a file it will refuse anyway.
+ */
+export function checkUploadSize(size: number, maxBytes: number): Extract<UploadCheck, { ok: false }> | null {
+  if (size <= maxBytes) return null;
+  return {
+    ok: false,
+    status: 413,
+    message: `The file is larger than the limit of ${maxBytes} bytes`,
+    reason: {
+      key: 'error.upload.reason.tooLarge',
+      params: { size: sizeText(size), max: sizeText(maxBytes) },
+    },
+  };
+}
 
 /**
  * Checks an upload: size (413 over `maxBytes`), accepted extension, content recognised and agreeing with the
@@ -365,17 +424,31 @@ export function checkUpload(
   maxBytes: number,
   maxUncompressedBytes: number = OFFICE_MAX_UNCOMPRESSED_BYTES,
 ): UploadCheck {
-  if (bytes.length > maxBytes) {
-    return { ok: false, status: 413, message: `The file is larger than the limit of ${maxBytes} bytes` };
-  }
+  const tooBig = checkUploadSize(bytes.length, maxBytes);
+  if (tooBig) return tooBig;
   const ext = extensionOf(filename);
   const expected = EXTENSION_KIND.get(ext);
+  const accepted = ACCEPTED_EXTENSIONS.map((e) => `.${e}`).join(', ');
   if (!expected) {
-    return refuse(
-      `${ext ? `Files of type .${ext}` : 'Files without an extension'} are not accepted; accepted types: ${ACCEPTED_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
-    );
+    return ext
+      ? refuse(
+          `Files of type .${ext} are not accepted; accepted types: ${accepted}`,
+          'error.upload.reason.extension',
+          {
+            ext,
+            accepted,
+          },
+        )
+      : refuse(
+          `Files without an extension are not accepted; accepted types: ${accepted}`,
+          'error.upload.reason.noExtension',
+          {
+            accepted,
+          },
+        );
   }
-  if (bytes.length === 0) return refuse(`The file ${filename} is empty`);
+  if (bytes.length === 0)
+    return refuse(`The file ${filename} is empty`, 'error.upload.reason.empty', { filename });
   const binary = detectBinary(bytes);
   const ok = (): UploadCheck => ({
     ok: true,
@@ -386,21 +459,38 @@ export function checkUpload(
   const mismatch = (found: string | null) =>
     refuse(
       `The file ${filename} should be a ${KINDS[expected].label} (.${ext}), but it is ${described(found)}`,
+      'error.upload.reason.mismatch',
+      { filename, expected, ext, found: foundCode(found) },
     );
 
   if (binary && binary === expected && ZIP_KINDS.has(binary)) {
     const dir = readZipDirectory(bytes);
-    if (!dir?.ok) return refuse(`The file ${filename} is a damaged zip archive (${dir?.reason ?? 'no zip'})`);
-    const problem = zipInflationProblem(dir.entries, maxUncompressedBytes);
-    if (problem) return { ok: false, status: 413, message: problem };
+    if (!dir?.ok) {
+      const why = dir?.reason ?? 'no zip';
+      return refuse(
+        `The file ${filename} is a damaged zip archive (${why})`,
+        'error.upload.reason.damagedZip',
+        { filename },
+      );
+    }
+    const problem = zipInflation(dir.entries, maxUncompressedBytes);
+    if (problem) return { ok: false, status: 413, ...problem };
   }
   if (binary) return binary === expected ? ok() : mismatch(binary);
   if (!['txt', 'eml', 'json'].includes(expected)) return mismatch(null);
   const text = decodeText(bytes);
   if (text === null) return mismatch('binary');
-  if (expected === 'json' && !isJson(text)) return refuse(`The file ${filename} is not valid JSON`);
+  if (expected === 'json' && !isJson(text)) {
+    return refuse(`The file ${filename} is not valid JSON`, 'error.upload.reason.invalidJson', { filename });
+  }
   if (expected === 'eml' && !isEmail(text)) {
-    return refuse(`The file ${filename} is not an e-mail message (no RFC 822 header block)`);
+    return refuse(
+      `The file ${filename} is not an e-mail message (no RFC 822 header block)`,
+      'error.upload.reason.notEmail',
+      {
+        filename,
+      },
+    );
   }
   return ok();
 }

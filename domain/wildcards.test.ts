@@ -74,10 +74,16 @@ describe('per-node wildcards', () => {
       label: 'Summarise: LLM response',
       category: 'NODE',
       mode: 'INDIVIDUAL',
+      source: { kind: 'llmResponse', nodeName: 'Summarise' },
     });
     const clf = nodeWildcards([previous[4]]);
     expect(clf.map((w) => w.category)).toEqual(['CLF_TAGS', 'CLF_TAGS', 'CLF_TAGS']);
     expect(clf[1].label).toContain('Invoice');
+    expect(clf[1].source).toEqual({
+      kind: 'labelSelected',
+      nodeName: previous[4].name,
+      labelName: 'Invoice',
+    });
   });
 });
 

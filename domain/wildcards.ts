@@ -29,7 +29,22 @@ export interface Wildcard {
   label: string;
   category: WildcardCategory;
   mode: WildcardMode;
+  /**
+   * For a wildcard a previous node provides: which result of which node (and, for a classifier label, which
+   * label), so that a picker can name them in the user's language instead of showing the token's ids.
+   */
+  source?: { kind: NodeWildcardKind; nodeName: string; labelName?: string };
 }
+
+/** The results of previous nodes a wildcard can stand for. */
+export type NodeWildcardKind =
+  | 'llmResponse'
+  | 'driveFileId'
+  | 'driveFileUrl'
+  | 'sftpFileAddress'
+  | 'responseBody'
+  | 'selectedLabels'
+  | 'labelSelected';
 
 interface CatalogueEntry extends Wildcard {
   /** Editor contexts that may offer it. */
@@ -153,35 +168,46 @@ interface NodeWildcard extends CatalogueEntry {
 function nodeEntries(node: WildcardSourceNode): NodeWildcard[] {
   const base = (
     suffix: string,
+    kind: NodeWildcardKind,
     label: string,
     contexts: readonly WildcardContext[],
     category: WildcardCategory = 'NODE',
+    labelName?: string,
   ) => ({
     value: `\${node.${node.id}.${suffix}}`,
     label: `${node.name}: ${label}`,
     category,
     mode: 'INDIVIDUAL' as const,
+    source:
+      labelName === undefined ? { kind, nodeName: node.name } : { kind, nodeName: node.name, labelName },
     contexts,
     nodeId: node.id,
     aggregates: true,
   });
   switch (node.activityType) {
     case 'LLM_PROMPT':
-      return [base('llmresponse', 'LLM response', TEXT_ONLY)];
+      return [base('llmresponse', 'llmResponse', 'LLM response', TEXT_ONLY)];
     case 'SEND_TO_GOOGLE_DRIVE':
       return [
-        base('googledriveresult.fileid', 'cloud-drive file ID', ALL_BUT_RAG),
-        base('googledriveresult.url', 'cloud-drive file URL', TEXT_ONLY),
+        base('googledriveresult.fileid', 'driveFileId', 'cloud-drive file ID', ALL_BUT_RAG),
+        base('googledriveresult.url', 'driveFileUrl', 'cloud-drive file URL', TEXT_ONLY),
       ];
     case 'SEND_TO_SFTP':
-      return [base('sftpresult.fileaddress', 'SFTP file address', TEXT_ONLY)];
+      return [base('sftpresult.fileaddress', 'sftpFileAddress', 'SFTP file address', TEXT_ONLY)];
     case 'SEND_REQUEST':
-      return [base('sendrequestresult.body', 'response body', TEXT_ONLY)];
+      return [base('sendrequestresult.body', 'responseBody', 'response body', TEXT_ONLY)];
     case 'CLF':
       return [
-        base('clftagtypes.selected', 'selected labels', ALL_BUT_RAG, 'CLF_TAGS'),
+        base('clftagtypes.selected', 'selectedLabels', 'selected labels', ALL_BUT_RAG, 'CLF_TAGS'),
         ...(node.classifierTypes ?? []).map((t) => ({
-          ...base(`clftagtypes.${t.id}.isselected`, `label "${t.name}" selected`, ALL_BUT_RAG, 'CLF_TAGS'),
+          ...base(
+            `clftagtypes.${t.id}.isselected`,
+            'labelSelected',
+            `label "${t.name}" selected`,
+            ALL_BUT_RAG,
+            'CLF_TAGS',
+            t.name,
+          ),
           // A yes/no of one document has no meaning over many.
           aggregates: false,
         })),

@@ -41,6 +41,8 @@ export type RefKind =
   /** a document's classifier tag (its node) */
   | 'classifierTag'
   | 'relationType'
+  /** an issue of a document (its document's process) */
+  | 'issue'
   | 'matchingRule'
   | 'emailConnection'
   | 'sftpConnection'
@@ -153,8 +155,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/classifier-types/:id': onProcess('ADMIN', param('id', 'classifierType')),
   'GET /api/node/:nodeId/ner-tag-type': onNode('READ', param('nodeId', 'node')),
   'GET /api/root-ner-tag-types': onNode('READ', query('nodeIds', 'node', true)),
-  'POST /api/node/:nodeId/ner-tag-type': onProcess('ADMIN', param('nodeId', 'node')),
-  'PUT /api/ner-tag-type': onProcess('ADMIN', inBody('id', 'nerTagType')),
+  // spec 2 section 6: options of the labelling menu are added and edited with WRITE on the node (what a
+  // caller below ADMIN may change is limited by the handler)
+  'POST /api/node/:nodeId/ner-tag-type': onNode('WRITE', param('nodeId', 'node')),
+  'PUT /api/ner-tag-type': onNode('WRITE', inBody('id', 'nerTagType')),
   'DELETE /api/ner-tag-type/:id': onProcess('ADMIN', param('id', 'nerTagType')),
   'GET /api/node/:nodeId/ner-tag-type/export': onNode('READ', param('nodeId', 'node')),
   'POST /api/node/:nodeId/ner-tag-type/import': onProcess('ADMIN', param('nodeId', 'node')),
@@ -242,6 +246,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/classifier-tags': documentReader(query('documentId', 'document')),
   'POST /api/classifier-tags': onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
   'DELETE /api/classifier-tags/:id': onNode('WRITE', param('id', 'classifierTag')),
+
+  // --- issues of a document (spec 2 sections 3 to 7; docs/api-issues.md) ---
+  'GET /api/document/:id/issues': documentReader(param('id', 'document')),
+  'POST /api/issues': onProcess('WRITE', inBody('docId', 'document')),
+  'PUT /api/issues': onProcess('WRITE', inBody('id', 'issue')),
+  'PUT /api/issues/:id/status': onProcess('WRITE', param('id', 'issue')),
+  'POST /api/issues/:id/replies': onProcess('WRITE', param('id', 'issue')),
+  // editing or deleting a comment: process admins only (spec 2 section 6)
+  'PUT /api/issues/:id/replies/:replyId': onProcess('ADMIN', param('id', 'issue')),
+  'DELETE /api/issues/:id/replies/:replyId': onProcess('ADMIN', param('id', 'issue')),
 
   // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
   'POST /api/step/assign': onNode('WRITE', query('nodeId', 'node')),

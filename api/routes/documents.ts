@@ -42,13 +42,14 @@ import { body, idParam, MAX_ID, parse } from '../validate';
 import { modeSatisfies, processMode } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
 import { documentFilenameRule } from '../../domain/validation';
-import { tooLarge, unsupported } from './file-upload';
+import { documentEditViolations } from '../../domain/document-edit';
+import { refused, unsupported } from './file-upload';
 
 /** An id in a body: the same range as a path parameter (idParam), so a huge number is a 400. */
 const id = z.number().int().min(0).max(MAX_ID);
 const updateSchema = z.object({
   id,
-  filename: z.string(),
+  filename: z.string().nullish(),
   path: z.string().nullish(),
   documentType: z.string().nullish(),
   processId: id.nullish(),
@@ -190,8 +191,11 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const doc = await documentById(knex, input.id);
     if (!doc) throw notFound('document');
     assertProcessMode(user, doc.processId, 'WRITE');
-    checkFilename(input.filename);
-    const filename = sanitizeFilename(input.filename);
+    // The form's rules (spec 2 section 5): all four fields required; only the filename may change.
+    const errors = new FieldErrorCollector('document');
+    for (const e of documentEditViolations(input, doc)) errors.check(e.field, e.violation);
+    errors.throwIfAny();
+    const filename = sanitizeFilename(input.filename ?? '');
     await renameDocument(knex, doc.id, filename);
     setAlert(ctx, 'soaApp.document.updated', filename);
     await respondDocument(ctx, doc.id);
@@ -211,7 +215,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     if (!extensionOf(filename)) filename = `${filename}.txt`;
     const bytes = Buffer.from(input.content, 'utf8');
     const check = checkUpload(filename, bytes, config.uploadMaxBytes, config.officeMaxUncompressedBytes);
-    if (!check.ok) throw check.status === 413 ? tooLarge(check.message) : unsupported(check.message);
+    if (!check.ok) throw refused(check);
     if (!['txt', 'json', 'eml'].includes(check.kind)) {
       throw unsupported('A document created from text must be a .txt, .json or .eml file');
     }

@@ -17,7 +17,7 @@ import { createDocument, toSummary, type DocumentDeps } from '../services/docume
 import { createFileStore } from '../../server/files';
 import { findNode } from '../services/nodes';
 import { endpointNodeRefs } from '../../db/queries/nodes';
-import { checkUpload } from '../../domain/upload-check';
+import { checkUpload, sizeText, type UploadCheck, type UploadRefusalReason } from '../../domain/upload-check';
 import { idParam } from '../validate';
 import type { Node } from '../../db/models/Node';
 import { modeSatisfies, nodeMode } from '../../domain/access';
@@ -28,10 +28,21 @@ export interface MultipartUpload {
 }
 
 const badRequest = (message: string, detail: string) => new HttpError(400, { message, detail });
-export const tooLarge = (detail: string) =>
-  new HttpError(413, { title: 'Payload Too Large', message: 'error.upload.tooLarge', detail });
-export const unsupported = (detail: string) =>
-  new HttpError(415, { title: 'Unsupported Media Type', message: 'error.upload.unsupportedType', detail });
+export const tooLarge = (detail: string, reason?: UploadRefusalReason) =>
+  new HttpError(413, { title: 'Payload Too Large', message: 'error.upload.tooLarge', detail, reason });
+export const unsupported = (detail: string, reason?: UploadRefusalReason) =>
+  new HttpError(415, {
+    title: 'Unsupported Media Type',
+    message: 'error.upload.unsupportedType',
+    detail,
+    reason,
+  });
+/**
+ * The answer to a refused file: 413 or 415 with the English detail and the reason the UI translates
+ * (`reason.key` with `reason.params`, domain/upload-check.ts).
+ */
+export const refused = (check: Extract<UploadCheck, { ok: false }>) =>
+  check.status === 413 ? tooLarge(check.message, check.reason) : unsupported(check.message, check.reason);
 
 /**
  * Reads a multipart/form-data body: small text fields and one file (the `file` field, else the first file),
@@ -187,10 +198,15 @@ async function intake(
   }
   if (!node) throw badRequest('error.upload.noFile', 'The form has no file (field "file")');
   if (!form.file) throw badRequest('error.upload.noFile', 'The form has no file (field "file")');
-  if (form.file.truncated) throw tooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
+  if (form.file.truncated) {
+    throw tooLarge(`The file is larger than the limit of ${maxBytes} bytes`, {
+      key: 'error.upload.reason.tooLarge',
+      params: { size: `> ${sizeText(maxBytes)}`, max: sizeText(maxBytes) },
+    });
+  }
   const filename = sanitizeFilename(form.file.filename);
   const check = checkUpload(filename, form.file.bytes, maxBytes, officeMaxBytes);
-  if (!check.ok) throw check.status === 413 ? tooLarge(check.message) : unsupported(check.message);
+  if (!check.ok) throw refused(check);
   const doc = await createDocument(deps, {
     processId: node.processId,
     uploadNodeId: node.id,

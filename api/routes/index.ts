@@ -15,6 +15,7 @@ import { documentInfoRoutes } from './document-info';
 import { edgeRoutes } from './edges';
 import { fileUploadRoutes } from './file-upload';
 import { i18nRoutes } from './i18n';
+import { issueRoutes } from './issues';
 import { labelRoutes } from './labels';
 import { llmRoutes } from './llm';
 import { llmModelRoutes } from './llm-models';
@@ -57,6 +58,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     stepRoutes(deps),
     documentStateRoutes(deps),
     tagRoutes(deps),
+    issueRoutes(deps),
     actionResultRoutes(deps),
     stepActionResultRoutes(deps),
     llmRoutes(deps),

@@ -1,7 +1,8 @@
 /**
  * Labels of nodes (docs/api-graph.md "Labels, rules, relations"): classifier types (CLF nodes), NER tag
  * types (SPAN and LEXICON nodes) and the label file import/export. Reading needs READ on the node (the
- * higher of node and process mode); every change needs ADMIN on the node's process.
+ * higher of node and process mode); every change needs ADMIN on the node's process, but for NER tag types,
+ * which WRITE on the node adds and renames (the options of the labelling menu, spec 2 section 6).
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -17,7 +18,9 @@ import {
   nerTagTypeViolations,
   normalizeClassifierType,
   normalizeNerTagType,
+  writerTagTypeInput,
 } from '../../domain/labels';
+import { modeSatisfies, nodeMode } from '../../domain/access';
 import { LabellingTypes, type LabellingType } from '../../domain/tags';
 import type { Violation } from '../../domain/validation';
 import type { AppDeps } from '../app';
@@ -34,19 +37,26 @@ import * as labels from '../services/labels';
 import { tagTypeOptions } from '../services/tag-steps';
 import { body, idParam } from '../validate';
 
-/** The node of a label route, after the caller's access check: READ on the node, or ADMIN on its process. */
+/**
+ * The node of a label route, after the caller's access check: READ or WRITE on the node, or ADMIN on its
+ * process.
+ */
 export async function nodeWithAccess(
   knex: Knex,
   user: AuthUser,
   nodeId: number,
-  need: 'READ' | 'ADMIN',
+  need: 'READ' | 'WRITE' | 'ADMIN',
 ): Promise<NodeRef> {
   const node = await nodeRef(knex, nodeId);
   if (!node) throw notFound('node');
-  if (need === 'READ') assertNodeMode(user, node.id, node.processId, 'READ');
-  else assertProcessMode(user, node.processId, 'ADMIN');
+  if (need === 'ADMIN') assertProcessMode(user, node.processId, 'ADMIN');
+  else assertNodeMode(user, node.id, node.processId, need);
   return node;
 }
+
+/** ADMIN on the node (its own grant or its process's): the whole tag type may be set, not only name and colours. */
+const adminOfNode = (user: AuthUser, node: { id: number; processId: number }) =>
+  modeSatisfies(nodeMode(user, node.id, node.processId), 'ADMIN');
 
 /** `?nodeIds=1,2` or `?nodeIds=1&nodeIds=2`; absent or empty gives no ids. */
 export function nodeIdsParam(ctx: Context): number[] {
@@ -242,10 +252,14 @@ export function labelRoutes({ knex }: AppDeps): Router {
     );
   });
 
+  // WRITE on the node adds an option of the labelling menu (spec 2 section 6): below ADMIN only the name,
+  // colours and parent are taken.
   router.post('/api/node/:nodeId/ner-tag-type', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'ADMIN');
+    const user = currentUser(ctx);
+    const node = await nodeWithAccess(knex, user, idParam(ctx.params.nodeId, 'nodeId'), 'WRITE');
     if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
-    const input = body(ctx, nerTagTypeSchema, 'nerTagType');
+    const asked = body(ctx, nerTagTypeSchema, 'nerTagType');
+    const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, null);
     const created = await labels.createTagType(knex, node.id, await nerValues(knex, node.id, input));
     ctx.status = 201;
     setAlert(ctx, 'soaApp.nerTagType.created', created.name);
@@ -254,10 +268,11 @@ export function labelRoutes({ knex }: AppDeps): Router {
 
   router.put('/api/ner-tag-type', async (ctx) => {
     const user = currentUser(ctx);
-    const input = body(ctx, nerTagTypeUpdateSchema, 'nerTagType');
-    const current = await labels.findTagType(knex, input.id);
+    const asked = body(ctx, nerTagTypeUpdateSchema, 'nerTagType');
+    const current = await labels.findTagType(knex, asked.id);
     if (!current) throw notFound('nerTagType');
-    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+    const node = await nodeWithAccess(knex, user, current.nodeId, 'WRITE');
+    const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, current);
     const values = await nerValues(knex, current.nodeId, input, current.id);
     const updated = await labels.updateTagType(knex, current, values);
     setAlert(ctx, 'soaApp.nerTagType.updated', updated.name);

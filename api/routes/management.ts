@@ -34,6 +34,11 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
       displayRibbonOnProfiles: 'dev',
       appName: config.appName,
       version: 'v1.11',
+      // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
+      upload: {
+        maxBytes: config.uploadMaxBytes,
+        officeMaxUncompressedBytes: config.officeMaxUncompressedBytes,
+      },
     };
   });
 

@@ -14,7 +14,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
-import { fieldErrors, HttpError } from '../errors';
+import { fieldErrors } from '../errors';
 import * as classifierTags from '../services/classifier-tags';
 import * as tags from '../services/tags';
 import { body, idParam, MAX_ID, parse } from '../validate';
@@ -65,25 +65,7 @@ function bodyRef(ctx: Context, field: string, objectName: string): number {
   ] as number;
 }
 
-const unsupportedType = (detail: string) =>
-  new HttpError(400, { message: 'error.labellingType', errorKey: 'labellingType', detail });
-
-/** 400 with the span's field errors and one English sentence. */
-function checkSpan(start: number, end: number, content: string): void {
-  const violations = spanViolations(start, end, content);
-  if (!violations.length) return;
-  const err = fieldErrors('nerTag', violations);
-  err.body.detail = spanProblem(start, end, content) ?? undefined;
-  throw err;
-}
-
-const notSelectable = (label: tags.LabelRef) => {
-  const err = fieldErrors('nerTag', [
-    { field: 'nerTagTypeId', violation: { code: 'Match', key: 'soaApp.nerTag.typeNotSelectable' } },
-  ]);
-  err.body.detail = `${TAG_MESSAGES['soaApp.nerTag.typeNotSelectable']} (${label.name})`;
-  return err;
-};
+const { checkSpan, notSelectable, unsupportedType } = tags;
 
 /** `?stepIds=1,2` or `?stepIds=1&stepIds=2`; absent means every step. */
 function stepIdsParam(ctx: Context): number[] | null {
@@ -134,11 +116,9 @@ export function tagRoutes({ knex }: AppDeps): Router {
     if (!WRITABLE_LABELLING_TYPES.includes(type))
       throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: ${type} (this API writes SPAN_TAG)`);
     if (!supportsLabelling(label.activityType, type))
-      throw new HttpError(400, {
-        message: 'error.tag.nodeUndefined',
-        errorKey: 'nodeUndefined',
-        detail: `${TAG_MESSAGES['error.tag.nodeUndefined']}: a ${label.activityType} node takes no ${type}`,
-      });
+      throw tags.nodeUndefined(
+        `${TAG_MESSAGES['error.tag.nodeUndefined']}: a ${label.activityType} node takes no ${type}`,
+      );
     const text = await tags.documentText(knex, documentId);
     if (text.transcript)
       throw unsupportedType(
@@ -225,33 +205,10 @@ export function tagRoutes({ knex }: AppDeps): Router {
     if (!tag) throw unreachable(user, 'nerTag');
     assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
     const input = body(ctx, nerTagUpdateSchema, 'nerTag');
-    const typeId = input.nerTagTypeId ?? input.nerTagType?.id ?? tag.nerTagTypeId;
-    let label: tags.LabelRef | null = null;
-    if (typeId !== tag.nerTagTypeId) {
-      label = await writableLabel(user, tags.findNerTagType, typeId, 'nerTagType');
-      // a label of another process answers like an unknown one
-      if (label.processId !== tag.processId) throw unreachable(user, 'nerTagType');
-      if (!supportsLabelling(label.activityType, tag.type))
-        throw new HttpError(400, {
-          message: 'error.tag.nodeUndefined',
-          errorKey: 'nodeUndefined',
-          detail: TAG_MESSAGES['error.tag.nodeUndefined'],
-        });
-      if (!label.selectable) throw notSelectable(label);
-    }
-    const resize = input.startOffset != null || input.endOffset != null;
-    const startOffset = input.startOffset ?? tag.startOffset;
-    const endOffset = input.endOffset ?? tag.endOffset;
-    if (resize && (startOffset !== tag.startOffset || endOffset !== tag.endOffset)) {
-      if (tag.type !== 'SPAN_TAG')
-        throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: a ${tag.type} has no text offsets`);
-      const text = await tags.documentText(knex, tag.documentId);
-      checkSpan(startOffset!, endOffset!, text.content);
-    }
-    ctx.body = await tags.updateNerTag(knex, user, tag, {
-      tagType: label,
-      startOffset: tag.type === 'SPAN_TAG' ? startOffset : null,
-      endOffset: tag.type === 'SPAN_TAG' ? endOffset : null,
+    ctx.body = await tags.changeNerTag(knex, user, tag, {
+      nerTagTypeId: input.nerTagTypeId ?? input.nerTagType?.id,
+      startOffset: input.startOffset,
+      endOffset: input.endOffset,
     });
   });
 

@@ -4,8 +4,17 @@
  * (./tag-steps.ts). The routes have checked access and the body. Classifier tags: ./classifier-tags.ts.
  */
 import type { Knex } from 'knex';
-import type { AuthUser } from '../auth';
-import type { LabellingType, NerTagDTO, TagOrigin } from '../../domain/tags';
+import { assertNodeMode, unreachable, type AuthUser } from '../auth';
+import { fieldErrors, HttpError } from '../errors';
+import {
+  spanProblem,
+  spanViolations,
+  supportsLabelling,
+  TAG_MESSAGES,
+  type LabellingType,
+  type NerTagDTO,
+  type TagOrigin,
+} from '../../domain/tags';
 import { assertStepEditable, stepForWrite } from './tag-steps';
 
 export type Row = Record<string, any>;
@@ -170,6 +179,32 @@ export async function documentText(
   return { content: content?.content ?? '', transcript: Boolean(utterance) };
 }
 
+// --- refusals of a write ---
+
+export const unsupportedType = (detail: string) =>
+  new HttpError(400, { message: 'error.labellingType', errorKey: 'labellingType', detail });
+
+/** A tag type whose node does not take the labelling type. */
+export const nodeUndefined = (detail: string = TAG_MESSAGES['error.tag.nodeUndefined']) =>
+  new HttpError(400, { message: 'error.tag.nodeUndefined', errorKey: 'nodeUndefined', detail });
+
+/** 400 with the span's field errors and one English sentence. */
+export function checkSpan(start: number, end: number, content: string): void {
+  const violations = spanViolations(start, end, content);
+  if (!violations.length) return;
+  const err = fieldErrors('nerTag', violations);
+  err.body.detail = spanProblem(start, end, content) ?? undefined;
+  throw err;
+}
+
+export const notSelectable = (label: LabelRef) => {
+  const err = fieldErrors('nerTag', [
+    { field: 'nerTagTypeId', violation: { code: 'Match', key: 'soaApp.nerTag.typeNotSelectable' } },
+  ]);
+  err.body.detail = `${TAG_MESSAGES['soaApp.nerTag.typeNotSelectable']} (${label.name})`;
+  return err;
+};
+
 // --- NER tag writes ---
 
 export interface SpanWrite {
@@ -251,6 +286,53 @@ export async function updateNerTag(
       });
   });
   return nerTagDTO(knex, tag.id);
+}
+
+/** A change of a tag asked by `PUT api/ner-tags`: absent fields keep what the tag has. */
+export interface NerTagChange {
+  nerTagTypeId?: number | null;
+  startOffset?: number | null;
+  endOffset?: number | null;
+}
+
+/**
+ * Decides and carries out a change of a tag whose node the caller holds WRITE on (the route checked it):
+ * a new type must be one the caller may write with (WRITE on its node, same process, its node takes the
+ * tag's labelling type, selectable); new offsets must lie in the text of a SPAN_TAG. The tag moves to the
+ * caller's editable step of the new type's node when that node differs; both steps must be editable
+ * (updateNerTag).
+ */
+export async function changeNerTag(
+  knex: Knex,
+  user: AuthUser,
+  tag: TagRef,
+  change: NerTagChange,
+): Promise<NerTagDTO> {
+  const typeId = change.nerTagTypeId ?? tag.nerTagTypeId;
+  let label: LabelRef | null = null;
+  if (typeId !== tag.nerTagTypeId) {
+    label = (await findNerTagType(knex, typeId)) ?? null;
+    if (!label) throw unreachable(user, 'nerTagType');
+    assertNodeMode(user, label.nodeId, label.processId, 'WRITE');
+    // a label of another process answers like an unknown one
+    if (label.processId !== tag.processId) throw unreachable(user, 'nerTagType');
+    if (!supportsLabelling(label.activityType, tag.type)) throw nodeUndefined();
+    if (!label.selectable) throw notSelectable(label);
+  }
+  const resize = change.startOffset != null || change.endOffset != null;
+  const startOffset = change.startOffset ?? tag.startOffset;
+  const endOffset = change.endOffset ?? tag.endOffset;
+  if (resize && (startOffset !== tag.startOffset || endOffset !== tag.endOffset)) {
+    if (tag.type !== 'SPAN_TAG')
+      throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: a ${tag.type} has no text offsets`);
+    const text = await documentText(knex, tag.documentId);
+    checkSpan(startOffset!, endOffset!, text.content);
+  }
+  return updateNerTag(knex, user, tag, {
+    tagType: label,
+    startOffset: tag.type === 'SPAN_TAG' ? startOffset : null,
+    endOffset: tag.type === 'SPAN_TAG' ? endOffset : null,
+  });
 }
 
 export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Promise<void> {

@@ -125,7 +125,17 @@ function jsonRoutes(w: World): { method: string; path: string; base: unknown }[]
       base: { nodeId: w.uploadNodeId, host: 'example.test', port: 993, username: 'u', password: 'p' },
     },
     { method: 'PUT', path: '/api/steps', base: { id: 1, master: true } },
-    { method: 'PUT', path: '/api/documents', base: { id: w.documentId, filename: 'a.txt' } },
+    {
+      method: 'PUT',
+      path: '/api/documents',
+      base: {
+        id: w.documentId,
+        filename: 'a.txt',
+        path: 'p',
+        documentType: 'TEXTFILE',
+        processId: w.processId,
+      },
+    },
     { method: 'PUT', path: '/api/document-content', base: { id: w.documentId, content: 'text' } },
     {
       method: 'POST',

@@ -162,3 +162,49 @@ export async function createProcess(token: string, name: string): Promise<number
   });
   return created.id;
 }
+
+/**
+ * Elements that stick out of the window sideways (a page that scrolls horizontally, a menu running off the
+ * right edge), each described as `tag.class [testid] left..right`; empty when everything fits. Elements
+ * inside a box that clips its overflow (the graph canvas, a scrolling table) count only through that box.
+ */
+export async function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    if (document.documentElement.scrollWidth > width + 1)
+      out.push('document scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+    const clipped = (el) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX !== 'visible' || style.clipPath !== 'none') return true;
+      }
+      return false;
+    };
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.right <= width + 1 && r.left >= -1) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.clip !== 'auto' || clipped(el)) continue;
+      const testId = el.getAttribute('data-testid');
+      out.push(el.tagName.toLowerCase() + '.' + (el.getAttribute('class') || '').split(' ').join('.') +
+        (testId ? ' [' + testId + ']' : '') + ' ' + Math.round(r.left) + '..' + Math.round(r.right) +
+        ' (window ' + width + ')');
+    }
+    return out;
+  })()`);
+}
+
+/** Switches the signed-in UI to a language through the navbar's language menu. */
+export async function chooseLanguage(page: Page, locale: 'en' | 'pl'): Promise<void> {
+  const toggler = page.locator('.navbar-toggler');
+  if (await toggler.isVisible()) await toggler.click();
+  await page.getByTestId('language-menu').click();
+  await page.getByTestId(`language-${locale}`).click();
+  await page.waitForFunction(`document.documentElement.lang === '${locale}'`);
+  if (await toggler.isVisible()) {
+    const expanded = await toggler.getAttribute('aria-expanded');
+    if (expanded === 'true') await toggler.click();
+  }
+}

@@ -59,7 +59,13 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
   'PUT /api/predicates': (ids) => ({ id: ids.predicate, edgeId: ids.edge, predicateType: 'COMPLEX' }),
   'PUT /api/matching-rules': (ids) => ({ id: ids.matchingRule, matchingType: 'EXACT', expression: 'a' }),
   'POST /api/documents': (ids) => ({ processId: ids.process, filename: 'm.txt', content: 'matrix' }),
-  'PUT /api/documents': (ids) => ({ id: ids.document, filename: 'renamed.txt' }),
+  'PUT /api/documents': (ids) => ({
+    id: ids.document,
+    filename: 'renamed.txt',
+    path: 'p',
+    documentType: 'TEXTFILE',
+    processId: ids.process,
+  }),
   'DELETE /api/documents': (ids) => ({ documentIds: [ids.document], processId: ids.process }),
   'PUT /api/document-content': (ids) => ({ id: MISSING_ID, docId: ids.document, content: 'x' }),
   'POST /api/process-tags': () => ({ name: unique('tag'), color: '#123456' }),
@@ -189,6 +195,16 @@ describe('authorization matrix: every route as every principal', () => {
         classifier_type_id: classifierType.id,
       })
       .returning('id');
+    const [issue] = await k('issues')
+      .insert({
+        document_id: document.id,
+        type: 'TEXT',
+        title: 'a',
+        text: 'a',
+        start_offset: 0,
+        end_offset: 1,
+      })
+      .returning('id');
     return {
       process: processId,
       node: node.id,
@@ -202,6 +218,7 @@ describe('authorization matrix: every route as every principal', () => {
       nerTag: nerTag.id,
       classifierTag: classifierTag.id,
       relationType: relationType.id,
+      issue: issue.id,
       matchingRule: matchingRule.id,
       emailConnection: emailConnection.id,
       sftpConnection: sftpConnection.id,

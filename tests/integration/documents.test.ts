@@ -158,7 +158,13 @@ describe('documents API', () => {
       await insertObligatoryUploadNode(knex(), other.id);
       const foreign = await create(unique('text'), `${unique('doc')}.txt`, other.id);
       expect((await suite.get(`/api/documents/${foreign.id}`, annotator)).status).toBe(403);
-      const rename = await suite.send('PUT', '/api/documents', annotator, { id: doc.id, filename: 'x.txt' });
+      const rename = await suite.send('PUT', '/api/documents', annotator, {
+        id: doc.id,
+        filename: 'x.txt',
+        path: doc.path,
+        documentType: 'TEXTFILE',
+        processId,
+      });
       expect(rename.status).toBe(403);
     });
 
@@ -280,50 +286,136 @@ describe('documents API', () => {
     });
   });
 
-  describe('PUT /api/documents (filename edit)', () => {
-    it('renames for WRITE, and keeps the rest', async () => {
-      const doc = await create();
-      const res = await suite.send('PUT', '/api/documents', writer, {
-        id: doc.id,
-        filename: 'x.txt',
-        path: 'ignored',
-        documentType: 'TEXTFILE',
-        processId,
-      });
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: doc.id, filename: 'x.txt', path: doc.path });
-      const traversal = await suite.send('PUT', '/api/documents', writer, {
-        id: doc.id,
-        filename: 'renamed/../y.txt',
-      });
-      expect(traversal.status).toBe(400);
-      expect(traversal.body.fieldErrors[0]).toMatchObject({
-        field: 'filename',
-        key: 'entity.validation.pattern',
-      });
+  describe('PUT /api/documents (the edit form)', () => {
+    const form = (doc: { id: number; path: string }, over: Record<string, unknown> = {}) => ({
+      id: doc.id,
+      filename: 'x.txt',
+      path: doc.path,
+      documentType: 'TEXTFILE',
+      processId,
+      ...over,
     });
 
-    it('validates the filename, and refuses READ', async () => {
+    it('renames for WRITE, and keeps the rest', async () => {
+      const doc = await create();
+      const res = await suite.send('PUT', '/api/documents', writer, form(doc));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: doc.id, filename: 'x.txt', path: doc.path, processId });
+      expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.document.updated');
+      expect((await suite.get(`/api/documents/${doc.id}`, reader)).body.filename).toBe('x.txt');
+      const traversal = await suite.send(
+        'PUT',
+        '/api/documents',
+        writer,
+        form(doc, { filename: 'renamed/../y.txt' }),
+      );
+      expect(traversal.status).toBe(400);
+      expect(traversal.body.fieldErrors).toEqual([
+        expect.objectContaining({ field: 'filename', key: 'entity.validation.pattern' }),
+      ]);
+    });
+
+    it('requires filename, path, documentType and process with the spec message', async () => {
       const doc = await create();
       const blank = await suite.send('PUT', '/api/documents', suite.admin, { id: doc.id, filename: '' });
       expect(blank.status).toBe(400);
-      expect(blank.body.fieldErrors[0]).toMatchObject({
-        field: 'filename',
-        key: 'entity.validation.required',
-      });
-      const long = await suite.send('PUT', '/api/documents', suite.admin, {
-        id: doc.id,
-        filename: `${'a'.repeat(300)}.txt`,
-      });
+      expect(
+        blank.body.fieldErrors.map((e: { field: string; key: string; objectName: string }) => [
+          e.objectName,
+          e.field,
+          e.key,
+        ]),
+      ).toEqual([
+        ['document', 'filename', 'entity.validation.required'],
+        ['document', 'path', 'entity.validation.required'],
+        ['document', 'documentType', 'entity.validation.required'],
+        ['document', 'processId', 'entity.validation.required'],
+      ]);
+      const spaces = await suite.send('PUT', '/api/documents', suite.admin, form(doc, { path: '   ' }));
+      expect(spaces.status).toBe(400);
+      expect(spaces.body.fieldErrors).toEqual([
+        expect.objectContaining({ field: 'path', key: 'entity.validation.required' }),
+      ]);
+      const long = await suite.send(
+        'PUT',
+        '/api/documents',
+        suite.admin,
+        form(doc, { filename: `${'a'.repeat(300)}.txt` }),
+      );
       expect(long.status).toBe(400);
       expect(long.body.fieldErrors[0]).toMatchObject({ key: 'entity.validation.maxlength' });
+      const type = await suite.send(
+        'PUT',
+        '/api/documents',
+        suite.admin,
+        form(doc, { documentType: 'VIDEO' }),
+      );
+      expect(type.body.fieldErrors).toEqual([
+        expect.objectContaining({ field: 'documentType', key: 'entity.validation.pattern' }),
+      ]);
+      expect((await suite.get(`/api/documents/${doc.id}`, reader)).body.filename).not.toBe('x.txt');
+    });
+
+    it('refuses to move the stored file, change the type or move the document to another process', async () => {
+      const doc = await create();
+      const other = await newProcess();
+      const res = await suite.send(
+        'PUT',
+        '/api/documents',
+        suite.admin,
+        form(doc, { path: 'elsewhere/file', documentType: 'AUDIOFILE', processId: other.processId }),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.fieldErrors.map((e: { field: string; key: string }) => [e.field, e.key])).toEqual([
+        ['path', 'soaApp.document.validation.pathImmutable'],
+        ['documentType', 'soaApp.document.validation.documentTypeImmutable'],
+        ['processId', 'soaApp.document.validation.processImmutable'],
+      ]);
+      const after = (await suite.get(`/api/documents/${doc.id}`, suite.admin)).body;
+      expect(after).toMatchObject({ path: doc.path, documentType: 'TEXTFILE', processId });
+    });
+
+    it('checks access before the form: 403 for READ even with an invalid form, 404 for an unknown id', async () => {
+      const doc = await create();
+      expect((await suite.send('PUT', '/api/documents', reader, form(doc))).status).toBe(403);
+      expect((await suite.send('PUT', '/api/documents', reader, { id: doc.id, filename: '' })).status).toBe(
+        403,
+      );
+      expect((await suite.send('PUT', '/api/documents', stranger, form(doc))).status).toBe(403);
       expect(
-        (await suite.send('PUT', '/api/documents', reader, { id: doc.id, filename: 'r.txt' })).status,
-      ).toBe(403);
-      expect(
-        (await suite.send('PUT', '/api/documents', suite.admin, { id: MISSING_ID, filename: 'r.txt' }))
-          .status,
+        (await suite.send('PUT', '/api/documents', suite.admin, form({ id: MISSING_ID, path: 'p' }))).status,
       ).toBe(404);
+    });
+  });
+
+  describe('POST /api/file-upload refusals carry a reason the UI translates', () => {
+    const upload = async (name: string, bytes: Buffer) => {
+      const f = new FormData();
+      f.append('nodeId', String(uploadNodeId));
+      f.append('file', new Blob([new Uint8Array(bytes)]), name);
+      const res = await fetch(`${suite.api.baseUrl}/api/file-upload`, {
+        method: 'POST',
+        body: f,
+        headers: { Authorization: `Bearer ${writer}` },
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+
+    it('415 with the key and parameters of the refusal', async () => {
+      const mismatch = await upload('scan.png', Buffer.from('plain words'));
+      expect(mismatch).toMatchObject({
+        status: 415,
+        body: {
+          message: 'error.upload.unsupportedType',
+          reason: {
+            key: 'error.upload.reason.mismatch',
+            params: { filename: 'scan.png', expected: 'png', ext: 'png', found: 'unknown' },
+          },
+        },
+      });
+      const exe = await upload('tool.exe', Buffer.from('MZ'));
+      expect(exe.body.reason).toMatchObject({ key: 'error.upload.reason.extension', params: { ext: 'exe' } });
+      expect((await upload('image.png', PNG)).status).toBe(201);
     });
   });
 

@@ -409,7 +409,97 @@ describe('labels API', () => {
       expect((await get(`/api/node/${MISSING_ID}/ner-tag-type`, suite.admin)).status).toBe(404);
     });
 
-    it('needs a token (401), READ to read and ADMIN on the process to change (403)', async () => {
+    it('lets WRITE on the node add and rename tag types (name, colours, parent of a new one only)', async () => {
+      const node = await buildNode('SPAN');
+      const parent = await createTag(node.id, { prefixKey: 'q', suffixKey: 'w', mandatory: true });
+      const writer = await signIn(
+        await buildUser(knex, { authorities: [{ componentId: node.id, type: 'NODE', mode: 'WRITE' }] }),
+      );
+      const added = await send('POST', `/api/node/${node.id}/ner-tag-type`, writer, {
+        ...tag({ name: 'Child', parentId: parent.id }),
+        selectable: false,
+        mandatory: true,
+        prefixKey: 'a',
+        suffixKey: 'b',
+        dataFormat: 'DATE',
+      });
+      expect(added.status).toBe(201);
+      expect(added.body).toMatchObject({
+        name: 'Child',
+        parentId: parent.id,
+        backgroundColor: '#112233',
+        selectable: true,
+        mandatory: false,
+        prefixKey: null,
+        dataFormat: null,
+      });
+      const renamed = await send('PUT', '/api/ner-tag-type', writer, {
+        ...parent,
+        name: 'Renamed',
+        backgroundColor: '#445566',
+        textColor: '#000000',
+        parentId: added.body.id,
+        mandatory: false,
+        prefixKey: null,
+        suffixKey: null,
+        disabled: true,
+      });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({
+        id: parent.id,
+        name: 'Renamed',
+        backgroundColor: '#445566',
+        textColor: '#000000',
+        parentId: null,
+        mandatory: true,
+        prefixKey: 'q',
+        suffixKey: 'w',
+        disabled: false,
+      });
+      const list = (await get(`/api/node/${node.id}/ner-tag-type`, writer)).body as NerTagTypeDTO[];
+      expect(list.find((x) => x.id === added.body.id)?.path).toBe('Renamed -> Child');
+      // the names are checked as for an admin
+      const taken = await send('POST', `/api/node/${node.id}/ner-tag-type`, writer, tag({ name: 'child' }));
+      expect(taken.status).toBe(400);
+      // deleting stays with the process admin
+      expect((await send('DELETE', `/api/ner-tag-type/${added.body.id}`, writer)).status).toBe(403);
+      // an admin of the process still sets everything
+      const full = await send('PUT', '/api/ner-tag-type', processAdmin, {
+        ...renamed.body,
+        mandatory: false,
+      });
+      expect(full.body.mandatory).toBe(false);
+    });
+
+    it('refuses adding and renaming tag types to READ on the node and to WRITE on another process (403)', async () => {
+      const node = await buildNode('SPAN');
+      const t = await createTag(node.id);
+      const nodeReader = await signIn(
+        await buildUser(knex, { authorities: [{ componentId: node.id, type: 'NODE', mode: 'READ' }] }),
+      );
+      const other = await buildProcess(knex);
+      const otherNode = await buildNode('SPAN', other.id);
+      const otherWriter = await signIn(
+        await buildUser(knex, {
+          authorities: [
+            { componentId: other.id, type: 'PROCESS', mode: 'WRITE' },
+            { componentId: otherNode.id, type: 'NODE', mode: 'WRITE' },
+          ],
+        }),
+      );
+      for (const token of [nodeReader, reader, otherWriter]) {
+        expect((await send('POST', `/api/node/${node.id}/ner-tag-type`, token, tag())).status).toBe(403);
+        expect((await send('PUT', '/api/ner-tag-type', token, { ...t, name: unique('X') })).status).toBe(403);
+      }
+      // WRITE on the other process reaches its own node only
+      expect((await send('POST', `/api/node/${otherNode.id}/ner-tag-type`, otherWriter, tag())).status).toBe(
+        201,
+      );
+      const after = (await get(`/api/node/${node.id}/ner-tag-type`, suite.admin)).body as NerTagTypeDTO[];
+      expect(after.map((x) => x.name)).toEqual([t.name]);
+    });
+
+    it('needs a token (401), READ to read, WRITE on the node to add or rename, ADMIN on the process to delete (403)', async () => {
       const node = await buildNode('SPAN');
       const t = await createTag(node.id);
       expect((await get(`/api/node/${node.id}/ner-tag-type`)).status).toBe(401);

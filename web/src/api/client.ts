@@ -210,3 +210,88 @@ export const http = {
   delete: <T = void>(path: string, opts?: Opts & { body?: unknown }) =>
     request<T>(path, { ...opts, method: 'DELETE' }).then((r) => r.data),
 };
+
+// --- multipart upload with progress ---
+
+export interface UploadOptions {
+  /** Called with the bytes sent and the total while the body goes out. */
+  onProgress?: (loaded: number, total: number) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Do not show an error toast (the caller lists the failure itself). */
+  silent?: boolean;
+}
+
+/**
+ * POSTs form data with XMLHttpRequest (fetch reports no upload progress), with the same bearer token,
+ * timeout, error types and hooks as `request`: resolves with the parsed body of a 2xx answer, else throws
+ * HttpError (status 0 when the server could not be reached) or RequestError (timeout).
+ */
+export function uploadForm<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const method: HttpMethod = 'POST';
+  const url = buildUrl(path);
+  const ctx: RequestContext = { url, method, silent: options.silent ?? false };
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    xhr.timeout = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    xhr.setRequestHeader('Accept', 'application/json, text/plain, */*');
+    const token = getAuthToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    const fail = (err: HttpError | RequestError) => {
+      hooks.onError?.(err, ctx);
+      reject(err);
+    };
+    const headersOf = () => {
+      const h = new Headers();
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
+        const at = line.indexOf(':');
+        if (at > 0) h.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      return h;
+    };
+    const onAbort = () => xhr.abort();
+    options.signal?.addEventListener('abort', onAbort);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(e.loaded, e.total);
+    };
+    xhr.onload = () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      const headers = headersOf();
+      let data: unknown = xhr.responseText || null;
+      if ((headers.get('content-type') ?? '').includes('json') && xhr.responseText) {
+        try {
+          data = JSON.parse(xhr.responseText) as unknown;
+        } catch {
+          /* keep the text */
+        }
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        hooks.onSuccess?.({ data, status: xhr.status, headers }, ctx);
+        resolve(data as T);
+        return;
+      }
+      if (xhr.status === 401 || xhr.status === 403) {
+        clearAuthToken();
+        hooks.onAuthCleared?.();
+      }
+      fail(new HttpError(xhr.status, data, headers, url, method));
+    };
+    xhr.onerror = () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      fail(new HttpError(0, null, new Headers(), url, method));
+    };
+    xhr.ontimeout = () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      fail(new RequestError(`timeout of ${xhr.timeout}ms exceeded`, url, method));
+    };
+    xhr.onabort = () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(new DOMException('The upload was cancelled', 'AbortError'));
+    };
+    xhr.send(form);
+  });
+}

@@ -11,6 +11,9 @@ export interface ConfirmModalProps {
   children: ReactNode;
   /** The confirm button's text; "Delete" for a dangerous action, else "Save". */
   confirmLabel?: ReactNode;
+  /** The other button's text; "Cancel" by default. */
+  cancelLabel?: ReactNode;
+  cancelTestId?: string;
   danger?: boolean;
   pending?: boolean;
   onConfirm: () => void;
@@ -25,6 +28,8 @@ export function ConfirmModal({
   title,
   children,
   confirmLabel,
+  cancelLabel,
+  cancelTestId,
   danger,
   pending,
   onConfirm,
@@ -43,8 +48,13 @@ export function ConfirmModal({
       headerClassName={danger ? 'text-danger' : undefined}
       footer={
         <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            {t('global.common.cancel')}
+          <button
+            type="button"
+            className="btn btn-outline-secondary"
+            onClick={onClose}
+            data-testid={cancelTestId}
+          >
+            {cancelLabel ?? t('global.common.cancel')}
           </button>
           <button
             type="button"

@@ -45,7 +45,9 @@ export function Dropdown({
       >
         {label}
       </button>
+      {/* data-bs-popper: Bootstrap's placement rules (dropdown-menu-end aligns to the right edge) without Popper. */}
       <ul
+        data-bs-popper="static"
         className={`dropdown-menu shadow-sm ${align === 'end' ? 'dropdown-menu-end' : ''} ${open ? 'show' : ''}`}
         onClick={() => setOpen(false)}
       >

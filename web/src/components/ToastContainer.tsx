@@ -1,4 +1,7 @@
-/** Renders the toast store at the top right of the page. */
+/**
+ * Renders the toast store at the bottom centre of the window, newest last: clear of the header's actions
+ * (top right), a side panel's buttons (right) and the graph's controls (bottom left).
+ */
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dismissToast, getToasts, subscribeToasts } from './toast';
@@ -7,7 +10,10 @@ export function ToastContainer() {
   const { t } = useTranslation();
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
   return (
-    <div className="toast-container position-fixed top-0 end-0 p-3 app-toasts" aria-live="polite">
+    <div
+      className="toast-container position-fixed bottom-0 start-50 translate-middle-x p-3 app-toasts"
+      aria-live="polite"
+    >
       {toasts.map((item) => (
         <div
           key={item.id}

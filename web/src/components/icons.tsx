@@ -224,3 +224,17 @@ export const IconCompress = (p: IconProps) => (
     <path d="M6 2.5V6H2.5M13.5 6H10V2.5M10 13.5V10h3.5M2.5 10H6v3.5" />
   </Icon>
 );
+
+export const IconUpload = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M8 10.5V2.5M5 5.5l3-3 3 3" />
+    <path d="M2.5 10.5v3h11v-3" />
+  </Icon>
+);
+
+export const IconMap = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M1.5 3.5l4-1.5 5 1.5 4-1.5v10.5l-4 1.5-5-1.5-4 1.5z" />
+    <path d="M5.5 2v10.5M10.5 3.5V14" />
+  </Icon>
+);

@@ -1,6 +1,7 @@
 /**
  * The toast store: a tiny external store (no React context) so that the HTTP client hooks, which live
- * outside React, can push messages. Toasts close themselves after 3000 ms.
+ * outside React, can push messages. Toasts close themselves after 3000 ms; at most MAX_TOASTS show at once
+ * (a new one pushes the oldest out).
  */
 import { TOAST_TIMEOUT_MS } from '../config';
 
@@ -13,6 +14,8 @@ export interface Toast {
 }
 
 type Listener = () => void;
+
+export const MAX_TOASTS = 3;
 
 let toasts: readonly Toast[] = [];
 let nextId = 1;
@@ -34,7 +37,7 @@ export function showToast(kind: ToastKind, text: string, timeoutMs = TOAST_TIMEO
   const id = nextId++;
   // The same text twice in a row (e.g. one failure reported by two parallel calls) is shown once.
   if (toasts.some((t) => t.text === text && t.kind === kind)) return id;
-  toasts = [...toasts, { id, kind, text }];
+  toasts = [...toasts, { id, kind, text }].slice(-MAX_TOASTS);
   emit();
   window.setTimeout(() => dismissToast(id), timeoutMs);
   return id;

@@ -29,5 +29,12 @@ export function useForm<T extends Record<string, string | boolean>>(initial: T |
 
   const show = (name: keyof T) => submitted || !!touched[name];
 
-  return { values, set, touch, text, show, submitted, setSubmitted, setValues };
+  /** Starts over (e.g. after a successful submit): these values, nothing changed, no submit attempted. */
+  const reset = useCallback((next: T) => {
+    setValues(next);
+    setTouched({});
+    setSubmitted(false);
+  }, []);
+
+  return { values, set, touch, text, show, submitted, setSubmitted, setValues, reset };
 }

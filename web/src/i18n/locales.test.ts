@@ -95,6 +95,28 @@ describe('translation files', () => {
     expect(keys.filter((k) => !enKeys.has(k))).toEqual([]);
   });
 
+  it('holds the upload refusal reasons and file kinds, and the document edit rules (domain)', () => {
+    const upload = fs.readFileSync(path.join(ROOT, 'domain', 'upload-check.ts'), 'utf8');
+    const reasons = matchesOf(upload, /'(error\.upload\.reason\.\w+)'/g);
+    expect(reasons.length).toBeGreaterThan(8);
+    const kinds = matchesOf(
+      upload.slice(upload.indexOf('FILE_KINDS = ['), upload.indexOf('] as const')),
+      /'(\w+)'/g,
+    );
+    expect(kinds.length).toBe(15);
+    const found = [...kinds, 'zip', 'riff', 'binary', 'unknown'];
+    const edit = fs.readFileSync(path.join(ROOT, 'domain', 'document-edit.ts'), 'utf8');
+    const editKeys = matchesOf(edit, /key: '([^']+)'/g);
+    expect(editKeys.length).toBeGreaterThan(3);
+    const keys = [
+      ...reasons,
+      ...kinds.map((k) => `error.upload.kind.${k}`),
+      ...found.map((k) => `error.upload.found.${k}`),
+      ...editKeys,
+    ];
+    expect(keys.filter((k) => !enKeys.has(k))).toEqual([]);
+  });
+
   it('holds the keys of the API contract and the error catalogue', () => {
     const keys = [
       'error.validation',

@@ -30,7 +30,8 @@ export const accountQueries = {
   verify: (key: string) =>
     queryOptions({
       queryKey: accountKeys.verify(key),
-      queryFn: () => http.get<unknown>('api/verify', { query: { key } }).then(() => true),
+      // The page says itself when the key is refused: no toast besides.
+      queryFn: () => http.get<unknown>('api/verify', { query: { key }, silent: true }).then(() => true),
       retry: false,
       staleTime: Infinity,
       gcTime: Infinity,
@@ -69,7 +70,11 @@ export function useUpdateAccount() {
 export function useChangePassword() {
   return useMutation({
     mutationFn: async (body: { currentPassword: string; newPassword: string }) => {
-      const res = await request<unknown>('api/account/change-password', { method: 'POST', body });
+      const res = await request<unknown>('api/account/change-password', {
+        method: 'POST',
+        body,
+        silent: true,
+      });
       const header = res.headers.get('authorization');
       if (header && header.startsWith('Bearer ')) replaceAuthToken(header.slice('Bearer '.length));
     },
@@ -78,21 +83,21 @@ export function useChangePassword() {
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (body: RegisterRequest) => http.post<unknown>('api/register', body),
+    mutationFn: (body: RegisterRequest) => http.post<unknown>('api/register', body, { silent: true }),
   });
 }
 
 export function useResetPasswordInit() {
   return useMutation({
     mutationFn: (email: string) =>
-      http.post<unknown>('api/account/reset-password/init', undefined, { text: email }),
+      http.post<unknown>('api/account/reset-password/init', undefined, { text: email, silent: true }),
   });
 }
 
 export function useResetPasswordFinish() {
   return useMutation({
     mutationFn: (body: { key: string; newPassword: string }) =>
-      http.post<unknown>('api/account/reset-password/finish', body),
+      http.post<unknown>('api/account/reset-password/finish', body, { silent: true }),
   });
 }
 

@@ -57,6 +57,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const res = await request<AuthenticateResponse | null>('api/authenticate', {
         method: 'POST',
         body: { username, password, rememberMe },
+        // The sign-in page shows why it failed.
+        silent: true,
       });
       const header = res.headers.get('authorization');
       if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), rememberMe);

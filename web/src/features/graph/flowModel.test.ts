@@ -58,4 +58,22 @@ describe('flow model', () => {
     expect(chooser.position).toEqual({ x: 700, y: 50 });
     expect(flow.edges.find((e) => e.id === CHOOSER_ID)).toMatchObject({ source: '2', target: CHOOSER_ID });
   });
+
+  it('names nodes and edges for screen readers by the names of the nodes', () => {
+    const flow = buildFlow({
+      nodes,
+      edges,
+      predicates: [],
+      isUpload,
+      followUpTypes,
+      activeNodeId: null,
+      chooser: null,
+      ariaLabels: {
+        node: (n) => `${n.activityType}: ${n.name}`,
+        edge: (from, to) => `Edge from ${from?.name} to ${to?.name}`,
+      },
+    });
+    expect(flow.edges.map((e) => e.ariaLabel)).toEqual(['Edge from n1 to n2', 'Edge from n2 to n3']);
+    expect(flow.nodes.find((n) => n.id === '3')!.ariaLabel).toBe('SEND_MAIL: n3');
+  });
 });

@@ -45,6 +45,11 @@ export interface FlowInput {
   activeNodeId: number | null;
   /** The temporary chooser, drawn x+300, y-50 from its source node. */
   chooser: ChooserNodeData | null;
+  /** What screen readers announce for a node and for an edge between two nodes (by names, not ids). */
+  ariaLabels?: {
+    node: (node: NodeDTO) => string;
+    edge: (from: NodeDTO | undefined, to: NodeDTO | undefined) => string;
+  };
 }
 
 export interface Flow {
@@ -56,7 +61,8 @@ export interface Flow {
 }
 
 export function buildFlow(input: FlowInput): Flow {
-  const { nodes, edges, predicates, isUpload, followUpTypes, activeNodeId, chooser } = input;
+  const { nodes, edges, predicates, isUpload, followUpTypes, activeNodeId, chooser, ariaLabels } = input;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
   const { positions, uploadGroup } = layoutGraph(
     nodes.map((n) => ({ id: n.id, x: n.x, y: n.y, upload: isUpload(n.activityType) })),
     edges,
@@ -84,6 +90,7 @@ export function buildFlow(input: FlowInput): Flow {
       type: 'process',
       position: positions.get(n.id)!,
       width: NODE_WIDTH,
+      ariaLabel: ariaLabels?.node(n),
       data: {
         node: n,
         upload,
@@ -103,6 +110,7 @@ export function buildFlow(input: FlowInput): Flow {
     type: 'predicate',
     source: flowNodeId(e.fromId),
     target: flowNodeId(e.toId),
+    ariaLabel: ariaLabels?.edge(byId.get(e.fromId), byId.get(e.toId)),
     data: { edgeId: e.id, predicateCount: countByEdge.get(e.id) ?? 0 },
   }));
 

@@ -123,3 +123,77 @@ export const CLICK_DISTANCE = 5;
 
 export const movedFarEnough = (from: XY, to: XY) =>
   Math.hypot(to.x - from.x, to.y - from.y) >= CLICK_DISTANCE;
+
+/** Free space kept between a new node's card and any other card. */
+export const FREE_GAP = { x: 40, y: 30 } as const;
+
+const overlaps = (a: Rect, b: Rect) =>
+  a.x < b.x + b.width + FREE_GAP.x &&
+  b.x < a.x + a.width + FREE_GAP.x &&
+  a.y < b.y + b.height + FREE_GAP.y &&
+  b.y < a.y + a.height + FREE_GAP.y;
+
+/**
+ * The rectangles the drawn nodes, the upload group box and the edges take on the canvas. An edge between
+ * a source's right side and a target's left side (a bezier whose control points share its ends' heights)
+ * stays inside the box of its two ends.
+ */
+export function occupiedRects(
+  positions: ReadonlyMap<number, XY>,
+  uploadGroup: Rect | null,
+  edges: readonly LayoutEdge[] = [],
+): Rect[] {
+  const rects: Rect[] = [...positions.values()].map((p) => ({
+    x: p.x,
+    y: p.y,
+    width: NODE_WIDTH,
+    height: NODE_HEIGHT,
+  }));
+  for (const e of edges) {
+    const from = positions.get(e.fromId);
+    const to = positions.get(e.toId);
+    if (!from || !to) continue;
+    const start = { x: from.x + NODE_WIDTH, y: from.y + NODE_HEIGHT / 2 };
+    const end = { x: to.x, y: to.y + NODE_HEIGHT / 2 };
+    rects.push({
+      x: Math.min(start.x, end.x),
+      y: Math.min(start.y, end.y),
+      width: Math.abs(end.x - start.x),
+      height: Math.abs(end.y - start.y),
+    });
+  }
+  return uploadGroup ? [...rects, uploadGroup] : rects;
+}
+
+/** How many card slots a row of new nodes takes before the next row starts. */
+const FREE_ROW_SLOTS = 4;
+
+/**
+ * Where a new node's card goes: at `preferred` when no other card, edge or the upload box is within the free
+ * gap; else in the first free slot of a grid of card-sized steps right of and below it (rows of a few slots,
+ * read like text), and failing that anywhere around it. Never (0, 0), which would mean 'not placed yet'.
+ */
+export function freeSpot(preferred: XY, occupied: readonly Rect[]): XY {
+  const stepX = NODE_WIDTH + FREE_GAP.x;
+  const stepY = NODE_HEIGHT + FREE_GAP.y;
+  const start = { x: Math.round(preferred.x), y: Math.round(preferred.y) };
+  const at = (i: number, j: number) => ({ x: start.x + i * stepX, y: start.y + j * stepY });
+  const isFree = (p: XY) =>
+    !isUnplaced(p) && !occupied.some((r) => overlaps({ ...p, width: NODE_WIDTH, height: NODE_HEIGHT }, r));
+  const rows = occupied.length + 2;
+  for (let j = 0; j < rows; j++) {
+    for (let i = 0; i < FREE_ROW_SLOTS; i++) if (isFree(at(i, j))) return at(i, j);
+  }
+  const radius = rows;
+  const steps: [number, number][] = [];
+  for (let i = -radius; i <= radius; i++) for (let j = -radius; j <= radius; j++) steps.push([i, j]);
+  steps.sort(
+    ([ai, aj], [bi, bj]) =>
+      Math.max(Math.abs(ai), Math.abs(aj)) - Math.max(Math.abs(bi), Math.abs(bj)) ||
+      Math.abs(ai) + Math.abs(aj) - (Math.abs(bi) + Math.abs(bj)),
+  );
+  for (const [i, j] of steps) if (isFree(at(i, j))) return at(i, j);
+  // Everything around is taken: below the lowest card.
+  const bottom = Math.max(...occupied.map((r) => r.y + r.height));
+  return { x: start.x, y: bottom + FREE_GAP.y };
+}

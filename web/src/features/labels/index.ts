@@ -8,3 +8,4 @@ export { MatchingRulesSection, type MatchingRulesSectionProps } from './componen
 export { RelationsSection, type RelationsSectionProps } from './components/RelationsSection';
 export { LabelsExportSection } from './components/LabelsExportSection';
 export { labelKeys, labelQueries } from './api';
+export { NerLabelModal, type NerLabelModalProps } from './components/NerLabelModal';

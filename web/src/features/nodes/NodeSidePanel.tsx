@@ -36,15 +36,29 @@ import './nodes.css';
 export interface NodeSidePanelProps {
   nodeId: number;
   processId: number;
+  /** The user asks to close the panel (its close button); the page asks first when edits are unsaved. */
   onClose: () => void;
+  /** The node was deleted from the panel: close it without asking. */
+  onDeleted?: () => void;
+  /** Told whenever the panel gets or loses unsaved edits (and false when it goes away). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
-export function NodeSidePanel({ nodeId, processId, onClose }: NodeSidePanelProps) {
+export function NodeSidePanel({ nodeId, processId, onClose, onDeleted, onDirtyChange }: NodeSidePanelProps) {
   const { t } = useTranslation();
   const node = useQuery({ ...nodeQueries.detail(nodeId), retry: false });
 
   if (node.data) {
-    return <NodePanelContent key={nodeId} node={node.data} processId={processId} onClose={onClose} />;
+    return (
+      <NodePanelContent
+        key={nodeId}
+        node={node.data}
+        processId={processId}
+        onClose={onClose}
+        onDeleted={onDeleted ?? onClose}
+        onDirtyChange={onDirtyChange}
+      />
+    );
   }
   return (
     <aside className="node-panel" data-testid="node-panel" data-node-id={nodeId}>
@@ -82,10 +96,14 @@ function NodePanelContent({
   node,
   processId,
   onClose,
+  onDeleted,
+  onDirtyChange,
 }: {
   node: NodeDTO;
   processId: number;
   onClose: () => void;
+  onDeleted: () => void;
+  onDirtyChange?: (dirty: boolean) => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -108,6 +126,13 @@ function NodePanelContent({
     // Only a new node object (react-query keeps equal data as the same object) is a change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [node]);
+  const unsaved = dirty && !readOnly;
+  const onDirtyChangeRef = useRef(onDirtyChange);
+  useEffect(() => {
+    onDirtyChangeRef.current = onDirtyChange;
+  });
+  useEffect(() => onDirtyChangeRef.current?.(unsaved), [unsaved]);
+  useEffect(() => () => onDirtyChangeRef.current?.(false), []);
   const save = useSaveNode();
   const remove = useDeleteNode();
   const execute = useExecuteAction();
@@ -281,7 +306,7 @@ function NodePanelContent({
             {save.isPending && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
             {t('global.common.save')}
           </button>
-          {form.dirty && !readOnly && (
+          {unsaved && (
             <span className="small text-body-secondary" data-testid="node-unsaved">
               {t('soaApp.nodePanel.unsaved')}
             </span>
@@ -342,7 +367,7 @@ function NodePanelContent({
             pending={remove.isPending}
             onClose={() => setDialog(null)}
             onConfirm={() =>
-              remove.mutate(saved.id, { onSuccess: onClose, onSettled: () => setDialog(null) })
+              remove.mutate(saved.id, { onSuccess: onDeleted, onSettled: () => setDialog(null) })
             }
             testId="node-delete-modal"
             confirmTestId="node-delete-confirm"

@@ -16,8 +16,12 @@ export interface NodeForm {
   draft: NodeDTO;
   readOnly: boolean;
   dirty: boolean;
-  /** Replaces fields of the draft (the checkbox couplings of domain/nodes.ts are applied afterwards). */
-  patch: (fields: Partial<NodeDTO>) => void;
+  /**
+   * Replaces fields of the draft (the checkbox couplings of domain/nodes.ts are applied afterwards) and marks
+   * them touched, so that their messages show; `touched` names the paths to mark instead (e.g. only
+   * `mailReceivers[2].email` when that e-mail was typed, nothing when an empty row was added).
+   */
+  patch: (fields: Partial<NodeDTO>, touched?: readonly string[]) => void;
   /** The message to show under a field (server errors at once, client ones once touched or submitted). */
   error: (field: string) => Violation | null;
   /** Violations of the draft (client side), all fields. */
@@ -73,10 +77,11 @@ export function useNodeFormState(node: NodeDTO, readOnly: boolean, ctx: NodeCont
   const [serverErrors, setServerErrors] = useState<FieldViolation[]>([]);
   const [version, setVersion] = useState(0);
 
-  const patch = useCallback((fields: Partial<NodeDTO>) => {
+  const patch = useCallback((fields: Partial<NodeDTO>, touchedPaths?: readonly string[]) => {
     const keys = Object.keys(fields);
+    const marked = touchedPaths ?? keys;
     setDraft((d) => applyCouplings({ ...d, ...fields }));
-    setTouched((tc) => (keys.every((k) => tc.has(k)) ? tc : new Set([...tc, ...keys])));
+    setTouched((tc) => (marked.every((k) => tc.has(k)) ? tc : new Set([...tc, ...marked])));
     setServerErrors((errs) => errs.filter((e) => !keys.includes(rootOf(e.field))));
   }, []);
 
@@ -106,7 +111,7 @@ export function useNodeFormState(node: NodeDTO, readOnly: boolean, ctx: NodeCont
     (field: string): Violation | null => {
       const server = serverErrors.find((e) => e.field === field);
       if (server) return server.violation;
-      if (!submitted && !touched.has(rootOf(field))) return null;
+      if (!submitted && !touched.has(rootOf(field)) && !touched.has(field)) return null;
       return violations.find((v) => v.field === field)?.violation ?? null;
     },
     [serverErrors, submitted, touched, violations],

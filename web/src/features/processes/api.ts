@@ -60,6 +60,19 @@ export function useCreateProcess() {
   });
 }
 
+/** Replaces a Sphere's tags (exactly one system tag among them). */
+export function useSaveProcessTags() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, tagIds }: { id: number; tagIds: readonly number[] }) =>
+      http.put<ProcessDTO>(
+        `api/processes/${id}/process-tags`,
+        tagIds.map((tagId) => ({ id: tagId })),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: processKeys.all }),
+  });
+}
+
 export function useDeleteProcess() {
   const queryClient = useQueryClient();
   return useMutation({

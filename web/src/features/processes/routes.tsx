@@ -4,15 +4,16 @@ import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@do
 import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { dashboardRoute } from '../dashboard/routes';
+import { documentDetailRoutes } from '../document-detail/routes';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
+import { uploadRoute } from '../upload/routes';
 import { previewWindowRoute, workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
 import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
 
 const ADMIN: AccessMode[] = ['ADMIN'];
-const WRITE: AccessMode[] = ['ADMIN', 'WRITE'];
 const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
 
 /** Creating a Sphere needs the global process permission at WRITE (what the API checks). */
@@ -60,22 +61,13 @@ export const processRoutes: RouteObject[] = [
           </PrivateRoute>
         ),
       },
-      {
-        // Needs node permission on the process's HUP node: refined by the upload issue (nodes API).
-        path: 'process/:id/upload',
-        element: (
-          <PrivateRoute numericParams={['id']}>
-            <NotBuiltYetPage page="upload" />
-          </PrivateRoute>
-        ),
-      },
+      uploadRoute,
       scoped('process/:processId/statistics', ADMIN, 'statistics'),
       secretsRoute,
       graphRoute,
       dashboardRoute,
       scoped('process/:processId/documents', READ, 'documents'),
-      scoped('process/:processId/documents/:id', READ, 'documentDetail', ['id']),
-      scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),
+      ...documentDetailRoutes,
       scoped('process/:processId/rag', READ, 'rag'),
       workspaceRoute,
       previewWindowRoute,

@@ -6,6 +6,8 @@ export interface ManagementInfo {
   activeProfiles: string[];
   displayRibbonOnProfiles?: string;
   appName?: string;
+  /** The API's upload limits (UPLOAD_MAX_BYTES, OFFICE_MAX_UNCOMPRESSED_BYTES), for the upload page's check. */
+  upload?: { maxBytes: number; officeMaxUncompressedBytes: number };
 }
 
 export const managementKeys = {

@@ -39,3 +39,25 @@ export function segmentHidden(text: string): TextSegment[] {
   if (run) out.push({ text: run });
   return out;
 }
+
+export interface OffsetPiece {
+  start: number;
+  end: number;
+  mark?: string;
+}
+
+/**
+ * `text[start, end)` cut like segmentHidden, as offsets into `text` (the labelling view draws each piece as
+ * a span of its own, so the offsets of the text and of its tags stay those of the text).
+ */
+export function hiddenPieces(text: string, start: number, end: number): OffsetPiece[] {
+  const out: OffsetPiece[] = [];
+  let at = start;
+  for (const s of segmentHidden(text.slice(start, end))) {
+    out.push(
+      s.mark ? { start: at, end: at + s.text.length, mark: s.mark } : { start: at, end: at + s.text.length },
+    );
+    at += s.text.length;
+  }
+  return out;
+}

@@ -28,7 +28,8 @@ export function PasswordPage() {
     if (invalid) return;
     change.mutate(
       { currentPassword: values.currentPassword, newPassword: values.newPassword },
-      { onSuccess: () => form.setValues({ currentPassword: '', newPassword: '', confirmPassword: '' }) },
+      // The fields empty again, and not marked as missing.
+      { onSuccess: () => form.reset({ currentPassword: '', newPassword: '', confirmPassword: '' }) },
     );
   };
 

@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { confirmPasswordRule, emailRule, passwordRule } from '@domain';
-import { errorKeyOf } from '../../../api/errors';
+import { errorKeyOf, errorMessages } from '../../../api/errors';
 import { isHttpError } from '../../../api/client';
 import { useForm } from '../../../components/useForm';
 import { useResetPasswordFinish, useResetPasswordInit } from '../api';
@@ -39,6 +39,11 @@ export function ResetRequestPage() {
           {notFound && (
             <div className="alert alert-danger" role="alert" data-testid="reset-request-notfound">
               {t('reset.request.messages.notfound')}
+            </div>
+          )}
+          {init.isError && !notFound && (
+            <div className="alert alert-danger" role="alert" data-testid="reset-request-error">
+              {errorMessages(t, init.error).join(' ')}
             </div>
           )}
           <form onSubmit={onSubmit} noValidate>

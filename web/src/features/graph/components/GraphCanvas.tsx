@@ -2,14 +2,19 @@
  * The React Flow canvas of the graph page. It draws what the page built (flowModel) and keeps a local copy of
  * the nodes only so that drags move smoothly; every change of the built flow replaces that copy.
  */
-import { useEffect } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Background,
+  ControlButton,
   Controls,
   MarkerType,
   MiniMap,
   ReactFlow,
+  useNodesInitialized,
   useNodesState,
+  useReactFlow,
+  useStore,
+  type FitViewOptions,
   type Connection,
   type DefaultEdgeOptions,
   type EdgeTypes,
@@ -18,6 +23,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useTranslation } from 'react-i18next';
+import { IconMap } from '../../../components/icons';
 import type { Flow, GraphFlowEdge, GraphFlowNode } from '../flowModel';
 import { useNodeDrag } from '../hooks/useNodeDrag';
 import { CLICK_DISTANCE, type XY } from '../layout';
@@ -39,7 +45,28 @@ const defaultEdgeOptions: DefaultEdgeOptions = {
   markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18, color: '#8a94a6' },
 };
 
-const FIT_VIEW_OPTIONS = { padding: 0.15, maxZoom: 1 };
+/** The minimap's size (px): small, in the bottom-right corner, and fitted views keep clear of it. */
+const MINIMAP_WIDTH = 150;
+const MINIMAP_HEIGHT = 96;
+/** Below this canvas width the minimap starts hidden (its button in the controls shows it). */
+const MINIMAP_MIN_CANVAS_WIDTH = 700;
+
+/**
+ * Below this zoom the cards cannot be read: a narrow canvas (a phone) shows the graph from its start at this
+ * zoom instead of all of it, and the user pans to the rest.
+ */
+const READABLE_ZOOM = 0.75;
+
+/** A fitted view leaves room for the controls (bottom left) and, when shown, the minimap (bottom right). */
+const fitViewOptions = (miniMap: boolean): FitViewOptions => ({
+  padding: {
+    top: '32px',
+    left: '64px',
+    right: '32px',
+    bottom: miniMap ? `${MINIMAP_HEIGHT + 32}px` : '32px',
+  },
+  maxZoom: 1,
+});
 
 const MINIMAP_COLORS: Record<string, string> = {
   upload: '#0f9d8a',
@@ -56,6 +83,8 @@ const minimapColor = (n: GraphFlowNode) =>
 export interface GraphCanvasProps {
   flow: Flow;
   onNodeClick: (id: number) => void;
+  /** Enter or Space on a focused node: open its side panel. */
+  onNodeOpen: (id: number) => void;
   onNodeMoved: (id: number, to: XY) => void;
   onEdgeClick: (edgeId: number) => void;
   onPaneClick: () => void;
@@ -66,6 +95,8 @@ export interface GraphCanvasProps {
   onDragStart: () => void;
   /** The minimap is hidden while the chooser is open (panels are drawn above nodes and would cover it). */
   showMiniMap: boolean;
+  /** Bumped when the whole graph should be fitted into view again (e.g. after a node was added). */
+  fitRequest?: number;
 }
 
 const numericId = (id: string | null | undefined) => (id && /^\d+$/.test(id) ? Number(id) : null);
@@ -73,6 +104,7 @@ const numericId = (id: string | null | undefined) => (id && /^\d+$/.test(id) ? N
 export function GraphCanvas({
   flow,
   onNodeClick,
+  onNodeOpen,
   onNodeMoved,
   onEdgeClick,
   onPaneClick,
@@ -81,15 +113,105 @@ export function GraphCanvas({
   isValidConnection,
   onDragStart,
   showMiniMap,
+  fitRequest = 0,
 }: GraphCanvasProps) {
   const { t } = useTranslation();
   const [nodes, setNodes, onNodesChange] = useNodesState<GraphFlowNode>(flow.nodes);
   const drag = useNodeDrag(onNodeMoved, onNodeClick);
+  const { fitView, getNodes, getNodesBounds, setViewport } = useReactFlow();
+  const canvasWidth = useStore((s) => s.width);
+  const canvasHeight = useStore((s) => s.height);
+  const nodesInitialized = useNodesInitialized();
+  const [miniMapOpen, setMiniMapOpen] = useState(
+    () => typeof window === 'undefined' || window.innerWidth >= MINIMAP_MIN_CANVAS_WIDTH,
+  );
+  const miniMap = showMiniMap && miniMapOpen;
 
   useEffect(() => setNodes(flow.nodes), [flow.nodes, setNodes]);
 
+  /**
+   * Shows the whole graph (as the fitView of React Flow), unless that takes a zoom under READABLE_ZOOM: then
+   * the graph's start (left, vertically centred or from its top) at that zoom.
+   */
+  const fitGraph = useCallback(
+    (duration?: number) => {
+      const drawn = getNodes();
+      if (!drawn.length || !canvasWidth || !canvasHeight) return;
+      const bounds = getNodesBounds(drawn);
+      const bottom = miniMap ? MINIMAP_HEIGHT + 32 : 32;
+      const fits = Math.min(
+        (canvasWidth - 64 - 32) / Math.max(bounds.width, 1),
+        (canvasHeight - 32 - bottom) / Math.max(bounds.height, 1),
+      );
+      if (fits >= READABLE_ZOOM) {
+        void fitView({ ...fitViewOptions(miniMap), duration });
+        return;
+      }
+      const zoom = READABLE_ZOOM;
+      const x = 64 - bounds.x * zoom;
+      const tall = bounds.height * zoom > canvasHeight - 32 - bottom;
+      const y = tall
+        ? 32 - bounds.y * zoom
+        : (canvasHeight - bottom + 32) / 2 - (bounds.y + bounds.height / 2) * zoom;
+      void setViewport({ x, y, zoom }, { duration });
+    },
+    [getNodes, getNodesBounds, fitView, setViewport, canvasWidth, canvasHeight, miniMap],
+  );
+
+  // The first fit (React Flow's, at load) leaves cards too small to read on a narrow canvas: redo it there.
+  const firstFitDone = useRef(false);
+  useEffect(() => {
+    if (!nodesInitialized || firstFitDone.current) return;
+    firstFitDone.current = true;
+    fitGraph();
+  }, [nodesInitialized, fitGraph]);
+
+  // Once the nodes of the request are drawn (the effect above ran first), fit them all into view.
+  useEffect(() => {
+    if (fitRequest === 0) return;
+    const timer = window.setTimeout(() => fitGraph(300), 60);
+    return () => window.clearTimeout(timer);
+    // Only a new request fits; the minimap's state at that moment decides the padding.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fitRequest]);
+
   const connectionIds = (c: Connection | GraphFlowEdge) =>
     [numericId(c.source), numericId(c.target)] as const;
+
+  // Keyboard: Enter or Space on a focused node opens its panel, on a focused edge its predicates.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const target = e.target as HTMLElement;
+    if (target.classList.contains('react-flow__node')) {
+      const node = nodes.find((n) => n.id === target.dataset.id);
+      const id = numericId(node?.id);
+      if (node?.type === 'process' && id !== null) {
+        e.preventDefault();
+        onNodeOpen(id);
+      }
+    } else if (target.classList.contains('react-flow__edge')) {
+      const edge = flow.edges.find((x) => x.id === target.dataset.id);
+      if (edge?.type === 'predicate' && edge.data) {
+        e.preventDefault();
+        onEdgeClick(edge.data.edgeId);
+      }
+    }
+  };
+
+  const ariaLabelConfig = useMemo(
+    () => ({
+      'node.a11yDescription.default': t('soaApp.graph.a11y.node'),
+      'node.a11yDescription.keyboardDisabled': t('soaApp.graph.a11y.node'),
+      'edge.a11yDescription.default': t('soaApp.graph.a11y.edge'),
+      'controls.ariaLabel': t('soaApp.graph.a11y.controls'),
+      'controls.zoomIn.ariaLabel': t('soaApp.graph.a11y.zoomIn'),
+      'controls.zoomOut.ariaLabel': t('soaApp.graph.a11y.zoomOut'),
+      'controls.fitView.ariaLabel': t('soaApp.graph.a11y.fitView'),
+      'minimap.ariaLabel': t('soaApp.graph.a11y.minimap'),
+      'handle.ariaLabel': t('soaApp.graph.a11y.handle'),
+    }),
+    [t],
+  );
 
   const onConnectEnd: OnConnectEnd = (_event, state) => {
     const fromId = numericId(state.fromNode?.id);
@@ -132,16 +254,34 @@ export function GraphCanvas({
       elementsSelectable={false}
       deleteKeyCode={null}
       fitView
-      fitViewOptions={FIT_VIEW_OPTIONS}
+      fitViewOptions={fitViewOptions(miniMap)}
       minZoom={0.2}
       maxZoom={2}
       proOptions={{ hideAttribution: true }}
       aria-label={t('soaApp.graph.canvas')}
+      ariaLabelConfig={ariaLabelConfig}
+      onKeyDown={onKeyDown}
     >
       <Background gap={20} size={1} color="#d5dae3" />
-      <Controls showInteractive={false} position="bottom-left" />
-      {showMiniMap && (
+      <Controls
+        showInteractive={false}
+        position="bottom-left"
+        fitViewOptions={fitViewOptions(miniMap)}
+        onFitView={() => fitGraph()}
+      >
+        <ControlButton
+          onClick={() => setMiniMapOpen((open) => !open)}
+          title={t(miniMapOpen ? 'soaApp.graph.hideMiniMap' : 'soaApp.graph.showMiniMap')}
+          aria-label={t(miniMapOpen ? 'soaApp.graph.hideMiniMap' : 'soaApp.graph.showMiniMap')}
+          aria-pressed={miniMapOpen}
+          data-testid="minimap-toggle"
+        >
+          <IconMap />
+        </ControlButton>
+      </Controls>
+      {miniMap && (
         <MiniMap<GraphFlowNode>
+          style={{ width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT }}
           pannable
           zoomable
           nodeColor={minimapColor}

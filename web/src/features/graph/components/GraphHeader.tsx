@@ -16,13 +16,22 @@ export function GraphHeader({ processName, types, onAdd }: GraphHeaderProps) {
   const { t } = useTranslation();
   return (
     <div className="graph-header">
-      <Link to="/entity/process" className="btn btn-sm btn-outline-secondary" data-testid="graph-back">
+      <Link
+        to="/entity/process"
+        className="btn btn-sm btn-outline-secondary position-relative text-nowrap"
+        title={t('soaApp.graph.back')}
+        data-testid="graph-back"
+      >
         <IconArrowLeft className="me-1" />
-        {t('soaApp.graph.back')}
+        <span className="graph-back-label">{t('soaApp.graph.back')}</span>
       </Link>
       <div className="graph-title">
         <span className="graph-title-kicker">{t('soaApp.graph.title')}</span>
-        <h1 className="h5 mb-0 text-truncate" data-testid="graph-process-name">
+        <h1
+          className="h5 mb-0 text-truncate"
+          title={processName ?? undefined}
+          data-testid="graph-process-name"
+        >
           {processName ?? '\u00a0'}
         </h1>
       </div>

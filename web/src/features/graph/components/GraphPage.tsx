@@ -5,18 +5,27 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { useBlocker, useParams } from 'react-router-dom';
 import type { ActivityType } from '@domain';
 import { edgeRefusal } from '@domain/graph';
-import type { NodeInput } from '@domain/graph-types';
+import type { NodeDTO, NodeInput } from '@domain/graph-types';
 import { isUploadType } from '@domain/nodes';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NodeSidePanel } from '../../nodes/NodeSidePanel';
 import { useAddNode, useCreateEdge, useMoveNode, useSaveCoordinates } from '../api';
 import { buildFlow, type ChooserNodeData } from '../flowModel';
 import { GraphActionsContext, type GraphActions } from '../graphActions';
 import { useGraphData } from '../hooks/useGraphData';
 import { useKeepInView } from '../hooks/useKeepInView';
-import { NODE_HEIGHT, NODE_WIDTH, followUpPosition, isUnplaced, type XY } from '../layout';
+import {
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  followUpPosition,
+  freeSpot,
+  isUnplaced,
+  occupiedRects,
+  type XY,
+} from '../layout';
 import { AddNodeModal, type AddNodeRequest } from './AddNodeModal';
 import { GraphCanvas } from './GraphCanvas';
 import { GraphHeader } from './GraphHeader';
@@ -43,6 +52,13 @@ function GraphView({ processId }: { processId: number }) {
   const [chooser, setChooser] = useState<Omit<ChooserNodeData, 'sourceType'> | null>(null);
   const [adding, setAdding] = useState<AddNodeRequest | null>(null);
   const [edgeId, setEdgeId] = useState<number | null>(null);
+  const [fitRequest, setFitRequest] = useState(0);
+  // The open side panel holds edits not saved yet: closing it, opening another node's or leaving asks first.
+  const [panelDirty, setPanelDirty] = useState(false);
+  const [pendingDiscard, setPendingDiscard] = useState<(() => void) | null>(null);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => panelDirty && currentLocation.pathname !== nextLocation.pathname,
+  );
   // Set at once when a type is picked: the chooser losing focus to the modal must not remove it.
   const addingRef = useRef(false);
 
@@ -56,6 +72,19 @@ function GraphView({ processId }: { processId: number }) {
   const chooserSource = chooser ? nodeById.get(chooser.sourceId) : undefined;
   const edge = edgeId !== null ? edges.find((e) => e.id === edgeId) : undefined;
 
+  const ariaLabels = useMemo(() => {
+    const nameOf = (n: NodeDTO | undefined) => n?.name?.trim() || t('soaApp.graph.unknownNode');
+    return {
+      node: (n: NodeDTO) =>
+        t('soaApp.graph.a11y.nodeLabel', {
+          type: t(`soaApp.graph.nodeTypes.${n.activityType}`, { defaultValue: n.activityType }),
+          name: nameOf(n),
+        }),
+      edge: (from: NodeDTO | undefined, to: NodeDTO | undefined) =>
+        t('soaApp.graph.a11y.edgeLabel', { from: nameOf(from), to: nameOf(to) }),
+    };
+  }, [t]);
+
   const flow = useMemo(
     () =>
       buildFlow({
@@ -66,8 +95,9 @@ function GraphView({ processId }: { processId: number }) {
         followUpTypes,
         activeNodeId,
         chooser: chooser && chooserSource ? { ...chooser, sourceType: chooserSource.activityType } : null,
+        ariaLabels,
       }),
-    [nodes, edges, data.predicates, followUpTypes, activeNodeId, chooser, chooserSource],
+    [nodes, edges, data.predicates, followUpTypes, activeNodeId, chooser, chooserSource, ariaLabels],
   );
 
   /**
@@ -85,10 +115,81 @@ function GraphView({ processId }: { processId: number }) {
     if (list.length) await saveCoordinates.mutateAsync(list).catch(() => undefined);
   };
 
+  /** The nearest spot to `preferred` where a new card overlaps no other. */
+  const freeAt = (preferred: XY) =>
+    freeSpot(preferred, occupiedRects(flow.positions, flow.uploadGroup, edges));
+
   const onNodeMoved = async (id: number, to: XY) => {
     await pinLayout(id);
     move.mutate({ id, ...to });
   };
+
+  /** Runs `proceed` at once, or once the user agreed to lose the side panel's unsaved edits. */
+  const unlessDirty = (proceed: () => void) => {
+    if (panelDirty) setPendingDiscard(() => proceed);
+    else proceed();
+  };
+
+  /** Opens the side panel of a node (null closes it), asking first when the open one has unsaved edits. */
+  const selectNode = (id: number | null) => {
+    if (id === activeNodeId) return;
+    unlessDirty(() => setSelectedId(id));
+  };
+
+  const discardOpen = pendingDiscard !== null || blocker.state === 'blocked';
+  const discardEdits = () => {
+    const proceed = pendingDiscard;
+    setPendingDiscard(null);
+    setPanelDirty(false);
+    if (blocker.state === 'blocked') blocker.proceed();
+    else proceed?.();
+  };
+  const keepEditing = () => {
+    setPendingDiscard(null);
+    if (blocker.state === 'blocked') blocker.reset();
+  };
+
+  // Keyboard: Enter or Space on a node opens its panel and moves the focus into it; Escape closes the panel
+  // (asking first when edits are unsaved) and gives the focus back to the node.
+  const sideRef = useRef<HTMLDivElement>(null);
+  const focusPanelRef = useRef(false);
+  const refocusNodeRef = useRef<number | null>(null);
+  const openFromKeyboard = (id: number) => {
+    closeChooser();
+    focusPanelRef.current = true;
+    if (id === activeNodeId) sideRef.current?.focus();
+    else selectNode(id);
+  };
+  useEffect(() => {
+    if (activeNodeId !== null && focusPanelRef.current) sideRef.current?.focus();
+    focusPanelRef.current = false;
+    if (activeNodeId === null && refocusNodeRef.current !== null) {
+      document
+        .querySelector<HTMLElement>(`.react-flow__node[data-id="${refocusNodeRef.current}"]`)
+        ?.focus({ preventScroll: true });
+    }
+    refocusNodeRef.current = null;
+  }, [activeNodeId]);
+  const onEscapeRef = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    onEscapeRef.current = () => {
+      if (chooser || activeNodeId === null) return;
+      refocusNodeRef.current = activeNodeId;
+      selectNode(null);
+    };
+  });
+  useEffect(() => {
+    if (activeNodeId === null) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      // A dialog or an open menu takes its own Escape first.
+      if (document.body.classList.contains('modal-open')) return;
+      if (e.target instanceof Element && e.target.closest('.dropdown')) return;
+      onEscapeRef.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [activeNodeId]);
 
   useKeepInView(canvasRef, activeNodeId, chooser?.sourceId ?? null);
 
@@ -115,7 +216,7 @@ function GraphView({ processId }: { processId: number }) {
       if (!chooser || !source) return;
       addingRef.current = true;
       setChooser({ ...chooser, pickedType: type });
-      setAdding({ sourceId: chooser.sourceId, type, position: followUpPosition(source) });
+      setAdding({ sourceId: chooser.sourceId, type, position: freeAt(followUpPosition(source)) });
     },
     connectTo: (targetId) => {
       if (chooser) createEdge.mutate({ fromId: chooser.sourceId, toId: targetId });
@@ -142,7 +243,7 @@ function GraphView({ processId }: { processId: number }) {
     return () => document.removeEventListener('keydown', onKey);
   }, [chooser, adding]);
 
-  /** The header's add-node menu: a free-standing node in the middle of the visible canvas. */
+  /** The header's add-node menu: a free-standing node in the middle of the visible canvas, in free space. */
   const addFromHeader = (type: ActivityType) => {
     const rect = canvasRef.current?.getBoundingClientRect();
     const center = rect
@@ -152,14 +253,23 @@ function GraphView({ processId }: { processId: number }) {
     setAdding({
       sourceId: null,
       type,
-      position: { x: center.x - NODE_WIDTH / 2, y: center.y - NODE_HEIGHT / 2 },
+      position: freeAt({ x: center.x - NODE_WIDTH / 2, y: center.y - NODE_HEIGHT / 2 }),
     });
   };
 
   const onAdd = async (node: NodeInput) => {
     if (!adding) return;
     await pinLayout();
-    addNode.mutate({ node, sourceId: adding.sourceId }, { onSuccess: closeChooser });
+    addNode.mutate(
+      { node, sourceId: adding.sourceId },
+      {
+        onSuccess: () => {
+          closeChooser();
+          // The graph grew: show all of it again.
+          setFitRequest((n) => n + 1);
+        },
+      },
+    );
   };
 
   const modalTypes =
@@ -196,8 +306,9 @@ function GraphView({ processId }: { processId: number }) {
                 flow={flow}
                 onNodeClick={(id) => {
                   closeChooser();
-                  setSelectedId((current) => (current === id ? null : id));
+                  selectNode(activeNodeId === id ? null : id);
                 }}
+                onNodeOpen={openFromKeyboard}
                 onNodeMoved={(id, to) => void onNodeMoved(id, to)}
                 onEdgeClick={actions.openEdge}
                 onPaneClick={closeChooser}
@@ -208,6 +319,7 @@ function GraphView({ processId }: { processId: number }) {
                 }}
                 isValidConnection={(fromId, toId) => edgeRefusal({ nodes, edges }, fromId, toId) === null}
                 showMiniMap={!chooser}
+                fitRequest={fitRequest}
                 onDragStart={() => {
                   if (!addingRef.current) setChooser(null);
                 }}
@@ -215,12 +327,24 @@ function GraphView({ processId }: { processId: number }) {
             )}
           </div>
           {activeNodeId !== null && (
-            <div className="graph-side" data-testid="graph-side">
+            <div
+              className="graph-side"
+              data-testid="graph-side"
+              ref={sideRef}
+              tabIndex={-1}
+              role="region"
+              aria-label={nodeById.get(activeNodeId)?.name ?? undefined}
+            >
               <NodeSidePanel
                 key={activeNodeId}
                 nodeId={activeNodeId}
                 processId={processId}
-                onClose={() => setSelectedId(null)}
+                onClose={() => selectNode(null)}
+                onDeleted={() => {
+                  setPanelDirty(false);
+                  setSelectedId(null);
+                }}
+                onDirtyChange={setPanelDirty}
               />
             </div>
           )}
@@ -241,6 +365,23 @@ function GraphView({ processId }: { processId: number }) {
             onAdd={(node) => void onAdd(node)}
             onCancel={closeChooser}
           />
+        )}
+        {discardOpen && (
+          <ConfirmModal
+            danger
+            title={t('soaApp.nodePanel.discard.title')}
+            confirmLabel={t('soaApp.nodePanel.discard.confirm')}
+            cancelLabel={t('soaApp.nodePanel.discard.keep')}
+            onConfirm={discardEdits}
+            onClose={keepEditing}
+            testId="discard-modal"
+            confirmTestId="discard-confirm"
+            cancelTestId="discard-keep"
+          >
+            {t('soaApp.nodePanel.discard.body', {
+              name: activeNodeId !== null ? (nodeById.get(activeNodeId)?.name ?? '') : '',
+            })}
+          </ConfirmModal>
         )}
         {edge && <PredicateModal edge={edge} nodes={nodes} edges={edges} onClose={() => setEdgeId(null)} />}
       </div>

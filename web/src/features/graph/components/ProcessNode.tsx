@@ -31,7 +31,9 @@ function ProcessNodeView({ data }: NodeProps<ProcessFlowNode>) {
         <span className="graph-node-icon">
           <NodeTypeIcon type={type} size={13} />
         </span>
-        <span className="text-truncate">{typeLabel}</span>
+        <span className="graph-node-type-label" title={typeLabel} data-testid="graph-node-type">
+          {typeLabel}
+        </span>
         {unconnected && (
           <span
             className="graph-node-warning ms-auto"

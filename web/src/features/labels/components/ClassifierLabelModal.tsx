@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ClassifierTypeDTO } from '@domain/label-types';
 import { classifierTypeViolations, normalizeClassifierType } from '@domain/labels';
 import { inputClass } from '../../../components/FormField';
-import { DEFAULT_TAG_COLOR } from '../../processes/palette';
+import { nextTagColor } from '../../processes/palette';
 import { useSaveClassifierType } from '../api';
 import { ColorField, LabelField, LabelFormModal, NameField, useShownFields } from './LabelFields';
 import { ShortcutKeyInputs } from './ShortcutKeyInputs';
@@ -21,7 +21,9 @@ export function ClassifierLabelModal({ nodeId, label, all, onClose }: Classifier
   const save = useSaveClassifierType(nodeId);
   const [name, setName] = useState(label?.name ?? '');
   const [description, setDescription] = useState(label?.description ?? '');
-  const [color, setColor] = useState(label?.backgroundColor ?? DEFAULT_TAG_COLOR);
+  const [color, setColor] = useState(
+    () => label?.backgroundColor ?? nextTagColor(all.map((l) => l.backgroundColor)),
+  );
   const [keys, setKeys] = useState({ prefixKey: label?.prefixKey ?? '', suffixKey: label?.suffixKey ?? '' });
   const { show, touch, setSubmitted } = useShownFields();
 

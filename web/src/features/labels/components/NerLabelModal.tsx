@@ -1,6 +1,8 @@
 /**
  * Create or edit a NER tag type: name (<= 100, letters, digits, spaces and - _ , ( ) / .), background and
  * text colours, parent, data format, selectable / disabled / mandatory flags and the shortcut keys.
+ * `restricted` is the variant for WRITE on the node (spec 2 section 6, the labelling menu): only the name and
+ * colours can be changed (the API keeps the rest), the other fields show disabled.
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +10,7 @@ import { DataFormats, type DataFormat, type NerTagTypeDTO } from '@domain/label-
 import { descendantIds, nerTagTypeViolations, normalizeNerTagType } from '@domain/labels';
 import { inputClass } from '../../../components/FormField';
 import { readableTextColor } from '../../../components/TagBadge';
-import { DEFAULT_TAG_COLOR, TAG_PALETTE } from '../../processes/palette';
+import { TAG_PALETTE, nextTagColor } from '../../processes/palette';
 import { useSaveNerTagType } from '../api';
 import { ColorField, LabelField, LabelFormModal, NameField, useShownFields } from './LabelFields';
 import { ShortcutKeyInputs } from './ShortcutKeyInputs';
@@ -20,17 +22,33 @@ export interface NerLabelModalProps {
   label?: NerTagTypeDTO;
   /** The node's tag types (flat). */
   all: readonly NerTagTypeDTO[];
+  /** The parent of a new tag type. */
+  parentId?: number | null;
+  /** Only name and colours (WRITE on the node). */
+  restricted?: boolean;
+  /** After a save, before the modal closes. */
+  onSaved?: (saved: NerTagTypeDTO) => void;
   onClose: () => void;
 }
 
-export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProps) {
+export function NerLabelModal({
+  nodeId,
+  label,
+  all,
+  parentId: initialParentId = null,
+  restricted = false,
+  onSaved,
+  onClose,
+}: NerLabelModalProps) {
   const { t } = useTranslation();
   const save = useSaveNerTagType(nodeId);
   const [name, setName] = useState(label?.name ?? '');
-  const [backgroundColor, setBackgroundColor] = useState(label?.backgroundColor ?? DEFAULT_TAG_COLOR);
-  const [textColor, setTextColor] = useState(label?.textColor ?? readableTextColor(DEFAULT_TAG_COLOR));
+  // A new label takes a colour no other label of the node has yet.
+  const [initialColor] = useState(() => nextTagColor(all.map((l) => l.backgroundColor)));
+  const [backgroundColor, setBackgroundColor] = useState(label?.backgroundColor ?? initialColor);
+  const [textColor, setTextColor] = useState(label?.textColor ?? readableTextColor(initialColor));
   const [textColorChosen, setTextColorChosen] = useState(!!label);
-  const [parentId, setParentId] = useState<number | null>(label?.parentId ?? null);
+  const [parentId, setParentId] = useState<number | null>(label ? label.parentId : initialParentId);
   const [dataFormat, setDataFormat] = useState<DataFormat | null>(label?.dataFormat ?? null);
   const [selectable, setSelectable] = useState(label?.selectable ?? true);
   const [disabled, setDisabled] = useState(label?.disabled ?? false);
@@ -55,7 +73,12 @@ export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProp
     if (invalid) return;
     save.mutate(
       { ...normalizeNerTagType(draft), dataFormat, selectable, disabled, mandatory },
-      { onSuccess: onClose },
+      {
+        onSuccess: (saved) => {
+          onSaved?.(saved);
+          onClose();
+        },
+      },
     );
   };
 
@@ -108,6 +131,7 @@ export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProp
             className={inputClass(violations.parentId, true, 'form-select')}
             value={parentId ?? ''}
             onChange={(e) => setParentId(e.target.value === '' ? null : Number(e.target.value))}
+            disabled={restricted}
             data-testid="ner-label-parent"
           >
             <option value="">{t('soaApp.labels.ner.noParent')}</option>
@@ -146,44 +170,51 @@ export function NerLabelModal({ nodeId, label, all, onClose }: NerLabelModalProp
         />
       </div>
 
-      <div className="row g-3 mb-3">
-        <LabelField
-          id="ner-label-data-format"
-          className="col-md-6"
-          label={t('soaApp.labels.ner.dataFormat')}
-          violation={null}
-        >
-          <select
+      {restricted && (
+        <p className="small text-body-secondary" data-testid="ner-label-restricted">
+          {t('soaApp.labels.ner.restricted')}
+        </p>
+      )}
+      <fieldset disabled={restricted}>
+        <div className="row g-3 mb-3">
+          <LabelField
             id="ner-label-data-format"
-            className="form-select"
-            value={dataFormat ?? ''}
-            onChange={(e) => setDataFormat(e.target.value === '' ? null : (e.target.value as DataFormat))}
-            data-testid="ner-label-data-format"
+            className="col-md-6"
+            label={t('soaApp.labels.ner.dataFormat')}
+            violation={null}
           >
-            <option value="">{t('soaApp.labels.ner.noDataFormat')}</option>
-            {DataFormats.map((f) => (
-              <option key={f} value={f}>
-                {t(`soaApp.labels.ner.dataFormats.${f}`)}
-              </option>
-            ))}
-          </select>
-        </LabelField>
-        <div className="col-md-6 d-flex align-items-end flex-wrap pb-1">
-          {checkbox('ner-label-selectable', selectable, setSelectable, t('soaApp.labels.ner.selectable'))}
-          {checkbox('ner-label-disabled', disabled, setDisabled, t('soaApp.labels.ner.disabled'))}
-          {checkbox('ner-label-mandatory', mandatory, setMandatory, t('soaApp.labels.ner.mandatory'))}
+            <select
+              id="ner-label-data-format"
+              className="form-select"
+              value={dataFormat ?? ''}
+              onChange={(e) => setDataFormat(e.target.value === '' ? null : (e.target.value as DataFormat))}
+              data-testid="ner-label-data-format"
+            >
+              <option value="">{t('soaApp.labels.ner.noDataFormat')}</option>
+              {DataFormats.map((f) => (
+                <option key={f} value={f}>
+                  {t(`soaApp.labels.ner.dataFormats.${f}`)}
+                </option>
+              ))}
+            </select>
+          </LabelField>
+          <div className="col-md-6 d-flex align-items-end flex-wrap pb-1">
+            {checkbox('ner-label-selectable', selectable, setSelectable, t('soaApp.labels.ner.selectable'))}
+            {checkbox('ner-label-disabled', disabled, setDisabled, t('soaApp.labels.ner.disabled'))}
+            {checkbox('ner-label-mandatory', mandatory, setMandatory, t('soaApp.labels.ner.mandatory'))}
+          </div>
         </div>
-      </div>
 
-      <ShortcutKeyInputs
-        idPrefix="ner-label"
-        values={keys}
-        onChange={(key, v) => {
-          setKeys((k) => ({ ...k, [key]: v }));
-          touch(key);
-        }}
-        violation={(key) => (show(key) ? violations[key] : null)}
-      />
+        <ShortcutKeyInputs
+          idPrefix="ner-label"
+          values={keys}
+          onChange={(key, v) => {
+            setKeys((k) => ({ ...k, [key]: v }));
+            touch(key);
+          }}
+          violation={(key) => (show(key) ? violations[key] : null)}
+        />
+      </fieldset>
 
       <div className="d-flex align-items-center gap-2">
         <span className="small text-body-secondary">{t('soaApp.labels.common.preview')}</span>

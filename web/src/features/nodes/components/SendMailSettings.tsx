@@ -19,8 +19,12 @@ export function SendMailSettings() {
   const { draft, patch, readOnly, error } = useNodeForm();
   const receivers = draft.mailReceivers ?? [];
 
+  // A receiver's messages show once that receiver's own field was changed (a new empty row shows none).
   const setReceiver = (index: number, change: Partial<MailReceiver>) =>
-    patch({ mailReceivers: receivers.map((r, i) => (i === index ? { ...r, ...change } : r)) });
+    patch(
+      { mailReceivers: receivers.map((r, i) => (i === index ? { ...r, ...change } : r)) },
+      Object.keys(change).map((k) => `mailReceivers[${index}].${k}`),
+    );
 
   return (
     <>
@@ -87,7 +91,7 @@ export function SendMailSettings() {
           className="btn btn-sm btn-outline-primary"
           disabled={readOnly}
           onClick={() =>
-            patch({ mailReceivers: [...receivers, { id: temporaryId(), email: '', type: 'DO' }] })
+            patch({ mailReceivers: [...receivers, { id: temporaryId(), email: '', type: 'DO' }] }, [])
           }
           data-testid="mail-receiver-add"
         >
@@ -133,7 +137,7 @@ export function SendMailSettings() {
                     className="btn btn-outline-danger"
                     disabled={readOnly}
                     title={t('global.common.delete')}
-                    onClick={() => patch({ mailReceivers: receivers.filter((_, j) => j !== i) })}
+                    onClick={() => patch({ mailReceivers: receivers.filter((_, j) => j !== i) }, [])}
                     data-testid="mail-receiver-remove"
                   >
                     <IconTrash />

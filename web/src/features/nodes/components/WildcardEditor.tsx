@@ -4,6 +4,7 @@
  */
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { Violation } from '@domain';
 import type { Wildcard } from '@domain/wildcards';
 import { ViolationMessage, inputClass } from '../../../components/FormField';
@@ -25,6 +26,18 @@ export interface WildcardEditorProps {
   accept?: (text: string) => string;
   testId?: string;
   placeholder?: string;
+}
+
+/** What a wildcard stands for, in the user's language: names of nodes and labels, never their ids. */
+export function wildcardName(t: TFunction, w: Wildcard): string {
+  if (w.source)
+    return t(`soaApp.nodePanel.wildcards.node.${w.source.kind}`, {
+      node: w.source.nodeName,
+      label: w.source.labelName ?? '',
+      defaultValue: w.label,
+    });
+  const key = w.value.replace(/^\$\{|\}$/g, '').replace(/\./g, '_');
+  return t(`soaApp.nodePanel.wildcards.names.${key}`, { defaultValue: w.label });
 }
 
 export function WildcardEditor({
@@ -114,13 +127,13 @@ export function WildcardEditor({
                   key={w.value}
                   type="button"
                   className="wildcard-chip"
-                  title={w.label}
+                  title={w.value}
                   disabled={disabled}
                   onClick={() => insert(w.value)}
                   data-testid="wildcard"
                   data-wildcard={w.value}
                 >
-                  {w.value}
+                  {wildcardName(t, w)}
                 </button>
               ))}
             </div>

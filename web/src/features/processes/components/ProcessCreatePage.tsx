@@ -100,8 +100,12 @@ export function ProcessCreatePage() {
                 {t('soaApp.process.form.selectTags')}
               </button>
             </div>
-            {showTags && tagViolation && (
+            {showTags && tagViolation ? (
               <ViolationMessage violation={tagViolation} testId="process-tags-error" />
+            ) : (
+              <div className="form-text" data-testid="process-tags-help">
+                {t('soaApp.process.form.tagsHelp')}
+              </div>
             )}
           </div>
 
@@ -151,7 +155,7 @@ export function ProcessCreatePage() {
           <button
             type="submit"
             className="btn btn-primary px-4"
-            disabled={invalid || create.isPending}
+            disabled={create.isPending}
             data-testid="process-save"
           >
             {create.isPending && (

@@ -3,15 +3,17 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router-dom';
-import { hasGlobalProcessPermission, higherMode, processMode, type ProcessDTO } from '@domain';
+import { hasGlobalProcessPermission, higherMode, isAdmin, processMode, type ProcessDTO } from '@domain';
 import { IconPlus } from '../../../components/icons';
 import { TagList } from '../../../components/TagList';
 import { useSession } from '../../account/session';
 import { managementQueries, profileFlags } from '../../shell/api';
-import { processQueries, tagQueries } from '../api';
+import { useUploadableProcesses } from '../../upload/api';
+import { processQueries, tagQueries, useSaveProcessTags } from '../api';
 import { EMPTY_SEARCH, filterProcesses, isSearchActive, type ProcessSearch } from '../filter';
 import { ProcessRowActions } from './ProcessRowActions';
 import { ProcessSearchBar } from './ProcessSearchBar';
+import { TagSelectModal } from './TagSelectModal';
 
 export function ProcessListPage() {
   const { t } = useTranslation();
@@ -25,8 +27,22 @@ export function ProcessListPage() {
 
   const all = useMemo(() => processes.data ?? [], [processes.data]);
   const rows = useMemo(() => filterProcesses(all, search), [all, search]);
+  // The Sphere whose tags are being edited, with the selection so far.
+  const [tagging, setTagging] = useState<{ process: ProcessDTO; tagIds: number[] } | null>(null);
+  const saveTags = useSaveProcessTags();
   const modeOf = (p: ProcessDTO) =>
     higherMode(principal ? processMode(principal, p.id) : null, p.accessMode ?? null);
+  const modes = useMemo(
+    () =>
+      new Map(
+        all.map((p) => [
+          p.id,
+          higherMode(principal ? processMode(principal, p.id) : null, p.accessMode ?? null),
+        ]),
+      ),
+    [all, principal],
+  );
+  const uploadable = useUploadableProcesses(principal, modes);
 
   return (
     <div className="container-xxl py-4 page">
@@ -82,24 +98,32 @@ export function ProcessListPage() {
               <tbody>
                 {rows.map((p) => (
                   <tr key={p.id} data-testid="process-row" data-process-id={p.id}>
-                    <td className="text-body-secondary">{p.id}</td>
+                    <td className="text-body-secondary process-id">{p.id}</td>
                     <td className="fw-medium process-name" data-testid="process-name">
                       {p.name}
                     </td>
-                    <td>
+                    <td data-label={t('soaApp.process.table.systemTags')}>
                       <TagList
                         tags={p.processTags.filter((tag) => tag.predefined)}
                         testId="process-system-tags"
                       />
                     </td>
-                    <td>
+                    <td data-label={t('soaApp.process.table.userTags')}>
                       <TagList
                         tags={p.processTags.filter((tag) => !tag.predefined)}
                         testId="process-user-tags"
                       />
                     </td>
                     <td className="text-end">
-                      <ProcessRowActions process={p} mode={modeOf(p)} ragProfile={ragProfile} />
+                      <ProcessRowActions
+                        process={p}
+                        mode={modeOf(p)}
+                        ragProfile={ragProfile}
+                        canUpload={uploadable.has(p.id)}
+                        onEditTags={() =>
+                          setTagging({ process: p, tagIds: p.processTags.map((tag) => tag.id) })
+                        }
+                      />
                     </td>
                   </tr>
                 ))}
@@ -108,6 +132,25 @@ export function ProcessListPage() {
           </div>
         )}
       </div>
+      {tagging && (
+        <TagSelectModal
+          title={t('soaApp.processTag.selectModal.editTitle', { name: tagging.process.name })}
+          tags={tags.data ?? []}
+          isLoading={tags.isPending}
+          selectedIds={tagging.tagIds}
+          onChange={(tagIds) => setTagging({ ...tagging, tagIds })}
+          onClose={() => setTagging(null)}
+          canManage={canCreate}
+          canCreateSystem={!!principal && isAdmin(principal)}
+          saving={saveTags.isPending}
+          onSave={() =>
+            saveTags.mutate(
+              { id: tagging.process.id, tagIds: tagging.tagIds },
+              { onSuccess: () => setTagging(null) },
+            )
+          }
+        />
+      )}
       <Outlet />
     </div>
   );

@@ -7,7 +7,7 @@ import { IconCheck } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { TagBadge, readableTextColor } from '../../../components/TagBadge';
 import { useSaveTag } from '../api';
-import { DEFAULT_TAG_COLOR, TAG_PALETTE } from '../palette';
+import { TAG_PALETTE, nextTagColor } from '../palette';
 
 export interface TagEditModalProps {
   /** The tag to edit; absent to create one. */
@@ -31,7 +31,7 @@ export function TagEditModal({
   const { t } = useTranslation();
   const save = useSaveTag();
   const [name, setName] = useState(tag?.name ?? '');
-  const [color, setColor] = useState(tag?.color ?? DEFAULT_TAG_COLOR);
+  const [color, setColor] = useState(() => tag?.color ?? nextTagColor(allTags.map((other) => other.color)));
   const [predefined, setPredefined] = useState(tag?.predefined ?? false);
   const [touched, setTouched] = useState(false);
   const editing = !!tag;

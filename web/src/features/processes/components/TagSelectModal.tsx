@@ -22,6 +22,14 @@ export interface TagSelectModalProps {
   /** Create system tags (admins). */
   canCreateSystem: boolean;
   isLoading?: boolean;
+  /** The modal's title (the plain "Select tags" by default). */
+  title?: string;
+  /**
+   * Editing a stored Sphere's tags: the footer offers Cancel (onClose) and Save, which is refused with the
+   * message in view while the selection lacks its one system tag.
+   */
+  onSave?: () => void;
+  saving?: boolean;
 }
 
 type Dialog =
@@ -35,6 +43,9 @@ export function TagSelectModal({
   canManage,
   canCreateSystem,
   isLoading,
+  title,
+  onSave,
+  saving,
 }: TagSelectModalProps) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -53,7 +64,7 @@ export function TagSelectModal({
   return (
     <>
       <Modal
-        title={t('soaApp.processTag.selectModal.title')}
+        title={title ?? t('soaApp.processTag.selectModal.title')}
         onClose={onClose}
         size="lg"
         testId="tag-modal"
@@ -63,9 +74,32 @@ export function TagSelectModal({
             <span className="text-body-secondary me-auto" data-testid="tag-selected-count">
               {t('soaApp.processTag.selectModal.selectedCount', { count: selected.length })}
             </span>
-            <button type="button" className="btn btn-primary" onClick={onClose} data-testid="tag-modal-close">
-              {t('global.common.close')}
-            </button>
+            {onSave ? (
+              <>
+                <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
+                  {t('global.common.cancel')}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={!!violation || saving}
+                  onClick={onSave}
+                  data-testid="tag-modal-save"
+                >
+                  {saving && <span className="spinner-border spinner-border-sm me-1" aria-hidden="true" />}
+                  {t('global.common.save')}
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={onClose}
+                data-testid="tag-modal-close"
+              >
+                {t('global.common.close')}
+              </button>
+            )}
           </div>
         }
       >

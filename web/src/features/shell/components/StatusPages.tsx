@@ -1,13 +1,33 @@
 /** Full-page status messages: not found, not authorized, and the placeholder of pages not built yet. */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 
+/** A status message with the ways on: back where the user came from, and the Spheres list. */
 function StatusPage({ testId, tone, children }: { testId: string; tone: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  // The first page of a tab has nowhere to go back to (react-router keeps the history index in its state).
+  const canGoBack = ((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0;
   return (
     <div className="container py-5" data-testid={testId}>
       <div className={`alert alert-${tone} shadow-sm status-page`} role="alert">
         {children}
+        <div className="d-flex flex-wrap gap-2 mt-3">
+          {canGoBack && (
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-secondary"
+              onClick={() => navigate(-1)}
+              data-testid="status-back"
+            >
+              {t('global.common.back')}
+            </button>
+          )}
+          <Link to="/entity/process" className="btn btn-sm btn-primary" data-testid="status-home">
+            {t('shell.notBuilt.back')}
+          </Link>
+        </div>
       </div>
     </div>
   );

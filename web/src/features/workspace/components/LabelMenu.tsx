@@ -3,11 +3,27 @@
  * the option tree with breadcrumbs (shortened with '...->' beyond 3 steps), at most 300 px high, 501 wide,
  * 'No options available' when nothing matches. Arrow keys move over the selectable options, Enter or a click
  * chooses, Escape closes. For a new label it offers "all occurrences" of the selected text.
+ * With WRITE on the options' node, each option has an add action (a child of it; on a node's root, a top
+ * level option) and each non-root option an edit action (spec 2 sections 2 and 6). While their dialog is
+ * open the menu stays open (an outside click or Escape belongs to the dialog); a saved option is made the
+ * active one once the refetched tree holds it.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { NerTagTypeDTO } from '@domain/label-types';
 import type { TagTypeOption } from '@domain/tags';
 import { breadcrumb, filterOptions } from '../labelling';
+import { ReportIssueEntry } from './ReportIssueEntry';
+import { TagOptionDialog, type TagOptionDialogState } from './TagOptionDialog';
+
+/** Who may add and edit options of the menu: WRITE (or ADMIN) on `nodeId`. */
+export interface OptionEditing {
+  nodeId: number;
+  /** ADMIN on the node: the whole tag type; else its name and colours. */
+  admin: boolean;
+  /** After a save: refetches the option tree (resolved once it is refetched). */
+  onSaved: (saved: NerTagTypeDTO) => Promise<unknown>;
+}
 
 export interface LabelMenuProps {
   x: number;
@@ -21,6 +37,10 @@ export interface LabelMenuProps {
   occurrences: number;
   onChoose: (option: TagTypeOption, allOccurrences: boolean) => void;
   onClose: () => void;
+  /** Absent: no add or edit actions. */
+  editing?: OptionEditing;
+  /** 'Problem z oznaczeniem': raises an issue on the selection or tag (absent: no entry). */
+  onReportIssue?: () => void;
 }
 
 export const MENU_WIDTH = 501;
@@ -37,8 +57,34 @@ export function LabelMenu(props: LabelMenuProps) {
   const [pos, setPos] = useState({ left: props.x, top: props.y });
   const activeId = selectable[Math.min(active, selectable.length - 1)]?.option.optionId;
   const searching = query.trim().length >= 2;
+  const [dialog, setDialog] = useState<TagOptionDialogState | null>(null);
+  const dialogOpen = useRef(false);
+  dialogOpen.current = dialog !== null;
+  // The option saved in the dialog, made active once the refetched tree shows it.
+  const [saved, setSaved] = useState<number | null>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const { editing } = props;
+  const mayEdit = (option: TagTypeOption) => !!editing && option.nodeId === editing.nodeId;
 
   useEffect(() => setActive(0), [query]);
+
+  useEffect(() => {
+    if (saved === null) return;
+    const at = selectable.findIndex((r) => r.option.optionId === saved);
+    if (at < 0) return;
+    setActive(at);
+    setSaved(null);
+  }, [saved, selectable]);
+
+  const closeDialog = useCallback(() => {
+    setDialog(null);
+    searchRef.current?.focus();
+  }, []);
+
+  const onSaved = (option: NerTagTypeDTO) => {
+    setQuery('');
+    void editing?.onSaved(option).then(() => setSaved(option.id));
+  };
 
   // Keep the menu inside the window.
   useLayoutEffect(() => {
@@ -53,6 +99,9 @@ export function LabelMenu(props: LabelMenuProps) {
 
   useEffect(() => {
     const onDown = (e: MouseEvent) => {
+      // A press in the dialog, or on its backdrop that the press has just removed (the dialog closes
+      // before this listener runs), belongs to the dialog.
+      if (dialogOpen.current || !(e.target as Node).isConnected) return;
       if (menuRef.current && !menuRef.current.contains(e.target as Node)) onClose();
     };
     window.addEventListener('mousedown', onDown);
@@ -64,6 +113,7 @@ export function LabelMenu(props: LabelMenuProps) {
   }, [activeId]);
 
   const onKey = (e: React.KeyboardEvent) => {
+    if (dialogOpen.current) return;
     if (e.key === 'Escape') {
       e.preventDefault();
       onClose();
@@ -80,80 +130,112 @@ export function LabelMenu(props: LabelMenuProps) {
     e.stopPropagation();
   };
 
+  const action = (kind: TagOptionDialogState['kind'], option: TagTypeOption, label: string, icon: string) => (
+    <button
+      type="button"
+      className="btn btn-sm btn-link ws-label-action"
+      title={label}
+      aria-label={label}
+      data-testid={`label-option-${kind}`}
+      data-icon={icon}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={(e) => {
+        e.stopPropagation();
+        setDialog({ kind, option });
+      }}
+    />
+  );
+
   return (
-    <div
-      ref={menuRef}
-      className="ws-label-menu shadow"
-      style={{ left: pos.left, top: pos.top, width: MENU_WIDTH }}
-      data-testid="label-menu"
-      role="dialog"
-      aria-label={t('workspace.labeling.menuTitle')}
-      onKeyDown={onKey}
-      onContextMenu={(e) => e.preventDefault()}
-    >
-      <div className="ws-label-menu-head">
-        <span className="text-truncate small text-body-secondary" data-testid="label-menu-selection">
-          {props.purpose === 'retype'
-            ? t('workspace.labeling.retypeTitle', { text: props.selectedText })
-            : t('workspace.labeling.labelTitle', { text: props.selectedText })}
-        </span>
-      </div>
-      <input
-        className="form-control form-control-sm"
-        autoFocus
-        placeholder={t('workspace.labeling.search')}
-        aria-label={t('workspace.labeling.search')}
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        data-testid="label-menu-search"
-      />
-      {props.purpose === 'new' && props.occurrences > 1 && (
-        <label className="form-check small mt-1 mb-0">
-          <input
-            type="checkbox"
-            className="form-check-input"
-            checked={all}
-            onChange={(e) => setAll(e.target.checked)}
-            data-testid="label-menu-all"
-          />
-          <span className="form-check-label">
-            {t('workspace.labeling.allOccurrences', { count: props.occurrences })}
+    <>
+      <div
+        ref={menuRef}
+        className={`ws-label-menu shadow${dialog ? ' ws-label-menu-behind' : ''}`}
+        style={{ left: pos.left, top: pos.top, width: MENU_WIDTH }}
+        data-testid="label-menu"
+        role="dialog"
+        aria-label={t('workspace.labeling.menuTitle')}
+        onKeyDown={onKey}
+        onContextMenu={(e) => e.preventDefault()}
+      >
+        <div className="ws-label-menu-head">
+          <span className="text-truncate small text-body-secondary" data-testid="label-menu-selection">
+            {props.purpose === 'retype'
+              ? t('workspace.labeling.retypeTitle', { text: props.selectedText })
+              : t('workspace.labeling.labelTitle', { text: props.selectedText })}
           </span>
-        </label>
-      )}
-      <ul className="ws-label-options" role="listbox" data-testid="label-menu-options">
-        {options === undefined ? (
-          <li className="text-body-secondary small p-2">{t('workspace.loading')}</li>
-        ) : rows.length === 0 ? (
-          <li className="text-body-secondary small p-2" data-testid="label-menu-empty">
-            {t('workspace.labeling.noOptions')}
-          </li>
-        ) : (
-          rows.map(({ option, depth }) => (
-            <li
-              key={option.optionId}
-              role="option"
-              aria-selected={option.optionId === activeId}
-              aria-disabled={!option.selectable}
-              data-active={option.optionId === activeId}
-              data-option-id={option.optionId}
-              data-testid="label-option"
-              className={`ws-label-option${option.selectable ? '' : ' ws-label-option-off'}${
-                option.isRoot ? ' ws-label-option-root' : ''
-              }`}
-              style={{ paddingLeft: 8 + depth * 16 }}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => option.selectable && onChoose(option, all)}
-            >
-              <span className="ws-label-swatch" style={{ background: option.backgroundColor }} />
-              <span className="text-truncate">
-                {option.name}
-                {searching && <span className="ws-label-crumb"> {breadcrumb(option.path)}</span>}
-              </span>
-            </li>
-          ))
+        </div>
+        <input
+          ref={searchRef}
+          className="form-control form-control-sm"
+          autoFocus
+          placeholder={t('workspace.labeling.search')}
+          aria-label={t('workspace.labeling.search')}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="label-menu-search"
+        />
+        {props.purpose === 'new' && props.occurrences > 1 && (
+          <label className="form-check small mt-1 mb-0">
+            <input
+              type="checkbox"
+              className="form-check-input"
+              checked={all}
+              onChange={(e) => setAll(e.target.checked)}
+              data-testid="label-menu-all"
+            />
+            <span className="form-check-label">
+              {t('workspace.labeling.allOccurrences', { count: props.occurrences })}
+            </span>
+          </label>
         )}
-      </ul>
-    </div>
+        <ul className="ws-label-options" role="listbox" data-testid="label-menu-options">
+          {options === undefined ? (
+            <li className="text-body-secondary small p-2">{t('workspace.loading')}</li>
+          ) : rows.length === 0 ? (
+            <li className="text-body-secondary small p-2" data-testid="label-menu-empty">
+              {t('workspace.labeling.noOptions')}
+            </li>
+          ) : (
+            rows.map(({ option, depth }) => (
+              <li
+                key={option.optionId}
+                role="option"
+                aria-selected={option.optionId === activeId}
+                aria-disabled={!option.selectable}
+                data-active={option.optionId === activeId}
+                data-option-id={option.optionId}
+                data-testid="label-option"
+                className={`ws-label-option${option.selectable ? '' : ' ws-label-option-off'}${
+                  option.isRoot ? ' ws-label-option-root' : ''
+                }`}
+                style={{ paddingLeft: 8 + depth * 16 }}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => option.selectable && onChoose(option, all)}
+              >
+                <span className="ws-label-swatch" style={{ background: option.backgroundColor }} />
+                <span className="text-truncate">
+                  {option.name}
+                  {searching && <span className="ws-label-crumb"> {breadcrumb(option.path)}</span>}
+                </span>
+                {mayEdit(option) && (
+                  <span className="ws-label-actions">
+                    {action('add', option, t('workspace.labeling.addOption', { name: option.name }), '+')}
+                    {!option.isRoot &&
+                      action('edit', option, t('workspace.labeling.editOption', { name: option.name }), '✎')}
+                  </span>
+                )}
+              </li>
+            ))
+          )}
+        </ul>
+        {props.onReportIssue && (
+          <ReportIssueEntry selected={props.selectedText.trim() !== ''} onReport={props.onReportIssue} />
+        )}
+      </div>
+      {dialog && editing && (
+        <TagOptionDialog dialog={dialog} admin={editing.admin} onSaved={onSaved} onClose={closeDialog} />
+      )}
+    </>
   );
 }

@@ -8,6 +8,9 @@
  *   removes it, Enter / `l` / right-click retypes it, its handles resize it (PUT on mouse-up, Escape
  *   restores);
  * - ctrl+z undoes and ctrl+shift+z (or ctrl+y) redoes the tag changes of this session.
+ * The writes and their undo / redo, the text selection, the labelling menu and the blocks near the viewport
+ * are hooks of their own (../hooks/useTagHistory, useTextSelection, useLabelMenu, useVisibleBlocks); this
+ * component holds the selected tag, the resize by handles, the shortcuts and the drawing.
  *
  * Rendering: the text is cut into blocks of whole lines (each with `content-visibility: auto`, so the browser
  * lays out and paints only the blocks near the viewport). A block near the viewport (IntersectionObserver) is
@@ -20,38 +23,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { NerTagDTO, TagTypeOption } from '@domain/tags';
-import { toast } from '../../../components/toast';
-import {
-  clampSpan,
-  emptyStack,
-  findOccurrences,
-  inverseOp,
-  pushOp,
-  remapIds,
-  segmentText,
-  takeRedo,
-  takeUndo,
-  textBlocks,
-  trimSpan,
-  type Span,
-  type TagOp,
-  type TagSnapshot,
-  type UndoStack,
-} from '../labelling';
+import { modeSatisfies, type AccessMode } from '@domain';
+import type { NerTagDTO } from '@domain/tags';
+import { pushOp, segmentText, textBlocks, trimSpan } from '../labelling';
+import { hiddenPieces, type OffsetPiece } from '../hiddenTokens';
+import { useLabelMenu } from '../hooks/useLabelMenu';
+import { snapshot, useTagHistory } from '../hooks/useTagHistory';
+import { offsetOf, useTextSelection } from '../hooks/useTextSelection';
+import { useVisibleBlocks } from '../hooks/useVisibleBlocks';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
-import { LabelMenu } from './LabelMenu';
+import { IssueForm, type IssueDraft } from './IssueForm';
+import { LabelMenu, type OptionEditing } from './LabelMenu';
 import { TagLegendPanel } from './TagLegendPanel';
-
-interface MenuState {
-  x: number;
-  y: number;
-  purpose: 'new' | 'retype';
-  span: Span;
-  tagId?: number;
-  occurrences: number;
-}
 
 interface DragState {
   tagId: number;
@@ -63,109 +47,28 @@ interface DragState {
 const typing = (el: Element | null) =>
   !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable);
 
-const snapshot = (t: Pick<NerTagDTO, 'id' | 'startOffset' | 'endOffset' | 'nerTagTypeId'>): TagSnapshot => ({
-  id: t.id,
-  startOffset: t.startOffset ?? 0,
-  endOffset: t.endOffset ?? 0,
-  nerTagTypeId: t.nerTagTypeId,
-});
-
-/** The text offset of a DOM point inside the view, or null when it is outside the text. */
-function offsetOf(node: Node | null, offset: number): number | null {
-  if (!node) return null;
-  const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : (node as Element);
-  const seg = el?.closest<HTMLElement>('[data-s]');
-  if (seg) {
-    const s = Number(seg.dataset.s);
-    if (node.nodeType === Node.TEXT_NODE) return s + offset;
-    if (node !== seg) return node === seg.firstChild ? s : Number(seg.dataset.e);
-    let n = 0;
-    seg.childNodes.forEach((c, i) => {
-      if (i < offset && c.nodeType === Node.TEXT_NODE) n += c.textContent?.length ?? 0;
-    });
-    return s + n;
-  }
-  const block = el?.closest<HTMLElement>('[data-block-s]');
-  if (block) {
-    const child = block.childNodes[offset] as HTMLElement | undefined;
-    return child?.dataset?.s !== undefined ? Number(child.dataset.s) : Number(block.dataset.blockE);
-  }
-  return null;
-}
-
-/** The DOM point of a text offset inside `root`. */
-function pointOf(root: HTMLElement, offset: number): { node: Node; offset: number } | null {
-  const segs = root.querySelectorAll<HTMLElement>('[data-s]');
-  for (const seg of segs) {
-    const s = Number(seg.dataset.s);
-    const e = Number(seg.dataset.e);
-    if (offset >= s && (offset < e || (offset === e && seg === segs[segs.length - 1]))) {
-      const text = [...seg.childNodes].find((c) => c.nodeType === Node.TEXT_NODE);
-      return text ? { node: text, offset: offset - s } : { node: seg, offset: 0 };
-    }
-  }
-  return null;
-}
-
-const WORD = /[\p{L}\p{N}_]/u;
-
-/** The next word edge from `at` in direction `dir` (ctrl+arrows). */
-function wordEdge(text: string, at: number, dir: 1 | -1): number {
-  let i = at;
-  if (dir > 0) {
-    while (i < text.length && !WORD.test(text[i])) i++;
-    while (i < text.length && WORD.test(text[i])) i++;
-  } else {
-    while (i > 0 && !WORD.test(text[i - 1])) i--;
-    while (i > 0 && WORD.test(text[i - 1])) i--;
-  }
-  return i;
-}
-
 /** An outer tag's band: its colour, darkened a little so a light band shows on a light inner colour. */
 const bandColor = (color: string) => `color-mix(in srgb, ${color} 75%, #000)`;
-
-/** Blocks near the viewport are drawn with their tags; the others as one plain span each. */
-const NEAR_VIEWPORT = '1500px 0px';
-
-/**
- * The starts of the blocks within NEAR_VIEWPORT of the scrolled text (an IntersectionObserver on the block
- * elements). Until the observer answers, the first blocks count as visible.
- */
-function useVisibleBlocks(root: React.RefObject<HTMLDivElement | null>, blockCount: number): Set<number> {
-  const [visible, setVisible] = useState<Set<number>>(() => new Set([0]));
-  useEffect(() => {
-    const el = root.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) =>
-        setVisible((prev) => {
-          const next = new Set(prev);
-          for (const e of entries) {
-            const start = Number((e.target as HTMLElement).dataset.blockS);
-            if (e.isIntersecting) next.add(start);
-            else next.delete(start);
-          }
-          return next;
-        }),
-      { root: el, rootMargin: NEAR_VIEWPORT },
-    );
-    el.querySelectorAll('[data-block-s]').forEach((b) => observer.observe(b));
-    return () => observer.disconnect();
-  }, [root, blockCount]);
-  return visible;
-}
 
 export function LabelingView({
   documentId,
   text,
   editable,
   nodeId,
+  nodeAccess = null,
+  showHidden = false,
+  canReportIssue = false,
 }: {
   documentId: number;
   text: string;
   editable: boolean;
   nodeId: number;
+  /** The caller's mode on the node: WRITE or ADMIN adds and edits options of the labelling menu. */
+  nodeAccess?: AccessMode | null;
+  /** 'Show hidden tokens' of the header: hidden characters get a visible mark. */
+  showHidden?: boolean;
+  /** process WRITE: 'Problem z oznaczeniem' raises issues (without an editable step: on right-click) */
+  canReportIssue?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -173,17 +76,8 @@ export function LabelingView({
   const optionsQuery = useQuery({ ...tagQueries.options(documentId, nodeId), enabled: editable });
   const rootRef = useRef<HTMLDivElement>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [menu, setMenu] = useState<MenuState | null>(null);
   const [drag, setDrag] = useState<DragState | null>(null);
-  // The undo stack: the ref is what queued writes read and change, the state what the buttons show.
-  const stackRef = useRef<UndoStack>(emptyStack);
-  const [stack, setStackState] = useState<UndoStack>(emptyStack);
-  const setStack = useCallback((next: UndoStack | ((s: UndoStack) => UndoStack)) => {
-    stackRef.current = typeof next === 'function' ? next(stackRef.current) : next;
-    setStackState(stackRef.current);
-  }, []);
-  const queue = useRef<Promise<void>>(Promise.resolve());
-
+  const [issueDraft, setIssueDraft] = useState<IssueDraft | null>(null);
   const tags = useMemo(
     () =>
       (tagsQuery.data ?? [])
@@ -220,82 +114,45 @@ export function LabelingView({
   const visibleBlocks = useVisibleBlocks(rootRef, blocks.length);
   const selected = selectedId !== null ? byId.get(selectedId) : undefined;
   const canEditTag = (tag: NerTagDTO | undefined) => !!tag && editable && tag.nodeId === nodeId;
+  const clearSelection = useCallback(() => setSelectedId(null), []);
+  const history = useTagHistory(documentId, clearSelection);
+  const { stack, setStack, write, undo, redo } = history;
+  const { selectionSpan, onTextKey } = useTextSelection(rootRef, text, clearSelection);
+  const { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, closeMenu } = useLabelMenu({
+    documentId,
+    text,
+    editable,
+    rootRef,
+    byId,
+    fetched: tagsQuery.data,
+    selected,
+    canEditTag,
+    selectionSpan,
+    history,
+  });
 
   useEffect(() => {
     if (selectedId !== null && tagsQuery.data && !tagsQuery.data.some((x) => x.id === selectedId))
       setSelectedId(null);
   }, [tagsQuery.data, selectedId]);
 
-  const refetch = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: tagKeys.ner(documentId) }),
-    [queryClient, documentId],
+  // Adding and editing options (spec 2 section 6): WRITE or ADMIN on the node. A save refetches the option
+  // tree, and the tags (a renamed or recoloured type shows at once).
+  const optionEditing = useMemo<OptionEditing | undefined>(
+    () =>
+      modeSatisfies(nodeAccess, 'WRITE')
+        ? {
+            nodeId,
+            admin: nodeAccess === 'ADMIN',
+            onSaved: () =>
+              Promise.all([
+                queryClient.invalidateQueries({ queryKey: tagKeys.options(documentId, nodeId) }),
+                queryClient.invalidateQueries({ queryKey: tagKeys.ner(documentId) }),
+              ]),
+          }
+        : undefined,
+    [nodeAccess, nodeId, documentId, queryClient],
   );
-
-  /** Carries out a change on the API; answers the new ids of re-created tags. */
-  const run = useCallback(
-    async (op: TagOp): Promise<Map<number, number>> => {
-      const ids = new Map<number, number>();
-      if (op.kind === 'create') {
-        const byType = new Map<number, TagSnapshot[]>();
-        for (const s of op.tags) byType.set(s.nerTagTypeId, [...(byType.get(s.nerTagTypeId) ?? []), s]);
-        for (const [typeId, group] of byType) {
-          const made =
-            group.length === 1
-              ? [await tagCalls.create(documentId, typeId, group[0])]
-              : await tagCalls.createMany(documentId, typeId, group);
-          group.forEach((s, i) => ids.set(s.id, made[i].id));
-        }
-      } else if (op.kind === 'delete') {
-        for (const s of op.tags) await tagCalls.remove(s.id);
-      } else {
-        const { id, ...change } = op.after;
-        await tagCalls.update(id, change);
-      }
-      return ids;
-    },
-    [documentId],
-  );
-
-  /**
-   * Queues a write (writes run one after the other, so quick undos each take their own step), then
-   * refetches the tags; a refusal shows the API's toast and leaves the stack alone.
-   */
-  const write = useCallback(
-    (work: () => Promise<void>) => {
-      queue.current = queue.current.then(async () => {
-        try {
-          await work();
-        } catch {
-          // The client has shown the API's message.
-        } finally {
-          await refetch();
-        }
-      });
-    },
-    [refetch],
-  );
-
-  const undo = useCallback(() => {
-    write(async () => {
-      const taken = takeUndo(stackRef.current);
-      if (!taken) return;
-      const ids = await run(inverseOp(taken.op));
-      setStack(remapIds(taken.stack, ids));
-      setSelectedId(null);
-      toast.success(t('workspace.labeling.undone'));
-    });
-  }, [run, write, setStack, t]);
-
-  const redo = useCallback(() => {
-    write(async () => {
-      const taken = takeRedo(stackRef.current);
-      if (!taken) return;
-      const ids = await run(taken.op);
-      setStack(remapIds(taken.stack, ids));
-      setSelectedId(null);
-      toast.success(t('workspace.labeling.redone'));
-    });
-  }, [run, write, setStack, t]);
 
   const removeSelected = useCallback(() => {
     if (!selected || !canEditTag(selected)) return;
@@ -307,89 +164,6 @@ export function LabelingView({
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected, write]);
-
-  /** The window selection as a trimmed text span, if it lies in the text. */
-  const selectionSpan = useCallback((): Span | null => {
-    const sel = window.getSelection();
-    if (!sel || sel.isCollapsed || !rootRef.current) return null;
-    if (!rootRef.current.contains(sel.anchorNode) || !rootRef.current.contains(sel.focusNode)) return null;
-    const a = offsetOf(sel.anchorNode, sel.anchorOffset);
-    const b = offsetOf(sel.focusNode, sel.focusOffset);
-    if (a === null || b === null) return null;
-    const span = clampSpan(a, b, text.length);
-    return span && trimSpan(text, span);
-  }, [text]);
-
-  const openNewMenu = useCallback(
-    (x: number, y: number, span: Span) => {
-      const needle = text.slice(span.startOffset, span.endOffset);
-      setMenu({ x, y, purpose: 'new', span, occurrences: findOccurrences(text, needle).length });
-    },
-    [text],
-  );
-
-  const openRetypeMenu = useCallback((x: number, y: number, tag: NerTagDTO) => {
-    setMenu({
-      x,
-      y,
-      purpose: 'retype',
-      tagId: tag.id,
-      span: { startOffset: tag.startOffset!, endOffset: tag.endOffset! },
-      occurrences: 0,
-    });
-  }, []);
-
-  /** Opens the menu for the keyboard: at the selection (or the selected tag) on screen. */
-  const openMenuByKey = useCallback(() => {
-    if (!editable) return;
-    const span = selectionSpan();
-    const sel = window.getSelection();
-    if (span && sel && sel.rangeCount) {
-      const r = sel.getRangeAt(0).getBoundingClientRect();
-      openNewMenu(r.left, r.bottom + 4, span);
-      return;
-    }
-    if (selected && canEditTag(selected)) {
-      const el = rootRef.current?.querySelector(`[data-tag-start~="${selected.id}"]`);
-      const r = el?.getBoundingClientRect();
-      openRetypeMenu(r?.left ?? 100, (r?.bottom ?? 100) + 4, selected);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [editable, selectionSpan, selected, openNewMenu, openRetypeMenu]);
-
-  const choose = (option: TagTypeOption, allOccurrences: boolean) => {
-    const m = menu;
-    if (!m) return;
-    setMenu(null);
-    write(async () => {
-      if (m.purpose === 'retype' && m.tagId !== undefined) {
-        const tag = byId.get(m.tagId);
-        if (!tag) return;
-        const before = snapshot(tag);
-        const after = { ...before, nerTagTypeId: option.optionId };
-        await tagCalls.update(tag.id, { ...after });
-        setStack((s) => pushOp(s, { kind: 'update', before, after }));
-        return;
-      }
-      const needle = text.slice(m.span.startOffset, m.span.endOffset);
-      let made: NerTagDTO[];
-      if (allOccurrences) {
-        const found = findOccurrences(text, needle);
-        if (!found.some((f) => f.startOffset === m.span.startOffset)) found.push(m.span);
-        found.sort((a, b) => a.startOffset - b.startOffset);
-        made = await tagCalls.createMany(documentId, option.optionId, found);
-        toast.success(t('workspace.labeling.labelledAll', { count: made.length }));
-      } else made = [await tagCalls.create(documentId, option.optionId, m.span)];
-      const known = new Set((tagsQuery.data ?? []).map((x) => x.id));
-      const fresh = made.filter((x) => !known.has(x.id));
-      // Drawn at once from the answer; the refetch that follows every write brings the list as saved (with
-      // thousands of tags the refetch alone takes a few hundred milliseconds).
-      if (fresh.length)
-        queryClient.setQueryData<NerTagDTO[]>(tagKeys.ner(documentId), (old) => old && [...old, ...fresh]);
-      if (fresh.length) setStack((s) => pushOp(s, { kind: 'create', tags: fresh.map(snapshot) }));
-      window.getSelection()?.removeAllRanges();
-    });
-  };
 
   /** Focus on the text or on nothing in particular (not on a button, link or field elsewhere). */
   const inText = () => {
@@ -432,30 +206,6 @@ export function LabelingView({
     return () => window.removeEventListener('keydown', onKey);
   }, [menu, drag, editable, undo, redo, selected, removeSelected, selectionSpan, openMenuByKey]);
 
-  // Keyboard selection inside the focused text: arrows move a caret, shift extends, ctrl goes by words.
-  const onTextKey = (e: React.KeyboardEvent) => {
-    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-    const root = rootRef.current;
-    if (!root) return;
-    e.preventDefault();
-    const dir = e.key === 'ArrowRight' ? 1 : -1;
-    // The caret is the window selection when it lies in the text, else the start of the text.
-    const now = window.getSelection();
-    const a0 =
-      now?.anchorNode && root.contains(now.anchorNode) ? offsetOf(now.anchorNode, now.anchorOffset) : null;
-    const f0 =
-      now?.focusNode && root.contains(now.focusNode) ? offsetOf(now.focusNode, now.focusOffset) : null;
-    const c = a0 !== null && f0 !== null ? { anchor: a0, focus: f0 } : { anchor: 0, focus: 0 };
-    const next = e.ctrlKey || e.metaKey ? wordEdge(text, c.focus, dir) : c.focus + dir;
-    c.focus = Math.max(0, Math.min(text.length, next));
-    if (!e.shiftKey) c.anchor = c.focus;
-    const a = pointOf(root, c.anchor);
-    const f = pointOf(root, c.focus);
-    const sel = window.getSelection();
-    if (a && f && sel) sel.setBaseAndExtent(a.node, a.offset, f.node, f.offset);
-    setSelectedId(null);
-  };
-
   const onClick = (e: React.MouseEvent) => {
     const sel = window.getSelection();
     if (sel && !sel.isCollapsed) return;
@@ -472,8 +222,19 @@ export function LabelingView({
   };
 
   const onContextMenu = (e: React.MouseEvent) => {
-    if (!editable) return;
     const span = selectionSpan();
+    if (!editable) {
+      if (canReportIssue && span) {
+        e.preventDefault();
+        setIssueDraft({
+          x: e.clientX,
+          y: e.clientY,
+          anchor: span,
+          subject: text.slice(span.startOffset, span.endOffset),
+        });
+      }
+      return;
+    }
     if (span) {
       e.preventDefault();
       openNewMenu(e.clientX, e.clientY, span);
@@ -676,6 +437,7 @@ export function LabelingView({
           className="ws-text ws-read ws-label-text"
           data-testid="document-text"
           data-tag-count={tags.length}
+          data-hidden-shown={showHidden}
           tabIndex={0}
           onKeyDown={onTextKey}
           onClick={onClick}
@@ -689,14 +451,25 @@ export function LabelingView({
                   {text.slice(b.start, b.end)}
                 </span>
               ) : (
-                segmentText(b.start, b.end, spans).map((seg) => {
-                  const segText = text.slice(seg.start, seg.end);
+                segmentText(b.start, b.end, spans).flatMap((seg) => {
+                  // With 'Show hidden tokens', a hidden character is a piece of its own with a mark drawn
+                  // by CSS (no text, so no offset moves); else the segment is one piece.
+                  const pieces = showHidden
+                    ? hiddenPieces(text, seg.start, seg.end)
+                    : [{ start: seg.start, end: seg.end, mark: undefined }];
+                  const markClass = (p: OffsetPiece) => (p.mark ? ' ws-hidden-token' : '');
                   if (!seg.tagIds.length)
-                    return (
-                      <span key={seg.start} data-s={seg.start} data-e={seg.end}>
-                        {segText}
+                    return pieces.map((p) => (
+                      <span
+                        key={p.start}
+                        data-s={p.start}
+                        data-e={p.end}
+                        className={p.mark ? 'ws-hidden-token' : undefined}
+                        data-mark={p.mark}
+                      >
+                        {text.slice(p.start, p.end)}
                       </span>
-                    );
+                    ));
                   const covering = seg.tagIds.map((id) => byId.get(id)!);
                   const inner = covering.at(-1)!;
                   const outers = covering.slice(0, -1).reverse();
@@ -717,38 +490,46 @@ export function LabelingView({
                   const isSel = selected !== undefined && seg.tagIds.includes(selected.id);
                   const selStart = handles && selected.startOffset === seg.start;
                   const selEnd = handles && selected.endOffset === seg.end;
-                  return (
-                    <span
-                      key={seg.start}
-                      data-s={seg.start}
-                      data-e={seg.end}
-                      data-tags={seg.tagIds.join(' ')}
-                      data-tag-start={starting.map((x) => x.id).join(' ') || undefined}
-                      data-origin={machine.length ? machine.map(originLabel).join(' ') : undefined}
-                      data-testid="tag-segment"
-                      className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${machine.length ? ' ws-tag-machine' : ''}`}
-                      style={style}
-                      title={covering
-                        .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
-                        .join(' › ')}
-                    >
-                      {selStart && (
-                        <span
-                          className="ws-handle ws-handle-left"
-                          data-testid="tag-handle-left"
-                          onMouseDown={(e) => startDrag(e, 'left')}
-                        />
-                      )}
-                      {segText}
-                      {selEnd && (
-                        <span
-                          className="ws-handle ws-handle-right"
-                          data-testid="tag-handle-right"
-                          onMouseDown={(e) => startDrag(e, 'right')}
-                        />
-                      )}
-                    </span>
-                  );
+                  const title = covering
+                    .map((x) => x.nerTagType.name + (x.origin === 'USER' ? '' : ` (${originLabel(x)})`))
+                    .join(' › ');
+                  return pieces.map((p, i) => {
+                    const first = i === 0;
+                    const last = i === pieces.length - 1;
+                    return (
+                      <span
+                        key={p.start}
+                        data-s={p.start}
+                        data-e={p.end}
+                        data-tags={seg.tagIds.join(' ')}
+                        data-tag-start={(first && starting.map((x) => x.id).join(' ')) || undefined}
+                        data-origin={first && machine.length ? machine.map(originLabel).join(' ') : undefined}
+                        data-mark={p.mark}
+                        data-testid="tag-segment"
+                        className={`ws-tag${isSel ? ' ws-tag-selected' : ''}${
+                          first && machine.length ? ' ws-tag-machine' : ''
+                        }${markClass(p)}`}
+                        style={style}
+                        title={title}
+                      >
+                        {first && selStart && (
+                          <span
+                            className="ws-handle ws-handle-left"
+                            data-testid="tag-handle-left"
+                            onMouseDown={(e) => startDrag(e, 'left')}
+                          />
+                        )}
+                        {text.slice(p.start, p.end)}
+                        {last && selEnd && (
+                          <span
+                            className="ws-handle ws-handle-right"
+                            data-testid="tag-handle-right"
+                            onMouseDown={(e) => startDrag(e, 'right')}
+                          />
+                        )}
+                      </span>
+                    );
+                  });
                 })
               )}
             </div>
@@ -774,8 +555,25 @@ export function LabelingView({
           selectedText={text.slice(menu.span.startOffset, menu.span.endOffset)}
           occurrences={menu.occurrences}
           onChoose={choose}
-          onClose={() => setMenu(null)}
+          onClose={closeMenu}
+          editing={optionEditing}
+          onReportIssue={
+            canReportIssue
+              ? () => {
+                  closeMenu();
+                  setIssueDraft({
+                    x: menu.x,
+                    y: menu.y,
+                    anchor: menu.tagId !== undefined ? { tagId: menu.tagId } : menu.span,
+                    subject: text.slice(menu.span.startOffset, menu.span.endOffset),
+                  });
+                }
+              : undefined
+          }
         />
+      )}
+      {issueDraft && (
+        <IssueForm {...issueDraft} documentId={documentId} onClose={() => setIssueDraft(null)} />
       )}
     </div>
   );

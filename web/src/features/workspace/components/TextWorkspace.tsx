@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { higherMode, nodeMode } from '@domain';
+import { higherMode, modeSatisfies, nodeMode } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
@@ -26,6 +26,7 @@ import { ReadOnlyText } from './ReadOnlyText';
 import { StepSidebar } from './StepSidebar';
 import { TOOL_IDS, ToolsSidebar, type ToolId } from './ToolsSidebar';
 import { WorkspaceHeader } from './WorkspaceHeader';
+import { useIssuesTool } from '../hooks/useIssuesTool';
 
 const ADMIN_ONLY = ['ADMIN'] as const;
 
@@ -62,6 +63,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
   const [showHidden, setShowHidden] = useState(false);
   const [lackContent, setLackContent] = useState<string | null>(null);
   const { settings, save, clear } = useUserSettings();
+  useIssuesTool(setTool);
   const document = useQuery(workspaceQueries.document(doc.id));
 
   const step = resolveSelectedStep(state, chosenStepId);
@@ -114,7 +116,16 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
     );
   } else if (mode === 'LABELING') {
     main = (
-      <LabelingView key={step.id} documentId={doc.id} text={text} editable={editable} nodeId={step.nodeId} />
+      <LabelingView
+        key={step.id}
+        documentId={doc.id}
+        text={text}
+        editable={editable}
+        nodeId={step.nodeId}
+        nodeAccess={stepNodeMode}
+        showHidden={showHidden}
+        canReportIssue={modeSatisfies(processAccess.mode, 'WRITE')}
+      />
     );
   } else {
     main = (

@@ -2,8 +2,8 @@
  * The tools sidebar (spec 2 section 2): an icon column whose toggles open or close the documents, preview
  * and (at the bottom) settings panels, and the open panel, with a title and a close icon, in a sidebar the
  * user resizes by its handle (width in percent, min 20, default 25, kept in local storage). The issues
- * toggle opens the issues panel (its content arrives with the issues panel; the issues dashboard's link opens
- * it with `?panel=issues`, see TextWorkspace).
+ * toggle (first, spec 2 section 2) opens the issues panel (the issues dashboard's link opens it with
+ * `?panel=issues`, see TextWorkspace, or `?tool=issues&issue={id}`, see hooks/useIssuesTool).
  */
 import type { RefObject } from 'react';
 import { useRef, type ComponentType, type SVGProps } from 'react';
@@ -14,6 +14,7 @@ import { IconClose, IconComment, IconFile, IconGear, IconImage } from '../../../
 import { useSidebarResize } from '../hooks/useSidebarResize';
 import { SIDEBAR_MAX, SIDEBAR_MIN, type UserSettings } from '../settings';
 import { DocumentsPanel } from './DocumentsPanel';
+import { IssuesPanel } from './IssuesPanel';
 import { PreviewPanel } from './PreviewPanel';
 import { SettingsPanel } from './SettingsPanel';
 
@@ -92,9 +93,7 @@ export function ToolsSidebar(props: ToolsSidebarProps) {
             </div>
             <div className="ws-tools-body">
               {tool === 'issues' && (
-                <p className="text-body-secondary small p-3 mb-0" data-testid="issues-panel">
-                  {t('workspace.tools.issuesNotBuilt')}
-                </p>
+                <IssuesPanel documentId={props.state.document.id} processMode={props.processMode} />
               )}
               {tool === 'documents' && (
                 <DocumentsPanel state={props.state} userId={props.userId} processMode={props.processMode} />

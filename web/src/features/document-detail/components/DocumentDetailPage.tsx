@@ -1,0 +1,230 @@
+/**
+ * Document detail /entity/process/{processId}/documents/{id} (spec 2 "Document detail and edit"): the
+ * document's fields, its text content, or for a speech document (AUDIOFILE) an audio player and the
+ * utterances in order with the actor's name; 'soaApp.document.detail.noContent' when there is nothing.
+ * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace.
+ */
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { modeSatisfies } from '@domain';
+import { IconArrowLeft, IconFile, IconPencil } from '../../../components/icons';
+import { useSession } from '../../account/session';
+import { processQueries, useProcessAccessMode } from '../../processes/api';
+import { sizeLabel } from '../../upload/messages';
+import { documentDetailQueries, useAudioUrl, type DocumentDetailDTO, type UserRefDTO } from '../api';
+import '../document-detail.css';
+
+/** DD/MM/YY HH:mm (spec 1 section 9). */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+const userName = (u: UserRefDTO) =>
+  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.login || u.email || `#${u.id}`;
+
+export function DocumentDetailPage() {
+  const { t } = useTranslation();
+  const params = useParams();
+  const processId = Number(params.processId);
+  const documentId = Number(params.id);
+  const { principal } = useSession();
+  const access = useProcessAccessMode(principal, processId, ['WRITE']);
+  const canEdit = modeSatisfies(access.mode, 'WRITE');
+  const doc = useQuery(documentDetailQueries.document(documentId));
+  const process = useQuery(processQueries.detail(processId));
+  const wrongProcess = doc.data && doc.data.processId !== processId;
+
+  return (
+    <div className="container-xxl py-4 page document-detail-page" data-testid="document-detail">
+      <div className="page-header d-flex flex-wrap align-items-center gap-2 mb-3">
+        <Link
+          to={`/entity/process/${processId}/documents`}
+          className="btn btn-outline-secondary btn-sm"
+          data-testid="document-detail-back"
+        >
+          <IconArrowLeft className="me-1" />
+          {t('global.common.back')}
+        </Link>
+        <div className="me-auto min-w-0">
+          <h1 className="h3 mb-0 text-break" data-testid="document-detail-filename">
+            {doc.data && !wrongProcess ? doc.data.filename : t('soaApp.document.detail.title')}
+          </h1>
+          <p className="text-body-secondary mb-0 small">{process.data?.name ?? '\u00a0'}</p>
+        </div>
+        {doc.data && !wrongProcess && (
+          <div className="d-flex gap-2">
+            <Link
+              to={`/entity/process/${processId}/document/${documentId}`}
+              className="btn btn-outline-primary btn-sm"
+              data-testid="document-detail-open"
+            >
+              <IconFile className="me-1" />
+              {t('soaApp.document.detail.open')}
+            </Link>
+            {canEdit && (
+              <Link
+                to={`/entity/process/${processId}/documents/${documentId}/edit`}
+                className="btn btn-primary btn-sm"
+                data-testid="document-detail-edit"
+              >
+                <IconPencil className="me-1" />
+                {t('global.common.edit')}
+              </Link>
+            )}
+          </div>
+        )}
+      </div>
+
+      {doc.isPending ? (
+        <div className="p-5 text-center">
+          <div
+            className="spinner-border text-primary"
+            role="status"
+            aria-label={t('global.common.loading')}
+          />
+        </div>
+      ) : doc.isError || wrongProcess ? (
+        <div className="alert alert-danger" data-testid="document-detail-error">
+          {t('soaApp.document.detail.notFound')}
+        </div>
+      ) : (
+        <div className="row g-3">
+          <div className="col-lg-8">
+            {doc.data.documentType === 'AUDIOFILE' ? (
+              <SpeechContent documentId={documentId} processId={processId} />
+            ) : (
+              <TextContent doc={doc.data} />
+            )}
+          </div>
+          <div className="col-lg-4">
+            <DocumentFacts doc={doc.data} processName={process.data?.name} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function DocumentFacts({ doc, processName }: { doc: DocumentDetailDTO; processName?: string }) {
+  const { t } = useTranslation();
+  const rows: [string, ReactNode, string][] = [
+    [t('soaApp.document.field.id'), doc.id, 'id'],
+    [t('soaApp.document.field.filename'), doc.filename, 'filename'],
+    [t('soaApp.document.field.path'), <code key="p">{doc.path}</code>, 'path'],
+    [t('soaApp.document.field.documentType'), t(`soaApp.document.type.${doc.documentType}`), 'type'],
+    [t('soaApp.document.field.process'), processName ?? doc.processId, 'process'],
+    [
+      t('soaApp.document.field.status'),
+      t(`soaApp.document.status.${doc.status}`, { defaultValue: doc.status }),
+      'status',
+    ],
+    [t('soaApp.document.field.size'), `${sizeLabel(doc.size)} · ${doc.mimeType}`, 'size'],
+    [t('soaApp.document.field.created'), formatDate(doc.createdDate), 'created'],
+    [
+      t('soaApp.document.field.assignees'),
+      doc.assignees.length ? doc.assignees.map(userName).join(', ') : t('soaApp.document.detail.noAssignees'),
+      'assignees',
+    ],
+  ];
+  if (doc.blockedBy) rows.push([t('soaApp.document.field.blockedBy'), userName(doc.blockedBy), 'blocked']);
+  return (
+    <div className="card shadow-sm border-0">
+      <dl className="card-body mb-0 document-facts" data-testid="document-facts">
+        {rows.map(([label, value, key]) => (
+          <div key={key} className="document-fact">
+            <dt className="small text-body-secondary fw-normal">{label}</dt>
+            <dd className="mb-2 text-break" data-testid={`document-fact-${key}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function NoContent() {
+  const { t } = useTranslation();
+  return (
+    <div className="p-4 text-center text-body-secondary" data-testid="document-no-content">
+      {t('soaApp.document.detail.noContent')}
+    </div>
+  );
+}
+
+function TextContent({ doc }: { doc: DocumentDetailDTO }) {
+  const { t } = useTranslation();
+  const text = doc.content?.content ?? '';
+  return (
+    <div className="card shadow-sm border-0">
+      <div className="card-header bg-transparent">
+        <h2 className="h6 mb-0">{t('soaApp.document.detail.content')}</h2>
+      </div>
+      {text.trim() ? (
+        <pre className="card-body mb-0 document-text" data-testid="document-content">
+          {text}
+        </pre>
+      ) : (
+        <NoContent />
+      )}
+    </div>
+  );
+}
+
+function SpeechContent({ documentId, processId }: { documentId: number; processId: number }) {
+  const { t } = useTranslation();
+  const utterances = useQuery(documentDetailQueries.utterances(documentId));
+  const process = useQuery(processQueries.detail(processId));
+  const audio = useAudioUrl(documentId, true);
+  const actorName = (code: string) =>
+    process.data?.actors.find((a) => a.actor === code)?.name ??
+    (code === 'artifact' ? t('soaApp.document.detail.artifact') : code);
+  const list = utterances.data ?? [];
+  return (
+    <div className="card shadow-sm border-0">
+      <div className="card-header bg-transparent">
+        <h2 className="h6 mb-0">{t('soaApp.document.detail.speech')}</h2>
+      </div>
+      <div className="card-body border-bottom">
+        {audio.url ? (
+          <audio controls src={audio.url} className="w-100" data-testid="document-audio" />
+        ) : audio.failed ? (
+          <p className="text-danger small mb-0" data-testid="document-audio-error">
+            {t('soaApp.document.detail.audioFailed')}
+          </p>
+        ) : (
+          <div
+            className="spinner-border spinner-border-sm text-primary"
+            role="status"
+            aria-label={t('global.common.loading')}
+          />
+        )}
+      </div>
+      {utterances.isPending ? (
+        <div className="p-4 text-center">
+          <div
+            className="spinner-border spinner-border-sm text-primary"
+            role="status"
+            aria-label={t('global.common.loading')}
+          />
+        </div>
+      ) : list.length === 0 ? (
+        <NoContent />
+      ) : (
+        <ol className="list-group list-group-flush document-utterances" data-testid="document-utterances">
+          {list.map((u) => (
+            <li key={u.id} className="list-group-item" data-testid="document-utterance">
+              <div className="small fw-medium text-primary">{actorName(u.actor)}</div>
+              <div>{u.tokens.map((tk) => tk.value).join(' ')}</div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
