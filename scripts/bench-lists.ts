@@ -63,7 +63,10 @@ export async function benchLists(o: {
     const P = { type: 'PROCESS', value: data.processId };
     const cases: [string, string, string, unknown[]][] = [
       ['all, first page', admin, 'page=0', [P]],
-      ['all, last page', admin, `page=${lastPage}`, [P]],
+      // The last page as a pager's "last" link asks for it: the first page of the reversed order.
+      ['all, last page (reversed sort)', admin, 'page=0&sort=id,asc', [P]],
+      // A deep page by offset, page numbers counted from the start (an estimated total: no reversal).
+      [`all, page ${lastPage} by offset`, admin, `page=${lastPage}`, [P]],
       ['all, sorted by filename', admin, 'page=0&sort=filename,asc', [P]],
       ['done tab (status DONE)', admin, 'page=0', [P, { type: 'STATUS', value: 'DONE' }]],
       ['filename filter', admin, 'page=0', [P, { type: 'NAME', value: 'contract' }]],
@@ -91,6 +94,17 @@ export async function benchLists(o: {
         [P, { type: 'UNASSIGNED', value: true }],
       ],
     ];
+    // A page deep in the list reached by keyset: the cursor of the document in the middle.
+    const middle = await fetch(
+      `${base}/api/v2/document-info?size=20&paged=true&page=${Math.floor(lastPage / 2)}`,
+      {
+        method: 'POST',
+        headers: { Authorization: admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ paged: true, filters: [P] }),
+      },
+    );
+    const cursor = middle.headers.get('x-next-cursor');
+    if (cursor) cases.push(['all, middle page by cursor', admin, `page=0&after=${cursor}`, [P]]);
     for (const [label, auth, query, filters] of cases) {
       const times: number[] = [];
       let total = 0;

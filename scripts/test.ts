@@ -14,6 +14,7 @@ import {
   splitDatabaseUrl,
   startEmbeddedPostgres,
 } from './lib/postgres';
+import { startOpenAiServer } from '../tests/support/openai-server';
 import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
@@ -86,10 +87,14 @@ async function main(): Promise<number> {
     fs.writeFileSync(bundlePath, bundle.code);
     env.WORKFLOW_BUNDLE_PATH = bundlePath;
 
-    // The app as a user runs it (API + worker), for the end-to-end suite.
+    // The app as a user runs it (API + worker), for the end-to-end suite; its LLM prompt nodes talk to a local
+    // OpenAI-compatible stand-in (tests/support/openai-server: an echo of the request), never to the internet.
+    const chat = await startOpenAiServer();
+    stops.push(() => chat.close());
     const appPort = await freePort();
     const appEnv = {
       ...env,
+      LLM_BASE_URL: chat.baseUrl,
       PORT: String(appPort),
       TEMPORAL_TASK_QUEUE: 'workbench-e2e',
       NODE_ENV: 'production',

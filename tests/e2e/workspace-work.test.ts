@@ -2,14 +2,16 @@
  * Issue 11 in a real browser: the document preview (pager and zoom, full screen, a separate 800x600 window
  * on the preview route at the current page, 'Failed to open new window!' when the browser opens none) and
  * the LLM prompt step's chat response in the selected step's work section. A two-page PDF goes through
- * Upload -> File parser (page images) -> LLM prompt; the LLM node has no prompt, so its step fails at once
- * (this suite has no chat API) and the chat response the step's rerun would store is inserted as data.
+ * Upload -> File parser (page images) -> LLM prompt; the LLM node has no prompt, so its step fails at once;
+ * chat responses are first inserted as data, then a writer reruns the prompt from the work section against the
+ * test stack's local chat API (scripts/test.ts: an echo of the request).
  * Screenshots go to tests/artifacts/.
  */
 import crypto from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
+import { sealValue } from '../../db/crypto';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { textPdf } from '../support/media';
 import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
@@ -209,5 +211,55 @@ describe('workspace preview and step work in Chromium', () => {
       `Summarise the report ${suffix}`,
     );
     await shot(page, '47-llm-response');
+  });
+
+  it('reruns the LLM prompt with an edited prompt from the work section (WRITE on the node)', async () => {
+    const llmStep = (await state()).steps.find((s) => s.nodeDTO.activityType === 'LLM_PROMPT')!;
+    // The node gets a chat model and an API key (its prompt stays empty: the step stays in ERROR).
+    const model = await knex('llm_models').orderBy('id').first('id');
+    const [secret] = await knex('secrets')
+      .insert({
+        process_id: processId,
+        name: `llm-${suffix}`,
+        value: sealValue('secrets', 'value', 'sk-e2e'),
+        active: true,
+      })
+      .returning('id');
+    await knex('nodes')
+      .where('id', llmStep.nodeId)
+      .update({ settings: JSON.stringify({ llmModel: { id: model.id }, secret: { id: secret.id } }) });
+    const page = await openWorkspace();
+    await page.locator('[data-testid="step-tab"][data-activity-type="LLM_PROMPT"]').click();
+    const selected = page.locator(
+      `[data-testid="step-row"][data-selected="true"][data-step-id="${llmStep.id}"]`,
+    );
+    await selected.getByTestId('llm-rerun-open').click();
+    const prompt = selected.getByTestId('llm-rerun-prompt');
+    expect(await prompt.inputValue()).toBe(`Summarise the report ${suffix}`);
+    await prompt.fill(`In one line, \${document.filename} ${suffix}`);
+    await selected.getByTestId('llm-rerun-send').click();
+    // the local chat API echoes the rendered prompt: the answer is the step's newest response
+    await selected
+      .getByTestId('llm-response-text')
+      .getByText(`In one line, report-${suffix}.pdf ${suffix}`, { exact: false })
+      .waitFor({ timeout: 60000 });
+    await selected.getByTestId('llm-response').getByText('runs: 3').waitFor();
+    expect(await selected.getByTestId('llm-rerun-prompt').count()).toBe(0);
+    // an empty prompt cannot be sent
+    await selected.getByTestId('llm-rerun-open').click();
+    await prompt.fill('   ');
+    expect(await selected.getByTestId('llm-rerun-send').isDisabled()).toBe(true);
+    await shot(page, '48-llm-rerun');
+  });
+
+  it('offers no rerun to a READ user', async () => {
+    const reader = await buildUser(knex, {
+      authorities: [{ componentId: processId, type: 'PROCESS', mode: 'READ' }],
+    });
+    const page = await signedInPage(browser, contexts, reader);
+    await page.goto(workspaceUrl());
+    await page.locator('[data-testid="step-tab"][data-activity-type="LLM_PROMPT"]').click();
+    await page.getByTestId('llm-response-text').first().waitFor();
+    expect(await page.getByTestId('llm-rerun-open').count()).toBe(0);
   });
 });

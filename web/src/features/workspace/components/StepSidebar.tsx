@@ -98,6 +98,7 @@ export function StepSidebar({ state, selected, userId, onSelect, onActionDone }:
                     onSelect={() => onSelect(s.id)}
                     userId={userId}
                     documentStatus={state.document.status}
+                    processId={state.document.processId}
                     onActionDone={onActionDone}
                   />
                 ))}
@@ -116,6 +117,7 @@ function StepRow({
   onSelect,
   userId,
   documentStatus,
+  processId,
   onActionDone,
 }: {
   step: StepDTO;
@@ -123,6 +125,7 @@ function StepRow({
   onSelect: () => void;
   userId: number | null;
   documentStatus: string;
+  processId: number;
   onActionDone: (action: StepAction, step: StepDTO) => void;
 }) {
   const { t } = useTranslation();
@@ -172,7 +175,12 @@ function StepRow({
             </div>
           )}
           {step.nodeDTO.activityType === 'LLM_PROMPT' && (
-            <LlmResponse documentId={step.documentId} stepId={step.id} />
+            <LlmResponse
+              documentId={step.documentId}
+              stepId={step.id}
+              nodeId={step.nodeId}
+              processId={processId}
+            />
           )}
           <StepActions step={step} userId={userId} documentStatus={documentStatus} onDone={onActionDone} />
         </div>
