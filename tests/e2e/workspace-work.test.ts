@@ -233,6 +233,7 @@ describe('workspace preview and step work in Chromium', () => {
     const selected = page.locator(
       `[data-testid="step-row"][data-selected="true"][data-step-id="${llmStep.id}"]`,
     );
+    await selected.getByTestId('llm-response-text').waitFor();
     await selected.getByTestId('llm-rerun-open').click();
     const prompt = selected.getByTestId('llm-rerun-prompt');
     expect(await prompt.inputValue()).toBe(`Summarise the report ${suffix}`);

@@ -78,7 +78,7 @@ export function LlmResponse({
           </details>
         </>
       )}
-      {canRerun && prompt === null && (
+      {canRerun && !responses.isPending && prompt === null && (
         <button
           type="button"
           className="btn btn-sm btn-outline-secondary mt-2"
