@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches as eventually } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import { textRangeBox } from './text-range';
 
 interface TagView {
   id: number;
@@ -69,31 +70,7 @@ describe('labelling menu options and hidden tokens in Chromium', () => {
   const option = (id: number) => page.locator(`[data-testid="label-option"][data-option-id="${id}"]`);
 
   /** The screen box of the text range [start, end). */
-  const rangeBox = (start: number, end: number) =>
-    page.evaluate(
-      ([s, e]) => {
-        const w = globalThis as unknown as PageWindow;
-        const point = (offset: number) => {
-          for (const seg of Array.from(w.document.querySelectorAll('[data-s]'))) {
-            const a = Number(seg.dataset.s);
-            const b = Number(seg.dataset.e);
-            if (offset >= a && offset <= b && !(offset === b && offset !== e)) {
-              const node = Array.from(seg.childNodes).find((c) => c.nodeType === 3);
-              return { node, offset: offset - a };
-            }
-          }
-          throw new Error(`no segment at ${offset}`);
-        };
-        const range = w.document.createRange();
-        const from = point(s);
-        const to = point(e);
-        range.setStart(from.node, from.offset);
-        range.setEnd(to.node, to.offset);
-        const r = range.getBoundingClientRect();
-        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-      },
-      [start, end] as const,
-    );
+  const rangeBox = (start: number, end: number) => textRangeBox(page, start, end);
 
   /** Selects [start, end) with the mouse and opens the labelling menu with a right-click. */
   async function menuOn(start: number, end: number) {

@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import { textRangeBox } from './text-range';
 
 interface StepView {
   id: number;
@@ -31,22 +32,6 @@ interface TagView {
   origin: string;
 }
 
-/** What the test reads of the page's window (the tests' TypeScript has no DOM library). */
-interface PageWindow {
-  document: {
-    querySelector(s: string): PageNode | null;
-    querySelectorAll(s: string): ArrayLike<PageNode>;
-    createRange(): {
-      setStart(n: unknown, o: number): void;
-      setEnd(n: unknown, o: number): void;
-      getBoundingClientRect(): { left: number; right: number; top: number; bottom: number };
-    };
-  };
-}
-interface PageNode {
-  dataset: Record<string, string>;
-  childNodes: ArrayLike<{ nodeType: number }>;
-}
 
 const TEXT =
   'Anna Kowalska met Jan Nowak in Warsaw.\n' +
@@ -83,31 +68,7 @@ describe('labelling in Chromium', () => {
   const shown = (n: number) => page.locator(`[data-testid="document-text"][data-tag-count="${n}"]`).waitFor();
 
   /** The screen box of the text range [start, end). */
-  const rangeBox = (p: Page, start: number, end: number) =>
-    p.evaluate(
-      ([s, e]) => {
-        const w = globalThis as unknown as PageWindow;
-        const point = (offset: number) => {
-          for (const seg of Array.from(w.document.querySelectorAll('[data-s]'))) {
-            const a = Number(seg.dataset.s);
-            const b = Number(seg.dataset.e);
-            if (offset >= a && offset <= b && !(offset === b && offset !== e)) {
-              const node = Array.from(seg.childNodes).find((c) => c.nodeType === 3);
-              return { node, offset: offset - a };
-            }
-          }
-          throw new Error(`no segment at ${offset}`);
-        };
-        const range = w.document.createRange();
-        const from = point(s);
-        const to = point(e);
-        range.setStart(from.node, from.offset);
-        range.setEnd(to.node, to.offset);
-        const r = range.getBoundingClientRect();
-        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-      },
-      [start, end] as const,
-    );
+  const rangeBox = textRangeBox;
 
   /** Selects [start, end) with the mouse (a drag over one line). */
   async function mouseSelect(start: number, end: number) {

@@ -21,6 +21,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { api, BASE_URL, createProcess, launch, settledCount, shot, signedInPage, tokenFor } from './support';
+import { textRangeBox } from './text-range';
 
 interface StepView {
   id: number;
@@ -102,31 +103,7 @@ describe('text workspace journey in Chromium', () => {
     p.locator(`[data-testid="document-text"][data-tag-count="${n}"]`).waitFor({ timeout: 30000 });
 
   /** The screen box of the text range [start, end). */
-  const rangeBox = (p: Page, start: number, end: number) =>
-    p.evaluate(
-      ([s, e]) => {
-        const w = globalThis as unknown as PageWindow;
-        const point = (offset: number) => {
-          for (const seg of Array.from(w.document.querySelectorAll('[data-s]'))) {
-            const a = Number(seg.dataset.s);
-            const b = Number(seg.dataset.e);
-            if (offset >= a && offset <= b && !(offset === b && offset !== e)) {
-              const node = Array.from(seg.childNodes).find((c) => c.nodeType === 3);
-              return { node, offset: offset - a };
-            }
-          }
-          throw new Error(`no segment at ${offset}`);
-        };
-        const range = w.document.createRange();
-        const from = point(s);
-        const to = point(e);
-        range.setStart(from.node, from.offset);
-        range.setEnd(to.node, to.offset);
-        const r = range.getBoundingClientRect();
-        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-      },
-      [start, end] as const,
-    );
+  const rangeBox = textRangeBox;
 
   const clearSelection = (p: Page) =>
     p.evaluate(() => (globalThis as unknown as PageWindow).getSelection().removeAllRanges());
