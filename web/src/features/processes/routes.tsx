@@ -4,6 +4,7 @@ import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@do
 import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { dashboardRoute } from '../dashboard/routes';
+import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
 import { previewWindowRoute, workspaceRoute } from '../workspace/routes';
@@ -73,7 +74,7 @@ export const processRoutes: RouteObject[] = [
       secretsRoute,
       graphRoute,
       dashboardRoute,
-      scoped('process/:processId/documents', READ, 'documents'),
+      documentListRoute,
       scoped('process/:processId/documents/:id', READ, 'documentDetail', ['id']),
       scoped('process/:processId/documents/:id/edit', WRITE, 'documentEdit', ['id']),
       scoped('process/:processId/rag', READ, 'rag'),
