@@ -128,7 +128,8 @@ describe('document list in Chromium', () => {
     await page.goto(listUrl());
     expect(await names(page, 5, 'alpha')).toEqual(['alpha', 'beta', 'gamma', 'delta', 'epsilon']);
     await page.getByTestId('document-list-upload').waitFor();
-    await page.getByTestId('document-list-total').getByText('Documents: 5').waitFor();
+    await page.getByTestId('document-list-pagination-total').getByText('Total: 5').waitFor();
+    expect(await page.getByTestId('document-list-about-total').count()).toBe(0);
     expect(await page.getByTestId('document-list-id').first().getAttribute('href')).toBe(
       `/entity/process/${processId}/documents/${docs.alpha}`,
     );
@@ -137,7 +138,13 @@ describe('document list in Chromium', () => {
     );
     await shot(page, '70-document-list');
 
-    // by content
+    // by content (two characters are too few: said before sending)
+    await page.getByTestId('document-search-content').fill('ze');
+    await page
+      .getByTestId('document-search-content-error')
+      .getByText('Enter at least 3 characters.')
+      .waitFor();
+    expect(await page.getByTestId('document-search-submit').isDisabled()).toBe(true);
     await page.getByTestId('document-search-content').fill('ZEBRACORN');
     await page.getByTestId('document-search-submit').click();
     expect(await names(page, 1, 'gamma')).toEqual(['gamma']);
@@ -188,7 +195,10 @@ describe('document list in Chromium', () => {
     await page.getByTestId('document-list-confirm').getByText('delete the 2 selected documents').waitFor();
     await shot(page, '73-document-list-confirm');
     await page.getByTestId('document-list-confirm-confirm').click();
-    await page.getByTestId('document-list-total').getByText('Documents: 3').waitFor({ timeout: 120_000 });
+    await page
+      .getByTestId('document-list-pagination-total')
+      .getByText('Total: 3')
+      .waitFor({ timeout: 120_000 });
     expect(await names(page, 3, 'alpha')).toEqual(['alpha', 'gamma', 'epsilon']);
     await eventually('the two documents are gone', async () => {
       const left = await knex('documents')

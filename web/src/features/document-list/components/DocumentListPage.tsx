@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { modeSatisfies, nodeMode, type AccessMode } from '@domain';
 import {
+  CONTENT_SEARCH_MIN,
   DEFAULT_DOCUMENT_SEARCH_SORT,
   DOCUMENT_SEARCH_PAGE_SIZE,
   SearchModes,
@@ -96,9 +97,13 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
     setInputs(next);
     setBody(searchBody(processId, next));
   };
+  // The API's rule, checked before sending: a content text needs CONTENT_SEARCH_MIN characters (or none).
+  const contentLength = inputs.content.trim().length;
+  const contentTooShort =
+    inputs.mode === 'BY_CONTENT' && contentLength > 0 && contentLength < CONTENT_SEARCH_MIN;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBody(searchBody(processId, inputs));
+    if (!contentTooShort) setBody(searchBody(processId, inputs));
   };
   const toggle = (id: number) => {
     const next = new Set(selected);
@@ -121,11 +126,8 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
       },
     });
   };
-  const totalText = list.data
-    ? list.data.exact
-      ? t('documentList.total', { count: total })
-      : t('documentList.aboutTotal', { count: total })
-    : '';
+  // Beyond 1,000 matches the total is the planner's estimate: said so next to the pagination's total.
+  const aboutText = list.data && !list.data.exact ? t('documentList.aboutTotal', { count: total }) : '';
 
   return (
     <div className="container-fluid py-3" data-testid="document-list">
@@ -147,7 +149,11 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
         onSubmit={submit}
         data-testid="document-search"
       >
-        <div className="btn-group btn-group-sm mb-3" role="group" aria-label={t('documentList.mode.label')}>
+        <div
+          className="btn-group btn-group-sm mb-3 align-self-start"
+          role="group"
+          aria-label={t('documentList.mode.label')}
+        >
           {SearchModes.map((m) => (
             <button
               key={m}
@@ -162,15 +168,22 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
           ))}
         </div>
         {inputs.mode === 'BY_CONTENT' && (
-          <input
-            type="search"
-            className="form-control"
-            placeholder={t('documentList.content.placeholder')}
-            aria-label={t('documentList.content.label')}
-            value={inputs.content}
-            onChange={(e) => setInputs({ ...inputs, content: e.target.value })}
-            data-testid="document-search-content"
-          />
+          <>
+            <input
+              type="search"
+              className={`form-control ${contentTooShort ? 'is-invalid' : ''}`}
+              placeholder={t('documentList.content.placeholder')}
+              aria-label={t('documentList.content.label')}
+              value={inputs.content}
+              onChange={(e) => setInputs({ ...inputs, content: e.target.value })}
+              data-testid="document-search-content"
+            />
+            {contentTooShort && (
+              <div className="invalid-feedback d-block" data-testid="document-search-content-error">
+                {t('entity.validation.searchMin', { min: CONTENT_SEARCH_MIN })}
+              </div>
+            )}
+          </>
         )}
         {inputs.mode === 'BY_NER_TAG' && (
           <div className="d-flex flex-column gap-2">
@@ -271,7 +284,12 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
           </div>
         )}
         <div className="mt-3">
-          <button type="submit" className="btn btn-primary btn-sm" data-testid="document-search-submit">
+          <button
+            type="submit"
+            className="btn btn-primary btn-sm"
+            disabled={contentTooShort}
+            data-testid="document-search-submit"
+          >
             {t('documentList.search')}
           </button>
         </div>
@@ -436,9 +454,11 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
             onSize={setSize}
             testId="document-list-pagination"
           />
-          <span className="small text-body-secondary ms-auto" data-testid="document-list-total">
-            {totalText}
-          </span>
+          {aboutText && (
+            <span className="small text-body-secondary ms-auto" data-testid="document-list-about-total">
+              {aboutText}
+            </span>
+          )}
         </div>
       </div>
 
