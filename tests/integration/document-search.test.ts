@@ -8,6 +8,12 @@
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import { explainDocumentSearch } from '../../db/queries/document-search';
 import type { DocumentListEntryDTO } from '../../domain/document-search';
+import {
+  expectedCounts,
+  LIST_NAMES,
+  seedListsDataset,
+  type ListsDataset,
+} from '../../scripts/lib/seed-lists';
 import { insertDocument, insertTag, stepOf } from '../support/documents';
 import { buildProcess, fieldKeyMap, insertNerTagType, insertNode, setupSuite } from '../support/harness';
 
@@ -281,5 +287,77 @@ describe('document search API', () => {
     const many = await search({ processId: R, discriminator: 'BY_CONTENT', content: 'filler' });
     expect(many.headers.get('x-total-count-exact')).toBe('false');
     expect(total(many)).toBeGreaterThan(1000);
+  });
+});
+
+describe('document search on the seeded list data set', () => {
+  const suite = setupSuite();
+  const DOCUMENTS = 3_000;
+  const USERS = 10;
+  const expected = expectedCounts(DOCUMENTS, USERS);
+  let data: ListsDataset;
+
+  beforeAll(async () => {
+    data = await seedListsDataset(suite.knex, { documents: DOCUMENTS, users: USERS });
+  }, 300_000);
+
+  const search = (body: Record<string, unknown>, query = '') =>
+    suite.send<DocumentListEntryDTO[]>(
+      'POST',
+      `/api/documents/_search/document?size=20${query}`,
+      suite.admin,
+      {
+        processId: data.processId,
+        ...body,
+      },
+    );
+  const total = (res: { headers: Headers }) => Number(res.headers.get('x-total-count'));
+
+  it('answers each mode with the count the seeding rules give', async () => {
+    const name = LIST_NAMES[2];
+    const ner = await search({
+      discriminator: 'BY_NER_TAG',
+      tagTypeContentMap: { [data.nerTagTypeId]: [name] },
+    });
+    expect(total(ner)).toBe(expected.taggedByName[name]);
+    expect(ner.body).toHaveLength(20);
+    const clf = await search({ discriminator: 'BY_CLASSIFIER_TAG', typeList: [data.classifierTypeId] });
+    expect(total(clf)).toBe(expected.classified);
+    // content "number 1234." names one document; md5 text of another
+    const one = await search({ discriminator: 'BY_CONTENT', content: 'number 1234.' });
+    expect(one.body.map((d) => d.filename)).toEqual([expect.stringMatching(/^doc-1234-/)]);
+    // the word of i % 7 = 1 (contract): more than 1,000 of 3,000 would be estimated; 3,000 / 7 are counted
+    const word = await search({ discriminator: 'BY_CONTENT', content: 'about the contract' });
+    expect(total(word)).toBe(
+      Array.from({ length: DOCUMENTS }, (_, i) => i + 1).filter((i) => i % 7 === 1).length,
+    );
+    expect(word.body.every((d) => d.filename.endsWith('-contract.txt'))).toBe(true);
+    // pages walk in id order without a gap: page 2 starts after page 1
+    const p1 = await search(
+      { discriminator: 'BY_CLASSIFIER_TAG', typeList: [data.classifierTypeId] },
+      '&page=1',
+    );
+    expect(p1.body[0].id).toBeGreaterThan(clf.body[19].id);
+    const all = await search({ discriminator: 'BY_CONTENT' });
+    expect(all.headers.get('x-total-count-exact')).toBe('false');
+  });
+
+  it('has an index serving each search (sequential scans off: a small table is otherwise read whole)', async () => {
+    const plans = await suite.knex.transaction(async (trx) => {
+      await trx.raw('set local enable_seqscan = off');
+      return [
+        await explainDocumentSearch(trx, { processId: data.processId, content: 'number 1234.' }),
+        await explainDocumentSearch(trx, {
+          processId: data.processId,
+          classifierTypeIds: [data.classifierTypeId],
+        }),
+        await explainDocumentSearch(trx, {
+          processId: data.processId,
+          nerTags: [{ typeId: data.nerTagTypeId, values: [LIST_NAMES[2]] }],
+        }),
+      ];
+    });
+    for (const plan of plans) expect(plan).not.toMatch(/Seq Scan/);
+    expect(plans[0]).toContain('document_contents_content_trgm_index');
   });
 });
