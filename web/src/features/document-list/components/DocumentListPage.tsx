@@ -31,12 +31,13 @@ import { parseId } from '../../workspace/model';
 import { documentListQueries, useDeleteDocuments, type DeleteRequest } from '../api';
 import { emptyInputs, searchBody, type SearchInputs } from '../search';
 
-const ANY: AccessMode[] = [];
+/** Asked of the server too when the account's own grants give less (as the dashboards do). */
+const ADMIN_ONLY: AccessMode[] = ['ADMIN'];
 
 export function DocumentListPage() {
   const processId = parseId(useParams().processId);
   const { principal } = useSession();
-  const access = useProcessAccessMode(principal, processId, ANY);
+  const access = useProcessAccessMode(principal, processId, ADMIN_ONLY);
   if (processId === null || !principal || access.isLoading) return null;
   return <DocumentList processId={processId} mode={access.mode} />;
 }
@@ -474,7 +475,7 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
             ? t('documentList.confirm.one', { id: confirm.id })
             : confirm.kind === 'selected'
               ? t('documentList.confirm.selected', { count: confirm.documentIds.length })
-              : t('documentList.confirm.all', { count: total })}
+              : t('documentList.confirm.all')}
         </ConfirmModal>
       )}
     </div>
