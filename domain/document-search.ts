@@ -13,7 +13,9 @@
  * - BY_NER_TAG: for EVERY tag type of the map the document has a tag of that type whose covered text (the
  *   content between the tag's offsets; for a token tag its tokens' values joined by spaces) contains one of
  *   the type's values, case-insensitively; a type with no values (or only blank ones) matches any tag of it.
- *   Types of the map are ANDed (adding a type narrows), values of one type ORed.
+ *   Types of the map are ANDed (adding a type narrows), values of one type ORed. The document's content must
+ *   hold the value too (always so for a span tag; for a speech document the content is the parser's
+ *   transcript, so a token edited after parsing is found by its original text only).
  * - BY_CLASSIFIER_TAG: the document has a classifier tag of one of the types (ORed).
  * - Sorts `id,asc` (default) and `id,desc`; pages of 10, 20 or 50.
  */

@@ -138,6 +138,13 @@ export async function benchLists(o: {
         { ...S, discriminator: 'BY_NER_TAG', tagTypeContentMap: { [data.nerTagTypeId]: [LIST_NAMES[2]] } },
       ],
       [
+        'search: NER tag, rare value',
+        admin,
+        'page=0',
+        [],
+        { ...S, discriminator: 'BY_NER_TAG', tagTypeContentMap: { [data.nerTagTypeId]: ['Zebra'] } },
+      ],
+      [
         'search: classifier tag',
         admin,
         'page=0',

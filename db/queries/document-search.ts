@@ -2,7 +2,8 @@
  * The document list's search (domain/document-search.ts): a page of one process's documents matching one of
  * the three modes, and their total. The page walks `documents (process_id, id)` in id order; the criteria
  * are EXISTS probes served by the indexes of migration 017: the trigram index on `document_contents.content`
- * (BY_CONTENT), `ner_tags (ner_tag_type_id, document_id)` (BY_NER_TAG) and `classifier_tags
+ * (BY_CONTENT, and for BY_NER_TAG the content must hold one of the values too, which finds the candidates
+ * of a rare value), `ner_tags (ner_tag_type_id, document_id)` (BY_NER_TAG) and `classifier_tags
  * (classifier_type_id, document_id)` (BY_CLASSIFIER_TAG). The total follows documentInfoCount's rule
  * (db/queries/document-info.ts): exact up to EXACT_COUNT_LIMIT matches, beyond it the planner's estimate.
  */
@@ -25,40 +26,43 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const contains = (text: string) => `%${likeLiteral(text)}%`;
 
 /**
- * The text a NER tag covers: the content between its offsets (a span tag), or its tokens' values joined by
- * spaces (a token tag of a speech document).
+ * The text a NER tag covers: the content between its offsets (a span tag; the content read by the document's
+ * unique key, per tag, never joined whole), or its tokens' values joined by spaces (a token tag of a speech
+ * document).
  */
 const COVERED = `case when t.start_offset is not null and t.end_offset is not null
-    then substr(c.content, t.start_offset + 1, greatest(t.end_offset - t.start_offset, 0))
+    then substr((select c.content from document_contents c where c.document_id = t.document_id),
+      t.start_offset + 1, greatest(t.end_offset - t.start_offset, 0))
     else (select string_agg(ut.value, ' ' order by ut.ts_start, ut.id)
       from ner_tag_tokens nt join utterance_tokens ut on ut.id = nt.utterance_token_id
       where nt.ner_tag_id = t.id) end`;
 
+/** The document's content contains one of the patterns (the trigram index serves it). */
+const contentMatchesAny = (knex: Knex, patterns: string[]) => (s: Knex.QueryBuilder) =>
+  s
+    .select(knex.raw('1'))
+    .from('document_contents as c')
+    .whereRaw('c.document_id = d.id')
+    .whereRaw(`c.content ilike any (array[${patterns.map(() => '?').join(', ')}]::text[])`, patterns);
+
 /** The process's documents the criteria select (alias `d`). */
 export function searched(knex: Knex, c: DocumentSearchCriteria): Knex.QueryBuilder {
   const q = knex('documents as d').where('d.process_id', c.processId);
-  if (c.content !== undefined)
-    q.whereExists((s) =>
-      s
-        .select(knex.raw('1'))
-        .from('document_contents as c')
-        .whereRaw('c.document_id = d.id')
-        .whereRaw(`c.content ilike ? escape '\\'`, [contains(c.content!)]),
-    );
-  for (const tag of c.nerTags ?? [])
+  if (c.content !== undefined) q.whereExists(contentMatchesAny(knex, [contains(c.content)]));
+  for (const tag of c.nerTags ?? []) {
+    const patterns = tag.values.map(contains);
+    // LIKE's default escape character is the backslash (ANY takes no ESCAPE clause).
     q.whereExists((s) => {
       s.select(knex.raw('1'))
         .from('ner_tags as t')
         .whereRaw('t.document_id = d.id')
         .where('t.ner_tag_type_id', tag.typeId);
-      // LIKE's default escape character is the backslash (ANY takes no ESCAPE clause).
-      if (tag.values.length) {
-        s.leftJoin('document_contents as c', 'c.document_id', 't.document_id').whereRaw(
-          `(${COVERED}) ilike any (array[${tag.values.map(() => '?').join(', ')}]::text[])`,
-          tag.values.map(contains),
-        );
-      }
+      if (patterns.length)
+        s.whereRaw(`(${COVERED}) ilike any (array[${patterns.map(() => '?').join(', ')}]::text[])`, patterns);
     });
+    // Text a tag covers is text of the content: the trigram index finds the few candidates of a rare value.
+    if (patterns.length) q.whereExists(contentMatchesAny(knex, patterns));
+  }
   if (c.classifierTypeIds)
     q.whereExists((s) =>
       s
