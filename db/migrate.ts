@@ -19,6 +19,7 @@ import * as m013 from './migrations/013_document_info';
 import * as m014 from './migrations/014_relations';
 import * as m015 from './migrations/015_issues';
 import * as m016 from './migrations/016_document_lists';
+import * as m017 from './migrations/017_document_search';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -37,6 +38,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '014_relations': m014,
   '015_issues': m015,
   '016_document_lists': m016,
+  '017_document_search': m017,
 };
 
 const source: Knex.MigrationSource<string> = {

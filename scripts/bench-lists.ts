@@ -2,14 +2,17 @@
  * The `lists` part of `npm run bench` (issue 13 section 2): seeds the list data set in SQL
  * (scripts/lib/seed-lists.ts; BENCH_LIST_DOCUMENTS documents, 1,000,000 by default) and times
  * `POST api/v2/document-info` through the real API over HTTP for every dashboard tab and filter, first and
- * deep pages, as a process admin and as an annotator with WRITE on the process. Measured, never asserted.
+ * deep pages, as a process admin and as an annotator with WRITE on the process, and the document list's
+ * three searches (`POST api/documents/_search/document`: by content, rare and common, by NER tag, by
+ * classifier tag, first and deep pages). Measured, never asserted.
  */
+import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { loadConfig } from '../server/config';
 import { benchSignIn } from './lib/bench-app';
-import { seedListsDataset } from './lib/seed-lists';
+import { LIST_NAMES, seedListsDataset } from './lib/seed-lists';
 
 export interface ListQueryStats {
   n: number;
@@ -61,7 +64,8 @@ export async function benchLists(o: {
     const [, , span] = data.nodeIds;
     const lastPage = Math.max(0, Math.ceil(o.documents / 20) - 1);
     const P = { type: 'PROCESS', value: data.processId };
-    const cases: [string, string, string, unknown[]][] = [
+    type Case = [label: string, auth: string, query: string, filters: unknown[], search?: object];
+    const cases: Case[] = [
       ['all, first page', admin, 'page=0', [P]],
       // The last page as a pager's "last" link asks for it: the first page of the reversed order.
       ['all, last page (reversed sort)', admin, 'page=0&sort=id,asc', [P]],
@@ -105,16 +109,83 @@ export async function benchLists(o: {
     );
     const cursor = middle.headers.get('x-next-cursor');
     if (cursor) cases.push(['all, middle page by cursor', admin, `page=0&after=${cursor}`, [P]]);
-    for (const [label, auth, query, filters] of cases) {
+    // The document list's searches (body instead of filters; pages of 20 by id ascending).
+    const S = { processId: data.processId };
+    const rare = String(Math.max(1, Math.floor(o.documents / 3)));
+    const rareHash = crypto.createHash('md5').update(rare).digest('hex').slice(0, 12);
+    const searchLast = (matches: number) => `page=${Math.max(0, Math.ceil(matches / 20) - 1)}`;
+    cases.push(
+      ['search: whole list, first page', admin, 'page=0', [], { ...S, discriminator: 'BY_CONTENT' }],
+      [
+        'search: whole list, last page',
+        admin,
+        searchLast(o.documents),
+        [],
+        { ...S, discriminator: 'BY_CONTENT' },
+      ],
+      [
+        'search: content, rare text',
+        admin,
+        'page=0',
+        [],
+        { ...S, discriminator: 'BY_CONTENT', content: rareHash },
+      ],
+      [
+        'search: content, common word',
+        admin,
+        'page=0',
+        [],
+        { ...S, discriminator: 'BY_CONTENT', content: 'about the contract' },
+      ],
+      [
+        'search: content, common, page 200',
+        admin,
+        'page=200',
+        [],
+        { ...S, discriminator: 'BY_CONTENT', content: 'about the contract' },
+      ],
+      [
+        'search: NER tag (Person = name)',
+        admin,
+        'page=0',
+        [],
+        { ...S, discriminator: 'BY_NER_TAG', tagTypeContentMap: { [data.nerTagTypeId]: [LIST_NAMES[2]] } },
+      ],
+      [
+        'search: NER tag, rare value',
+        admin,
+        'page=0',
+        [],
+        { ...S, discriminator: 'BY_NER_TAG', tagTypeContentMap: { [data.nerTagTypeId]: ['Zebra'] } },
+      ],
+      [
+        'search: classifier tag',
+        admin,
+        'page=0',
+        [],
+        { ...S, discriminator: 'BY_CLASSIFIER_TAG', typeList: [data.classifierTypeId] },
+      ],
+      [
+        'search: classifier tag, page 200',
+        admin,
+        'page=200',
+        [],
+        { ...S, discriminator: 'BY_CLASSIFIER_TAG', typeList: [data.classifierTypeId] },
+      ],
+    );
+    for (const [label, auth, query, filters, search] of cases) {
       const times: number[] = [];
       let total = 0;
       let rows = 0;
       for (let i = 0; i < runs + 3; i++) {
         const t = performance.now();
-        const res = await fetch(`${base}/api/v2/document-info?size=20&paged=true&${query}`, {
+        const url = search
+          ? `${base}/api/documents/_search/document?size=20&${query}`
+          : `${base}/api/v2/document-info?size=20&paged=true&${query}`;
+        const res = await fetch(url, {
           method: 'POST',
           headers: { Authorization: auth, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ paged: true, filters }),
+          body: JSON.stringify(search ?? { paged: true, filters }),
         });
         const body = (await res.json()) as unknown[];
         const ms = performance.now() - t;
@@ -146,6 +217,6 @@ export async function benchLists(o: {
 export function printListsResults(r: ListsBenchResults): void {
   console.log(
     `\nlists: ${r.documents} documents, ${r.users} users, seeded in ${(r.seedMs / 1000).toFixed(1)} s` +
-      ` (POST api/v2/document-info, pages of 20, ${Object.values(r.queries)[0]?.n ?? 0} runs each)`,
+      ` (POST api/v2/document-info and api/documents/_search/document, pages of 20, ${Object.values(r.queries)[0]?.n ?? 0} runs each)`,
   );
 }

@@ -216,6 +216,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PUT /api/documents': onProcess('WRITE', inBody('id', 'document')),
   // READ on the process and WRITE on its obligatory Upload node
   'POST /api/documents': onProcess('WRITE', inBody('processId', 'process')),
+  'POST /api/documents/_search/document': onProcess('READ', inBody('processId', 'process')),
   'DELETE /api/documents/:id': onProcess('ADMIN', param('id', 'document')),
   'DELETE /api/documents': onProcess('ADMIN', inBody('processId', 'process')),
   'DELETE /api/processes/:id/documents': onProcess('ADMIN', param('id', 'process')),

@@ -2,7 +2,7 @@
  * Documents (spec 2 sections 6 and 7): read (READ on the process), filename edit and creation from text
  * (WRITE), deletes of one, many or all of a process's documents (ADMIN; the workflows are ended and the
  * files removed), the content update (WRITE; 423 while another user blocks the document), the document block
- * (ADMIN) and its assignees (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
+ * (ADMIN) and its assignees, the document list's search (READ) (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
  * utterances with tokens, token hints.
  */
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ import {
 import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert } from '../errors';
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
+import { searchDocuments, searchPageRequest } from '../services/document-search';
 import {
   addAssignee,
   blockDocument,
@@ -239,6 +240,21 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
       await documents.deleteDocuments(deps, [doc]).catch(() => undefined);
       throw err;
     }
+  });
+
+  /**
+   * The document list's search (spec 2 section 7): a page of the process's documents by content, NER tag or
+   * classifier tag (domain/document-search.ts); the total in X-Total-Count (exact up to 1,000 matches, else
+   * the planner's estimate: X-Total-Count-Exact false).
+   */
+  router.post('/api/documents/_search/document', async (ctx) => {
+    const paging = searchPageRequest(ctx.query);
+    const raw = (ctx.request as unknown as { body: unknown }).body;
+    const { rows, total, exact } = await searchDocuments(knex, currentUser(ctx), raw, paging);
+    ctx.set('X-Total-Count', String(total));
+    ctx.set('X-Total-Count-Exact', String(exact));
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, X-Total-Count-Exact');
+    ctx.body = rows;
   });
 
   router.delete('/api/documents/:id', async (ctx) => {

@@ -9,20 +9,29 @@
  * - steps: order 1..5 at the five nodes; DONE documents have every step ACCEPTED (the last DONE); a WAITING
  *   document has steps 1..k ACCEPTED and step k+1 WAITING with k = 1 + i % 4 (so 2..5 steps);
  * - assignee: when i % 10 < 3, annotator number (i % users) + 1, who also blocks the document's waiting step;
- * - NER tag: when i % 5 = 1, one tag on its SPAN step;
- * - filename `doc-<i>-<word>.txt`, the word from a small vocabulary by i % 7.
+ * - NER tag: when i % 5 = 1, one Person tag on its SPAN step (documents with one) covering the content's first 5 characters (the
+ *   name);
+ * - filename `doc-<i>-<word>.txt`, the word from a small vocabulary by i % 7;
+ * - content (the list's search, #13): `<name> wrote about the <word> number <i>. <md5(i)>`, the name from
+ *   LIST_NAMES by floor(i / 5) % 5, the word as in the filename;
+ * - classifier tag: when i % 10 = 3, the CLF node's type `Urgent` on its CLF step (documents with one).
  */
 import type { Knex } from 'knex';
 
 export interface ListsDataset {
   processId: number;
   nodeIds: number[];
+  /** the SPAN node's NER tag type Person, and the CLF node's classifier type Urgent */
+  nerTagTypeId: number;
+  classifierTypeId: number;
   /** user ids of the annotators, annotator n (1-based) at index n - 1 */
   userIds: number[];
   documents: number;
 }
 
 export const LIST_WORDS = ['invoice', 'contract', 'letter', 'report', 'minutes', 'offer', 'claim'];
+/** Five-letter names opening the contents (a NER tag covers the first 5 characters). */
+export const LIST_NAMES = ['Alice', 'Bruno', 'Celia', 'Damon', 'Erika'];
 
 const ACTIVITIES = ['HUP', 'FILE_PARSER', 'SPAN', 'CLF', 'SPAN'] as const;
 
@@ -54,6 +63,10 @@ export async function seedListsDataset(
     await knex('edges').insert({ process_id: processId, from_id: nodeIds[i - 1], to_id: nodeIds[i] });
   const [tagType] = await knex('ner_tag_types')
     .insert({ node_id: nodeIds[2], name: 'Person', background_color: '#ffcc00', text_color: '#000000' })
+    .returning('id');
+
+  const [clfType] = await knex('classifier_types')
+    .insert({ node_id: nodeIds[3], name: 'Urgent', background_color: '#cc0000' })
     .returning('id');
 
   const hash = (await knex('users').where({ login: 'user' }).first('password_hash'))?.password_hash ?? 'x';
@@ -132,9 +145,36 @@ export async function seedListsDataset(
       where s.node_id = ? and x.i % 5 = 1`,
     [processId, tagType.id, nodeIds[2]],
   );
+  await knex.raw(
+    `${ORD}
+     insert into classifier_tags (document_id, step_id, node_id, classifier_type_id)
+     select s.document_id, s.id, s.node_id, ?
+       from steps s join x on x.id = s.document_id
+      where s.node_id = ? and x.i % 10 = 3`,
+    [processId, clfType.id, nodeIds[3]],
+  );
   log(`lists: assignees and tags in ${Date.now() - t2} ms`);
-  await knex.raw('analyze documents, steps, document_assignees, ner_tags, users');
-  return { processId, nodeIds, userIds, documents: n };
+  const t3 = Date.now();
+  await knex.raw(
+    `${ORD}
+     insert into document_contents (document_id, content)
+     select x.id, (array[${LIST_NAMES.map(() => '?').join(',')}])[(x.i / 5) % 5 + 1] || ' wrote about the ' ||
+            (array[${LIST_WORDS.map(() => '?').join(',')}])[x.i % 7 + 1] || ' number ' || x.i || '. ' || md5(x.i::text)
+       from x`,
+    [processId, ...LIST_NAMES, ...LIST_WORDS],
+  );
+  log(`lists: contents in ${Date.now() - t3} ms`);
+  await knex.raw(
+    'analyze documents, steps, document_assignees, ner_tags, classifier_tags, document_contents, users',
+  );
+  return {
+    processId,
+    nodeIds,
+    userIds,
+    documents: n,
+    nerTagTypeId: Number(tagType.id),
+    classifierTypeId: Number(clfType.id),
+  };
 }
 
 /** How many documents of the data set each rule of the seeder gives (for the tests of filters). */
@@ -144,7 +184,13 @@ export function expectedCounts(documents: number, users: number) {
   let assignedToFirst = 0;
   let withTag = 0;
   let waitingAtSpan = 0;
+  let classified = 0;
+  /** documents with a Person tag covering each name */
+  const taggedByName: Record<string, number> = Object.fromEntries(LIST_NAMES.map((n) => [n, 0]));
   for (let i = 1; i <= documents; i++) {
+    // a tag sits on a step: the SPAN step (order 3) exists when i % 4 >= 1, the CLF one (order 4) when >= 2
+    if (i % 10 === 3 && i % 4 >= 2) classified++;
+    if (i % 5 === 1 && i % 4 >= 1) taggedByName[LIST_NAMES[Math.floor(i / 5) % 5]]++;
     if (i % 5 === 0) done++;
     if (i % 10 < 3) {
       assigned++;
@@ -154,5 +200,14 @@ export function expectedCounts(documents: number, users: number) {
     // step 3 (SPAN) is WAITING when the document waits with k = 1 + i % 4 = 2 accepted steps
     if (i % 5 !== 0 && i % 4 === 1) waitingAtSpan++;
   }
-  return { done, waiting: documents - done, assigned, assignedToFirst, withTag, waitingAtSpan };
+  return {
+    done,
+    waiting: documents - done,
+    assigned,
+    assignedToFirst,
+    withTag,
+    waitingAtSpan,
+    classified,
+    taggedByName,
+  };
 }

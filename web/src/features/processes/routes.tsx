@@ -5,6 +5,7 @@ import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { dashboardRoute } from '../dashboard/routes';
 import { documentDetailRoutes } from '../document-detail/routes';
+import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
 import { uploadRoute } from '../upload/routes';
@@ -66,7 +67,7 @@ export const processRoutes: RouteObject[] = [
       secretsRoute,
       graphRoute,
       dashboardRoute,
-      scoped('process/:processId/documents', READ, 'documents'),
+      documentListRoute,
       ...documentDetailRoutes,
       scoped('process/:processId/rag', READ, 'rag'),
       workspaceRoute,
