@@ -128,7 +128,9 @@ describe('graph and node configuration in Chromium', () => {
     await panel().getByTestId('mail-receiver-email').last().fill('boss@example.com');
     await panel().getByTestId('mail-receiver-type').last().selectOption('DW');
     await panel().getByTestId('node-save').click();
-    await page.getByTestId('toast').first().waitFor();
+    // Saved once the panel no longer holds unsaved edits (a toast of an earlier step may still be showing).
+    await panel().getByTestId('node-unsaved').waitFor({ state: 'detached' });
+    await page.getByTestId('toast').filter({ hasText: 'Notify' }).first().waitFor();
     await shot(page, '12-mail-panel');
     await closePanel();
   });
