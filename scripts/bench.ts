@@ -13,7 +13,10 @@
  * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3), BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000).
  * - seeds 1,000,000 documents (BENCH_LIST_DOCUMENTS) and times the document lists of the dashboards
  *   (scripts/bench-lists.ts, issue 13), under `lists`.
- * BENCH_ONLY=workspace or BENCH_ONLY=lists runs only that part (its figures merged into the results file).
+ * - measures the graph page in headless Chromium (scripts/bench-graph.ts, issue 17): time to the first node
+ *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
+ * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph or BENCH_ONLY=lists
+ * runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +29,7 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
@@ -70,8 +74,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && only !== 'workspace' && only !== 'lists')
-      throw new Error('BENCH_ONLY can only be workspace or lists');
+    if (only && only !== 'workspace' && only !== 'lists' && only !== 'graph')
+      throw new Error('BENCH_ONLY can only be workspace, graph or lists');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -172,7 +176,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists'
+      only === 'lists' || only === 'graph'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -183,9 +187,20 @@ async function main() {
             tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
           });
     if (workspace) printWorkspaceResults(workspace);
+    // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
+    const graph =
+      only === 'lists'
+        ? undefined
+        : await benchGraph({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            workflowCode: (await bundlePromise).code,
+            filesDir,
+          });
+    if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace'
+      only === 'workspace' || only === 'graph'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -197,6 +212,7 @@ async function main() {
     mergeResults({
       ...(only ? {} : { date: now, api: apiResults, engine }),
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
+      ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);

@@ -1,4 +1,8 @@
-/** Entry point: translations first, then the HTTP client hooks (toasts, session clearing), then React. */
+/**
+ * Entry point: the HTTP client hooks (toasts, session clearing), then, side by side, the translations, the
+ * session (GET api/account) and the router (which fetches the chunk of a lazy route it lands on); React once
+ * the translations are there. Toasts of calls that end before the translations wait for them.
+ */
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { StrictMode } from 'react';
@@ -6,22 +10,32 @@ import { createRoot } from 'react-dom/client';
 import { configureClient } from './api/client';
 import { alertMessage, errorMessages } from './api/errors';
 import { toast } from './components/toast';
-import { accountKeys } from './features/account/api';
+import { accountKeys, accountQueries } from './features/account/api';
 import i18n, { initI18n } from './i18n';
 import { App, createQueryClient, createRouter } from './App';
 
 async function start() {
-  await initI18n();
+  const translations = initI18n();
+  let translated = false;
+  /** Runs `show` now, or once the translations are loaded. */
+  const whenTranslated = (show: () => void) => {
+    if (translated) show();
+    else void translations.then(show, show);
+  };
   const queryClient = createQueryClient();
 
   configureClient({
     onError: (error, ctx) => {
       if (ctx.silent) return;
-      for (const text of errorMessages(i18n.t.bind(i18n), error)) toast.error(text);
+      whenTranslated(() => {
+        for (const text of errorMessages(i18n.t.bind(i18n), error)) toast.error(text);
+      });
     },
     onSuccess: (response) => {
-      const text = alertMessage(i18n.t.bind(i18n), response.headers);
-      if (text) toast.success(text);
+      whenTranslated(() => {
+        const text = alertMessage(i18n.t.bind(i18n), response.headers);
+        if (text) toast.success(text);
+      });
     },
     // A 401 or 403 on any request clears authentication.
     onAuthCleared: () => {
@@ -30,7 +44,10 @@ async function start() {
     },
   });
 
+  void queryClient.prefetchQuery(accountQueries.current());
   const router = createRouter();
+  await translations;
+  translated = true;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App queryClient={queryClient} router={router} />

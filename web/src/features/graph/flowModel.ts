@@ -6,7 +6,15 @@ import type { Edge, Node } from '@xyflow/react';
 import type { ActivityType } from '@domain';
 import { unconnectedNodeIds } from '@domain/graph';
 import type { EdgeDTO, NodeDTO, PredicateDTO } from '@domain/graph-types';
-import { followUpPosition, layoutGraph, NODE_WIDTH, type Rect, type XY } from './layout';
+import {
+  followUpPosition,
+  layoutGraph,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  type GraphLayout,
+  type Rect,
+  type XY,
+} from './layout';
 
 /** Id of the temporary chooser node and of the temporary edge leading to it (spec: id 0). */
 export const CHOOSER_ID = '0';
@@ -45,6 +53,11 @@ export interface FlowInput {
   activeNodeId: number | null;
   /** The temporary chooser, drawn x+300, y-50 from its source node. */
   chooser: ChooserNodeData | null;
+  /**
+   * The layout of these nodes and edges (layoutFor), when the caller keeps it: it depends on nodes and edges
+   * only, and laying out a large graph costs more than the rest of the build.
+   */
+  layout?: GraphLayout;
   /** What screen readers announce for a node and for an edge between two nodes (by names, not ids). */
   ariaLabels?: {
     node: (node: NodeDTO) => string;
@@ -60,13 +73,22 @@ export interface Flow {
   uploadGroup: Rect | null;
 }
 
-export function buildFlow(input: FlowInput): Flow {
-  const { nodes, edges, predicates, isUpload, followUpTypes, activeNodeId, chooser, ariaLabels } = input;
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const { positions, uploadGroup } = layoutGraph(
+/** Where the nodes are drawn: their saved coordinates, or the automatic layout (dagre) for those without. */
+export function layoutFor(
+  nodes: readonly NodeDTO[],
+  edges: readonly EdgeDTO[],
+  isUpload: (type: ActivityType) => boolean,
+): GraphLayout {
+  return layoutGraph(
     nodes.map((n) => ({ id: n.id, x: n.x, y: n.y, upload: isUpload(n.activityType) })),
     edges,
   );
+}
+
+export function buildFlow(input: FlowInput): Flow {
+  const { nodes, edges, predicates, isUpload, followUpTypes, activeNodeId, chooser, ariaLabels } = input;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const { positions, uploadGroup } = input.layout ?? layoutFor(nodes, edges, isUpload);
   const unconnected = new Set(unconnectedNodeIds({ nodes, edges }));
 
   const flowNodes: GraphFlowNode[] = [];
@@ -75,6 +97,10 @@ export function buildFlow(input: FlowInput): Flow {
       id: UPLOAD_GROUP_ID,
       type: 'uploadGroup',
       position: { x: uploadGroup.x, y: uploadGroup.y },
+      // Sized up front (as the process nodes): React Flow draws a node it knows the size of at once,
+      // rather than hidden until it has measured it.
+      width: uploadGroup.width,
+      height: uploadGroup.height,
       style: { width: uploadGroup.width, height: uploadGroup.height },
       data: { count: nodes.filter((n) => isUpload(n.activityType)).length },
       draggable: false,
@@ -90,6 +116,7 @@ export function buildFlow(input: FlowInput): Flow {
       type: 'process',
       position: positions.get(n.id)!,
       width: NODE_WIDTH,
+      height: NODE_HEIGHT,
       ariaLabel: ariaLabels?.node(n),
       data: {
         node: n,

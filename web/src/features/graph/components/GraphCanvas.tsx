@@ -10,6 +10,8 @@ import {
   MarkerType,
   MiniMap,
   ReactFlow,
+  getNodesBounds as boundsOfNodes,
+  getViewportForBounds,
   useNodesInitialized,
   useNodesState,
   useReactFlow,
@@ -20,6 +22,8 @@ import {
   type EdgeTypes,
   type NodeTypes,
   type OnConnectEnd,
+  type Rect,
+  type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useTranslation } from 'react-i18next';
@@ -68,6 +72,38 @@ const fitViewOptions = (miniMap: boolean): FitViewOptions => ({
   maxZoom: 1,
 });
 
+const MIN_ZOOM = 0.2;
+
+/**
+ * The viewport that shows a graph of these bounds in a canvas of this size: the whole graph (as React Flow's
+ * fitView with fitViewOptions), unless that takes a zoom under READABLE_ZOOM: then the graph's start (left,
+ * vertically centred or from its top) at that zoom.
+ */
+export function viewportFor(
+  bounds: Rect,
+  width: number,
+  height: number,
+  miniMap: boolean,
+): Viewport & { whole: boolean } {
+  const bottom = miniMap ? MINIMAP_HEIGHT + 32 : 32;
+  const fits = Math.min(
+    (width - 64 - 32) / Math.max(bounds.width, 1),
+    (height - 32 - bottom) / Math.max(bounds.height, 1),
+  );
+  if (fits >= READABLE_ZOOM) {
+    const { padding, maxZoom } = fitViewOptions(miniMap);
+    return {
+      ...getViewportForBounds(bounds, width, height, MIN_ZOOM, maxZoom ?? 1, padding ?? 0),
+      whole: true,
+    };
+  }
+  const zoom = READABLE_ZOOM;
+  const x = 64 - bounds.x * zoom;
+  const tall = bounds.height * zoom > height - 32 - bottom;
+  const y = tall ? 32 - bounds.y * zoom : (height - bottom + 32) / 2 - (bounds.y + bounds.height / 2) * zoom;
+  return { x, y, zoom, whole: false };
+}
+
 const MINIMAP_COLORS: Record<string, string> = {
   upload: '#0f9d8a',
   parse: '#3559e0',
@@ -97,6 +133,11 @@ export interface GraphCanvasProps {
   showMiniMap: boolean;
   /** Bumped when the whole graph should be fitted into view again (e.g. after a node was added). */
   fitRequest?: number;
+  /**
+   * The canvas's size as the graph is first drawn: the first view is fitted from the laid-out positions at
+   * once (no first frame at the default viewport, no wait for React Flow to measure the nodes).
+   */
+  canvasSize?: () => { width: number; height: number } | undefined;
 }
 
 const numericId = (id: string | null | undefined) => (id && /^\d+$/.test(id) ? Number(id) : null);
@@ -114,6 +155,7 @@ export function GraphCanvas({
   onDragStart,
   showMiniMap,
   fitRequest = 0,
+  canvasSize,
 }: GraphCanvasProps) {
   const { t } = useTranslation();
   const [nodes, setNodes, onNodesChange] = useNodesState<GraphFlowNode>(flow.nodes);
@@ -126,6 +168,12 @@ export function GraphCanvas({
     () => typeof window === 'undefined' || window.innerWidth >= MINIMAP_MIN_CANVAS_WIDTH,
   );
   const miniMap = showMiniMap && miniMapOpen;
+  const [initialViewport] = useState<Viewport | undefined>(() => {
+    const size = canvasSize?.();
+    if (!size?.width || !size.height || !flow.nodes.length) return undefined;
+    const { x, y, zoom } = viewportFor(boundsOfNodes(flow.nodes), size.width, size.height, miniMap);
+    return { x, y, zoom };
+  });
 
   useEffect(() => setNodes(flow.nodes), [flow.nodes, setNodes]);
 
@@ -138,22 +186,9 @@ export function GraphCanvas({
       const drawn = getNodes();
       if (!drawn.length || !canvasWidth || !canvasHeight) return;
       const bounds = getNodesBounds(drawn);
-      const bottom = miniMap ? MINIMAP_HEIGHT + 32 : 32;
-      const fits = Math.min(
-        (canvasWidth - 64 - 32) / Math.max(bounds.width, 1),
-        (canvasHeight - 32 - bottom) / Math.max(bounds.height, 1),
-      );
-      if (fits >= READABLE_ZOOM) {
-        void fitView({ ...fitViewOptions(miniMap), duration });
-        return;
-      }
-      const zoom = READABLE_ZOOM;
-      const x = 64 - bounds.x * zoom;
-      const tall = bounds.height * zoom > canvasHeight - 32 - bottom;
-      const y = tall
-        ? 32 - bounds.y * zoom
-        : (canvasHeight - bottom + 32) / 2 - (bounds.y + bounds.height / 2) * zoom;
-      void setViewport({ x, y, zoom }, { duration });
+      const { whole, ...view } = viewportFor(bounds, canvasWidth, canvasHeight, miniMap);
+      if (whole) void fitView({ ...fitViewOptions(miniMap), duration });
+      else void setViewport(view, { duration });
     },
     [getNodes, getNodesBounds, fitView, setViewport, canvasWidth, canvasHeight, miniMap],
   );
@@ -253,9 +288,10 @@ export function GraphCanvas({
       connectOnClick={false}
       elementsSelectable={false}
       deleteKeyCode={null}
-      fitView
+      fitView={!initialViewport}
       fitViewOptions={fitViewOptions(miniMap)}
-      minZoom={0.2}
+      defaultViewport={initialViewport}
+      minZoom={MIN_ZOOM}
       maxZoom={2}
       proOptions={{ hideAttribution: true }}
       aria-label={t('soaApp.graph.canvas')}

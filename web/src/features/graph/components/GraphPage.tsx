@@ -13,7 +13,7 @@ import { isUploadType } from '@domain/nodes';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { NodeSidePanel } from '../../nodes/NodeSidePanel';
 import { useAddNode, useCreateEdge, useMoveNode, useSaveCoordinates } from '../api';
-import { buildFlow, type ChooserNodeData } from '../flowModel';
+import { buildFlow, layoutFor, type ChooserNodeData } from '../flowModel';
 import { GraphActionsContext, type GraphActions } from '../graphActions';
 import { useGraphData } from '../hooks/useGraphData';
 import { useKeepInView } from '../hooks/useKeepInView';
@@ -85,11 +85,14 @@ function GraphView({ processId }: { processId: number }) {
     };
   }, [t]);
 
+  // Laid out again only when nodes or edges change (not as predicates, the whitelist or the selection do).
+  const layout = useMemo(() => layoutFor(nodes, edges, isUploadType), [nodes, edges]);
   const flow = useMemo(
     () =>
       buildFlow({
         nodes,
         edges,
+        layout,
         predicates: data.predicates,
         isUpload: isUploadType,
         followUpTypes,
@@ -97,7 +100,7 @@ function GraphView({ processId }: { processId: number }) {
         chooser: chooser && chooserSource ? { ...chooser, sourceType: chooserSource.activityType } : null,
         ariaLabels,
       }),
-    [nodes, edges, data.predicates, followUpTypes, activeNodeId, chooser, chooserSource, ariaLabels],
+    [nodes, edges, layout, data.predicates, followUpTypes, activeNodeId, chooser, chooserSource, ariaLabels],
   );
 
   /**
@@ -320,6 +323,7 @@ function GraphView({ processId }: { processId: number }) {
                 isValidConnection={(fromId, toId) => edgeRefusal({ nodes, edges }, fromId, toId) === null}
                 showMiniMap={!chooser}
                 fitRequest={fitRequest}
+                canvasSize={() => canvasRef.current?.getBoundingClientRect()}
                 onDragStart={() => {
                   if (!addingRef.current) setChooser(null);
                 }}
