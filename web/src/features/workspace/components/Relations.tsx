@@ -7,14 +7,18 @@
  *   editable, and Cancel; then the saved graphs, each relation removable and each graph deletable after a
  *   confirmation (removing the only relation of a saved graph warns that the graph goes too). READ sees the
  *   controls disabled;
- * - the 'cannot remove tag' modal, offered when deleting a tag that has relations, which leads to its graph.
+ * - the 'cannot remove tag' modal, offered when deleting a tag that has relations, which leads to its graph;
+ * - for process writers (`onReportIssue`), a 'report a problem' icon on every relation, saved or a candidate,
+ *   which opens the issue form on a RELATION issue (fromId, toId, relationTypeId).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NerTagDTO } from '@domain/tags';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { IconComment } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import type { RelationsController } from '../hooks/useRelations';
+import type { IssueDraft } from './IssueForm';
 import { relationMessageKey } from '../hooks/useRelations';
 import { relationMatches, unrelatedTagIds } from '../relations';
 import '../relations.css';
@@ -34,6 +38,7 @@ export function Relations({
   tagsById,
   highlightUnrelated,
   version,
+  onReportIssue,
 }: {
   rel: RelationsController;
   root: React.RefObject<HTMLDivElement | null>;
@@ -41,6 +46,8 @@ export function Relations({
   tagsById: ReadonlyMap<number, NerTagDTO>;
   highlightUnrelated: boolean;
   version: unknown;
+  /** process WRITE: raise a RELATION issue on a relation (absent: no icon) */
+  onReportIssue?: (draft: IssueDraft) => void;
 }) {
   const { t } = useTranslation();
   const panelRef = useRef<HTMLDivElement>(null);
@@ -68,6 +75,29 @@ export function Relations({
       <span className="ws-rel-tag">“{excerpt(text, tagsById.get(toId))}”</span>
     </>
   );
+
+  type Rel = { fromId: number; toId: number; relationTypeId: number };
+  const reportButton = (r: Rel) =>
+    onReportIssue && (
+      <button
+        type="button"
+        className="btn btn-sm btn-link text-body-secondary p-0"
+        title={t('workspace.issues.reportRelation')}
+        aria-label={t('workspace.issues.reportRelation')}
+        onClick={(e) => {
+          const box = e.currentTarget.getBoundingClientRect();
+          onReportIssue({
+            x: box.left,
+            y: box.bottom + 4,
+            anchor: { relation: { fromId: r.fromId, toId: r.toId, relationTypeId: r.relationTypeId } },
+            subject: `${tagText(r.fromId)} → ${tagText(r.toId)} (${typeName(r.relationTypeId)})`,
+          });
+        }}
+        data-testid="relation-report-issue"
+      >
+        <IconComment />
+      </button>
+    );
 
   useEffect(() => {
     if (rel.focusGraphId === null) return;
@@ -123,9 +153,11 @@ export function Relations({
                 {draft.relations.map((r, i) => (
                   <li key={i} className="ws-rel-row" data-testid="draft-relation">
                     {pair(r.fromId, r.toId, r.relationTypeId)}
+                    <span className="ms-auto" />
+                    {reportButton(r)}
                     <button
                       type="button"
-                      className="btn btn-sm btn-link text-danger p-0 ms-auto"
+                      className="btn btn-sm btn-link text-danger p-0"
                       onClick={() => rel.removeDraftRelation(i)}
                       disabled={!rel.editable}
                       data-testid="draft-relation-remove"
@@ -191,9 +223,11 @@ export function Relations({
                 {g.relations.filter(shown).map((r) => (
                   <li key={r.id} className="ws-rel-row" data-testid="relation-row" data-relation-id={r.id}>
                     {pair(r.fromId, r.toId, r.relationTypeId)}
+                    <span className="ms-auto" />
+                    {reportButton(r)}
                     <button
                       type="button"
-                      className="btn btn-sm btn-link text-danger p-0 ms-auto"
+                      className="btn btn-sm btn-link text-danger p-0"
                       disabled={!rel.canEditGraph(g.id)}
                       onClick={() => rel.askRemoveRelation(g.id, r.id)}
                       data-testid="relation-remove"
