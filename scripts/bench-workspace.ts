@@ -12,7 +12,13 @@
  *   the new tag's segment is drawn and a frame painted, timed in the page (key press to menu drawn plus
  *   click to tag painted; the driver's time between them left out) (p95; median beside it);
  * - tagsApiMs: median of 20 GET api/ner-tags?documentId= over HTTP (the response size beside it).
- * Sizes: BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000).
+ * Then relations (issue 12 section 3): the SPAN node handles relations (four relation types, one per pair of
+ * neighbouring tag types), and a second document of the same size and tags carries 1,000 relations in 200
+ * graphs (chains of 5 relations over 6 neighbouring tags, spread over the text; inserted with SQL):
+ * - relationsOpenMs: page.goto until the tags and the first relation arc are drawn (median of 5 opens);
+ * - relationsLongestScrollTaskMs: the longest 'longtask' entry while scrolling that document top to bottom
+ *   as above (0 when none).
+ * Sizes: BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000), BENCH_WS_RELATIONS (1000), BENCH_WS_GRAPHS (200).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -31,6 +37,8 @@ export interface WorkspaceBenchOptions {
   filesDir: string;
   chars?: number;
   tags?: number;
+  relations?: number;
+  graphs?: number;
 }
 
 export interface WorkspaceBenchResults {
@@ -46,6 +54,11 @@ export interface WorkspaceBenchResults {
   heapMb?: number;
   tagsApiMs?: number;
   tagsApiBytes?: number;
+  relationsOpenMs?: number;
+  relationsOpenRunsMs?: number[];
+  relationsLongestScrollTaskMs?: number;
+  relationsLongTasksWhileScrolling?: number;
+  relationsArcsDrawnAtTop?: number;
   sizes?: {
     chars: number;
     tags: number;
@@ -53,11 +66,21 @@ export interface WorkspaceBenchResults {
     labellings: number;
     apiCalls: number;
     scrollSteps: number;
+    relations: number;
+    graphs: number;
   };
   machine?: { cpus: number; model: string; loadavg: number[]; memoryGb: number; chromium: string };
 }
 
-const TARGETS = { openMs: 1000, labelP95Ms: 100, longestScrollTaskMs: 50, heapMb: 150, tagsApiMs: 100 };
+const TARGETS = {
+  openMs: 1000,
+  labelP95Ms: 100,
+  longestScrollTaskMs: 50,
+  heapMb: 150,
+  tagsApiMs: 100,
+  relationsOpenMs: 1500,
+  relationsLongestScrollTaskMs: 50,
+};
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -116,6 +139,8 @@ function chromiumPath(): string | null {
 export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<WorkspaceBenchResults> {
   const chars = o.chars ?? 100_000;
   const tagCount = o.tags ?? 5000;
+  const relationCount = o.relations ?? 1000;
+  const graphCount = o.graphs ?? 200;
   const executablePath = chromiumPath();
   if (!executablePath)
     return { skipped: 'Chromium not found (scripts/install-system-deps.sh or CHROMIUM_PATH)' };
@@ -305,35 +330,37 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
     await page.getByTestId('labeling-undo').waitFor();
 
     // --- scroll top to bottom, long tasks observed ---
-    const scroll = await page.evaluate(async (steps) => {
-      const g = globalThis as any;
-      const doc = g.document;
-      const root = doc.querySelector('[data-testid="document-text"]');
-      let el = root;
-      while (el && el !== doc.body) {
-        const style = g.getComputedStyle(el);
-        if (/(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1) break;
-        el = el.parentElement;
-      }
-      const scroller = el && el !== doc.body ? el : doc.scrollingElement;
-      const tasks: number[] = [];
-      const observer = new g.PerformanceObserver((list: any) => {
-        for (const e of list.getEntries()) tasks.push(e.duration);
-      });
-      observer.observe({ type: 'longtask' });
-      const frame = () => new Promise((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(r)));
-      scroller.scrollTop = 0;
-      await frame();
-      const total = scroller.scrollHeight - scroller.clientHeight;
-      for (let i = 1; i <= steps; i++) {
-        scroller.scrollTop = Math.round((total * i) / steps);
+    const scrollLongTasks = () =>
+      page.evaluate(async (steps) => {
+        const g = globalThis as any;
+        const doc = g.document;
+        const root = doc.querySelector('[data-testid="document-text"]');
+        let el = root;
+        while (el && el !== doc.body) {
+          const style = g.getComputedStyle(el);
+          if (/(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1) break;
+          el = el.parentElement;
+        }
+        const scroller = el && el !== doc.body ? el : doc.scrollingElement;
+        const tasks: number[] = [];
+        const observer = new g.PerformanceObserver((list: any) => {
+          for (const e of list.getEntries()) tasks.push(e.duration);
+        });
+        observer.observe({ type: 'longtask' });
+        const frame = () => new Promise((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(r)));
+        scroller.scrollTop = 0;
         await frame();
-      }
-      await new Promise((r) => setTimeout(r, 300));
-      for (const e of observer.takeRecords()) tasks.push(e.duration);
-      observer.disconnect();
-      return { tasks, total, bottom: scroller.scrollTop };
-    }, 50);
+        const total = scroller.scrollHeight - scroller.clientHeight;
+        for (let i = 1; i <= steps; i++) {
+          scroller.scrollTop = Math.round((total * i) / steps);
+          await frame();
+        }
+        await new Promise((r) => setTimeout(r, 300));
+        for (const e of observer.takeRecords()) tasks.push(e.duration);
+        observer.disconnect();
+        return { tasks, total, bottom: scroller.scrollTop };
+      }, 50);
+    const scroll = await scrollLongTasks();
     const heapBytes = await page.evaluate(
       () => (globalThis as any).performance.memory.usedJSHeapSize as number,
     );
@@ -406,6 +433,91 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
       labelRuns.push(times.menu - times.key + (times.painted - times.click));
       await page.locator(`[data-testid="document-text"][data-tag-count="${rows.length + i + 1}"]`).waitFor();
     }
+
+    // --- relations: a second document with the same tags and 1,000 relations in 200 graphs ---
+    await knex('nodes').where({ id: spanNode }).update({ handles_relations: true });
+    const relationTypes: number[] = [];
+    for (let i = 0; i < tagTypes.length; i++)
+      relationTypes.push(
+        (
+          await call<{ id: number }>(admin, 'POST', '/api/ner-tag-relation-types', {
+            nodeId: spanNode,
+            name: `rel ${i}`,
+            color: ['#0d6efd', '#198754', '#dc3545', '#6f42c1'][i % 4],
+            fromId: tagTypes[i],
+            toId: tagTypes[(i + 1) % tagTypes.length],
+            priority: 2,
+          })
+        ).id,
+      );
+    const relDocId = (
+      await call<{ id: number }>(admin, 'POST', '/api/documents', {
+        processId,
+        filename: `bench-relations-${suffix}.txt`,
+        content: doc.text,
+      })
+    ).id;
+    let relStep: State['steps'][number] | undefined;
+    for (const until = Date.now() + 60_000; !relStep;) {
+      const s = await call<State>(admin, 'GET', `/api/v2/document/${relDocId}/state`);
+      relStep = s.steps.find((x) => x.nodeId === spanNode && x.status === 'WAITING');
+      if (!relStep) {
+        if (Date.now() > until) throw new Error(`the SPAN step does not wait: ${JSON.stringify(s)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    const relTagIds: number[] = [];
+    for (let i = 0; i < rows.length; i += 1000) {
+      const batch = rows
+        .slice(i, i + 1000)
+        .map((r) => ({ ...r, document_id: relDocId, step_id: relStep.id }));
+      const inserted: { id: string | number }[] = await knex('ner_tags').insert(batch).returning('id');
+      relTagIds.push(...inserted.map((x) => Number(x.id)));
+    }
+    // graph g: a chain over the 6 neighbouring tags from g * stride (tag i has the type i % 4, the relation
+    // type i % 4 goes from the type i % 4 to the next)
+    const perGraph = Math.max(1, Math.round(relationCount / graphCount));
+    const stride = Math.max(perGraph + 1, Math.floor(relTagIds.length / graphCount));
+    const graphRows = await knex('ner_tag_relation_graphs')
+      .insert(
+        Array.from({ length: graphCount }, () => ({
+          document_id: relDocId,
+          step_id: relStep.id,
+          node_id: spanNode,
+        })),
+      )
+      .returning('id');
+    const relationRows: Record<string, number>[] = [];
+    graphRows.forEach((g: { id: string | number }, gi: number) => {
+      for (let k = 0; k < perGraph; k++) {
+        const i = gi * stride + k;
+        if (i + 1 >= relTagIds.length) break;
+        relationRows.push({
+          graph_id: Number(g.id),
+          from_id: relTagIds[i],
+          to_id: relTagIds[i + 1],
+          relation_type_id: relationTypes[i % tagTypes.length],
+        });
+      }
+    });
+    for (let i = 0; i < relationRows.length; i += 1000)
+      await knex('ner_tag_relations').insert(relationRows.slice(i, i + 1000));
+    await call(writer, 'POST', `/api/step/assign?docId=${relDocId}&nodeId=${spanNode}&stepId=${relStep.id}`);
+    console.log(
+      `workspace relations: ${relationRows.length} relations in ${graphRows.length} graphs on document ${relDocId}`,
+    );
+    const relUrl = `${base}/entity/process/${processId}/document/${relDocId}`;
+    const relationsOpenRuns: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await page.goto(relUrl);
+      await drawn(rows.length);
+      await page.getByTestId('relation-arc').first().waitFor({ state: 'attached' });
+      relationsOpenRuns.push(performance.now() - t0);
+    }
+    await page.getByTestId('labeling-undo').waitFor();
+    const arcsAtTop = await page.getByTestId('relation-arc').count();
+    const relScroll = await scrollLongTasks();
     await context.close();
 
     return {
@@ -419,6 +531,11 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
       heapMb: round(heapBytes / 1024 / 1024),
       tagsApiMs: round(median(apiRuns)),
       tagsApiBytes,
+      relationsOpenMs: round(median(relationsOpenRuns)),
+      relationsOpenRunsMs: relationsOpenRuns.map((x) => round(x)),
+      relationsLongestScrollTaskMs: round(Math.max(0, ...relScroll.tasks)),
+      relationsLongTasksWhileScrolling: relScroll.tasks.length,
+      relationsArcsDrawnAtTop: arcsAtTop,
       sizes: {
         chars: doc.text.length,
         tags: rows.length,
@@ -426,6 +543,8 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
         labellings: labelRuns.length,
         apiCalls: apiRuns.length,
         scrollSteps: 50,
+        relations: relationRows.length,
+        graphs: graphRows.length,
       },
       machine: {
         cpus: os.cpus().length,
@@ -453,6 +572,13 @@ export function printWorkspaceResults(r: WorkspaceBenchResults): void {
     ['longest task while scrolling', r.longestScrollTaskMs, TARGETS.longestScrollTaskMs, 'ms'],
     ['JS heap after open + scroll', r.heapMb, TARGETS.heapMb, 'MB'],
     ['GET api/ner-tags (median of 20)', r.tagsApiMs, TARGETS.tagsApiMs, 'ms'],
+    ['relations: open (median of 5)', r.relationsOpenMs, TARGETS.relationsOpenMs, 'ms'],
+    [
+      'relations: longest scroll task',
+      r.relationsLongestScrollTaskMs,
+      TARGETS.relationsLongestScrollTaskMs,
+      'ms',
+    ],
   ];
   console.log(`  ${'measure'.padEnd(34)} ${'value'.padStart(10)} ${'target'.padStart(10)}`);
   for (const [label, v, target, unit] of rows)
@@ -464,6 +590,8 @@ export function printWorkspaceResults(r: WorkspaceBenchResults): void {
   console.log(
     `  (${r.sizes?.chars} characters, ${r.sizes?.tags} tags; label median ${r.labelMedianMs} ms; ` +
       `${r.longTasksWhileScrolling} long tasks while scrolling; tags response ${r.tagsApiBytes} bytes; ` +
+      `${r.sizes?.relations} relations in ${r.sizes?.graphs} graphs, ` +
+      `${r.relationsLongTasksWhileScrolling} long tasks while scrolling them; ` +
       `load ${r.machine?.loadavg.join(' ')})`,
   );
 }

@@ -10,7 +10,8 @@
  * - measures the workspace in headless Chromium (scripts/bench-workspace.ts): opening a 100,000-character
  *   document with 5,000 tags, labelling, scrolling, heap, and the tags API.
  * Prints tables and writes everything to .data/bench/results.json. Sizes: BENCH_ROUND_TRIPS (100),
- * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3), BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000).
+ * BENCH_DOCUMENTS (50), BENCH_ROUNDS (3), BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000),
+ * BENCH_WS_RELATIONS (1000), BENCH_WS_GRAPHS (200).
  * - seeds 1,000,000 documents (BENCH_LIST_DOCUMENTS) and times the document lists of the dashboards
  *   (scripts/bench-lists.ts, issue 13), under `lists`.
  * - measures the graph page in headless Chromium (scripts/bench-graph.ts, issue 17): time to the first node
@@ -185,6 +186,8 @@ async function main() {
             filesDir,
             chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
             tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
+            relations: sizeFromEnv('BENCH_WS_RELATIONS', 1000),
+            graphs: sizeFromEnv('BENCH_WS_GRAPHS', 200),
           });
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.

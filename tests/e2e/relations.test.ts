@@ -354,6 +354,12 @@ describe('relations in Chromium', () => {
     expect(await text.textContent()).toContain('the whole graph will be removed');
     await page.getByTestId('relation-confirm-confirm').click();
     await eventually(graphs, (g) => g.length === 1, 'that graph is gone');
+    // the page refetches after the API answered: wait for the panel to show one graph
+    await eventually(
+      () => page.getByTestId('relation-graph').count(),
+      (n) => n === 1,
+      'the panel shows one graph',
+    );
     // a whole graph
     await page.getByTestId('relation-graph-delete').click();
     await page.locator('[data-testid="relation-confirm-text"][data-kind="graph"]').waitFor();
@@ -386,5 +392,40 @@ describe('relations in Chromium', () => {
     await page.getByTestId('cannot-remove-tag-graph').click();
     await page.locator(`[data-testid="relation-graph"][data-graph-id="${g.id}"]`).waitFor();
     expect(await page.locator('[data-testid="document-text"][data-tag-count="5"]').count()).toBe(1);
+  });
+
+  it('raises a RELATION issue on an unsaved candidate from its row in the draft', async () => {
+    await link(tag.nobody, tag.krakow);
+    // Krakow is in a saved graph: the draft edits that graph and holds its relation too
+    const row = page.getByTestId('draft-relation').filter({ hasText: 'Nobody' });
+    await row.waitFor();
+    await row.getByTestId('relation-report-issue').click();
+    await page.getByTestId('issue-form').waitFor();
+    expect(await page.getByTestId('issue-form-subject').textContent()).toBe('“Nobody → Krakow (lives in)”');
+    await page.getByTestId('issue-form-text').fill('Not sure about this one');
+    await page.getByTestId('issue-form-submit').click();
+    await page.getByTestId('issue-form').waitFor({ state: 'detached' });
+    await page.getByTestId('issue-detail').waitFor();
+    const issues = await api<
+      {
+        type: string;
+        text: string;
+        relation: { fromId: number; toId: number; relationTypeId: number } | null;
+      }[]
+    >(token, `/api/document/${documentId}/issues`);
+    expect(issues.filter((i) => i.type === 'RELATION')).toEqual([
+      expect.objectContaining({
+        text: 'Not sure about this one',
+        relation: expect.objectContaining({
+          fromId: tag.nobody,
+          toId: tag.krakow,
+          relationTypeId: ids.livesIn,
+        }),
+      }),
+    ]);
+    // the candidate is still unsaved
+    expect(await row.count()).toBe(1);
+    await page.getByTestId('relation-cancel').click();
+    await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
   });
 });

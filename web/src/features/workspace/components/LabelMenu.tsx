@@ -41,6 +41,8 @@ export interface LabelMenuProps {
   editing?: OptionEditing;
   /** 'Problem z oznaczeniem': raises an issue on the selection or tag (absent: no entry). */
   onReportIssue?: () => void;
+  /** a relation candidate is unsaved: the entry asks to save first */
+  issueUnsaved?: boolean;
 }
 
 export const MENU_WIDTH = 501;
@@ -230,7 +232,11 @@ export function LabelMenu(props: LabelMenuProps) {
           )}
         </ul>
         {props.onReportIssue && (
-          <ReportIssueEntry selected={props.selectedText.trim() !== ''} onReport={props.onReportIssue} />
+          <ReportIssueEntry
+            selected={props.selectedText.trim() !== ''}
+            unsaved={props.issueUnsaved}
+            onReport={props.onReportIssue}
+          />
         )}
       </div>
       {dialog && editing && (

@@ -568,6 +568,7 @@ export function LabelingView({
           tagsById={byId}
           highlightUnrelated={highlightUnrelated}
           version={spans}
+          onReportIssue={canReportIssue ? setIssueDraft : undefined}
         />
       </div>
       {menu && (
@@ -581,6 +582,7 @@ export function LabelingView({
           onChoose={choose}
           onClose={closeMenu}
           editing={optionEditing}
+          issueUnsaved={!!relations.draft}
           onReportIssue={
             canReportIssue
               ? () => {

@@ -7,14 +7,18 @@
  *   editable, and Cancel; then the saved graphs, each relation removable and each graph deletable after a
  *   confirmation (removing the only relation of a saved graph warns that the graph goes too). READ sees the
  *   controls disabled;
- * - the 'cannot remove tag' modal, offered when deleting a tag that has relations, which leads to its graph.
+ * - the 'cannot remove tag' modal, offered when deleting a tag that has relations, which leads to its graph;
+ * - for process writers (`onReportIssue`), a 'report a problem' icon on every relation, saved or a candidate,
+ *   which opens the issue form on a RELATION issue (fromId, toId, relationTypeId).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NerTagDTO } from '@domain/tags';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { IconComment } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import type { RelationsController } from '../hooks/useRelations';
+import type { IssueDraft } from './IssueForm';
 import { relationMessageKey } from '../hooks/useRelations';
 import { relationMatches, unrelatedTagIds } from '../relations';
 import '../relations.css';
@@ -27,6 +31,8 @@ const excerpt = (text: string, tag: NerTagDTO | undefined) => {
   return s.length > 24 ? `${s.slice(0, 23)}…` : s;
 };
 
+type RelationLike = { fromId: number; toId: number; relationTypeId: number };
+
 export function Relations({
   rel,
   root,
@@ -34,6 +40,7 @@ export function Relations({
   tagsById,
   highlightUnrelated,
   version,
+  onReportIssue,
 }: {
   rel: RelationsController;
   root: React.RefObject<HTMLDivElement | null>;
@@ -41,6 +48,8 @@ export function Relations({
   tagsById: ReadonlyMap<number, NerTagDTO>;
   highlightUnrelated: boolean;
   version: unknown;
+  /** process WRITE: raise a RELATION issue on a relation (absent: no icon) */
+  onReportIssue?: (draft: IssueDraft) => void;
 }) {
   const { t } = useTranslation();
   const panelRef = useRef<HTMLDivElement>(null);
@@ -49,25 +58,51 @@ export function Relations({
     [highlightUnrelated, tagsById, rel.graphs],
   );
   const [search, setSearch] = useState('');
-  const typeName = (id: number) => rel.typesById.get(id)?.name ?? `#${id}`;
-  const tagText = (id: number) => {
-    const tag = tagsById.get(id);
-    return tag && tag.startOffset !== null
-      ? text.slice(tag.startOffset, tag.endOffset ?? tag.startOffset)
-      : '';
-  };
-  const shown = (r: { fromId: number; toId: number; relationTypeId: number }) =>
-    relationMatches(search, [typeName(r.relationTypeId), tagText(r.fromId), tagText(r.toId)]);
-  const typeColor = (id: number) => rel.typesById.get(id)?.color ?? '#6c757d';
-  const pair = (fromId: number, toId: number, typeId: number) => (
-    <>
-      <span className="ws-rel-tag">“{excerpt(text, tagsById.get(fromId))}”</span>
-      <span className="ws-rel-type" style={{ borderColor: typeColor(typeId), color: typeColor(typeId) }}>
-        {typeName(typeId)}
-      </span>
-      <span className="ws-rel-tag">“{excerpt(text, tagsById.get(toId))}”</span>
-    </>
-  );
+  // Built once per text, tags, types and language, so that the list of the saved graphs (up to thousands of
+  // rows) is not drawn again at each render of the labelling view (scrolling redraws it).
+  const typesById = rel.typesById;
+  const { typeName, tagText, pair, reportButton } = useMemo(() => {
+    const typeName = (id: number) => typesById.get(id)?.name ?? `#${id}`;
+    const tagText = (id: number) => {
+      const tag = tagsById.get(id);
+      return tag && tag.startOffset !== null
+        ? text.slice(tag.startOffset, tag.endOffset ?? tag.startOffset)
+        : '';
+    };
+    const typeColor = (id: number) => typesById.get(id)?.color ?? '#6c757d';
+    const pair = (fromId: number, toId: number, typeId: number) => (
+      <>
+        <span className="ws-rel-tag">“{excerpt(text, tagsById.get(fromId))}”</span>
+        <span className="ws-rel-type" style={{ borderColor: typeColor(typeId), color: typeColor(typeId) }}>
+          {typeName(typeId)}
+        </span>
+        <span className="ws-rel-tag">“{excerpt(text, tagsById.get(toId))}”</span>
+      </>
+    );
+
+    const reportButton = (r: RelationLike) =>
+      onReportIssue && (
+        <button
+          type="button"
+          className="btn btn-sm btn-link text-body-secondary p-0"
+          title={t('workspace.issues.reportRelation')}
+          aria-label={t('workspace.issues.reportRelation')}
+          onClick={(e) => {
+            const box = e.currentTarget.getBoundingClientRect();
+            onReportIssue({
+              x: box.left,
+              y: box.bottom + 4,
+              anchor: { relation: { fromId: r.fromId, toId: r.toId, relationTypeId: r.relationTypeId } },
+              subject: `${tagText(r.fromId)} → ${tagText(r.toId)} (${typeName(r.relationTypeId)})`,
+            });
+          }}
+          data-testid="relation-report-issue"
+        >
+          <IconComment />
+        </button>
+      );
+    return { typeName, tagText, pair, reportButton };
+  }, [text, tagsById, typesById, onReportIssue, t]);
 
   useEffect(() => {
     if (rel.focusGraphId === null) return;
@@ -75,6 +110,68 @@ export function Relations({
       ?.querySelector(`[data-graph-id="${rel.focusGraphId}"]`)
       ?.scrollIntoView({ block: 'nearest' });
   }, [rel.focusGraphId]);
+
+  const { graphs, focusGraphId, canEditGraph, askRemoveGraph, askRemoveRelation } = rel;
+  const graphList = useMemo(
+    () =>
+      graphs.map((g, gi) => (
+        <section
+          key={g.id}
+          className={`ws-rel-graph${focusGraphId === g.id ? ' is-focused' : ''}`}
+          data-testid="relation-graph"
+          data-graph-id={g.id}
+        >
+          <div className="d-flex align-items-center small fw-semibold">
+            {t('workspace.relations.graph', { n: gi + 1, count: g.relations.length })}
+            <button
+              type="button"
+              className="btn btn-sm btn-link text-danger p-0 ms-auto"
+              disabled={!canEditGraph(g.id)}
+              onClick={() => askRemoveGraph(g.id)}
+              data-testid="relation-graph-delete"
+            >
+              {t('workspace.relations.deleteGraph')}
+            </button>
+          </div>
+          <ul className="list-unstyled mb-0">
+            {g.relations
+              .filter((r) =>
+                relationMatches(search, [typeName(r.relationTypeId), tagText(r.fromId), tagText(r.toId)]),
+              )
+              .map((r) => (
+                <li key={r.id} className="ws-rel-row" data-testid="relation-row" data-relation-id={r.id}>
+                  {pair(r.fromId, r.toId, r.relationTypeId)}
+                  <span className="ms-auto" />
+                  {reportButton(r)}
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-link text-danger p-0"
+                    disabled={!canEditGraph(g.id)}
+                    onClick={() => askRemoveRelation(g.id, r.id)}
+                    data-testid="relation-remove"
+                    title={t('workspace.relations.removeRelation')}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+          </ul>
+        </section>
+      )),
+    [
+      graphs,
+      search,
+      focusGraphId,
+      canEditGraph,
+      askRemoveGraph,
+      askRemoveRelation,
+      typeName,
+      tagText,
+      pair,
+      reportButton,
+      t,
+    ],
+  );
 
   const draft = rel.draft;
   const showPanel = !!draft || rel.graphs.length > 0;
@@ -123,9 +220,11 @@ export function Relations({
                 {draft.relations.map((r, i) => (
                   <li key={i} className="ws-rel-row" data-testid="draft-relation">
                     {pair(r.fromId, r.toId, r.relationTypeId)}
+                    <span className="ms-auto" />
+                    {reportButton(r)}
                     <button
                       type="button"
-                      className="btn btn-sm btn-link text-danger p-0 ms-auto"
+                      className="btn btn-sm btn-link text-danger p-0"
                       onClick={() => rel.removeDraftRelation(i)}
                       disabled={!rel.editable}
                       data-testid="draft-relation-remove"
@@ -168,44 +267,7 @@ export function Relations({
               </div>
             </section>
           )}
-          {rel.graphs.map((g, gi) => (
-            <section
-              key={g.id}
-              className={`ws-rel-graph${rel.focusGraphId === g.id ? ' is-focused' : ''}`}
-              data-testid="relation-graph"
-              data-graph-id={g.id}
-            >
-              <div className="d-flex align-items-center small fw-semibold">
-                {t('workspace.relations.graph', { n: gi + 1, count: g.relations.length })}
-                <button
-                  type="button"
-                  className="btn btn-sm btn-link text-danger p-0 ms-auto"
-                  disabled={!rel.canEditGraph(g.id)}
-                  onClick={() => rel.askRemoveGraph(g.id)}
-                  data-testid="relation-graph-delete"
-                >
-                  {t('workspace.relations.deleteGraph')}
-                </button>
-              </div>
-              <ul className="list-unstyled mb-0">
-                {g.relations.filter(shown).map((r) => (
-                  <li key={r.id} className="ws-rel-row" data-testid="relation-row" data-relation-id={r.id}>
-                    {pair(r.fromId, r.toId, r.relationTypeId)}
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-link text-danger p-0 ms-auto"
-                      disabled={!rel.canEditGraph(g.id)}
-                      onClick={() => rel.askRemoveRelation(g.id, r.id)}
-                      data-testid="relation-remove"
-                      title={t('workspace.relations.removeRelation')}
-                    >
-                      ×
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
+          {graphList}
         </aside>
       )}
       {m && (
