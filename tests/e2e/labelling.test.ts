@@ -32,7 +32,6 @@ interface TagView {
   origin: string;
 }
 
-
 const TEXT =
   'Anna Kowalska met Jan Nowak in Warsaw.\n' +
   'Anna went home. Warsaw is big, said Anna, and Warsaw is loud.\n' +
