@@ -40,6 +40,8 @@ describe('shell, forms and messages in Chromium', () => {
   let user: { login: string; password: string };
   let plainUser: { login: string; password: string };
   let sorterId: number;
+  /** a text document of the process, for the document pages and the workspace */
+  let documentId: number;
 
   const node = (name: string) => page.getByTestId('graph-node').filter({ hasText: name });
   const panel = () => page.getByTestId('node-panel');
@@ -68,6 +70,20 @@ describe('shell, forms and messages in Chromium', () => {
       `/api/nodes?processId=${processId}`,
     );
     const upload = nodes.find((n) => n.activityType === 'HUP')!;
+    const form = new FormData();
+    form.append('nodeId', String(upload.id));
+    form.append(
+      'file',
+      new Blob(['A short text for the page checks.\n'], { type: 'text/plain' }),
+      'pages.txt',
+    );
+    const res = await fetch(`${BASE_URL}/api/file-upload`, {
+      method: 'POST',
+      body: form,
+      headers: { Authorization: token },
+    });
+    if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+    documentId = ((await res.json()) as { id: number }).id;
     const parser = await api<{ id: number }>(token, '/api/nodes', {
       method: 'POST',
       body: JSON.stringify({ processId, activityType: 'FILE_PARSER', name: 'Parser' }),
@@ -312,6 +328,14 @@ describe('shell, forms and messages in Chromium', () => {
     '/entity/process',
     '/entity/process/new',
     `/entity/process/${id}/graph`,
+    `/entity/process/${id}/secrets`,
+    `/entity/process/${id}/dashboard/documents`,
+    `/entity/process/${id}/dashboard/issues`,
+    `/entity/process/${id}/documents`,
+    `/entity/process/${id}/upload`,
+    `/entity/process/${id}/documents/${documentId}`,
+    `/entity/process/${id}/documents/${documentId}/edit`,
+    `/entity/process/${id}/document/${documentId}`,
     '/account/settings',
     '/account/password',
   ];
@@ -325,7 +349,7 @@ describe('shell, forms and messages in Chromium', () => {
     const p = await pageAt(width, height);
     for (const path of signedInPages(processId)) {
       await p.goto(`${BASE_URL}${path}`);
-      await p.locator('main, .graph-page, .container, .container-fluid').first().waitFor();
+      await p.locator('main, .graph-page, .container, .container-fluid, .ws-page').first().waitFor();
       await p.waitForLoadState('networkidle');
       expect({ path, overflow: await horizontalOverflow(p) }).toEqual({ path, overflow: [] });
     }

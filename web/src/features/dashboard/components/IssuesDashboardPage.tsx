@@ -161,7 +161,7 @@ function IssuesDashboard({
           {t('dashboard.noResults')}
         </div>
       ) : (
-        <div className="table-responsive">
+        <div className="table-responsive position-relative">
           <table className="table table-hover align-middle mb-0" data-testid="issues-table">
             <thead>
               <tr>

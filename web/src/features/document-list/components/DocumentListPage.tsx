@@ -346,7 +346,7 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
             {t('documentList.noResults')}
           </div>
         ) : (
-          <div className="table-responsive">
+          <div className="table-responsive position-relative">
             <table className="table table-hover align-middle mb-0" data-testid="document-list-table">
               <thead>
                 <tr>
