@@ -6,6 +6,7 @@
  * `document_assignees`' primary key and `steps (document_id, node_id, status)`.
  */
 import type { Knex } from 'knex';
+import { boundedCount, type BoundedCount } from './bounded-count';
 import type { DocumentInfoCriteria, DocumentInfoDTO, DocumentSort } from '../../domain/document-info';
 
 /** `%`, `_` and `\` of a user's text are literal in LIKE. */
@@ -149,28 +150,9 @@ export async function documentInfoPage(
   }));
 }
 
-/** Up to this many matching documents are counted exactly; beyond, the planner's estimate is the total. */
-export const EXACT_COUNT_LIMIT = 1_000;
-
-/**
- * How many documents the filters match: exact up to EXACT_COUNT_LIMIT (a count that stops there, so a
- * million-row tab never counts a million rows per request), beyond it the planner's row estimate of the same
- * filtered query, never less than the limit + 1 (`exact: false`; the UI says "about N").
- */
-export async function documentInfoCount(
-  knex: Knex,
-  c: DocumentInfoCriteria,
-): Promise<{ total: number; exact: boolean }> {
-  const probe = filtered(knex, c)
-    .select(knex.raw('1'))
-    .limit(EXACT_COUNT_LIMIT + 1);
-  const row = await knex.from(probe.as('x')).count<{ count: string }[]>('* as count').first();
-  const counted = Number(row?.count ?? 0);
-  if (counted <= EXACT_COUNT_LIMIT) return { total: counted, exact: true };
-  const { sql, bindings } = filtered(knex, c).select(knex.raw('1')).toSQL();
-  const { rows } = await knex.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[]);
-  const plan = (rows as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[])[0]['QUERY PLAN'][0].Plan;
-  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(plan['Plan Rows'])), exact: false };
+/** How many documents the filters match (db/queries/bounded-count.ts: exact up to the limit, else estimated). */
+export function documentInfoCount(knex: Knex, c: DocumentInfoCriteria): Promise<BoundedCount> {
+  return boundedCount(knex, () => filtered(knex, c));
 }
 
 /** The plan of the page query (EXPLAIN), for the benchmark and the index check. */

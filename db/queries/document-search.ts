@@ -5,11 +5,11 @@
  * (BY_CONTENT, and for BY_NER_TAG the content must hold one of the values too, which finds the candidates
  * of a rare value), `ner_tags (ner_tag_type_id, document_id)` (BY_NER_TAG) and `classifier_tags
  * (classifier_type_id, document_id)` (BY_CLASSIFIER_TAG). The total follows documentInfoCount's rule
- * (db/queries/document-info.ts): exact up to EXACT_COUNT_LIMIT matches, beyond it the planner's estimate.
+ * (db/queries/bounded-count.ts): exact up to EXACT_COUNT_LIMIT matches, beyond it the planner's estimate.
  */
 import type { Knex } from 'knex';
 import type { DocumentListEntryDTO, DocumentSearchSort } from '../../domain/document-search';
-import { EXACT_COUNT_LIMIT } from './document-info';
+import { boundedCount, type BoundedCount } from './bounded-count';
 
 export interface DocumentSearchCriteria {
   processId: number;
@@ -118,21 +118,9 @@ export async function documentSearchPage(
   return rows.map((r) => ({ ...r, id: Number(r.id), processId: Number(r.processId) }));
 }
 
-/** How many documents match: exact up to EXACT_COUNT_LIMIT, beyond it the planner's estimate. */
-export async function documentSearchCount(
-  knex: Knex,
-  c: DocumentSearchCriteria,
-): Promise<{ total: number; exact: boolean }> {
-  const probe = searched(knex, c)
-    .select(knex.raw('1'))
-    .limit(EXACT_COUNT_LIMIT + 1);
-  const row = await knex.from(probe.as('x')).count<{ count: string }[]>('* as count').first();
-  const counted = Number(row?.count ?? 0);
-  if (counted <= EXACT_COUNT_LIMIT) return { total: counted, exact: true };
-  const { sql, bindings } = searched(knex, c).select(knex.raw('1')).toSQL();
-  const { rows } = await knex.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[]);
-  const plan = (rows as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[])[0]['QUERY PLAN'][0].Plan;
-  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(plan['Plan Rows'])), exact: false };
+/** How many documents match (db/queries/bounded-count.ts: exact up to the limit, else estimated). */
+export function documentSearchCount(knex: Knex, c: DocumentSearchCriteria): Promise<BoundedCount> {
+  return boundedCount(knex, () => searched(knex, c));
 }
 
 /** The plan of the page query (EXPLAIN), for the index check. */

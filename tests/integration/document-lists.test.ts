@@ -6,7 +6,7 @@
  * more than 1,000 documents answers an estimated total (X-Total-Count-Exact false), a smaller one an exact
  * one; the NAME filter finds a common word and a rare filename; a bad cursor is a 400; another process's documents never appear.
  */
-import { EXACT_COUNT_LIMIT } from '../../db/queries/document-info';
+import { EXACT_COUNT_LIMIT } from '../../db/queries/bounded-count';
 import type { DocumentInfoDTO } from '../../domain/document-info';
 import { expectedCounts, seedListsDataset, type ListsDataset } from '../../scripts/lib/seed-lists';
 import { login, setupSuite, type Res } from '../support/harness';
