@@ -85,3 +85,23 @@ export function idParam(value: unknown, name = 'id'): number {
   }
   return Number(text);
 }
+
+/** The id a body names for the access check, read before the rest of the body is validated. */
+export function bodyId(ctx: Context, field: string, objectName: string): number {
+  return parse(
+    z.object({ [field]: z.number().int().min(1).max(MAX_ID) }),
+    (ctx.request as unknown as { body: unknown }).body,
+    objectName,
+  )[field] as number;
+}
+
+/** `?stepIds=1,2` or `?stepIds=1&stepIds=2` (ids, duplicates dropped); absent means every step (null). */
+export function stepIdsQuery(ctx: Context): number[] | null {
+  const raw = ctx.query.stepIds;
+  if (raw === undefined) return null;
+  const parts = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  return [...new Set(parts.map((v) => idParam(v, 'stepIds')))];
+}

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
 import * as issues from '../services/issues';
-import { body, idParam, MAX_ID, parse } from '../validate';
+import { body, bodyId, idParam, MAX_ID } from '../validate';
 import { ISSUE_TOKENS_MAX, IssueStatuses, type IssueInput } from '../../domain/issues';
 import { documentById } from '../../db/queries/documents';
 import { issueRef } from '../../db/queries/issues';
@@ -50,13 +50,6 @@ const updateSchema = z.object({
   replies: z.array(z.object({ id: id.nullish(), text })).max(10_000),
 });
 
-/** The id a body names for the access check, read before the rest of the body is validated. */
-function bodyRef(ctx: Context, field: string): number {
-  return parse(z.object({ [field]: id }), (ctx.request as unknown as { body: unknown }).body, 'issue')[
-    field
-  ] as number;
-}
-
 export function issueRoutes({ knex }: AppDeps): Router {
   const router = new Router();
 
@@ -79,7 +72,7 @@ export function issueRoutes({ knex }: AppDeps): Router {
 
   router.post('/api/issues', async (ctx) => {
     const user = currentUser(ctx);
-    const docId = bodyRef(ctx, 'docId');
+    const docId = bodyId(ctx, 'docId', 'issue');
     const doc = await documentById(knex, docId);
     if (!doc) throw unreachable(user, 'document');
     assertProcessMode(user, Number(doc.processId), 'WRITE');
@@ -90,7 +83,7 @@ export function issueRoutes({ knex }: AppDeps): Router {
 
   router.put('/api/issues', async (ctx) => {
     const user = currentUser(ctx);
-    const ref = await issueFor(ctx, user, bodyRef(ctx, 'id'), 'WRITE');
+    const ref = await issueFor(ctx, user, bodyId(ctx, 'id', 'issue'), 'WRITE');
     const input = body(ctx, updateSchema, 'issue');
     ctx.body = await issues.updateIssue(knex, user, ref, input);
   });

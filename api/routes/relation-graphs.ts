@@ -15,12 +15,11 @@
  * 404 to an admin); tags are looked up in the document only.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
 import * as graphs from '../services/relation-graphs';
-import { body, idParam, MAX_ID, parse } from '../validate';
+import { body, bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import { grantedNodeIds, modeSatisfies, nodeMode, processMode } from '../../domain/access';
 
 const id = z.number().int().min(1).max(MAX_ID);
@@ -31,25 +30,6 @@ const relationsSchema = z
   .max(GRAPH_MAX_RELATIONS);
 const graphSchema = z.object({ documentId: id, relations: relationsSchema });
 const graphUpdateSchema = z.object({ id, relations: relationsSchema });
-
-function bodyRef(ctx: Context, field: string): number {
-  return parse(
-    z.object({ [field]: id }),
-    (ctx.request as unknown as { body: unknown }).body,
-    'relationGraph',
-  )[field] as number;
-}
-
-/** `?stepIds=1,2` or `?stepIds=1&stepIds=2`; absent means every step. */
-function stepIdsParam(ctx: Context): number[] | null {
-  const raw = ctx.query.stepIds;
-  if (raw === undefined) return null;
-  const parts = (Array.isArray(raw) ? raw : [raw])
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-  return [...new Set(parts.map((v) => idParam(v, 'stepIds')))];
-}
 
 export function relationGraphRoutes({ knex }: AppDeps): Router {
   const router = new Router();
@@ -84,7 +64,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Router {
 
   router.get('/api/ner-tag-relation-graphs', async (ctx) => {
     const user = currentUser(ctx);
-    const stepIds = stepIdsParam(ctx);
+    const stepIds = stepIdsQuery(ctx);
     const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
     ctx.body = stepIds && !stepIds.length ? [] : await graphs.listGraphs(knex, doc.id, stepIds);
   });
@@ -102,7 +82,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Router {
 
   router.put('/api/ner-tag-relation-graphs/validation', async (ctx) => {
     const user = currentUser(ctx);
-    const doc = await readableDocument(user, bodyRef(ctx, 'documentId'));
+    const doc = await readableDocument(user, bodyId(ctx, 'documentId', 'relationGraph'));
     const input = body(ctx, graphSchema, 'relationGraph');
     const { validation } = await graphs.validate(knex, doc.id, input.relations);
     ctx.body = validation;
@@ -110,7 +90,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Router {
 
   router.post('/api/ner-tag-relation-graphs', async (ctx) => {
     const user = currentUser(ctx);
-    const doc = await readableDocument(user, bodyRef(ctx, 'documentId'));
+    const doc = await readableDocument(user, bodyId(ctx, 'documentId', 'relationGraph'));
     if (!(await mayWriteIn(user, doc.processId))) throw unreachable(user, 'document');
     const input = body(ctx, graphSchema, 'relationGraph');
     const { validation, node } = await graphs.validate(knex, doc.id, input.relations);
@@ -123,7 +103,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Router {
 
   router.put('/api/ner-tag-relation-graphs', async (ctx) => {
     const user = currentUser(ctx);
-    const graph = await writableGraph(user, bodyRef(ctx, 'id'));
+    const graph = await writableGraph(user, bodyId(ctx, 'id', 'relationGraph'));
     const input = body(ctx, graphUpdateSchema, 'relationGraph');
     const { validation, node } = await graphs.validate(knex, graph.documentId, input.relations);
     if (!validation.valid || !node) throw graphs.invalidGraph(validation);

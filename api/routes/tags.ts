@@ -17,7 +17,7 @@ import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthU
 import { fieldErrors } from '../errors';
 import * as classifierTags from '../services/classifier-tags';
 import * as tags from '../services/tags';
-import { body, idParam, MAX_ID, parse } from '../validate';
+import { body, bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import {
   LabellingTypes,
   spanProblem,
@@ -58,25 +58,7 @@ const nerTagUpdateSchema = z.object({
 });
 const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
 
-/** The id a body names for the access check, read before the rest of the body is validated. */
-function bodyRef(ctx: Context, field: string, objectName: string): number {
-  return parse(z.object({ [field]: id }), (ctx.request as unknown as { body: unknown }).body, objectName)[
-    field
-  ] as number;
-}
-
 const { checkSpan, notSelectable, unsupportedType } = tags;
-
-/** `?stepIds=1,2` or `?stepIds=1&stepIds=2`; absent means every step. */
-function stepIdsParam(ctx: Context): number[] | null {
-  const raw = ctx.query.stepIds;
-  if (raw === undefined) return null;
-  const parts = (Array.isArray(raw) ? raw : [raw])
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-  return [...new Set(parts.map((v) => idParam(v, 'stepIds')))];
-}
 
 export function tagRoutes({ knex }: AppDeps): Router {
   const router = new Router();
@@ -140,7 +122,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
     const label = await writableLabel(
       user,
       tags.findNerTagType,
-      bodyRef(ctx, 'nerTagTypeId', 'nerTag'),
+      bodyId(ctx, 'nerTagTypeId', 'nerTag'),
       'nerTagType',
     );
     const input = body(ctx, schema, 'nerTag');
@@ -153,7 +135,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
   // --- NER tags ---
 
   router.get('/api/ner-tags', async (ctx) => {
-    const stepIds = stepIdsParam(ctx);
+    const stepIds = stepIdsQuery(ctx);
     const documentId = await readableDocument(ctx);
     ctx.body = stepIds && !stepIds.length ? [] : await tags.listNerTags(knex, documentId, stepIds);
   });
@@ -201,7 +183,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
 
   router.put('/api/ner-tags', async (ctx) => {
     const user = currentUser(ctx);
-    const tag = await tags.findNerTag(knex, bodyRef(ctx, 'id', 'nerTag'));
+    const tag = await tags.findNerTag(knex, bodyId(ctx, 'id', 'nerTag'));
     if (!tag) throw unreachable(user, 'nerTag');
     assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
     const input = body(ctx, nerTagUpdateSchema, 'nerTag');
@@ -232,7 +214,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
     const label = await writableLabel(
       user,
       classifierTags.findClassifierType,
-      bodyRef(ctx, 'classifierTypeId', 'classifierTag'),
+      bodyId(ctx, 'classifierTypeId', 'classifierTag'),
       'classifierType',
     );
     const input = body(ctx, classifierTagSchema, 'classifierTag');
