@@ -9,6 +9,7 @@
  * (DONE, or locked by another user). Pages of 20 (10 or 50 to choose) with ellipses; an estimated total
  * shows as "about N". The request is built in ../documents.ts.
  */
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -180,12 +181,8 @@ function DocumentsDashboard({
         />
       )}
       {list.isPending ? (
-        <div className="p-5 text-center" data-testid="documents-loading">
-          <div
-            className="spinner-border text-primary"
-            role="status"
-            aria-label={t('global.common.loading')}
-          />
+        <div className="p-5 text-center">
+          <DelayedSpinner label={t('global.common.loading')} testId="documents-loading" />
         </div>
       ) : list.isError ? (
         <div className="p-4 text-danger" data-testid="documents-error">

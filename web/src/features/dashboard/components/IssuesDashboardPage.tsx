@@ -5,6 +5,7 @@
  * sortable by filename and comment count, and a link opening the document's workspace with the issues
  * panel; pages of 10, 20 or 50. The request is built in ../issues.ts.
  */
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -145,12 +146,8 @@ function IssuesDashboard({
         </select>
       </div>
       {list.isPending ? (
-        <div className="p-5 text-center" data-testid="issues-loading">
-          <div
-            className="spinner-border text-primary"
-            role="status"
-            aria-label={t('global.common.loading')}
-          />
+        <div className="p-5 text-center">
+          <DelayedSpinner label={t('global.common.loading')} testId="issues-loading" />
         </div>
       ) : list.isError ? (
         <div className="p-4 text-danger" data-testid="issues-error">

@@ -15,6 +15,7 @@ import { processQueries, useProcessAccessMode } from '../../processes/api';
 import { sizeLabel } from '../../upload/messages';
 import { documentDetailQueries, useAudioUrl, type DocumentDetailDTO, type UserRefDTO } from '../api';
 import '../document-detail.css';
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 
 /** DD/MM/YY HH:mm (spec 1 section 9). */
 export function formatDate(iso: string | null | undefined): string {
@@ -82,11 +83,7 @@ export function DocumentDetailPage() {
 
       {doc.isPending ? (
         <div className="p-5 text-center">
-          <div
-            className="spinner-border text-primary"
-            role="status"
-            aria-label={t('global.common.loading')}
-          />
+          <DelayedSpinner label={t('global.common.loading')} />
         </div>
       ) : doc.isError || wrongProcess ? (
         <div className="alert alert-danger" data-testid="document-detail-error">

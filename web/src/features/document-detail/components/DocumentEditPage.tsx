@@ -18,6 +18,7 @@ import { useForm } from '../../../components/useForm';
 import { processQueries } from '../../processes/api';
 import { documentDetailQueries, serverViolations, useUpdateDocument, type DocumentDetailDTO } from '../api';
 import '../document-detail.css';
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 
 export function DocumentEditPage() {
   const { t } = useTranslation();
@@ -42,11 +43,7 @@ export function DocumentEditPage() {
       </div>
       {doc.isPending ? (
         <div className="p-5 text-center">
-          <div
-            className="spinner-border text-primary"
-            role="status"
-            aria-label={t('global.common.loading')}
-          />
+          <DelayedSpinner label={t('global.common.loading')} />
         </div>
       ) : doc.isError || wrongProcess ? (
         <div className="alert alert-danger" data-testid="document-detail-error">

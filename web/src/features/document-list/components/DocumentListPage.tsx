@@ -30,6 +30,7 @@ import { processQueries, useProcessAccessMode } from '../../processes/api';
 import { parseId } from '../../workspace/model';
 import { documentListQueries, useDeleteDocuments, type DeleteRequest } from '../api';
 import { emptyInputs, searchBody, type SearchInputs } from '../search';
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 
 /** Asked of the server too when the account's own grants give less (as the dashboards do). */
 const ADMIN_ONLY: AccessMode[] = ['ADMIN'];
@@ -330,12 +331,8 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
           </div>
         )}
         {list.isPending ? (
-          <div className="p-5 text-center" data-testid="document-list-loading">
-            <div
-              className="spinner-border text-primary"
-              role="status"
-              aria-label={t('global.common.loading')}
-            />
+          <div className="p-5 text-center">
+            <DelayedSpinner label={t('global.common.loading')} testId="document-list-loading" />
           </div>
         ) : list.isError ? (
           <div className="p-4 text-danger" data-testid="document-list-error">
