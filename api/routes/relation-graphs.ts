@@ -105,11 +105,6 @@ export function relationGraphRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const graph = await writableGraph(user, bodyId(ctx, 'id', 'relationGraph'));
     const input = body(ctx, graphUpdateSchema, 'relationGraph');
-    const { validation, node } = await graphs.validate(knex, graph.documentId, input.relations);
-    if (!validation.valid || !node) throw graphs.invalidGraph(validation);
-    // the relations stay on the graph's node
-    if (node.nodeId !== graph.nodeId)
-      throw graphs.invalidGraph({ ...validation, valid: false, message: 'error.graph.mixedNodes' });
     ctx.body = await graphs.updateGraph(knex, user, graph, input.relations);
   });
 

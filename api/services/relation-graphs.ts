@@ -89,12 +89,20 @@ export async function createGraph(
   return (await q.graphById(knex, id))!;
 }
 
+/**
+ * Replaces a graph's relations: they must pass the rules (422 with the rule's key) and stay on the graph's
+ * node (`error.graph.mixedNodes`); the graph's step must be editable by the caller.
+ */
 export async function updateGraph(
   knex: Knex,
   user: AuthUser,
   graph: NonNullable<Awaited<ReturnType<typeof q.graphRef>>>,
   relations: readonly RelationInput[],
 ): Promise<RelationGraphDTO> {
+  const { validation, node } = await validate(knex, graph.documentId, relations);
+  if (!validation.valid || !node) throw invalidGraph(validation);
+  if (node.nodeId !== graph.nodeId)
+    throw invalidGraph({ ...validation, valid: false, message: 'error.graph.mixedNodes' });
   await knex.transaction(async (trx) => {
     await assertStepEditable(trx, user, graph, graph.documentId, graph.stepId);
     await q.replaceRelations(trx, graph.id, relations, user.id);
