@@ -3,7 +3,8 @@
  * - the issues dashboard's issue view, with the total from X-Total-Count;
  * - the documents dashboard's documents (../documents/api.ts fetchDocumentInfo): the total may be an
  *   estimate ("about N"); a page whose cursor is known (the X-Next-Cursor of the page before it) is read
- *   with `after` (keyset), any other by its number (the API reads deep pages from the nearer end).
+ *   with `after` (keyset), any other by its number (the API reads deep pages from the nearer end); the
+ *   page is re-read every IN_FLIGHT_POLL_MS while one of its documents is in flight (documents.ts).
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
@@ -14,7 +15,7 @@ import {
 } from '@domain/document-info';
 import { request } from '../../api/client';
 import { documentInfoKeys, fetchDocumentInfo } from '../documents/api';
-import type { PageCursors } from './documents';
+import { IN_FLIGHT_POLL_MS, inFlight, type PageCursors } from './documents';
 
 export interface IssueDocumentsPage {
   rows: IssueDocumentInfoDTO[];
@@ -61,5 +62,8 @@ export const documentDashboardQueries = {
       },
       placeholderData: keepPreviousData,
       staleTime: 0,
+      // A document the engine is moving on (a parser running, steps being made) is followed to a step that
+      // waits for people without a reload.
+      refetchInterval: (query) => (query.state.data?.rows.some(inFlight) ? IN_FLIGHT_POLL_MS : false),
     }),
 };
