@@ -58,6 +58,7 @@ const KEYS: Key[] = ['txt', 'pdf', 'docx', 'eml'];
 
 const STRINGS = {
   en: {
+    upload: 'Upload',
     uploadTitle: 'Upload documents',
     rejectedTitle: 'Not accepted (1)',
     invalidJson: (f: string) => `The file ${f} is not valid JSON.`,
@@ -78,6 +79,7 @@ const STRINGS = {
     noResults: 'No results',
   },
   pl: {
+    upload: 'Wgraj',
     uploadTitle: 'Wgrywanie dokumentów',
     rejectedTitle: 'Nieprzyjęte pliki (1)',
     invalidJson: (f: string) => `Plik ${f} nie jest poprawnym JSON-em.`,
@@ -210,6 +212,7 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
     'uploads four files of different types and lists a refused fifth apart',
     async () => {
       const row = page.getByTestId('process-row').filter({ hasText: processName });
+      expect(await row.getByTestId('process-action-upload').getAttribute('aria-label')).toBe(s.upload);
       await row.getByTestId('process-action-upload').click();
       await page.waitForURL(`${BASE_URL}/entity/process/${processId}/upload`);
       await page.getByRole('heading', { name: s.uploadTitle }).waitFor();
@@ -388,6 +391,8 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
     async () => {
       await page.goto(listUrl());
       await page.getByText(s.listTitle, { exact: true }).waitFor();
+      // the same word for uploading as the process row's action
+      expect(await page.getByTestId('document-list-upload').textContent()).toBe(s.upload);
       expect(await listed(page, KEYS)).toEqual(KEYS);
       await page.getByTestId('document-list-pagination-total').getByText(s.total(4)).waitFor();
 
