@@ -393,6 +393,9 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
       await page.getByText(s.listTitle, { exact: true }).waitFor();
       // the same word for uploading as the process row's action
       expect(await page.getByTestId('document-list-upload').textContent()).toBe(s.upload);
+      expect(await listRow(page, 'pdf').getByTestId('document-list-process').getAttribute('href')).toBe(
+        `/entity/process/${processId}/graph`,
+      );
       expect(await listed(page, KEYS)).toEqual(KEYS);
       await page.getByTestId('document-list-pagination-total').getByText(s.total(4)).waitFor();
 
@@ -497,6 +500,10 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
       ])
         expect(await readerPage.getByTestId(id).count()).toBe(0);
       await shot(readerPage, `90-documents-journey-${lang}-reader-list`);
+      // The process link leads a reader to the dashboard (the graph is for process admins).
+      await listRow(readerPage, 'pdf').getByTestId('document-list-process').getByText(processName).click();
+      await readerPage.waitForURL(dashboardUrl());
+      await readerPage.locator('[data-testid="documents-dashboard"][data-tab="my"]').waitFor();
     },
     PART_MS,
   );

@@ -1,7 +1,8 @@
 /**
  * The document list of a process (/entity/process/{processId}/documents, spec 2 section 2 "Document list
  * page"): search by content, by NER tag (tag type with content values per type) or by classifier tag; rows
- * with a checkbox, the id (to the document detail), filename, process, View (the workspace), Edit and Delete
+ * with a checkbox, the id (to the document detail), filename, process (its graph for process admins, its
+ * documents dashboard for the others, who may not open the graph), View (the workspace), Edit and Delete
  * (process permission: Edit WRITE, Delete ADMIN, what the API checks); the master checkbox selects the page,
  * Delete selected, and Delete all (only while the master is checked) with the bulk routes' 120 s budget and
  * a progress bar; the id column sorts ascending (default) or descending; 10, 20 or 50 per page; Upload only
@@ -404,7 +405,15 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
                       {row.filename}
                     </td>
                     <td>
-                      <Link to={`/entity/process/${row.processId}/graph`} data-testid="document-list-process">
+                      <Link
+                        to={
+                          // the graph is for process admins only; the others get the documents dashboard
+                          canDelete
+                            ? `/entity/process/${row.processId}/graph`
+                            : `/entity/process/${row.processId}/dashboard/documents`
+                        }
+                        data-testid="document-list-process"
+                      >
                         {row.processId === processId ? processName : `#${row.processId}`}
                       </Link>
                     </td>
