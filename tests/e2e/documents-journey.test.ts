@@ -70,6 +70,7 @@ const STRINGS = {
     waiting: 'Waiting',
     noAssignees: 'no assignees',
     listTitle: 'Documents',
+    sphere: 'Sphere',
     byNer: 'By NER tag',
     view: 'View',
     edit: 'Edit',
@@ -91,6 +92,7 @@ const STRINGS = {
     waiting: 'Oczekuje',
     noAssignees: 'brak przypisanych',
     listTitle: 'Dokumenty',
+    sphere: 'Sfera',
     byNer: 'Według tagu NER',
     view: 'Podgląd',
     edit: 'Edytuj',
@@ -393,6 +395,8 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
       await page.getByText(s.listTitle, { exact: true }).waitFor();
       // the same word for uploading as the process row's action
       expect(await page.getByTestId('document-list-upload').textContent()).toBe(s.upload);
+      // a process is shown to users as a Sphere
+      await page.getByTestId('document-list-table').getByRole('columnheader', { name: s.sphere }).waitFor();
       expect(await listRow(page, 'pdf').getByTestId('document-list-process').getAttribute('href')).toBe(
         `/entity/process/${processId}/graph`,
       );
@@ -497,6 +501,8 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
         'document-list-delete-all',
         'document-list-edit',
         'document-list-upload',
+        'document-list-master',
+        'document-list-select',
       ])
         expect(await readerPage.getByTestId(id).count()).toBe(0);
       await shot(readerPage, `90-documents-journey-${lang}-reader-list`);

@@ -1,9 +1,10 @@
 /**
  * The document list of a process (/entity/process/{processId}/documents, spec 2 section 2 "Document list
  * page"): search by content, by NER tag (tag type with content values per type) or by classifier tag; rows
- * with a checkbox, the id (to the document detail), filename, process (its graph for process admins, its
- * documents dashboard for the others, who may not open the graph), View (the workspace), Edit and Delete
- * (process permission: Edit WRITE, Delete ADMIN, what the API checks); the master checkbox selects the page,
+ * with a checkbox (process admins only: selecting serves deleting), the id (to the document detail),
+ * filename, the process shown as its Sphere (to its graph for process admins, to its documents dashboard for
+ * the others, who may not open the graph), View (the workspace), Edit and Delete (process permission: Edit
+ * WRITE, Delete ADMIN, what the API checks); the master checkbox selects the page,
  * Delete selected, and Delete all (only while the master is checked) with the bulk routes' 120 s budget and
  * a progress bar; the id column sorts ascending (default) or descending; 10, 20 or 50 per page; Upload only
  * with node permission (WRITE) on a HUP node of the process; 'No results' when nothing matches.
@@ -348,16 +349,18 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
             <table className="table table-hover align-middle mb-0" data-testid="document-list-table">
               <thead>
                 <tr>
-                  <th style={{ width: '2.5rem' }}>
-                    <input
-                      type="checkbox"
-                      className="form-check-input"
-                      aria-label={t('documentList.selectAll')}
-                      checked={master}
-                      onChange={toggleMaster}
-                      data-testid="document-list-master"
-                    />
-                  </th>
+                  {canDelete && (
+                    <th style={{ width: '2.5rem' }}>
+                      <input
+                        type="checkbox"
+                        className="form-check-input"
+                        aria-label={t('documentList.selectAll')}
+                        checked={master}
+                        onChange={toggleMaster}
+                        data-testid="document-list-master"
+                      />
+                    </th>
+                  )}
                   <th>
                     <button
                       type="button"
@@ -383,16 +386,18 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.id} data-testid="document-list-row" data-document-id={row.id}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        className="form-check-input"
-                        aria-label={t('documentList.select', { filename: row.filename })}
-                        checked={selected.has(row.id)}
-                        onChange={() => toggle(row.id)}
-                        data-testid="document-list-select"
-                      />
-                    </td>
+                    {canDelete && (
+                      <td>
+                        <input
+                          type="checkbox"
+                          className="form-check-input"
+                          aria-label={t('documentList.select', { filename: row.filename })}
+                          checked={selected.has(row.id)}
+                          onChange={() => toggle(row.id)}
+                          data-testid="document-list-select"
+                        />
+                      </td>
+                    )}
                     <td>
                       <Link
                         to={`/entity/process/${row.processId}/documents/${row.id}`}
