@@ -86,6 +86,18 @@ export function idParam(value: unknown, name = 'id'): number {
   return Number(text);
 }
 
+/** `?page&size` of a paged list: page from 0 (default 0), size 1..100 (default `defaultSize`); else 400. */
+export function pageQuery(ctx: Context, defaultSize: number): { page: number; size: number } {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const pageRaw = first(ctx.query.page);
+  const sizeRaw = first(ctx.query.size);
+  const page = pageRaw === undefined ? 0 : idParam(pageRaw, 'page');
+  const size = sizeRaw === undefined ? defaultSize : idParam(sizeRaw, 'size');
+  if (size < 1 || size > 100)
+    throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+  return { page, size };
+}
+
 /** The id a body names for the access check, read before the rest of the body is validated. */
 export function bodyId(ctx: Context, field: string, objectName: string): number {
   return parse(

@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import { guardRouters } from '../access-gate';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
+import { apiKeyRoutes } from './api-keys';
 import { actionResultRoutes } from './action-results';
 import { stepActionResultRoutes } from './action-results-steps';
 import { connectionRoutes } from './connections';
@@ -41,6 +42,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     managementRoutes(deps),
     i18nRoutes(deps),
     accountRoutes(deps),
+    apiKeyRoutes(deps),
     processRoutes(deps),
     processTagRoutes(deps),
     nodeRoutes(deps),
