@@ -64,8 +64,19 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName
   );
 }
 
-export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> =>
-  parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
+type BodySchemaCheck = (routeKey: string, schema: z.ZodType) => void;
+let bodySchemaCheck: BodySchemaCheck | null = null;
+
+/** Installs a check of the schema each route validates its body with (tests: api/routes/bodies.ts). */
+export function checkBodySchemas(check: BodySchemaCheck | null): void {
+  bodySchemaCheck = check;
+}
+
+export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> => {
+  const matched = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+  if (bodySchemaCheck && matched) bodySchemaCheck(`${ctx.method} ${matched}`, schema);
+  return parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
+};
 
 /**
  * The largest id or index a request may name: PostgreSQL's integer (int4) limit. Ids are bigint columns but

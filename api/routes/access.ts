@@ -96,6 +96,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/info': PUBLIC,
   'GET /management/app-name': PUBLIC,
   'GET /management/health': PUBLIC,
+  'GET /v3/api-docs': ADMIN_ROLE, // and only with the api-docs profile (404 otherwise)
   'GET /i18n/:file': PUBLIC,
   'POST /api/authenticate': PUBLIC,
   'GET /api/account': SIGNED_IN,

@@ -22,7 +22,7 @@ import {
 
 // Shapes only: every field may be missing so that the domain rules report it with the spec's key.
 const text = z.string().nullish();
-const schemas = {
+export const schemas = {
   authenticate: z.object({ username: text, password: text, rememberMe: z.boolean().nullish() }),
   account: z.object({ firstName: text, lastName: text, email: text, langKey: text }),
   changePassword: z.object({ currentPassword: text, newPassword: text }),

@@ -12,7 +12,7 @@ import { createApiKey, deleteApiKey, listApiKeys } from '../services/api-keys';
 import { body, idParam, pageQuery } from '../validate';
 import { API_KEY_PAGE_SIZE, expirationDateRule, expirationInstant } from '../../domain/api-keys';
 
-const createSchema = z.object({ expirationDate: z.string().nullish() });
+export const createSchema = z.object({ expirationDate: z.string().nullish() });
 
 export function apiKeyRoutes({ knex }: AppDeps): Router {
   const router = new Router();

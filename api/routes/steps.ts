@@ -30,7 +30,7 @@ const ACTION_PATHS: Record<string, StepAction> = {
 };
 
 const userRef = z.union([z.number().int(), z.object({ id: z.number().int() })]);
-const stepSave = z.object({
+export const stepSave = z.object({
   id: z.number().int(),
   blockedBy: userRef.nullish(),
   master: z.boolean().nullish(),

@@ -22,10 +22,14 @@ export const shellRoutes: RouteObject[] = [
     element: <PrivateRoute roles={['ADMIN']} />,
     children: [
       { index: true, element: <Navigate to="user-management" replace /> },
-      ...[...ADMIN_PAGES, 'docs'].map((page) => ({
+      ...ADMIN_PAGES.map((page) => ({
         path: page,
         element: <NotBuiltYetPage page={`admin.${page}`} />,
       })),
+      {
+        path: 'docs',
+        lazy: async () => ({ Component: (await import('../api-docs/ApiDocsPage')).ApiDocsPage }),
+      },
     ],
   },
 ];
