@@ -1,7 +1,7 @@
 /** Builds the Koa application from its dependencies; server.ts and the tests both use it. */
 import Koa from 'koa';
 import type { Knex } from 'knex';
-import { authenticate, jwtResolver } from './auth';
+import { apiKeyResolver, authenticate, jwtResolver } from './auth';
 import type { AppConfig } from '../server/config';
 import { errorMiddleware } from './errors';
 import { registerRoutes } from './routes';
@@ -31,7 +31,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders);
   app.use(errorMiddleware);
   // Bodies are read per route, after its access gate (api/access-gate.ts).
-  app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret)]));
+  app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret), apiKeyResolver(deps.knex)]));
   registerRoutes(app, deps);
   app.use(serveWeb(deps.config.webDir));
   return app;

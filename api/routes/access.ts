@@ -96,12 +96,17 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/info': PUBLIC,
   'GET /management/app-name': PUBLIC,
   'GET /management/health': PUBLIC,
+  'GET /v3/api-docs': ADMIN_ROLE, // and only with the api-docs profile (404 otherwise)
   'GET /i18n/:file': PUBLIC,
   'POST /api/authenticate': PUBLIC,
   'GET /api/account': SIGNED_IN,
   'POST /api/account': SIGNED_IN,
   'POST /api/account/change-password': SIGNED_IN,
   'POST /api/logout': SIGNED_IN, // ends every session of the caller
+  // own keys only; a caller signed in by a key is refused (domain/api-keys.ts)
+  'GET /api/api-keys': SIGNED_IN,
+  'POST /api/api-keys': SIGNED_IN,
+  'DELETE /api/api-keys/:id': SIGNED_IN,
   'POST /api/register': PUBLIC,
   'GET /api/verify': PUBLIC,
   'POST /api/account/reset-password/init': PUBLIC,

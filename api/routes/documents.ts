@@ -48,14 +48,14 @@ import { refused, unsupported } from './file-upload';
 
 /** An id in a body: the same range as a path parameter (idParam), so a huge number is a 400. */
 const id = z.number().int().min(0).max(MAX_ID);
-const updateSchema = z.object({
+export const updateSchema = z.object({
   id,
   filename: z.string().nullish(),
   path: z.string().nullish(),
   documentType: z.string().nullish(),
   processId: id.nullish(),
 });
-const createSchema = z.object({
+export const createSchema = z.object({
   processId: id,
   filename: z.string(),
   content: z.string(),
@@ -64,12 +64,12 @@ const bulkDeleteSchema = z.object({
   documentIds: z.array(id).min(1),
   processId: id,
 });
-const contentSchema = z.object({
+export const contentSchema = z.object({
   id,
   docId: id,
   content: z.string(),
 });
-const userIdList = z.array(z.union([id, z.object({ id })]));
+export const userIdList = z.array(z.union([id, z.object({ id })]));
 
 /**
  * The spec's "filename required" (and the column's limit), and one name that UTF-8 and a header can carry

@@ -10,6 +10,7 @@
  * health call stays cheap. The route is public; the components' details only go to administrators.
  */
 import Router from '@koa/router';
+import { API_VERSION } from './api-docs';
 import type { AppDeps } from '../app';
 import type { AppState } from '../auth';
 import type { HealthDTO } from '../../domain/api-types';
@@ -33,7 +34,7 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
       activeProfiles: config.profiles,
       displayRibbonOnProfiles: 'dev',
       appName: config.appName,
-      version: 'v1.11',
+      version: API_VERSION,
       // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
       upload: {
         maxBytes: config.uploadMaxBytes,

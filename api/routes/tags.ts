@@ -32,7 +32,7 @@ import {
 const id = z.number().int().min(1).max(MAX_ID);
 const offset = z.number().int().min(-MAX_ID).max(MAX_ID);
 
-const nerTagSchema = z.object({
+export const nerTagSchema = z.object({
   documentId: id,
   nerTagTypeId: id,
   type: z.enum(LabellingTypes).nullish(),
@@ -40,7 +40,7 @@ const nerTagSchema = z.object({
   endOffset: offset,
   stepId: id.nullish(),
 });
-const nerTagBatchSchema = z.object({
+export const nerTagBatchSchema = z.object({
   documentId: id,
   nerTagTypeId: id,
   stepId: id.nullish(),
@@ -49,14 +49,14 @@ const nerTagBatchSchema = z.object({
     .min(1)
     .max(TAG_BATCH_MAX),
 });
-const nerTagUpdateSchema = z.object({
+export const nerTagUpdateSchema = z.object({
   id,
   nerTagTypeId: id.nullish(),
   nerTagType: z.object({ id }).nullish(),
   startOffset: offset.nullish(),
   endOffset: offset.nullish(),
 });
-const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
+export const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
 
 const { checkSpan, notSelectable, unsupportedType } = tags;
 

@@ -14,7 +14,8 @@ export interface PaginationProps {
   /** false: `total` is an estimate */
   exact?: boolean;
   onPage: (page: number) => void;
-  onSize: (size: number) => void;
+  /** Without it the page size is fixed (no per-page choice). */
+  onSize?: (size: number) => void;
   testId?: string;
 }
 
@@ -60,21 +61,23 @@ export function Pagination({
           {item(page + 1, '›', page >= pages - 1, false, 'next')}
         </ul>
       </nav>
-      <label className="d-flex align-items-center gap-2 small text-body-secondary mb-0">
-        {t('global.pagination.perPage')}
-        <select
-          className="form-select form-select-sm w-auto"
-          value={size}
-          onChange={(e) => onSize(Number(e.target.value))}
-          data-testid={`${testId}-size`}
-        >
-          {LIMITS.pageSizes.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
+      {onSize && (
+        <label className="d-flex align-items-center gap-2 small text-body-secondary mb-0">
+          {t('global.pagination.perPage')}
+          <select
+            className="form-select form-select-sm w-auto"
+            value={size}
+            onChange={(e) => onSize(Number(e.target.value))}
+            data-testid={`${testId}-size`}
+          >
+            {LIMITS.pageSizes.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <span className="small text-body-secondary" data-testid={`${testId}-total`} data-exact={exact}>
         {exact
           ? t('global.pagination.total', { count: total })

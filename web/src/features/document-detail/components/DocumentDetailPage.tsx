@@ -17,13 +17,7 @@ import { documentDetailQueries, useAudioUrl, type DocumentDetailDTO, type UserRe
 import '../document-detail.css';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 
-/** DD/MM/YY HH:mm (spec 1 section 9). */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
+import { formatDate } from '../../../components/format';
 
 const userName = (u: UserRefDTO) =>
   [u.firstName, u.lastName].filter(Boolean).join(' ') || u.login || u.email || `#${u.id}`;
