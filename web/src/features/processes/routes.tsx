@@ -77,6 +77,19 @@ export const processRoutes: RouteObject[] = [
         element: <NotBuiltYetPage page="node" />,
       },
       {
+        path: 'llm-model',
+        lazy: async () => {
+          const { LlmModelsPage } = await import('../llm-models/LlmModelsPage');
+          return {
+            element: (
+              <PrivateRoute roles={['ADMIN']}>
+                <LlmModelsPage />
+              </PrivateRoute>
+            ),
+          };
+        },
+      },
+      {
         path: 'asr-document',
         element: <NotBuiltYetPage page="asrDocument" />,
       },
