@@ -31,7 +31,7 @@ import type { AuthUser } from '../auth';
 import { mayReadDocumentOf, unreachable } from '../auth';
 import { FieldErrorCollector, fieldErrors, HttpError } from '../errors';
 import { MAX_ID, parse } from '../validate';
-import { listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
+import { first, listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
 
 const id = z.number().int().min(0).max(MAX_ID);
 const ids = z.array(id).min(1).max(1000);
@@ -94,8 +94,6 @@ export function pageRequest(
     .throwIfAny();
   return { ...paging, sort: sort! };
 }
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** The filters as criteria: exactly one PROCESS; lists of one type merged. */
 export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {

@@ -27,7 +27,7 @@ import {
 import { assertProcessMode, type AuthUser } from '../auth';
 import { FieldErrorCollector } from '../errors';
 import { MAX_ID, parse } from '../validate';
-import { listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
+import { first, listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
 
 const id = z.number().int().min(0).max(MAX_ID);
 export const documentSearchBodySchema = z.object({
@@ -43,8 +43,6 @@ export const documentSearchBodySchema = z.object({
 export interface SearchPageRequest extends ListPageRequest {
   sort: DocumentSearchSort;
 }
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
  * `?page&size&sort&after&before&last` (cacheBuster ignored; api/services/list-paging.ts, the result `window`

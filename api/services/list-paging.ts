@@ -32,7 +32,8 @@ export interface ListPageRequest {
 }
 
 type Query = Record<string, string | string[] | undefined>;
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+/** The first value of a query parameter. */
+export const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const PATTERN = { code: 'Pattern', key: 'entity.validation.pattern' } as const;
 
 /**
