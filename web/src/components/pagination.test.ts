@@ -47,7 +47,10 @@ describe('pagerView: the pager under the result window', () => {
     const v = pagerView(FIRST_PAGE, { total: 45, exact: true, next: 'n', prev: null, window: 10_000 }, 20);
     expect(numbers(v)).toEqual(['1*', '2', '3']);
     expect(v.previous).toBeNull();
-    expect(v.next).toEqual({ kind: 'page', page: 1 });
+    // the next page by the cursor the API gave (keyset), by number without one
+    expect(v.next).toEqual({ kind: 'after', cursor: 'n', index: 1, back: 1 });
+    const noCursors = { total: 45, exact: true, next: null, prev: null, window: 10_000 };
+    expect(pagerView(FIRST_PAGE, noCursors, 20).next).toEqual({ kind: 'page', page: 1 });
     expect(v.last).toBeNull();
     const last = pagerView(
       { kind: 'page', page: 2 },
@@ -64,36 +67,41 @@ describe('pagerView: the pager under the result window', () => {
       kind: 'page',
       page: 499,
     });
-    expect(v.next).toEqual({ kind: 'page', page: 1 });
+    expect(v.next).toEqual({ kind: 'after', cursor: 'n', index: 1, back: undefined });
     expect(v.last).toEqual({ kind: 'last', back: 0 });
     expect(v.atLast).toBe(false);
   });
 
-  it('leaves the window by cursor and comes back by number', () => {
+  it('leaves the window by cursor and comes back by cursor, to the first page by number', () => {
     const edge = pagerView({ kind: 'page', page: 499 }, estimated(), 20);
     expect(edge.next).toEqual({ kind: 'after', cursor: 'n', index: 500, back: undefined });
-    expect(edge.previous).toEqual({ kind: 'page', page: 498 });
+    expect(edge.previous).toEqual({ kind: 'before', cursor: 'p', index: 498, back: undefined });
+    expect(pagerView({ kind: 'page', page: 1 }, estimated(), 20).previous).toEqual(FIRST_PAGE);
     const beyond = pagerView({ kind: 'after', cursor: 'x', index: 500 }, estimated(), 20);
     expect(numbers(beyond)).toEqual(['1', '…', '497', '498', '499', '500', '501*']);
-    expect(beyond.previous).toEqual({ kind: 'page', page: 499 });
+    expect(beyond.previous).toEqual({ kind: 'before', cursor: 'p', index: 499, back: undefined });
+    // the page numbers inside the window stay buttons by number
+    expect(beyond.items[2]).toMatchObject({ index: 496, position: { kind: 'page', page: 496 } });
     expect(beyond.next).toEqual({ kind: 'after', cursor: 'n', index: 501, back: undefined });
     const deep = pagerView({ kind: 'after', cursor: 'x', index: 700 }, estimated(), 20);
     expect(numbers(deep)).toEqual(['1', '…', '497', '498', '499', '500', '…', '701*']);
     expect(deep.previous).toEqual({ kind: 'before', cursor: 'p', index: 699, back: undefined });
   });
 
-  it('reads the last pages from the end, by number inside the window and by cursor beyond it', () => {
+  it('reads the last pages from the end, by cursor, or by number from the end without cursors', () => {
     const last = pagerView({ kind: 'last', back: 0 }, estimated({ next: null }), 20);
     expect(last.atLast).toBe(true);
     expect(last.next).toBeNull();
-    expect(last.previous).toEqual({ kind: 'last', back: 1 });
+    expect(last.previous).toEqual({ kind: 'before', cursor: 'p', index: undefined, back: 1 });
+    const issues = { total: 1_000, exact: true, next: null, prev: null, window: 100 };
+    expect(pagerView({ kind: 'last', back: 0 }, issues, 10).previous).toEqual({ kind: 'last', back: 1 });
     expect(numbers(last)).toEqual(['1', '2', '3', '4', '…', '500']);
     const second = pagerView({ kind: 'last', back: 1 }, estimated(), 20);
     expect(numbers(second).slice(-1)).toEqual(['~49999*']);
     expect(second.next).toEqual({ kind: 'last', back: 0 });
     const far = pagerView({ kind: 'before', cursor: 'x', back: 500 }, estimated(), 20);
     expect(far.previous).toEqual({ kind: 'before', cursor: 'p', index: undefined, back: 501 });
-    expect(far.next).toEqual({ kind: 'last', back: 499 });
+    expect(far.next).toEqual({ kind: 'after', cursor: 'n', index: undefined, back: 499 });
   });
 
   it('believes the cursors over an estimate: no Next when no row follows, no Previous when none precedes', () => {

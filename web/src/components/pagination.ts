@@ -95,8 +95,9 @@ export interface PagerView {
 
 /**
  * The pager of `pos` after `answer`: number buttons only for pages inside the window (from the start, and
- * with an exact total from the end), Next / Previous by number inside the window and by cursor beyond it,
- * and a Last button by reversed read when the total is an estimate. No button leads out of the window.
+ * with an exact total from the end), Next / Previous by the cursors of the page shown (by number inside the
+ * window for a list without cursors, the issue view), and a Last button by reversed read when the total is
+ * an estimate. No button leads out of the window.
  */
 export function pagerView(pos: PagePosition, answer: PageAnswer, size: number): PagerView {
   const pages = pageCount(answer.total, size);
@@ -124,10 +125,15 @@ export function pagerView(pos: PagePosition, answer: PageAnswer, size: number): 
     const back = at.back === undefined ? undefined : at.back - d;
     if ((index !== undefined && index < 0) || (back !== undefined && back < 0)) return null;
     if (index !== undefined && exact && index >= pages) return null;
+    // the ends by number (the first page, the last: cheap, and the same as their buttons)
+    if (index === 0) return FIRST_PAGE;
+    if (back === 0) return { kind: 'last', back: 0 };
+    // a neighbour by cursor where the API gave one (keyset: no OFFSET at all), else by number in the window
+    const cursor = d === 1 ? answer.next : answer.prev;
+    if (cursor) return { kind: d === 1 ? 'after' : 'before', cursor, index, back };
     if (index !== undefined && index < wp) return { kind: 'page', page: index };
     if (back !== undefined && back < wp) return { kind: 'last', back };
-    const cursor = d === 1 ? answer.next : answer.prev;
-    return cursor ? { kind: d === 1 ? 'after' : 'before', cursor, index, back } : null;
+    return null;
   };
   // An estimated total may be wrong: the API's cursors say whether rows precede or follow the page.
   const previous = !exact && answer.prev === null ? null : step(-1);
