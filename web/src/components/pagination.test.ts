@@ -62,7 +62,7 @@ describe('pagerView: the pager under the result window', () => {
 
   it('numbers only the pages inside the window of an estimated list, with a Last button', () => {
     const v = pagerView(FIRST_PAGE, estimated({ prev: null }), 20);
-    expect(numbers(v)).toEqual(['1*', '2', '3', '4', '…', '500']);
+    expect(numbers(v)).toEqual(['1*', '2', '3', '4', '…', '500', '…']);
     expect(v.items.flatMap((i) => (i.kind === 'page' ? [i.position] : []))).toContainEqual({
       kind: 'page',
       page: 499,
@@ -78,13 +78,13 @@ describe('pagerView: the pager under the result window', () => {
     expect(edge.previous).toEqual({ kind: 'before', cursor: 'p', index: 498, back: undefined });
     expect(pagerView({ kind: 'page', page: 1 }, estimated(), 20).previous).toEqual(FIRST_PAGE);
     const beyond = pagerView({ kind: 'after', cursor: 'x', index: 500 }, estimated(), 20);
-    expect(numbers(beyond)).toEqual(['1', '…', '497', '498', '499', '500', '501*']);
+    expect(numbers(beyond)).toEqual(['1', '…', '497', '498', '499', '500', '501*', '…']);
     expect(beyond.previous).toEqual({ kind: 'before', cursor: 'p', index: 499, back: undefined });
     // the page numbers inside the window stay buttons by number
     expect(beyond.items[2]).toMatchObject({ index: 496, position: { kind: 'page', page: 496 } });
     expect(beyond.next).toEqual({ kind: 'after', cursor: 'n', index: 501, back: undefined });
     const deep = pagerView({ kind: 'after', cursor: 'x', index: 700 }, estimated(), 20);
-    expect(numbers(deep)).toEqual(['1', '…', '497', '498', '499', '500', '…', '701*']);
+    expect(numbers(deep)).toEqual(['1', '…', '497', '498', '499', '500', '…', '701*', '…']);
     expect(deep.previous).toEqual({ kind: 'before', cursor: 'p', index: 699, back: undefined });
   });
 
@@ -95,7 +95,7 @@ describe('pagerView: the pager under the result window', () => {
     expect(last.previous).toEqual({ kind: 'before', cursor: 'p', index: undefined, back: 1 });
     const issues = { total: 1_000, exact: true, next: null, prev: null, window: 100 };
     expect(pagerView({ kind: 'last', back: 0 }, issues, 10).previous).toEqual({ kind: 'last', back: 1 });
-    expect(numbers(last)).toEqual(['1', '2', '3', '4', '…', '500']);
+    expect(numbers(last)).toEqual(['1', '2', '3', '4', '…', '500', '…']);
     const second = pagerView({ kind: 'last', back: 1 }, estimated(), 20);
     expect(numbers(second).slice(-1)).toEqual(['~49999*']);
     expect(second.next).toEqual({ kind: 'last', back: 0 });

@@ -164,6 +164,8 @@ export function pagerView(pos: PagePosition, answer: PageAnswer, size: number): 
       if (index > shown) push({ kind: 'gap' });
       items.push({ kind: 'page', index, about: at.index === undefined, position: pos, current: true });
     }
+    // pages between the numbers and the Last button (unless the current one is next to the last)
+    if (pages > shown && at.back !== 1) push({ kind: 'gap' });
   }
   return {
     previous,
