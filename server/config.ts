@@ -1,5 +1,6 @@
 /** Configuration from the environment, read once. Every variable is listed in README.md. */
 import path from 'node:path';
+import { RESULT_WINDOW } from '../domain/paging';
 import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';
 import { loadOrCreateKey } from '../db/keys';
 
@@ -50,6 +51,11 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** What a zip-based office upload may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, default 64 MiB); more is 413. */
   officeMaxUncompressedBytes: number;
+  /**
+   * Rows of a document list reachable by page number from either end (LIST_RESULT_WINDOW, default
+   * RESULT_WINDOW of domain/paging.ts; beyond it keyset cursors); lowered only to test the rule.
+   */
+  listResultWindow: number;
 }
 
 /**
@@ -167,8 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: filesDirOf(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
+    listResultWindow: positiveInt(env.LIST_RESULT_WINDOW) ?? RESULT_WINDOW,
   };
 }
+
+const positiveInt = (raw: string | undefined) =>
+  raw !== undefined && /^\d{1,9}$/.test(raw.trim()) && Number(raw) > 0 ? Number(raw) : undefined;
 
 /** The chat API of LLM prompt nodes when LLM_BASE_URL is not set. */
 export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';

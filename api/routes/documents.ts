@@ -22,6 +22,7 @@ import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert }
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
 import { searchDocuments, searchPageRequest } from '../services/document-search';
+import { listHeaders } from '../services/list-paging';
 import {
   addAssignee,
   blockDocument,
@@ -245,15 +246,15 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
   /**
    * The document list's search (spec 2 section 7): a page of the process's documents by content, NER tag or
    * classifier tag (domain/document-search.ts); the total in X-Total-Count (exact up to 1,000 matches, else
-   * the planner's estimate: X-Total-Count-Exact false).
+   * the planner's estimate: X-Total-Count-Exact false); paging as the document-info list's
+   * (api/services/list-paging.ts: page numbers inside X-Result-Window, then cursors or `last`).
    */
   router.post('/api/documents/_search/document', async (ctx) => {
-    const paging = searchPageRequest(ctx.query);
+    const window = config.listResultWindow;
+    const paging = searchPageRequest(ctx.query, window);
     const raw = (ctx.request as unknown as { body: unknown }).body;
-    const { rows, total, exact } = await searchDocuments(knex, currentUser(ctx), raw, paging);
-    ctx.set('X-Total-Count', String(total));
-    ctx.set('X-Total-Count-Exact', String(exact));
-    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, X-Total-Count-Exact');
+    const { rows, ...answer } = await searchDocuments(knex, currentUser(ctx), raw, paging);
+    ctx.set(listHeaders(answer, window));
     ctx.body = rows;
   });
 

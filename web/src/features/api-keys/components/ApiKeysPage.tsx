@@ -18,6 +18,7 @@ import { ViolationMessage, inputClass } from '../../../components/FormField';
 import { formatDate } from '../../../components/format';
 import { IconKey, IconTrash } from '../../../components/icons';
 import { Pagination } from '../../../components/Pagination';
+import { NO_ANSWER } from '../../../components/pagination';
 import { apiKeyQueries, useCreateApiKey, useDeleteApiKey } from '../api';
 
 const DAY_MS = 86_400_000;
@@ -175,10 +176,10 @@ export function ApiKeysPage() {
           </div>
           {data.page.totalPages > 1 && (
             <Pagination
-              page={page}
+              position={{ kind: 'page', page }}
               size={API_KEY_PAGE_SIZE}
-              total={data.page.totalElements}
-              onPage={setPage}
+              answer={{ ...NO_ANSWER, total: data.page.totalElements }}
+              onGo={(to) => to.kind === 'page' && setPage(to.page)}
               testId="api-keys-pagination"
             />
           )}

@@ -25,7 +25,7 @@ import {
 } from '@domain/document-search';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Pagination } from '../../../components/Pagination';
-import { pageCount } from '../../../components/pagination';
+import { FIRST_PAGE, NO_ANSWER, pageCount, type PagePosition } from '../../../components/pagination';
 import { useSession } from '../../account/session';
 import { nodeQueries } from '../../graph/api';
 import { processQueries, useProcessAccessMode } from '../../processes/api';
@@ -54,7 +54,7 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
   const [inputs, setInputs] = useState<SearchInputs>(emptyInputs());
   const [body, setBody] = useState<DocumentSearchBody>(() => searchBody(processId, emptyInputs()));
   const [sort, setSort] = useState<DocumentSearchSort>(DEFAULT_DOCUMENT_SEARCH_SORT);
-  const [page, setPage] = useState(0);
+  const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
   const [size, setSize] = useState(DOCUMENT_SEARCH_PAGE_SIZE);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [master, setMaster] = useState(false);
@@ -78,22 +78,22 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
       (n) => n.activityType === 'HUP' && modeSatisfies(nodeMode(principal, n.id, processId), 'WRITE'),
     );
 
-  const list = useQuery(documentListQueries.search(body, page, size, sort));
+  const list = useQuery(documentListQueries.search(body, position, size, sort));
   const rows = list.data?.rows ?? [];
-  const total = list.data?.total ?? 0;
-  const pages = pageCount(total, size);
+  const pages = pageCount(list.data?.total ?? 0, size);
   const del = useDeleteDocuments();
 
   // A new search, sort or size starts at the first page; so does a page past the end (spec 2 section 4).
-  useEffect(() => setPage(0), [body, sort, size]);
+  useEffect(() => setPosition(FIRST_PAGE), [body, sort, size]);
   useEffect(() => {
-    if (list.data && page > 0 && page >= pages) setPage(0);
-  }, [list.data, page, pages]);
+    if (list.data?.exact && position.kind === 'page' && position.page > 0 && position.page >= pages)
+      setPosition(FIRST_PAGE);
+  }, [list.data, position, pages]);
   // The selection is of the rows shown.
   useEffect(() => {
     setSelected(new Set());
     setMaster(false);
-  }, [body, sort, size, page]);
+  }, [body, sort, size, position]);
 
   const changeMode = (m: SearchMode) => {
     // Changing the mode clears the other inputs and resets the page (spec 1 section 3).
@@ -130,8 +130,6 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
       },
     });
   };
-  // Beyond 1,000 matches the total is the planner's estimate: said so next to the pagination's total.
-  const aboutText = list.data && !list.data.exact ? t('documentList.aboutTotal', { count: total }) : '';
 
   return (
     <div className="container-fluid py-3" data-testid="document-list">
@@ -459,18 +457,13 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
         )}
         <div className="card-footer bg-body d-flex flex-wrap align-items-center gap-3">
           <Pagination
-            page={page}
+            position={position}
             size={size}
-            total={total}
-            onPage={setPage}
+            answer={list.data ?? NO_ANSWER}
+            onGo={setPosition}
             onSize={setSize}
             testId="document-list-pagination"
           />
-          {aboutText && (
-            <span className="small text-body-secondary ms-auto" data-testid="document-list-about-total">
-              {aboutText}
-            </span>
-          )}
         </div>
       </div>
 
