@@ -259,7 +259,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/utterances/batch': onNode('WRITE', query('nodeId', 'node')),
   'POST /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
   'PUT /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
-  'DELETE /api/utterance-tokens/:id': onNode('WRITE', query('nodeId', 'node')),
+  'DELETE /api/utterance-tokens/:id': onNode('WRITE', [
+    query('nodeId', 'node'),
+    param('id', 'utteranceToken'),
+  ]),
   'DELETE /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
   'GET /api/utterance-tokens/:id/ner-tags': documentReader(param('id', 'utteranceToken')),
   'GET /api/asr-documents': documentReader(query('processId', 'process')),
