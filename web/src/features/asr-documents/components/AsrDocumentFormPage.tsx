@@ -34,7 +34,8 @@ export function AsrDocumentFormPage() {
   }, [existing.data]);
   const processViolation = required(processId);
   const filenameViolation = id ? documentFilenameRule(filename) : null;
-  const back = () => navigate(`/entity/asr-document${processId ? `?processId=${processId}` : ''}`);
+  const listPath = `/entity/asr-document${processId ? `?processId=${processId}` : ''}`;
+  const back = () => navigate(listPath);
 
   if (id && existing.isPending) return <DelayedSpinner label={t('global.common.loading')} />;
   return (
@@ -94,11 +95,7 @@ export function AsrDocumentFormPage() {
           />
         </Field>
         <div className="d-flex gap-2">
-          <Link
-            to="/entity/asr-document"
-            className="btn btn-outline-secondary"
-            data-testid="asr-document-form-cancel"
-          >
+          <Link to={listPath} className="btn btn-outline-secondary" data-testid="asr-document-form-cancel">
             {t('global.common.cancel')}
           </Link>
           <button
