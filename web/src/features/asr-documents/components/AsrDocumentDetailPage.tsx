@@ -21,7 +21,9 @@ export function AsrDocumentDetailPage() {
   const process = useQuery({ ...processQueries.detail(doc.data?.processId ?? 0), enabled: !!doc.data });
   /** The process actor's name, else the code (ARTIFACT, or an actor the process no longer has). */
   const actorName = (code: string) => process.data?.actors.find((a) => a.actor === code)?.name ?? code;
-  if (doc.isPending || utterances.isPending) return <DelayedSpinner label={t('global.common.loading')} />;
+  // the actors' names come with the process: wait for it so that codes do not flash first
+  if (doc.isPending || utterances.isPending || (doc.isSuccess && process.isPending))
+    return <DelayedSpinner label={t('global.common.loading')} />;
   if (doc.isError)
     return <div className="alert alert-danger m-3">{t('soaApp.asrDocument.home.notFound')}</div>;
   return (
