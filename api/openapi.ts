@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { routeKeys } from './access-gate';
 import { ROUTE_ACCESS, type Ref, type RouteAccess } from './routes/access';
-import { ROUTE_BODIES } from './routes/bodies';
+import { ROUTE_BODIES, type BodySchema } from './routes/bodies';
 import { API_KEY_HEADER } from '../domain/api-keys';
 
 type Json = Record<string, unknown>;
@@ -47,9 +47,14 @@ export function accessText(access: RouteAccess): string {
   }
 }
 
-/** A zod schema as an OpenAPI 3.0 schema object. */
-function schemaOf(schema: z.ZodType): Json {
-  return z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input' }) as Json;
+/** A zod schema (or the shapes a body may take) as an OpenAPI 3.0 schema object. */
+export function schemaOf(schema: BodySchema): Json {
+  if (Array.isArray(schema)) return { oneOf: schema.map((s: z.ZodType) => schemaOf(s)) };
+  return z.toJSONSchema(schema as z.ZodType, {
+    target: 'openapi-3.0',
+    unrepresentable: 'any',
+    io: 'input',
+  }) as Json;
 }
 
 const tagOf = (path: string): string => {

@@ -22,11 +22,15 @@ import * as processes from './processes';
 import * as relationGraphs from './relation-graphs';
 import * as relationTypes from './relation-types';
 import * as secrets from './secrets';
+import * as speech from './speech';
 import * as steps from './steps';
 import * as sftpConnections from './sftp-connections';
 import * as tags from './tags';
 
-export const ROUTE_BODIES: Readonly<Record<string, z.ZodType>> = {
+/** A route whose body takes one of several shapes (by its `type`) lists them all. */
+export type BodySchema = z.ZodType | readonly z.ZodType[];
+
+export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'POST /api/authenticate': account.schemas.authenticate,
   'POST /api/account': account.schemas.account,
   'POST /api/account/change-password': account.schemas.changePassword,
@@ -74,7 +78,7 @@ export const ROUTE_BODIES: Readonly<Record<string, z.ZodType>> = {
   'POST /api/classifier-tags': tags.classifierTagSchema,
   'PUT /api/process/:id/process-actors': processes.actorsSchema,
   'POST /api/process/:id/process-actors': processes.actorsSchema,
-  'POST /api/ner-tags': tags.nerTagSchema,
+  'POST /api/ner-tags': [tags.nerTagSchema, tags.speechTagSchema],
   'POST /api/ner-tags/batch': tags.nerTagBatchSchema,
   'PUT /api/issues/:id/status': issues.statusBody,
   'POST /api/issues/:id/replies': issues.replyBody,
@@ -82,4 +86,10 @@ export const ROUTE_BODIES: Readonly<Record<string, z.ZodType>> = {
   'POST /api/sftp-connection-data': sftpConnections.sftpSchema,
   'PUT /api/sftp-connection-data': sftpConnections.sftpSchema,
   'POST /api/sftp-connection-data/test': sftpConnections.sftpSchema,
+  'PUT /api/utterances': speech.utteranceUpdateSchema,
+  'POST /api/utterances/batch': speech.batchSchema,
+  'POST /api/utterance-tokens': speech.tokenCreateSchema,
+  'PUT /api/utterance-tokens': speech.tokenUpdateSchema,
+  'POST /api/asr-documents': speech.asrCreateSchema,
+  'PUT /api/asr-documents': speech.asrUpdateSchema,
 };
