@@ -31,7 +31,7 @@ import { transcriptText } from '../domain/transcript';
 import { computePeaks } from '../server/audio-peaks';
 import { keyOfHash } from '../server/files';
 import { benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
-import { buildWebIfStale, ROOT } from './lib/prepare';
+import { benchMachine, prepareBrowserBench, signInPage, type BenchMachine } from './lib/bench-browser';
 
 const exec = promisify(execFile);
 
@@ -48,12 +48,19 @@ export interface SpeechBenchResults {
   peaksBytes?: number;
   waveformMs?: number;
   waveformRunsMs?: number[];
+  /** Where an open's time goes (medians, ms from navigation start): app loaded, peaks requested, received. */
+  waveformBreakdownMs?: {
+    domContentLoaded: number;
+    peaksRequested: number;
+    peaksReceived: number;
+    drawn: number;
+  };
   /** To come with the speech workspace. */
   openMs?: number;
   longestPlaybackTaskMs?: number;
   tokenEditP95Ms?: number;
   sizes?: { seconds: number; utterances: number; tokens: number; wavMb: number };
-  machine?: { cpus: number; model: string; loadavg: number[]; memoryGb: number; chromium: string };
+  machine?: BenchMachine;
 }
 
 const TARGETS = {
@@ -177,16 +184,13 @@ const measurePeaks: Figure = async (c) => {
 /** The document page opened until the player is ready with its waveform drawn (median of 5). */
 const measureWaveform: Figure = async (c) => {
   const runs: number[] = [];
+  const marks: NonNullable<SpeechBenchResults['waveformBreakdownMs']>[] = [];
   for (let i = 0; i < 5; i++) {
     const context = await c.browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(60_000);
-      await page.goto(`${c.base}/lp/login`);
-      await page.getByTestId('login-username').fill(c.admin.login);
-      await page.getByTestId('login-password').fill(c.admin.password);
-      await page.getByTestId('login-submit').click();
-      await page.waitForURL(/\/entity\/process$/);
+      await signInPage(page, c.base, c.admin.login, c.admin.password);
       const t0 = performance.now();
       await page.goto(`${c.base}/entity/process/${c.processId}/documents/${c.documentId}`);
       await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor();
@@ -195,37 +199,45 @@ const measureWaveform: Figure = async (c) => {
         .first()
         .waitFor({ state: 'attached' });
       runs.push(performance.now() - t0);
+      marks.push(
+        await page.evaluate(`(() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const peaks = performance.getEntriesByType('resource').find((e) => e.name.includes('/peaks'));
+          return {
+            domContentLoaded: nav.domContentLoadedEventEnd,
+            peaksRequested: peaks ? peaks.startTime : -1,
+            peaksReceived: peaks ? peaks.responseEnd : -1,
+            drawn: performance.now(),
+          };
+        })()`),
+      );
     } finally {
       await context.close();
     }
   }
-  return { waveformMs: round(median(runs)), waveformRunsMs: runs.map((x) => round(x)) };
+  const mid = (k: keyof (typeof marks)[number]) => round(median(marks.map((m) => m[k])));
+  return {
+    waveformMs: round(median(runs)),
+    waveformRunsMs: runs.map((x) => round(x)),
+    waveformBreakdownMs: {
+      domContentLoaded: mid('domContentLoaded'),
+      peaksRequested: mid('peaksRequested'),
+      peaksReceived: mid('peaksReceived'),
+      drawn: mid('drawn'),
+    },
+  };
 };
 
 /** The figures measured, in order; the workspace's (openMs, longestPlaybackTaskMs, tokenEditP95Ms) go here. */
 const FIGURES: Figure[] = [measurePeaks, measureWaveform];
 
-function chromiumPath(): string | null {
-  return (
-    [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-      (p) => p && fs.existsSync(p),
-    ) ?? null
-  );
-}
-
 export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchResults> {
   const seconds = o.seconds ?? 7200;
   const utterances = o.utterances ?? 1500;
   const tokens = o.tokens ?? 20_000;
-  const executablePath = chromiumPath();
-  if (!executablePath)
-    return { skipped: 'Chromium not found (scripts/install-system-deps.sh or CHROMIUM_PATH)' };
-  try {
-    buildWebIfStale();
-  } catch (e) {
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'index.html')))
-      return { skipped: `dist/web is missing and the web build failed: ${(e as Error).message}` };
-  }
+  const prepared = prepareBrowserBench();
+  if ('skipped' in prepared) return prepared;
+  const { executablePath } = prepared;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-speech-'));
   const app = await startBenchApp(o, {
     queuePrefix: 'bench-speech',
@@ -299,13 +311,7 @@ export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchRes
         tokens: transcript.reduce((n, u) => n + u.tokens.length, 0),
         wavMb,
       },
-      machine: {
-        cpus: os.cpus().length,
-        model: os.cpus()[0]?.model ?? '',
-        loadavg: os.loadavg().map((x) => round(x, 2)),
-        memoryGb: round(os.totalmem() / 1024 ** 3),
-        chromium: browser.version(),
-      },
+      machine: benchMachine(browser),
     };
   } finally {
     await browser.close().catch(() => undefined);

@@ -226,8 +226,11 @@ export class PlayerEngine {
   }
   /** 0: the whole recording fits the width; otherwise pixels per second (32..4096). */
   zoom(pxPerSec: number): void {
-    this.zoomLevel = pxPerSec === 0 ? 0 : Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, pxPerSec));
-    if (this.ready) this.ws.zoom(this.zoomLevel);
+    const level = pxPerSec === 0 ? 0 : Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, pxPerSec));
+    // The same level again would redraw the whole waveform for nothing (the first render is at fit).
+    if (level === this.zoomLevel) return;
+    this.zoomLevel = level;
+    if (this.ready) this.ws.zoom(level);
   }
   getZoom = (): number => this.zoomLevel;
 
