@@ -240,6 +240,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/documents/:id/images/length': documentReader(param('id', 'document')),
   'GET /api/documents/:id/images/:index': documentReader(param('id', 'document')),
   'GET /api/asr-documents/:id/audio': documentReader(param('id', 'document')),
+  'GET /api/asr-documents/:id/peaks': documentReader(param('id', 'document')),
   'GET /api/asr-documents/:id/utterances': documentReader(param('id', 'document')),
   'GET /api/documents/:documentId/top/hints': documentReader(param('documentId', 'document')),
   'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
