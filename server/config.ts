@@ -43,6 +43,8 @@ export interface AppConfig {
    */
   outboundAllowlist: string[];
   googleOAuth: GoogleOAuthConfig;
+  /** The identity provider whose session the logout ends too (OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_END_SESSION_URL). */
+  oidc: OidcConfig | null;
   /** Speech recognition of the file parser (ASR_ENGINE, WHISPER_URL, WHISPER_API_KEY, WHISPER_MODEL). */
   asr: AsrConfig;
   /** Where uploaded files are stored, by content hash (FILES_DIR, default `.data/files`). */
@@ -107,6 +109,16 @@ export function loadAsrConfig(env: NodeJS.ProcessEnv = process.env): AsrConfig {
   };
 }
 
+/**
+ * An OpenID Connect provider (issue 15 section 4): the logout also ends the provider's session, through its
+ * end-session endpoint (`endSessionUrl`, or discovered from the issuer's openid-configuration).
+ */
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  endSessionUrl?: string;
+}
+
 /** OAuth client of the cloud-drive connections (authorization-code flow; the secret never leaves the API). */
 export interface GoogleOAuthConfig {
   clientId: string;
@@ -160,6 +172,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
     outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
+    oidc:
+      env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID
+        ? {
+            issuerUrl: env.OIDC_ISSUER_URL.replace(/\/+$/, ''),
+            clientId: env.OIDC_CLIENT_ID,
+            endSessionUrl: env.OIDC_END_SESSION_URL || undefined,
+          }
+        : null,
     googleOAuth: {
       clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
       clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',

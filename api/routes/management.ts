@@ -14,6 +14,7 @@ import { API_VERSION } from './api-docs';
 import type { AppDeps } from '../app';
 import type { AppState } from '../auth';
 import type { HealthDTO } from '../../domain/api-types';
+import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
 
 function withoutDetails(body: HealthDTO): HealthDTO {
@@ -28,9 +29,12 @@ function withoutDetails(body: HealthDTO): HealthDTO {
 export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router({ prefix: '/management' });
   const parserPrograms = parserProgramsMonitor({ asrEngine: config.asr.engine });
+  const logoutUrl = oidcLogoutUrl(config.oidc);
 
-  router.get('/info', (ctx) => {
+  router.get('/info', async (ctx) => {
     ctx.body = {
+      // the identity provider's end-session URL when one is configured: the web client's logout goes there
+      logoutUrl: (await logoutUrl()) ?? undefined,
       activeProfiles: config.profiles,
       displayRibbonOnProfiles: 'dev',
       appName: config.appName,
