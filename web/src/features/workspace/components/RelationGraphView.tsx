@@ -58,7 +58,6 @@ function TagCard({ data }: NodeProps<RelationTagFlowNode>) {
         type="button"
         className={`ws-relgraph-node nodrag${data.selected ? ' is-selected' : ''}`}
         style={{ borderColor: data.background }}
-        onClick={() => actions.selectTag(data.tagId)}
         aria-pressed={data.selected}
         aria-label={`${data.typeName}: ${data.text}`}
         title={`${data.typeName}: ${data.text}`}
@@ -141,6 +140,8 @@ export interface RelationGraphViewProps extends RelationFlowInput {
   onSelectRelation: (key: string) => void;
   /** given when the graph may be edited: a drag from a tag to another links them */
   onLink?: (fromId: number, toId: number, x: number, y: number) => void;
+  /** the zoom buttons (left out of the small embedded view, where they would cover the tags) */
+  controls?: boolean;
 }
 
 export function RelationGraphView(props: RelationGraphViewProps) {
@@ -151,7 +152,14 @@ export function RelationGraphView(props: RelationGraphViewProps) {
   );
 }
 
-function Canvas({ fitKey, onSelectTag, onSelectRelation, onLink, ...input }: RelationGraphViewProps) {
+function Canvas({
+  fitKey,
+  onSelectTag,
+  onSelectRelation,
+  onLink,
+  controls = true,
+  ...input
+}: RelationGraphViewProps) {
   const { t } = useTranslation();
   const { arcs, tagsById, text, typesById, selectedTagId, selectedKey } = input;
   const flow = useMemo(
@@ -206,6 +214,9 @@ function Canvas({ fitKey, onSelectTag, onSelectRelation, onLink, ...input }: Rel
         edgesFocusable={false}
         elementsSelectable={false}
         onConnectEnd={onConnectEnd}
+        // a click on a card (or Enter on its button, whose click bubbles) selects the tag; the handler also
+        // keeps the cards taking pointer events while nothing is draggable or selectable
+        onNodeClick={(_e, node) => onSelectTag(node.data.tagId)}
         deleteKeyCode={null}
         minZoom={0.2}
         maxZoom={2}
@@ -214,7 +225,7 @@ function Canvas({ fitKey, onSelectTag, onSelectRelation, onLink, ...input }: Rel
         aria-label={t('workspace.relations.view.canvas')}
       >
         <Background gap={20} size={1} color="#e3e7ee" />
-        <Controls showInteractive={false} position="bottom-left" />
+        {controls && <Controls showInteractive={false} position="bottom-left" />}
       </ReactFlow>
     </Actions.Provider>
   );

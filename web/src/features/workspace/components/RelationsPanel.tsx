@@ -325,6 +325,7 @@ export function RelationsPanel({
                   onSelectTag={onSelectTag}
                   onSelectRelation={setSelectedKey}
                   onLink={linkable ? onLink : undefined}
+                  controls={full || standalone}
                 />
               </div>
             </>
