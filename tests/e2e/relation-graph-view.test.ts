@@ -1,7 +1,7 @@
 /**
- * Issue 12 section 1, the relation graph view in a real browser: a process Upload -> Entities (SPAN, handles
- * relations) with the tag types Person, Place and Org and the relation types "lives in" (Person -> Place)
- * and "works at" (Person -> Org). A WRITE user starts the step and saves two graphs through the API, then:
+ * Issue 12 section 1, the relation graph view in a real browser, in the world of ./relations-world.ts (Person,
+ * Place, Org; "lives in" Person -> Place, "works at" Person -> Org). A WRITE user starts the step and saves
+ * two graphs through the API, then:
  * - the relations panel's Graph toggle shows the first graph above the list: its tags as cards (type and
  *   text), its relations as arrows labelled by type; the chooser shows the other graph; a card selects its
  *   tag in the text, a label marks its relation in the list;
@@ -19,28 +19,25 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import {
+  buildRelationsWorld,
+  RELATIONS_TEXT,
+  startWorking,
+  type GraphView,
+  type RelationsWorld,
+} from './relations-world';
+import {
   api,
   BASE_URL,
   chooseLanguage,
-  createProcess,
   launch,
   shot,
   signedInPage,
   tokenFor,
+  watchWindowOpen,
+  clickOpening800x600,
 } from './support';
 
-interface StateView {
-  steps: { id: number; status: string; nodeId: number }[];
-}
-interface GraphView {
-  id: number;
-  relations: { id: number; fromId: number; toId: number; relationTypeId: number }[];
-}
-type OpenWindow = typeof globalThis & { open: (...args: unknown[]) => unknown; __opened?: unknown[][] };
-
-const TEXT =
-  'Anna Kowalska lives in Warsaw and works at Acme.\n' + 'Jan Nowak comes from Krakow.\n' + 'Nobody else.\n';
-const at = (needle: string) => TEXT.indexOf(needle);
+const TEXT = RELATIONS_TEXT;
 
 describe('the relation graph view in Chromium', () => {
   let knex: Knex;
@@ -54,8 +51,8 @@ describe('the relation graph view in Chromium', () => {
   let page: Page;
   const contexts: BrowserContext[] = [];
   const suffix = crypto.randomBytes(3).toString('hex');
-  const ids = { span: 0, person: 0, place: 0, org: 0, livesIn: 0, worksAt: 0 };
-  const tag = { anna: 0, warsaw: 0, acme: 0, jan: 0, krakow: 0, nobody: 0 };
+  let ids: RelationsWorld['ids'];
+  let tag: RelationsWorld['tag'];
   const graph = { first: 0, second: 0 };
 
   const eventually = eventuallyMatches;
@@ -69,85 +66,25 @@ describe('the relation graph view in Chromium', () => {
 
   beforeAll(async () => {
     knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
-    adminToken = await tokenFor(admin.login, admin.password);
-    processId = await createProcess(adminToken, `Relation graph view E2E ${suffix}`);
+    const world = await buildRelationsWorld(knex, {
+      processName: `Relation graph view E2E ${suffix}`,
+      filename: `relation-graph-${suffix}.txt`,
+      text: TEXT,
+    });
+    ({ token: adminToken, processId, documentId, stepId, ids, tag } = world);
     writer = await buildUser(knex, {
       authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
     });
     writerToken = await tokenFor(writer.login, writer.password);
-    const processNodes = await api<{ id: number; activityType: string }[]>(
-      adminToken,
-      `/api/nodes?processId=${processId}`,
-    );
-    const upload = processNodes.find((n) => n.activityType === 'HUP')!;
-    const post = async (path: string, body: Record<string, unknown>, token = adminToken) =>
+    const post = async (path: string, body: Record<string, unknown>, token: string) =>
       (await api<{ id: number }>(token, path, { method: 'POST', body: JSON.stringify(body) })).id;
-    ids.span = await post('/api/nodes', {
-      processId,
-      name: 'Entities',
-      activityType: 'SPAN',
-      handlesRelations: true,
-    });
-    const tagType = (name: string, backgroundColor: string) =>
-      post(`/api/node/${ids.span}/ner-tag-type`, {
-        name,
-        backgroundColor,
-        textColor: '#000000',
-        mandatory: false,
-        selectable: true,
-        disabled: false,
-      });
-    ids.person = await tagType('Person', '#f8d7da');
-    ids.place = await tagType('Place', '#cfe2ff');
-    ids.org = await tagType('Org', '#d1e7dd');
-    const relationType = (name: string, color: string, fromId: number, toId: number) =>
-      post('/api/ner-tag-relation-types', { nodeId: ids.span, name, color, fromId, toId, priority: 2 });
-    ids.livesIn = await relationType('lives in', '#0d6efd', ids.person, ids.place);
-    ids.worksAt = await relationType('works at', '#198754', ids.person, ids.org);
-    await post('/api/edges', { fromId: upload.id, toId: ids.span });
-    documentId = await post('/api/documents', {
-      processId,
-      filename: `relation-graph-${suffix}.txt`,
-      content: TEXT,
-    });
-    const s = await eventually(
-      () => api<StateView>(adminToken, `/api/v2/document/${documentId}/state`),
-      (v) => v.steps.some((x) => x.nodeId === ids.span && x.status === 'WAITING'),
-      'the span step waits',
-    );
-    stepId = s.steps.find((x) => x.nodeId === ids.span)!.id;
-    const insert = async (needle: string, typeId: number) => {
-      const [row] = await knex('ner_tags')
-        .insert({
-          document_id: documentId,
-          step_id: stepId,
-          ner_tag_type_id: typeId,
-          type: 'SPAN_TAG',
-          start_offset: at(needle),
-          end_offset: at(needle) + needle.length,
-        })
-        .returning('id');
-      return Number(row.id);
-    };
-    tag.anna = await insert('Anna Kowalska', ids.person);
-    tag.warsaw = await insert('Warsaw', ids.place);
-    tag.acme = await insert('Acme', ids.org);
-    tag.jan = await insert('Jan Nowak', ids.person);
-    tag.krakow = await insert('Krakow', ids.place);
-    tag.nobody = await insert('Nobody', ids.person);
     browser = await launch();
     page = await signedInPage(browser, contexts, writer);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The writer starts the step in the workspace, then saves two graphs through the API.
     await page.goto(workspaceUrl());
-    await page.locator('[data-testid="document-text"][data-tag-count="6"]').waitFor();
-    await page
-      .locator('[data-testid="step-row"][data-selected="true"]')
-      .getByTestId('step-action-startWorking')
-      .click();
-    await page.getByTestId('labeling-undo').waitFor();
+    await startWorking(page);
     const rel = (fromId: number, toId: number, relationTypeId: number) => ({ fromId, toId, relationTypeId });
     graph.first = await post(
       '/api/ner-tag-relation-graphs',
@@ -282,17 +219,11 @@ describe('the relation graph view in Chromium', () => {
   });
 
   it("says 'Failed to open new window!' when the browser opens none", async () => {
-    await page.evaluate(() => {
-      const w = globalThis as OpenWindow;
-      (w as unknown as { __open: unknown }).__open = w.open;
-      w.open = () => null;
-    });
+    const windows = await watchWindowOpen(page);
+    await windows.blocked(true);
     await page.getByTestId('relation-graph-window').click();
     await page.getByText('Failed to open new window!').waitFor();
-    await page.evaluate(() => {
-      const w = globalThis as OpenWindow;
-      w.open = (w as unknown as { __open: OpenWindow['open'] }).__open;
-    });
+    await windows.blocked(false);
   });
 
   it('opens the graph in an 800x600 window, edits there, and the workspace follows', async () => {
@@ -302,24 +233,8 @@ describe('the relation graph view in Chromium', () => {
       (n) => n === 3,
       'graph 1 again',
     );
-    await page.evaluate(() => {
-      const w = globalThis as OpenWindow;
-      const original = w.open.bind(w);
-      w.__opened = [];
-      w.open = (...args: unknown[]) => {
-        w.__opened!.push(args);
-        return original(...args);
-      };
-    });
-    const [popup] = await Promise.all([
-      page.context().waitForEvent('page'),
-      page.getByTestId('relation-graph-window').click(),
-    ]);
-    const opened = await page.evaluate(() => (globalThis as OpenWindow).__opened);
-    expect(opened).toHaveLength(1);
-    expect(opened![0][2]).toBe('width=800,height=600');
+    const popup = await clickOpening800x600(page, page.getByTestId('relation-graph-window'));
     await popup.setViewportSize({ width: 800, height: 600 });
-    popup.setDefaultTimeout(15000);
     await popup.waitForURL(
       new RegExp(
         `/entity/process/${processId}/document/${documentId}/relations\\?step=${stepId}&graph=${graph.first}$`,

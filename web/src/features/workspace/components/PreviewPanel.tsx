@@ -7,7 +7,7 @@
  * closes itself when the document has no pages.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAuthToken } from '../../../api/client';
 import {
@@ -21,6 +21,7 @@ import { toast } from '../../../components/toast';
 import { basePath } from '../../../config';
 import { workspaceQueries } from '../api';
 import { useFullScreen } from '../hooks/useFullScreen';
+import { toolButton as tool } from './ToolButton';
 import { openSeparateWindow } from '../separateWindow';
 
 const ZOOM_STEP = 0.25;
@@ -75,19 +76,6 @@ export function PreviewPanel({
 
   const openWindow = () =>
     openSeparateWindow(previewWindowUrl(processId, documentId, page), `preview-${documentId}`, t);
-
-  const tool = (title: string, onClick: () => void, children: ReactNode, testId: string) => (
-    <button
-      type="button"
-      className="btn btn-sm btn-outline-secondary"
-      onClick={onClick}
-      title={title}
-      aria-label={title}
-      data-testid={testId}
-    >
-      {children}
-    </button>
-  );
 
   return (
     <div

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import type { NerTagDTO } from '@domain/tags';
 import { IconComment, IconCompress, IconExpand, IconExternal } from '../../../components/icons';
 import { useFullScreen } from '../hooks/useFullScreen';
+import { toolButton as tool } from './ToolButton';
 import type { RelationsController } from '../hooks/useRelations';
 import { relationMessageKey } from '../hooks/useRelations';
 import { useSessionState } from '../hooks/useSessionState';
@@ -106,7 +107,7 @@ export function RelationsPanel({
   // Built once per text, tags, types and language, so that the list of the saved graphs (up to thousands of
   // rows) is not drawn again at each render of the labelling view (scrolling redraws it).
   const typesById = rel.typesById;
-  const { typeName, tagText, pair, reportButton } = useMemo(() => {
+  const { typeName, tagText, pair, reportButton, removeButton } = useMemo(() => {
     const typeName = (id: number) => typesById.get(id)?.name ?? `#${id}`;
     const tagText = (id: number) => {
       const tag = tagsById.get(id);
@@ -146,7 +147,20 @@ export function RelationsPanel({
           <IconComment />
         </button>
       );
-    return { typeName, tagText, pair, reportButton };
+    const removeButton = (onClick: () => void, disabled: boolean, testId: string) => (
+      <button
+        type="button"
+        className="btn btn-sm btn-link text-danger p-0"
+        disabled={disabled}
+        onClick={onClick}
+        data-testid={testId}
+        title={t('workspace.relations.removeRelation')}
+        aria-label={t('workspace.relations.removeRelation')}
+      >
+        ×
+      </button>
+    );
+    return { typeName, tagText, pair, reportButton, removeButton };
   }, [text, tagsById, typesById, onReportIssue, t]);
 
   const rowClass = useCallback(
@@ -191,17 +205,7 @@ export function RelationsPanel({
                   {pair(r.fromId, r.toId, r.relationTypeId)}
                   <span className="ms-auto" />
                   {reportButton(r)}
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link text-danger p-0"
-                    disabled={!canEditGraph(g.id)}
-                    onClick={() => askRemoveRelation(g.id, r.id)}
-                    data-testid="relation-remove"
-                    title={t('workspace.relations.removeRelation')}
-                    aria-label={t('workspace.relations.removeRelation')}
-                  >
-                    ×
-                  </button>
+                  {removeButton(() => askRemoveRelation(g.id, r.id), !canEditGraph(g.id), 'relation-remove')}
                 </li>
               ))}
           </ul>
@@ -218,6 +222,7 @@ export function RelationsPanel({
       tagText,
       pair,
       reportButton,
+      removeButton,
       rowClass,
       t,
     ],
@@ -238,19 +243,6 @@ export function RelationsPanel({
       ? t('workspace.relations.draftNew')
       : t('workspace.relations.graph', { n: o.n, count: o.count })) +
     (o.draft && o.choice !== 'new' ? ` (${t('workspace.relations.view.unsaved')})` : '');
-
-  const tool = (title: string, onClick: () => void, icon: React.ReactNode, testId: string) => (
-    <button
-      type="button"
-      className="btn btn-sm btn-outline-secondary"
-      onClick={onClick}
-      title={title}
-      aria-label={title}
-      data-testid={testId}
-    >
-      {icon}
-    </button>
-  );
 
   return (
     <aside
@@ -361,17 +353,7 @@ export function RelationsPanel({
                   {pair(r.fromId, r.toId, r.relationTypeId)}
                   <span className="ms-auto" />
                   {reportButton(r)}
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link text-danger p-0"
-                    onClick={() => rel.removeDraftRelation(i)}
-                    disabled={!rel.editable}
-                    data-testid="draft-relation-remove"
-                    title={t('workspace.relations.removeRelation')}
-                    aria-label={t('workspace.relations.removeRelation')}
-                  >
-                    ×
-                  </button>
+                  {removeButton(() => rel.removeDraftRelation(i), !rel.editable, 'draft-relation-remove')}
                 </li>
               ))}
             </ul>
