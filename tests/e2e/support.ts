@@ -202,7 +202,7 @@ export async function chooseLanguage(page: Page, locale: 'en' | 'pl'): Promise<v
   if (await toggler.isVisible()) await toggler.click();
   await page.getByTestId('language-menu').click();
   await page.getByTestId(`language-${locale}`).click();
-  // a locator, not waitForFunction: its string predicate is an eval, which the app's CSP refuses once it polls
+  // A locator, not waitForFunction: a string predicate is evaluated by eval, which the app's CSP refuses.
   await page.locator(`html[lang="${locale}"]`).waitFor({ state: 'attached' });
   if (await toggler.isVisible()) {
     const expanded = await toggler.getAttribute('aria-expanded');
