@@ -5,7 +5,7 @@
  * - the relations panel's Graph toggle shows the first graph above the list: its tags as cards (type and
  *   text), its relations as arrows labelled by type; the chooser shows the other graph; a card selects its
  *   tag in the text, a label marks its relation in the list;
- * - an unsaved candidate shows in the graph it edits, dashed;
+ * - an unsaved candidate shows in the graph it edits, dashed; a drag from a card to another links the tags;
  * - full screen shows the graph beside the list;
  * - the 800x600 window shows the same graph, list and buttons; a relation removed there (after the
  *   confirmation) is gone from the workspace that opened it, and a card chosen there selects the tag in the
@@ -203,6 +203,22 @@ describe('the relation graph view in Chromium', () => {
       (n) => n === 1,
       'the candidate is gone',
     );
+  });
+
+  it('links two tags by a drag between their cards (the relation menu, as Alt+click in the text)', async () => {
+    // Krakow (Place) -> Jan Nowak (Person): no relation type fits, the menu says so
+    const card = (id: number) => view(page).locator(`.react-flow__node[data-id="${id}"]`);
+    const from = (await card(tag.krakow).locator('.react-flow__handle.source').boundingBox())!;
+    const to = (await card(tag.jan).locator('.react-flow__handle.target').boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId('relation-menu-empty').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('relation-menu').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('relation-draft').count()).toBe(0);
   });
 
   it('shows the graph full screen beside the list', async () => {
