@@ -19,19 +19,14 @@ import knexFactory, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
-import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import { buildRelationsWorld, RELATIONS_TEXT, startWorking, type GraphView } from './relations-world';
+import { api, BASE_URL, launch, shot, signedInPage } from './support';
 
 interface StateView {
   steps: { id: number; status: string; nodeId: number }[];
 }
-interface GraphView {
-  id: number;
-  relations: { id: number; fromId: number; toId: number; relationTypeId: number }[];
-}
 
-const TEXT =
-  'Anna Kowalska lives in Warsaw and works at Acme.\n' + 'Jan Nowak comes from Krakow.\n' + 'Nobody else.\n';
-const at = (needle: string) => TEXT.indexOf(needle);
+const TEXT = RELATIONS_TEXT;
 
 describe('relations in Chromium', () => {
   let knex: Knex;
@@ -69,77 +64,20 @@ describe('relations in Chromium', () => {
 
   beforeAll(async () => {
     knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
-    token = await tokenFor(admin.login, admin.password);
-    processId = await createProcess(token, `Relations E2E ${suffix}`);
+    const world = await buildRelationsWorld(knex, {
+      processName: `Relations E2E ${suffix}`,
+      filename: `relations-${suffix}.txt`,
+      text: TEXT,
+    });
+    ({ token, processId, documentId } = world);
+    Object.assign(ids, world.ids);
+    Object.assign(tag, world.tag);
     writer = await buildUser(knex, {
       authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
     });
     reader = await buildUser(knex, {
       authorities: [{ componentId: processId, type: 'PROCESS', mode: 'READ' }],
     });
-    const nodes = await api<{ id: number; activityType: string }[]>(
-      token,
-      `/api/nodes?processId=${processId}`,
-    );
-    const upload = nodes.find((n) => n.activityType === 'HUP')!;
-    const post = async (path: string, body: Record<string, unknown>) =>
-      (await api<{ id: number }>(token, path, { method: 'POST', body: JSON.stringify(body) })).id;
-    ids.span = await post('/api/nodes', {
-      processId,
-      name: 'Entities',
-      activityType: 'SPAN',
-      handlesRelations: true,
-    });
-    const tagType = (name: string, backgroundColor: string) =>
-      post(`/api/node/${ids.span}/ner-tag-type`, {
-        name,
-        backgroundColor,
-        textColor: '#000000',
-        mandatory: false,
-        selectable: true,
-        disabled: false,
-      });
-    ids.person = await tagType('Person', '#f8d7da');
-    ids.place = await tagType('Place', '#cfe2ff');
-    ids.org = await tagType('Org', '#d1e7dd');
-    const relationType = (name: string, color: string, fromId: number, toId: number, priority: number) =>
-      post('/api/ner-tag-relation-types', { nodeId: ids.span, name, color, fromId, toId, priority });
-    ids.livesIn = await relationType('lives in', '#0d6efd', ids.person, ids.place, 3);
-    ids.worksAt = await relationType('works at', '#198754', ids.person, ids.org, 2);
-    ids.employedBy = await relationType('employed by', '#dc3545', ids.person, ids.org, 4);
-    await post('/api/edges', { fromId: upload.id, toId: ids.span });
-    documentId = (
-      await api<{ id: number }>(token, '/api/documents', {
-        method: 'POST',
-        body: JSON.stringify({ processId, filename: `relations-${suffix}.txt`, content: TEXT }),
-      })
-    ).id;
-    const s = await eventually(
-      () => api<StateView>(token, `/api/v2/document/${documentId}/state`),
-      (v) => v.steps.some((x) => x.nodeId === ids.span && x.status === 'WAITING'),
-      'the span step waits',
-    );
-    const stepId = s.steps.find((x) => x.nodeId === ids.span)!.id;
-    const insert = async (needle: string, typeId: number) => {
-      const [row] = await knex('ner_tags')
-        .insert({
-          document_id: documentId,
-          step_id: stepId,
-          ner_tag_type_id: typeId,
-          type: 'SPAN_TAG',
-          start_offset: at(needle),
-          end_offset: at(needle) + needle.length,
-        })
-        .returning('id');
-      return Number(row.id);
-    };
-    tag.anna = await insert('Anna Kowalska', ids.person);
-    tag.warsaw = await insert('Warsaw', ids.place);
-    tag.acme = await insert('Acme', ids.org);
-    tag.jan = await insert('Jan Nowak', ids.person);
-    tag.krakow = await insert('Krakow', ids.place);
-    tag.nobody = await insert('Nobody', ids.person);
     browser = await launch();
     page = await signedInPage(browser, contexts, writer);
   });
@@ -152,12 +90,7 @@ describe('relations in Chromium', () => {
 
   it('adds the only candidate at once, opens the menu for several, and creates the graph', async () => {
     await page.goto(workspaceUrl());
-    await page.locator('[data-testid="document-text"][data-tag-count="6"]').waitFor();
-    await page
-      .locator('[data-testid="step-row"][data-selected="true"]')
-      .getByTestId('step-action-startWorking')
-      .click();
-    await page.getByTestId('labeling-undo').waitFor();
+    await startWorking(page);
 
     // Person -> Place: "lives in" only, straight into a new graph's draft, drawn dashed
     await link(tag.anna, tag.warsaw);

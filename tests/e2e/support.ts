@@ -308,3 +308,50 @@ export async function chooseLanguage(page: Page, locale: 'en' | 'pl'): Promise<v
     if (expanded === 'true') await toggler.click();
   }
 }
+
+/** The page's window as far as watchWindowOpen touches it (the tests' TypeScript has no DOM library). */
+interface OpenWindow {
+  open: (...args: unknown[]) => unknown;
+  __opened?: unknown[][];
+  __blocked?: boolean;
+  __original?: (...args: unknown[]) => unknown;
+}
+
+/**
+ * Records the page's window.open calls, still opening the windows: `opened()` answers their arguments so
+ * far; `blocked(true)` makes the browser open none (window.open answers null, as under a popup blocker).
+ */
+export async function watchWindowOpen(page: Page) {
+  await page.evaluate(() => {
+    const w = globalThis as unknown as OpenWindow;
+    // watched again: still around the browser's own window.open
+    const original = (w.__original ??= w.open.bind(w));
+    w.__opened = [];
+    w.__blocked = false;
+    w.open = (...args: unknown[]) => {
+      w.__opened!.push(args);
+      return w.__blocked ? null : original(...args);
+    };
+  });
+  return {
+    opened: () => page.evaluate(() => (globalThis as unknown as OpenWindow).__opened ?? []),
+    blocked: (on: boolean) =>
+      page.evaluate((value) => {
+        (globalThis as unknown as OpenWindow).__blocked = value;
+      }, on),
+  };
+}
+
+/**
+ * Clicks `button` of `page` and answers the window it opened, after checking that exactly one was asked for,
+ * 800x600 (the workspace's separate windows, spec 2 section 9).
+ */
+export async function clickOpening800x600(page: Page, button: Locator): Promise<Page> {
+  const windows = await watchWindowOpen(page);
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), button.click()]);
+  const opened = await windows.opened();
+  if (opened.length !== 1 || opened[0][2] !== 'width=800,height=600')
+    throw new Error(`expected one 800x600 window, got ${JSON.stringify(opened)}`);
+  popup.setDefaultTimeout(15000);
+  return popup;
+}

@@ -14,16 +14,20 @@ import { eventuallyMatches } from '../support/eventually';
 import { sealValue } from '../../db/crypto';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { textPdf } from '../support/media';
-import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import {
+  api,
+  BASE_URL,
+  createProcess,
+  launch,
+  shot,
+  signedInPage,
+  tokenFor,
+  watchWindowOpen,
+  clickOpening800x600,
+} from './support';
 
 interface StateView {
   steps: { id: number; status: string; nodeId: number; nodeDTO: { activityType: string } }[];
-}
-
-/** The page's window as far as the test touches it (the tests' TypeScript has no DOM library). */
-interface OpenWindow {
-  open: (...args: unknown[]) => unknown;
-  __opened?: unknown[][];
 }
 
 describe('workspace preview and step work in Chromium', () => {
@@ -125,23 +129,7 @@ describe('workspace preview and step work in Chromium', () => {
     await page.getByTestId('tool-preview').click();
     await page.getByTestId('preview-next').click();
     await panel(page).getByTestId('preview-page').getByText('Page 2 of 2').waitFor();
-    // Record the calls, still opening the window.
-    await page.evaluate(() => {
-      const w = globalThis as unknown as OpenWindow;
-      const original = w.open.bind(w);
-      w.__opened = [];
-      w.open = (...args: unknown[]) => {
-        w.__opened!.push(args);
-        return original(...args);
-      };
-    });
-    const [popup] = await Promise.all([
-      page.context().waitForEvent('page'),
-      page.getByTestId('preview-window').click(),
-    ]);
-    const opened = await page.evaluate(() => (globalThis as unknown as OpenWindow).__opened);
-    expect(opened).toHaveLength(1);
-    expect(opened![0][2]).toBe('width=800,height=600');
+    const popup = await clickOpening800x600(page, page.getByTestId('preview-window'));
     await popup.waitForURL(
       new RegExp(`/entity/process/${processId}/document/${documentId}/preview\\?page=1$`),
     );
@@ -164,9 +152,7 @@ describe('workspace preview and step work in Chromium', () => {
     const page = await openWorkspace();
     await page.getByTestId('tool-preview').click();
     await panel(page).getByTestId('preview-page').waitFor();
-    await page.evaluate(() => {
-      (globalThis as unknown as OpenWindow).open = () => null;
-    });
+    await (await watchWindowOpen(page)).blocked(true);
     await page.getByTestId('preview-window').click();
     await page.getByText('Failed to open new window!').waitFor();
   });

@@ -51,24 +51,57 @@ export interface GraphLayout {
 
 export const isUnplaced = (n: { x: number; y: number }) => n.x === 0 && n.y === 0;
 
-/** Dagre positions (card top-left) of every node of the graph, left to right. */
-function dagrePositions(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[]): Map<number, XY> {
-  const g = new dagre.graphlib.Graph();
-  g.setGraph({ rankdir: 'LR', nodesep: 20, ranksep: LAYOUT_NODE_SIZE, marginx: 0, marginy: 0 });
+/** How a left-to-right layout spaces its nodes: the box dagre reserves per node, the card drawn, the gaps. */
+export interface LeftToRightOptions {
+  layoutWidth: number;
+  layoutHeight: number;
+  cardWidth: number;
+  cardHeight: number;
+  rankSep: number;
+  nodeSep: number;
+}
+
+const PROCESS_LAYOUT: LeftToRightOptions = {
+  layoutWidth: LAYOUT_NODE_SIZE,
+  layoutHeight: LAYOUT_NODE_SIZE,
+  cardWidth: NODE_WIDTH,
+  cardHeight: NODE_HEIGHT,
+  rankSep: LAYOUT_NODE_SIZE,
+  nodeSep: 20,
+};
+
+/**
+ * Dagre positions (card top-left) of every node, left to right (also the workspace's relation graph view);
+ * edges with an end outside `ids` are ignored.
+ */
+export function leftToRightPositions(
+  ids: readonly number[],
+  edges: readonly LayoutEdge[],
+  o: LeftToRightOptions = PROCESS_LAYOUT,
+): Map<number, XY> {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'LR', nodesep: o.nodeSep, ranksep: o.rankSep, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
-  const ids = new Set(nodes.map((n) => n.id));
-  for (const n of nodes) g.setNode(String(n.id), { width: LAYOUT_NODE_SIZE, height: LAYOUT_NODE_SIZE });
-  for (const e of edges) {
-    if (ids.has(e.fromId) && ids.has(e.toId)) g.setEdge(String(e.fromId), String(e.toId));
-  }
+  const known = new Set(ids);
+  for (const id of ids) g.setNode(String(id), { width: o.layoutWidth, height: o.layoutHeight });
+  edges.forEach((e, i) => {
+    if (known.has(e.fromId) && known.has(e.toId)) g.setEdge(String(e.fromId), String(e.toId), {}, String(i));
+  });
   dagre.layout(g);
   const out = new Map<number, XY>();
-  for (const n of nodes) {
-    const { x = 0, y = 0 } = g.node(String(n.id));
-    out.set(n.id, { x: Math.round(x - NODE_WIDTH / 2), y: Math.round(y - NODE_HEIGHT / 2) });
+  for (const id of ids) {
+    const { x = 0, y = 0 } = g.node(String(id));
+    out.set(id, { x: Math.round(x - o.cardWidth / 2), y: Math.round(y - o.cardHeight / 2) });
   }
   return out;
 }
+
+/** Dagre positions (card top-left) of every node of the process graph, left to right. */
+const dagrePositions = (nodes: readonly LayoutNode[], edges: readonly LayoutEdge[]) =>
+  leftToRightPositions(
+    nodes.map((n) => n.id),
+    edges,
+  );
 
 export function layoutGraph(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[]): GraphLayout {
   const positions = new Map<number, XY>();

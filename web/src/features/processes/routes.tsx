@@ -10,7 +10,7 @@ import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
 import { secretsRoute } from '../secrets/routes';
 import { uploadRoute } from '../upload/routes';
-import { previewWindowRoute, workspaceRoute } from '../workspace/routes';
+import { previewWindowRoute, relationsWindowRoute, workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
 import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
@@ -73,6 +73,7 @@ export const processRoutes: RouteObject[] = [
       scoped('process/:processId/rag', READ, 'rag'),
       workspaceRoute,
       previewWindowRoute,
+      relationsWindowRoute,
       {
         path: 'node',
         element: <NotBuiltYetPage page="node" />,

@@ -1,7 +1,8 @@
 /**
  * The document workspace route (/entity/process/{processId}/document/{documentId?}, ADMIN, WRITE or READ on
  * the process; non-numeric ids show the not-found page), and the document preview in a window of its own
- * (.../document/{documentId}/preview). Each loads as its own chunk.
+ * (.../document/{documentId}/preview) and its relation graph in a window of its own
+ * (.../document/{documentId}/relations). Each loads as its own chunk.
  */
 import { lazy, Suspense } from 'react';
 import type { RouteObject } from 'react-router-dom';
@@ -14,6 +15,10 @@ const WorkspacePage = lazy(() =>
 
 const PreviewWindowPage = lazy(() =>
   import('./components/PreviewWindowPage').then((m) => ({ default: m.PreviewWindowPage })),
+);
+
+const RelationsWindowPage = lazy(() =>
+  import('./components/RelationsWindowPage').then((m) => ({ default: m.RelationsWindowPage })),
 );
 
 const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
@@ -37,6 +42,18 @@ export const previewWindowRoute: RouteObject = {
     <PrivateRoute modes={READ} numericParams={['documentId']}>
       <Suspense fallback={null}>
         <PreviewWindowPage />
+      </Suspense>
+    </PrivateRoute>
+  ),
+};
+
+/** A child route of /entity: the relation graph window. */
+export const relationsWindowRoute: RouteObject = {
+  path: 'process/:processId/document/:documentId/relations',
+  element: (
+    <PrivateRoute modes={READ} numericParams={['documentId']}>
+      <Suspense fallback={null}>
+        <RelationsWindowPage />
       </Suspense>
     </PrivateRoute>
   ),

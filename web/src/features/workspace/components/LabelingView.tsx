@@ -34,6 +34,9 @@ import { useVisibleBlocks } from '../hooks/useVisibleBlocks';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
 import { useRelations } from '../hooks/useRelations';
+import { useRelationsChannel } from '../hooks/useRelationsChannel';
+import { openSeparateWindow, relationsWindowUrl } from '../separateWindow';
+import type { GraphChoice } from '../relationFlow';
 import { IssueForm, type IssueDraft } from './IssueForm';
 import { LabelMenu, type OptionEditing } from './LabelMenu';
 import { Relations } from './Relations';
@@ -54,6 +57,8 @@ const bandColor = (color: string) => `color-mix(in srgb, ${color} 75%, #000)`;
 
 export function LabelingView({
   documentId,
+  processId,
+  stepId,
   text,
   editable,
   nodeId,
@@ -63,6 +68,8 @@ export function LabelingView({
   highlightUnrelated = false,
 }: {
   documentId: number;
+  processId: number;
+  stepId: number;
   text: string;
   editable: boolean;
   nodeId: number;
@@ -369,6 +376,19 @@ export function LabelingView({
     requestAnimationFrame(centre);
   }, []);
 
+  // The relation graph window (RelationsWindowPage) selects tags here: a card chosen in its graph.
+  useRelationsChannel(documentId, (m) => {
+    if (m.kind === 'selectTag') selectFromList(m.tagId);
+  });
+  const relationsWindow = useCallback(
+    (choice: GraphChoice | null) => relationsWindowUrl(processId, documentId, stepId, choice),
+    [processId, documentId, stepId],
+  );
+  const openRelationsWindow = useCallback(
+    (url: string) => openSeparateWindow(url, `relations-${documentId}`, t),
+    [documentId, t],
+  );
+
   const originLabel = (tag: NerTagDTO) =>
     tag.origin === 'USER' ? '' : t(`workspace.labeling.origin.${tag.origin}`);
 
@@ -569,6 +589,10 @@ export function LabelingView({
           highlightUnrelated={highlightUnrelated}
           version={spans}
           onReportIssue={canReportIssue ? setIssueDraft : undefined}
+          selectedTagId={selectedId}
+          onSelectTag={selectFromList}
+          windowUrl={relationsWindow}
+          onOpenWindow={openRelationsWindow}
         />
       </div>
       {menu && (

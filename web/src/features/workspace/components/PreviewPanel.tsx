@@ -7,7 +7,7 @@
  * closes itself when the document has no pages.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAuthToken } from '../../../api/client';
 import {
@@ -20,13 +20,13 @@ import {
 import { toast } from '../../../components/toast';
 import { basePath } from '../../../config';
 import { workspaceQueries } from '../api';
+import { useFullScreen } from '../hooks/useFullScreen';
+import { toolButton as tool } from './ToolButton';
+import { openSeparateWindow } from '../separateWindow';
 
 const ZOOM_STEP = 0.25;
 const ZOOM_MIN = 0.25;
 const ZOOM_MAX = 8;
-/** The separate preview window (spec 2 section 9). */
-export const PREVIEW_WINDOW_FEATURES = 'width=800,height=600';
-
 /** The preview route of a document, at a page (0-based). */
 export const previewWindowUrl = (processId: number, documentId: number, page: number) =>
   `${basePath()}entity/process/${processId}/document/${documentId}/preview?page=${page}`;
@@ -53,8 +53,8 @@ export function PreviewPanel({
   const count = pages.data?.length ?? 0;
   const [index, setIndex] = useState(initialPage);
   const [zoom, setZoom] = useState(1);
-  const [full, setFull] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const { full, enter: enterFull, exit: exitFull } = useFullScreen(() => ref.current);
 
   useEffect(() => {
     if (pages.isSuccess && count === 0 && onClose) {
@@ -62,24 +62,6 @@ export function PreviewPanel({
       onClose();
     }
   }, [pages.isSuccess, count, onClose, t]);
-
-  // Leaving the browser's full screen (Escape, F11) leaves ours too.
-  useEffect(() => {
-    const onChange = () => {
-      if (!document.fullscreenElement) setFull(false);
-    };
-    document.addEventListener('fullscreenchange', onChange);
-    return () => document.removeEventListener('fullscreenchange', onChange);
-  }, []);
-
-  const enterFull = useCallback(() => {
-    setFull(true);
-    ref.current?.requestFullscreen?.().catch(() => undefined);
-  }, []);
-  const exitFull = useCallback(() => {
-    setFull(false);
-    if (document.fullscreenElement) document.exitFullscreen().catch(() => undefined);
-  }, []);
 
   if (!pages.isSuccess) return null;
   if (count === 0) {
@@ -92,32 +74,8 @@ export function PreviewPanel({
   const page = Math.min(index, count - 1);
   const src = `${basePath()}api/documents/${documentId}/images/${page}?access_token=${encodeURIComponent(getAuthToken() ?? '')}`;
 
-  const openWindow = () => {
-    let opened: Window | null;
-    try {
-      opened = window.open(
-        previewWindowUrl(processId, documentId, page),
-        `preview-${documentId}`,
-        PREVIEW_WINDOW_FEATURES,
-      );
-    } catch {
-      opened = null;
-    }
-    if (!opened) toast.error(t('workspace.tools.previewPanel.windowFailed'));
-  };
-
-  const tool = (title: string, onClick: () => void, children: ReactNode, testId: string) => (
-    <button
-      type="button"
-      className="btn btn-sm btn-outline-secondary"
-      onClick={onClick}
-      title={title}
-      aria-label={title}
-      data-testid={testId}
-    >
-      {children}
-    </button>
-  );
+  const openWindow = () =>
+    openSeparateWindow(previewWindowUrl(processId, documentId, page), `preview-${documentId}`, t);
 
   return (
     <div

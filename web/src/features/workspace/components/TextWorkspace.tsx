@@ -7,16 +7,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { higherMode, modeSatisfies, nodeMode } from '@domain';
+import { modeSatisfies } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
-import { useSession } from '../../account/session';
-import { useProcessAccessMode } from '../../processes/api';
 import { workspaceQueries } from '../api';
 import { useSessionState } from '../hooks/useSessionState';
 import { useUserSettings } from '../hooks/useUserSettings';
-import { followsApiAfter, isStepEditable, processingModeOf, resolveSelectedStep } from '../model';
+import { followsApiAfter, processingModeOf, resolveSelectedStep } from '../model';
+import { useStepAccess } from '../hooks/useStepAccess';
 import { settingsCssVariables } from '../settings';
 import { ClassifierPanel } from './ClassifierPanel';
 import { EditingView } from './EditingView';
@@ -28,18 +27,13 @@ import { TOOL_IDS, ToolsSidebar, type ToolId } from './ToolsSidebar';
 import { WorkspaceHeader } from './WorkspaceHeader';
 import { useIssuesTool } from '../hooks/useIssuesTool';
 
-const ADMIN_ONLY = ['ADMIN'] as const;
-
 /** True while focus is in a field that takes text (the single-key shortcuts stay out of its way). */
 const typing = (el: Element | null) =>
   !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable);
 
 export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
   const { t } = useTranslation();
-  const { account, principal } = useSession();
   const doc = state.document;
-  const userId = account?.id ?? null;
-  const processAccess = useProcessAccessMode(principal, doc.processId, ADMIN_ONLY);
 
   const [chosenStepId, setChosenStepId] = useState<number | null>(null);
   const [tool, setTool] = useSessionState<ToolId | null>('workspace.tool', null);
@@ -68,14 +62,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
   const document = useQuery(workspaceQueries.document(doc.id));
 
   const step = resolveSelectedStep(state, chosenStepId);
-  const stepNodeMode = step
-    ? higherMode(principal ? nodeMode(principal, step.nodeId, doc.processId) : null, processAccess.mode)
-    : null;
-  const editable = isStepEditable(step, {
-    userId,
-    nodeMode: stepNodeMode,
-    documentBlockedBy: state.blockedBy?.id ?? null,
-  });
+  const { userId, processMode, stepNodeMode, editable } = useStepAccess(state, step);
   const mode = step ? processingModeOf(step.nodeDTO.activityType) : null;
 
   useEffect(() => {
@@ -120,12 +107,14 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
       <LabelingView
         key={step.id}
         documentId={doc.id}
+        processId={doc.processId}
+        stepId={step.id}
         text={text}
         editable={editable}
         nodeId={step.nodeId}
         nodeAccess={stepNodeMode}
         showHidden={showHidden}
-        canReportIssue={modeSatisfies(processAccess.mode, 'WRITE')}
+        canReportIssue={modeSatisfies(processMode, 'WRITE')}
         highlightUnrelated={highlightUnrelated}
       />
     );
@@ -145,7 +134,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
       <WorkspaceHeader
         state={state}
         userId={userId}
-        processMode={processAccess.mode}
+        processMode={processMode}
         showHidden={showHidden}
         onShowHidden={setShowHidden}
         highlightUnrelated={highlightUnrelated}
@@ -158,7 +147,7 @@ export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
           onTool={setTool}
           state={state}
           userId={userId}
-          processMode={processAccess.mode}
+          processMode={processMode}
           settings={settings}
           onSaveSettings={save}
           onClearSettings={clear}

@@ -8,6 +8,9 @@
  * source, as in INCEpTION where the relation goes from the first selected span to the second). One candidate
  * relation type goes into the draft at once; several open the relation menu; none opens it with 'No relations
  * for these tags'.
+ *
+ * The workspace and its relation graph window share the saved graphs: each write says so to the other
+ * windows of the document (./useRelationsChannel.ts), which refetch.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -30,6 +33,7 @@ import {
   type TypeLabel,
 } from '../relations';
 import { relationCalls, relationKeys, relationQueries } from '../relationsApi';
+import { useRelationsChannel } from './useRelationsChannel';
 
 type TagRef = Pick<NerTagDTO, 'id' | 'nodeId'>;
 
@@ -90,12 +94,22 @@ export function useRelations({
   const [confirm, setConfirm] = useState<PendingConfirm | null>(null);
   const [blockedTagId, setBlockedTagId] = useState<number | null>(null);
   const [focusGraphId, setFocusGraphId] = useState<number | null>(null);
+  /** Asks the relations panel to show a graph in the graph view (a new object at each ask). */
+  const [graphViewRequest, setGraphViewRequest] = useState<{ graphId: number } | null>(null);
   const [saving, setSaving] = useState(false);
 
   const refetch = useCallback(
     () => queryClient.invalidateQueries({ queryKey: relationKeys.graphs(documentId) }),
     [queryClient, documentId],
   );
+  const announce = useRelationsChannel(documentId, (m) => {
+    if (m.kind === 'changed') void refetch();
+  });
+  /** After a write (done or refused): this window refetches, the others of the document too. */
+  const written = useCallback(async () => {
+    announce({ kind: 'changed' });
+    await refetch();
+  }, [announce, refetch]);
 
   // The draft's validation, asked of the API at every change (the latest answer wins).
   useEffect(() => {
@@ -228,9 +242,9 @@ export function useRelations({
     } catch (e) {
       showError(e);
     } finally {
-      await refetch();
+      await written();
     }
-  }, [confirm, graphs, draft, refetch, showError, t]);
+  }, [confirm, graphs, draft, written, showError, t]);
 
   /** Create (a new graph) or Edit (the graph the draft edits). */
   const save = useCallback(async () => {
@@ -245,9 +259,9 @@ export function useRelations({
       showError(e);
     } finally {
       setSaving(false);
-      await refetch();
+      await written();
     }
-  }, [draft, validation, documentId, refetch, showError, t]);
+  }, [draft, validation, documentId, written, showError, t]);
 
   const cancel = useCallback(() => setDraft(null), []);
 
@@ -272,9 +286,11 @@ export function useRelations({
     [refetch],
   );
 
-  /** From the 'cannot remove tag' modal: the graph of the tag, shown in the relations panel. */
+  /** From the 'cannot remove tag' modal: the graph of the tag, shown in the relations panel's graph view. */
   const goToGraph = useCallback(() => {
-    if (blockedTagId !== null) setFocusGraphId(graphOfTag(graphs, blockedTagId)?.id ?? null);
+    const graphId = blockedTagId === null ? null : (graphOfTag(graphs, blockedTagId)?.id ?? null);
+    setFocusGraphId(graphId);
+    if (graphId !== null) setGraphViewRequest({ graphId });
     setBlockedTagId(null);
   }, [blockedTagId, graphs]);
 
@@ -290,6 +306,7 @@ export function useRelations({
     confirm,
     blockedTagId,
     focusGraphId,
+    graphViewRequest,
     saving,
     link,
     openArc,
