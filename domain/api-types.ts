@@ -81,3 +81,39 @@ export interface HealthDTO {
   status: 'UP' | 'DOWN';
   components: Record<string, { status: 'UP' | 'DOWN'; details?: Record<string, unknown> }>;
 }
+
+/** A user as administrators see and edit it (api/users; issue 15). */
+export interface AdminUserDTO {
+  id: number;
+  login: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  activated: boolean;
+  langKey: string;
+  /** role names */
+  roles: string[];
+  /** the user's own authorities (those of the roles are on the roles) */
+  authorities: AuthorityDTO[];
+  createdBy: string | null;
+  createdDate: string | null;
+  lastModifiedBy: string | null;
+  lastModifiedDate: string | null;
+}
+
+/** An authority with what it names, for pickers and lists (GET api/authorities). */
+export interface AuthorityViewDTO extends AuthorityDTO {
+  /** the process's or node's name; null for the global permission (component -1) or a deleted component */
+  componentName: string | null;
+  /** the process of a node (or the process itself); null for the global permission */
+  processId: number | null;
+  processName: string | null;
+}
+
+/** A role: a name bundling authorities (api/roles). Built-in roles cannot be renamed or deleted. */
+export interface RoleDTO {
+  id: number;
+  name: string;
+  builtIn: boolean;
+  authorities: AuthorityDTO[];
+}

@@ -50,6 +50,8 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** What a zip-based office upload may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, default 64 MiB); more is 413. */
   officeMaxUncompressedBytes: number;
+  /** Audit events older than this many days are deleted (AUDIT_RETENTION_DAYS, default 30; api/services/audits.ts). */
+  auditRetentionDays: number;
 }
 
 /**
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: filesDirOf(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
+    auditRetentionDays: positive(env, 'AUDIT_RETENTION_DAYS', 30),
   };
 }
 

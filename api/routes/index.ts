@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import { guardRouters } from '../access-gate';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
+import { auditRoutes } from './audits';
 import { actionResultRoutes } from './action-results';
 import { stepActionResultRoutes } from './action-results-steps';
 import { connectionRoutes } from './connections';
@@ -34,6 +35,7 @@ import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 import { tagRoutes } from './tags';
+import { userRoutes } from './users';
 
 /** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
 export function buildRouters(deps: AppDeps): Router[] {
@@ -66,6 +68,8 @@ export function buildRouters(deps: AppDeps): Router[] {
     llmRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
+    userRoutes(deps),
+    auditRoutes(deps),
   ];
 }
 
