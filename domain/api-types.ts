@@ -82,24 +82,11 @@ export interface HealthDTO {
   components: Record<string, { status: 'UP' | 'DOWN'; details?: Record<string, unknown> }>;
 }
 
-/** A user as administrators see and edit it (api/users; issue 15). */
-export interface AdminUserDTO {
-  id: number;
-  login: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-  activated: boolean;
-  langKey: string;
-  /** role names */
-  roles: string[];
-  /** the user's own authorities (those of the roles are on the roles) */
-  authorities: AuthorityDTO[];
-  createdBy: string | null;
-  createdDate: string | null;
-  lastModifiedBy: string | null;
-  lastModifiedDate: string | null;
-}
+/**
+ * A user as administrators see and edit it (api/users; issue 15): the account's fields, but `authorities`
+ * are the user's own (those of the roles are on the roles).
+ */
+export type AdminUserDTO = AccountDTO;
 
 /** An authority with what it names, for pickers and lists (GET api/authorities). */
 export interface AuthorityViewDTO extends AuthorityDTO {

@@ -9,6 +9,7 @@
  */
 import { ALL_ROLES, AccessModes, ComponentTypes, GLOBAL_COMPONENT_ID, type AccessMode } from './enums';
 import type { ComponentType } from './enums';
+import type { AdminUserDTO } from './api-types';
 import type { Rule } from './validation';
 
 export const ROLE_NAME_MAX = 50;
@@ -75,6 +76,16 @@ export function authorityShapeRule(a: { componentId?: unknown; type?: unknown; m
     return { code: 'Pattern' as const, key: 'userManagement.validation.authority' };
   return null;
 }
+
+/** A user as the admin form sends it and the API saves it (authorities by their fields). */
+export type UserInput = Pick<
+  AdminUserDTO,
+  'login' | 'firstName' | 'lastName' | 'email' | 'activated' | 'langKey' | 'roles'
+> & {
+  authorities: AuthorityInput[];
+  /** only on creation; without it the user gets a mail with a link to choose one */
+  password?: string;
+};
 
 /** The same authority twice (same component, type and mode) counts once. */
 export const authorityKey = (a: AuthorityInput): string => `${a.type}:${a.componentId}:${a.mode}`;

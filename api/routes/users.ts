@@ -10,7 +10,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { currentUser, requireRole } from '../auth';
-import { badRequest, FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
+import { FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
 import { pageRequest, setTotal } from '../paging';
 import {
   createUserAdmin,
@@ -232,7 +232,6 @@ export function userRoutes(deps: AppDeps): Router {
 
   router.put('/roles', adminOnly, async (ctx) => {
     const input = body(ctx, schemas.role, 'role');
-    if (input.id == null) throw badRequest('An updated role needs its id');
     const id = idParam(input.id, 'id');
     const role = await admin.updateRole(currentUser(ctx), id, await validRole(input));
     setAlert(ctx, 'userManagement.role.updated', role.name);

@@ -15,7 +15,7 @@
 import type { Knex } from 'knex';
 import type { AdminUserDTO, AuthorityDTO, AuthorityViewDTO, RoleDTO } from '../../domain/api-types';
 import { GLOBAL_COMPONENT_ID, Roles } from '../../domain/enums';
-import { authorityKey, isBuiltInRole, type AuthorityInput } from '../../domain/user-admin';
+import { authorityKey, isBuiltInRole, type AuthorityInput, type UserInput } from '../../domain/user-admin';
 import type { PageRequest } from '../paging';
 import type { AuthUser } from '../auth';
 import type { AppConfig } from '../../server/config';
@@ -29,19 +29,6 @@ export interface UserAdminDeps {
   knex: Knex;
   config: AppConfig;
   mailer: Mailer;
-}
-
-export interface UserInput {
-  login: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-  activated: boolean;
-  langKey: string;
-  roles: string[];
-  authorities: AuthorityInput[];
-  /** only on creation; without it the user gets a mail with a link to choose one */
-  password?: string;
 }
 
 export interface RoleInput {

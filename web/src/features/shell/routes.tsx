@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router-dom';
 import { PrivateRoute } from './components/PrivateRoute';
 import { NotBuiltYetPage, NotFoundPage } from './components/StatusPages';
 import { ADMIN_PAGES } from './components/Navbar';
+import { adminRoutes, BUILT_ADMIN_PAGES } from '../admin/routes';
 
 export const shellRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/lp" replace /> },
@@ -27,10 +28,13 @@ export const shellRoutes: RouteObject[] = [
     element: <PrivateRoute roles={['ADMIN']} />,
     children: [
       { index: true, element: <Navigate to="user-management" replace /> },
-      ...[...ADMIN_PAGES, 'docs'].map((page) => ({
-        path: page,
-        element: <NotBuiltYetPage page={`admin.${page}`} />,
-      })),
+      ...adminRoutes,
+      ...[...ADMIN_PAGES, 'docs']
+        .filter((page) => !BUILT_ADMIN_PAGES.includes(page))
+        .map((page) => ({
+          path: page,
+          element: <NotBuiltYetPage page={`admin.${page}`} />,
+        })),
     ],
   },
 ];
