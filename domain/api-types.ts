@@ -104,3 +104,14 @@ export interface RoleDTO {
   builtIn: boolean;
   authorities: AuthorityDTO[];
 }
+
+/** An audit event (GET management/audits; api/services/audits.ts). */
+export interface AuditDTO {
+  id: number;
+  /** who did it: a login, or the name tried on a failed sign-in */
+  principal: string;
+  type: string;
+  /** ISO date-time */
+  timestamp: string;
+  data: Record<string, unknown>;
+}

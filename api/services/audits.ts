@@ -10,6 +10,7 @@
  * until the next event; the list never shows them anyway (it is bounded by the range the caller asks for).
  */
 import type { Knex } from 'knex';
+import type { AuditDTO } from '../../domain/api-types';
 
 export const AuditTypes = {
   AUTHENTICATION_SUCCESS: 'AUTHENTICATION_SUCCESS',
@@ -33,15 +34,6 @@ export interface AuditEvent {
   /** one of AuditTypes, or a type of another feature (e.g. API_KEY_CREATED) */
   type: string;
   data?: Record<string, unknown>;
-}
-
-export interface AuditDTO {
-  id: number;
-  principal: string;
-  type: string;
-  /** ISO date-time */
-  timestamp: string;
-  data: Record<string, unknown>;
 }
 
 const PRINCIPAL_MAX = 100;

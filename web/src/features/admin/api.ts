@@ -3,7 +3,7 @@
  * authorities and audits. Key and queryOptions factories per resource; every change reloads the lists.
  */
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminUserDTO, AuthorityDTO, AuthorityViewDTO, RoleDTO } from '@domain/api-types';
+import type { AdminUserDTO, AuditDTO, AuthorityDTO, AuthorityViewDTO, RoleDTO } from '@domain/api-types';
 import type { AuthorityInput, UserInput } from '@domain/user-admin';
 import { http, request } from '../../api/client';
 
@@ -17,14 +17,6 @@ export interface UserPageQuery {
   size: number;
   /** applied from 2 characters (spec 1 section 5) */
   filter: string;
-}
-
-export interface AuditDTO {
-  id: number;
-  principal: string;
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
 }
 
 export interface AuditPageQuery {

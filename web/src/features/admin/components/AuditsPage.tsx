@@ -5,10 +5,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { DelayedSpinner } from '../../../components/DelayedSpinner';
-import { Pagination } from '../../../components/Pagination';
 import { formatDate } from '../../document-detail/components/DocumentDetailPage';
 import { adminQueries } from '../api';
+import { ListCard, usePaging } from './parts';
 
 const DEFAULT_RANGE_DAYS = 30;
 const AUDITS_PAGE_SIZE = 20;
@@ -21,63 +20,72 @@ const isoDay = (daysBack = 0) => {
 const withSeconds = (iso: string) =>
   `${formatDate(iso)}:${String(new Date(iso).getSeconds()).padStart(2, '0')}`;
 
+/** A labelled date input of the range (its id is also its test id). */
+function DateInput(props: {
+  id: string;
+  label: string;
+  value: string;
+  bounds: { min?: string; max?: string };
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label className="form-label small mb-1" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type="date"
+        className="form-control form-control-sm"
+        value={props.value}
+        {...props.bounds}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.id}
+      />
+    </div>
+  );
+}
+
 export function AuditsPage() {
   const { t } = useTranslation();
   const [fromDate, setFromDate] = useState(isoDay(DEFAULT_RANGE_DAYS));
   const [toDate, setToDate] = useState(isoDay());
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(AUDITS_PAGE_SIZE);
+  const { page, size, restart, footer } = usePaging(AUDITS_PAGE_SIZE);
   const audits = useQuery(adminQueries.audits({ fromDate, toDate, page, size }));
 
   return (
     <div className="container-xxl py-4 page" data-testid="audits-page">
       <div className="page-header d-flex flex-wrap align-items-end gap-3 mb-3">
         <h1 className="h3 mb-0 me-auto">{t('audits.title')}</h1>
-        <div>
-          <label className="form-label small mb-1" htmlFor="audits-from">
-            {t('audits.filter.from')}
-          </label>
-          <input
-            id="audits-from"
-            type="date"
-            className="form-control form-control-sm"
-            value={fromDate}
-            max={toDate}
-            onChange={(e) => {
-              setFromDate(e.target.value);
-              setPage(0);
-            }}
-            data-testid="audits-from"
-          />
-        </div>
-        <div>
-          <label className="form-label small mb-1" htmlFor="audits-to">
-            {t('audits.filter.to')}
-          </label>
-          <input
-            id="audits-to"
-            type="date"
-            className="form-control form-control-sm"
-            value={toDate}
-            min={fromDate}
-            onChange={(e) => {
-              setToDate(e.target.value);
-              setPage(0);
-            }}
-            data-testid="audits-to"
-          />
-        </div>
+        <DateInput
+          id="audits-from"
+          label={t('audits.filter.from')}
+          value={fromDate}
+          bounds={{ max: toDate }}
+          onChange={(v) => {
+            setFromDate(v);
+            restart();
+          }}
+        />
+        <DateInput
+          id="audits-to"
+          label={t('audits.filter.to')}
+          value={toDate}
+          bounds={{ min: fromDate }}
+          onChange={(v) => {
+            setToDate(v);
+            restart();
+          }}
+        />
       </div>
-      <div className="card shadow-sm border-0">
-        {audits.isPending ? (
-          <DelayedSpinner label={t('global.common.loading')} />
-        ) : audits.isError ? (
-          <div className="p-4 text-danger">{t('audits.loadError')}</div>
-        ) : audits.data.rows.length === 0 ? (
-          <div className="p-5 text-center text-body-secondary" data-testid="audits-empty">
-            {t('audits.notFound')}
-          </div>
-        ) : (
+      <ListCard
+        query={audits}
+        loadErrorKey="audits.loadError"
+        emptyKey="audits.notFound"
+        emptyTestId="audits-empty"
+        isEmpty={(d) => d.rows.length === 0}
+      >
+        {(data) => (
           <div className="table-responsive">
             <table className="table table-sm table-hover align-middle mb-0" data-testid="audits-table">
               <thead>
@@ -89,7 +97,7 @@ export function AuditsPage() {
                 </tr>
               </thead>
               <tbody>
-                {audits.data.rows.map((a) => (
+                {data.rows.map((a) => (
                   <tr key={a.id} data-testid="audit-row" data-principal={a.principal} data-type={a.type}>
                     <td className="text-nowrap">{withSeconds(a.timestamp)}</td>
                     <td>{a.principal}</td>
@@ -111,22 +119,8 @@ export function AuditsPage() {
             </table>
           </div>
         )}
-      </div>
-      {audits.data && audits.data.total > 0 && (
-        <div className="mt-3">
-          <Pagination
-            page={page}
-            size={size}
-            total={audits.data.total}
-            onPage={setPage}
-            onSize={(s) => {
-              setSize(s);
-              setPage(0);
-            }}
-            testId="audits-pagination"
-          />
-        </div>
-      )}
+      </ListCard>
+      {footer(audits.data?.total, 'audits-pagination')}
     </div>
   );
 }

@@ -8,10 +8,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AccessModes, GLOBAL_COMPONENT_ID, type AccessMode } from '@domain/enums';
 import { authorityKey, type AuthorityInput } from '@domain/user-admin';
-import { IconPlus, IconTrash } from '../../../components/icons';
+import { IconPlus } from '../../../components/icons';
 import { nodeQueries } from '../../graph/api';
 import { processQueries } from '../../processes/api';
 import { adminQueries } from '../api';
+import { IconButton } from './parts';
 
 type Scope = 'GLOBAL' | 'PROCESS' | 'NODE';
 
@@ -107,16 +108,11 @@ export function AuthorityEditor({
                   <ModeBadge mode={a.mode} />
                 </td>
                 <td className="text-end">
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-outline-danger"
-                    title={t('global.common.delete')}
+                  <IconButton
+                    kind="delete"
                     onClick={() => onChange(value.filter((x) => authorityKey(x) !== authorityKey(a)))}
-                    data-testid={`${testId}-remove`}
-                  >
-                    <IconTrash />
-                    <span className="visually-hidden">{t('global.common.delete')}</span>
-                  </button>
+                    testId={`${testId}-remove`}
+                  />
                 </td>
               </tr>
             ))}

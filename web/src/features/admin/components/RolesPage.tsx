@@ -8,13 +8,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { RoleDTO } from '@domain/api-types';
 import { roleNameRule, type AuthorityInput } from '@domain/user-admin';
-import { ConfirmModal } from '../../../components/ConfirmModal';
-import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { Field, inputClass } from '../../../components/FormField';
-import { IconPencil, IconPlus, IconTrash } from '../../../components/icons';
+import { IconPlus } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { adminQueries, authorityInput, useDeleteRole, useSaveRole } from '../api';
 import { AuthorityEditor, ModeBadge, useAuthorityLabel } from './AuthorityEditor';
+import { DeleteConfirm, IconButton, ListCard } from './parts';
 
 function RoleModal({ role, onClose }: { role: RoleDTO | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -97,12 +96,8 @@ export function RolesPage() {
           {t('userManagement.role.createLabel')}
         </button>
       </div>
-      <div className="card shadow-sm border-0">
-        {roles.isPending ? (
-          <DelayedSpinner label={t('global.common.loading')} />
-        ) : roles.isError ? (
-          <div className="p-4 text-danger">{t('userManagement.home.loadError')}</div>
-        ) : (
+      <ListCard query={roles} loadErrorKey="userManagement.home.loadError">
+        {(data) => (
           <table className="table table-hover align-middle mb-0" data-testid="roles-table">
             <thead>
               <tr>
@@ -112,7 +107,7 @@ export function RolesPage() {
               </tr>
             </thead>
             <tbody>
-              {roles.data.map((r) => (
+              {data.map((r) => (
                 <tr key={r.id} data-testid="role-row" data-name={r.name}>
                   <td className="fw-medium">
                     {r.name}
@@ -131,46 +126,34 @@ export function RolesPage() {
                     ))}
                   </td>
                   <td className="text-end text-nowrap">
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-outline-primary me-1"
-                      title={t('global.common.edit')}
+                    <IconButton
+                      kind="edit"
+                      className="me-1"
                       onClick={() => setEditing(r)}
-                      data-testid="role-edit"
-                    >
-                      <IconPencil />
-                      <span className="visually-hidden">{t('global.common.edit')}</span>
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-outline-danger"
-                      title={t('global.common.delete')}
+                      testId="role-edit"
+                    />
+                    <IconButton
+                      kind="delete"
                       disabled={r.builtIn}
                       onClick={() => setDeleting(r)}
-                      data-testid="role-delete"
-                    >
-                      <IconTrash />
-                      <span className="visually-hidden">{t('global.common.delete')}</span>
-                    </button>
+                      testId="role-delete"
+                    />
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
-      </div>
+      </ListCard>
       {editing && <RoleModal role={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       {deleting && (
-        <ConfirmModal
-          danger
-          title={t('entity.delete.title')}
+        <DeleteConfirm
+          question={t('userManagement.role.deleteQuestion', { name: deleting.name })}
           pending={remove.isPending}
           onClose={() => setDeleting(null)}
           onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
           testId="role-delete-modal"
-        >
-          {t('userManagement.role.deleteQuestion', { name: deleting.name })}
-        </ConfirmModal>
+        />
       )}
     </div>
   );

@@ -10,21 +10,18 @@ import { Link } from 'react-router-dom';
 import type { AdminUserDTO } from '@domain/api-types';
 import { LIMITS } from '@domain/validation';
 import { USERS_PAGE_SIZE } from '@domain/user-admin';
-import { ConfirmModal } from '../../../components/ConfirmModal';
-import { DelayedSpinner } from '../../../components/DelayedSpinner';
-import { IconPencil, IconPlus, IconSearch, IconTrash } from '../../../components/icons';
-import { Pagination } from '../../../components/Pagination';
+import { IconPencil, IconPlus, IconSearch } from '../../../components/icons';
 import { formatDate } from '../../document-detail/components/DocumentDetailPage';
 import { useSession } from '../../account/session';
 import { adminQueries, useDeleteUser } from '../api';
 import { ModeBadge, useAuthorityLabel } from './AuthorityEditor';
+import { DeleteConfirm, IconButton, ListCard, usePaging } from './parts';
 
 export function UsersPage() {
   const { t } = useTranslation();
   const { account } = useSession();
   const [filter, setFilter] = useState('');
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(USERS_PAGE_SIZE);
+  const { page, size, restart, footer } = usePaging(USERS_PAGE_SIZE);
   const [deleting, setDeleting] = useState<AdminUserDTO | null>(null);
   const users = useQuery(
     adminQueries.userPage({ page, size, filter: filter.length >= LIMITS.textFilterMin ? filter : '' }),
@@ -48,7 +45,7 @@ export function UsersPage() {
             value={filter}
             onChange={(e) => {
               setFilter(e.target.value);
-              setPage(0);
+              restart();
             }}
             data-testid="users-search"
           />
@@ -59,16 +56,14 @@ export function UsersPage() {
         </Link>
       </div>
 
-      <div className="card shadow-sm border-0">
-        {users.isPending ? (
-          <DelayedSpinner label={t('global.common.loading')} />
-        ) : users.isError ? (
-          <div className="p-4 text-danger">{t('userManagement.home.loadError')}</div>
-        ) : users.data.rows.length === 0 ? (
-          <div className="p-5 text-center text-body-secondary" data-testid="users-empty">
-            {t('userManagement.home.notFound')}
-          </div>
-        ) : (
+      <ListCard
+        query={users}
+        loadErrorKey="userManagement.home.loadError"
+        emptyKey="userManagement.home.notFound"
+        emptyTestId="users-empty"
+        isEmpty={(d) => d.rows.length === 0}
+      >
+        {(data) => (
           <div className="table-responsive">
             <table className="table table-hover align-middle mb-0" data-testid="users-table">
               <thead>
@@ -87,7 +82,7 @@ export function UsersPage() {
                 </tr>
               </thead>
               <tbody>
-                {users.data.rows.map((u) => (
+                {data.rows.map((u) => (
                   <tr key={u.id} data-testid="user-row" data-login={u.login}>
                     <td className="text-body-secondary">{u.id}</td>
                     <td className="fw-medium">
@@ -135,17 +130,12 @@ export function UsersPage() {
                         <IconPencil />
                         <span className="visually-hidden">{t('global.common.edit')}</span>
                       </Link>
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline-danger"
-                        title={t('global.common.delete')}
+                      <IconButton
+                        kind="delete"
                         disabled={account?.id === u.id}
                         onClick={() => setDeleting(u)}
-                        data-testid="user-delete"
-                      >
-                        <IconTrash />
-                        <span className="visually-hidden">{t('global.common.delete')}</span>
-                      </button>
+                        testId="user-delete"
+                      />
                     </td>
                   </tr>
                 ))}
@@ -153,33 +143,16 @@ export function UsersPage() {
             </table>
           </div>
         )}
-      </div>
-      {users.data && users.data.total > 0 && (
-        <div className="mt-3">
-          <Pagination
-            page={page}
-            size={size}
-            total={users.data.total}
-            onPage={setPage}
-            onSize={(s) => {
-              setSize(s);
-              setPage(0);
-            }}
-            testId="users-pagination"
-          />
-        </div>
-      )}
+      </ListCard>
+      {footer(users.data?.total, 'users-pagination')}
       {deleting && (
-        <ConfirmModal
-          danger
-          title={t('entity.delete.title')}
+        <DeleteConfirm
+          question={t('userManagement.delete.question', { login: deleting.login })}
           pending={remove.isPending}
           onClose={() => setDeleting(null)}
           onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
           testId="user-delete-modal"
-        >
-          {t('userManagement.delete.question', { login: deleting.login })}
-        </ConfirmModal>
+        />
       )}
     </div>
   );
