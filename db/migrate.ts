@@ -21,6 +21,7 @@ import * as m015 from './migrations/015_issues';
 import * as m016 from './migrations/016_document_lists';
 import * as m017 from './migrations/017_document_search';
 import * as m019 from './migrations/019_document_peaks';
+import * as m020 from './migrations/020_audits';
 import * as m022 from './migrations/022_api_keys';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '016_document_lists': m016,
   '017_document_search': m017,
   '019_document_peaks': m019,
+  '020_audits': m020,
   '022_api_keys': m022,
 };
 

@@ -81,3 +81,37 @@ export interface HealthDTO {
   status: 'UP' | 'DOWN';
   components: Record<string, { status: 'UP' | 'DOWN'; details?: Record<string, unknown> }>;
 }
+
+/**
+ * A user as administrators see and edit it (api/users; issue 15): the account's fields, but `authorities`
+ * are the user's own (those of the roles are on the roles).
+ */
+export type AdminUserDTO = AccountDTO;
+
+/** An authority with what it names, for pickers and lists (GET api/authorities). */
+export interface AuthorityViewDTO extends AuthorityDTO {
+  /** the process's or node's name; null for the global permission (component -1) or a deleted component */
+  componentName: string | null;
+  /** the process of a node (or the process itself); null for the global permission */
+  processId: number | null;
+  processName: string | null;
+}
+
+/** A role: a name bundling authorities (api/roles). Built-in roles cannot be renamed or deleted. */
+export interface RoleDTO {
+  id: number;
+  name: string;
+  builtIn: boolean;
+  authorities: AuthorityDTO[];
+}
+
+/** An audit event (GET management/audits; api/services/audits.ts). */
+export interface AuditDTO {
+  id: number;
+  /** who did it: a login, or the name tried on a failed sign-in */
+  principal: string;
+  type: string;
+  /** ISO date-time */
+  timestamp: string;
+  data: Record<string, unknown>;
+}

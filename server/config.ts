@@ -58,6 +58,8 @@ export interface AppConfig {
    * RESULT_WINDOW of domain/paging.ts; beyond it keyset cursors); lowered only to test the rule.
    */
   listResultWindow: number;
+  /** Audit events older than this many days are deleted (AUDIT_RETENTION_DAYS, default 30; api/services/audits.ts). */
+  auditRetentionDays: number;
 }
 
 /**
@@ -194,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
     listResultWindow: positiveInt(env.LIST_RESULT_WINDOW) ?? RESULT_WINDOW,
+    auditRetentionDays: positive(env, 'AUDIT_RETENTION_DAYS', 30),
   };
 }
 

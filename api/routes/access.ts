@@ -114,6 +114,22 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/account/reset-password/init': PUBLIC,
   'POST /api/account/reset-password/finish': PUBLIC,
 
+  // --- administration: users, roles, authorities, audits (issue 15; docs/api-users.md) ---
+  'GET /api/users': ADMIN_ROLE,
+  'GET /api/_search/users': ADMIN_ROLE,
+  'GET /api/users/:id': ADMIN_ROLE,
+  'POST /api/users': ADMIN_ROLE,
+  'PUT /api/users': ADMIN_ROLE,
+  'DELETE /api/users/:id': ADMIN_ROLE,
+  'GET /api/authorities': ADMIN_ROLE,
+  'POST /api/authorities': ADMIN_ROLE,
+  'DELETE /api/authorities/:id': ADMIN_ROLE,
+  'GET /api/roles': ADMIN_ROLE,
+  'POST /api/roles': ADMIN_ROLE,
+  'PUT /api/roles': ADMIN_ROLE,
+  'DELETE /api/roles/:id': ADMIN_ROLE,
+  'GET /management/audits': ADMIN_ROLE,
+
   // --- processes, tags, actors ---
   'GET /api/processes': SIGNED_IN, // filtered to the readable processes
   'GET /api/processes/:id': onProcess('READ', param('id', 'process')),

@@ -9,12 +9,14 @@ import type { AppDeps } from '../app';
 import { currentUser, refuseApiKeyCaller } from '../auth';
 import { FieldErrorCollector, notFound } from '../errors';
 import { createApiKey, deleteApiKey, listApiKeys } from '../services/api-keys';
+import { AuditTypes, recordAudit } from '../services/audits';
 import { body, idParam, pageQuery } from '../validate';
 import { API_KEY_PAGE_SIZE, expirationDateRule, expirationInstant } from '../../domain/api-keys';
 
 export const createSchema = z.object({ expirationDate: z.string().nullish() });
 
-export function apiKeyRoutes({ knex }: AppDeps): Router {
+export function apiKeyRoutes(deps: AppDeps): Router {
+  const { knex } = deps;
   const router = new Router();
 
   router.get('/api/api-keys', async (ctx) => {
@@ -34,6 +36,12 @@ export function apiKeyRoutes({ knex }: AppDeps): Router {
       .check('expirationDate', expirationDateRule(expirationDate, new Date()))
       .throwIfAny();
     const created = await createApiKey(knex, user.id, expirationInstant(expirationDate!.trim())!);
+    // the key's id, prefix and expiry: never its token
+    await recordAudit(deps, {
+      principal: user.login,
+      type: AuditTypes.API_KEY_CREATED,
+      data: { id: created.id, prefix: created.prefix, expirationDate: created.expirationDate },
+    });
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
     ctx.body = created;
@@ -42,7 +50,9 @@ export function apiKeyRoutes({ knex }: AppDeps): Router {
   router.delete('/api/api-keys/:id', async (ctx) => {
     const user = currentUser(ctx);
     refuseApiKeyCaller(ctx);
-    if (!(await deleteApiKey(knex, user.id, idParam(ctx.params.id)))) throw notFound('apiKey');
+    const id = idParam(ctx.params.id);
+    if (!(await deleteApiKey(knex, user.id, id))) throw notFound('apiKey');
+    await recordAudit(deps, { principal: user.login, type: AuditTypes.API_KEY_DELETED, data: { id } });
     ctx.status = 204;
   });
 

@@ -26,6 +26,7 @@ import * as speech from './speech';
 import * as steps from './steps';
 import * as sftpConnections from './sftp-connections';
 import * as tags from './tags';
+import * as users from './users';
 
 /** A route whose body takes one of several shapes (by its `type`) lists them all. */
 export type BodySchema = z.ZodType | readonly z.ZodType[];
@@ -92,4 +93,9 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'PUT /api/utterance-tokens': speech.tokenUpdateSchema,
   'POST /api/asr-documents': speech.asrCreateSchema,
   'PUT /api/asr-documents': speech.asrUpdateSchema,
+  'POST /api/users': users.schemas.user,
+  'PUT /api/users': users.schemas.user,
+  'POST /api/authorities': users.schemas.authority,
+  'POST /api/roles': users.schemas.role,
+  'PUT /api/roles': users.schemas.role,
 };

@@ -11,6 +11,7 @@ import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
 import { apiDocsRoutes } from './api-docs';
 import { apiKeyRoutes } from './api-keys';
+import { auditRoutes } from './audits';
 import { actionResultRoutes } from './action-results';
 import { stepActionResultRoutes } from './action-results-steps';
 import { connectionRoutes } from './connections';
@@ -39,6 +40,7 @@ import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 import { speechRoutes } from './speech';
 import { tagRoutes } from './tags';
+import { userRoutes } from './users';
 
 /** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
 export function buildRouters(deps: AppDeps): Router[] {
@@ -73,6 +75,8 @@ export function buildRouters(deps: AppDeps): Router[] {
     llmRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
+    userRoutes(deps),
+    auditRoutes(deps),
   ];
   // the API documentation describes every router, itself included
   routers.push(apiDocsRoutes(deps, routers));

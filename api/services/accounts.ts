@@ -12,13 +12,14 @@ import { Roles } from '../../domain/enums';
 import { loadAuthUser, signToken, type AuthUser } from '../auth';
 import type { AppConfig } from '../../server/config';
 import { appError, unauthorized } from '../errors';
+import { AuditTypes, recordAudit } from './audits';
 import { createLoginThrottle } from './login-throttle';
 import { accountMail } from './mail-templates';
 import type { Mailer } from './mail';
 
 export const LANG_KEYS = ['en', 'pl'] as const;
 export const RESET_KEY_VALIDITY_HOURS = 24;
-const ENTITY = 'userManagement';
+export const ENTITY = 'userManagement';
 const KEY_LENGTH = 20;
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** created_by of self-registered accounts (JHipster's name for "nobody signed in"). */
@@ -67,7 +68,7 @@ export function randomKey(length = KEY_LENGTH): string {
   return key;
 }
 
-const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
 
 // Compared against when the login is unknown, so that the answer takes as long as for a known one.
 let dummyHash: Promise<string> | null = null;
@@ -86,7 +87,7 @@ function uniqueViolation(err: unknown): string | null {
 }
 
 /** Maps a race lost on the users' unique indexes to the same app errors as the checks before it. */
-function rethrowTaken(err: unknown): never {
+export function rethrowTaken(err: unknown): never {
   const constraint = uniqueViolation(err);
   if (constraint?.includes('login')) throw appError('error.userexists', ENTITY);
   if (constraint?.includes('email')) throw appError('error.emailexists', ENTITY);
@@ -107,6 +108,7 @@ export async function revokeSessions(knex: Knex, userId: number): Promise<boolea
 
 export function createAccountService({ knex, config, mailer }: AccountDeps) {
   const throttle = createLoginThrottle(knex, config.loginThrottle);
+  const audit = { knex, config };
   const link = (path: string) => `${config.baseUrl.replace(/\/+$/, '')}${path}`;
   const findByEmail = (db: Knex, email: string) =>
     db<UserRow>('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first();
@@ -126,6 +128,31 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
     );
   };
 
+  /** The sign-in's checks (authenticate() adds the audit). */
+  async function checkCredentials(
+    username: string,
+    password: string,
+    rememberMe: boolean,
+    address: string,
+  ): Promise<string> {
+    await throttle.check(username, address);
+    const row = await knex('users')
+      .where({ login: username.toLowerCase() })
+      .first('id', 'login', 'password_hash', 'activated');
+    if (!(await bcrypt.compare(password, row?.password_hash ?? (await timingDummy())))) {
+      await throttle.failure(username, address);
+      throw unauthorized();
+    }
+    if (!row) {
+      // The dummy hash matched: cannot happen short of a random 32-character password being guessed.
+      await throttle.failure(username, address);
+      throw unauthorized();
+    }
+    await throttle.success(username, address);
+    if (!row.activated) throw unauthorized(`User ${row.login} was not activated`);
+    return issueToken(row.id, rememberMe ? config.jwtValidityRememberMe : config.jwtValidity);
+  }
+
   return {
     /**
      * Checks the credentials and returns a signed JWT. `address` is the client's (ctx.ip): sign-in
@@ -137,22 +164,25 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       rememberMe: boolean,
       address: string,
     ): Promise<string> {
-      await throttle.check(username, address);
-      const row = await knex('users')
-        .where({ login: username.toLowerCase() })
-        .first('id', 'login', 'password_hash', 'activated');
-      if (!(await bcrypt.compare(password, row?.password_hash ?? (await timingDummy())))) {
-        await throttle.failure(username, address);
-        throw unauthorized();
+      const principal = username.toLowerCase();
+      try {
+        const token = await checkCredentials(username, password, rememberMe, address);
+        await recordAudit(audit, {
+          principal,
+          type: AuditTypes.AUTHENTICATION_SUCCESS,
+          data: { remoteAddress: address },
+        });
+        return token;
+      } catch (err) {
+        const e = err as { status?: number; body?: { detail?: unknown } };
+        if (e.status === 401 || e.status === 429)
+          await recordAudit(audit, {
+            principal,
+            type: AuditTypes.AUTHENTICATION_FAILURE,
+            data: { remoteAddress: address, message: String(e.body?.detail ?? 'Bad credentials') },
+          });
+        throw err;
       }
-      if (!row) {
-        // The dummy hash matched: cannot happen short of a random 32-character password being guessed.
-        await throttle.failure(username, address);
-        throw unauthorized();
-      }
-      await throttle.success(username, address);
-      if (!row.activated) throw unauthorized(`User ${row.login} was not activated`);
-      return issueToken(row.id, rememberMe ? config.jwtValidityRememberMe : config.jwtValidity);
     },
 
     /** Server-side sign-out: every token of the user stops working (all devices: tokens carry one version). */
@@ -226,6 +256,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
           last_modified_by: user.login,
           last_modified_date: knex.fn.now(),
         });
+      await recordAudit(audit, { principal: user.login, type: AuditTypes.PASSWORD_CHANGED });
       return issueToken(user.id, { until: expiresAt });
     },
 
@@ -318,6 +349,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
         : [];
       if (updated.length === 0) throw appError('error.resetKeyInvalid', ENTITY);
       await throttle.forget(updated[0].login);
+      await recordAudit(audit, { principal: updated[0].login, type: AuditTypes.PASSWORD_RESET });
     },
   };
 }

@@ -1,10 +1,10 @@
 /**
- * Texts of the account e-mails (activation, password reset) in the languages of the UI. A langKey without
+ * Texts of the account e-mails (activation, password reset, an account created by an administrator) in the languages of the UI. A langKey without
  * its own texts falls back to English, the default locale.
  */
 import type { MailMessage } from './mail';
 
-export type AccountMailKind = 'activation' | 'passwordReset';
+export type AccountMailKind = 'activation' | 'passwordReset' | 'creation';
 
 interface MailParams {
   login: string;
@@ -44,6 +44,21 @@ const TEMPLATES: Record<string, Record<AccountMailKind, Template>> = {
         `The ${appName} team`,
       ].join('\n'),
     }),
+    creation: ({ login, link, appName }) => ({
+      subject: `${appName} account created`,
+      text: [
+        `Dear ${login},`,
+        '',
+        `An administrator created your ${appName} account. Please open the link below to choose your password:`,
+        '',
+        link,
+        '',
+        'The link is valid for 24 hours; after that, ask for a password reset on the sign-in page.',
+        '',
+        'Regards,',
+        `The ${appName} team`,
+      ].join('\n'),
+    }),
   },
   pl: {
     activation: ({ login, link, appName }) => ({
@@ -69,6 +84,21 @@ const TEMPLATES: Record<string, Record<AccountMailKind, Template>> = {
         link,
         '',
         'Link jest ważny przez 24 godziny. Jeśli to nie Ty prosiłeś o nowe hasło, zignoruj tę wiadomość.',
+        '',
+        'Pozdrawiamy,',
+        `Zespół ${appName}`,
+      ].join('\n'),
+    }),
+    creation: ({ login, link, appName }) => ({
+      subject: `Utworzono konto ${appName}`,
+      text: [
+        `Witaj ${login},`,
+        '',
+        `Administrator utworzył Twoje konto w ${appName}. Otwórz poniższy link, aby ustawić hasło:`,
+        '',
+        link,
+        '',
+        'Link jest ważny przez 24 godziny; później poproś o zresetowanie hasła na stronie logowania.',
         '',
         'Pozdrawiamy,',
         `Zespół ${appName}`,

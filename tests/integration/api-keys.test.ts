@@ -52,6 +52,10 @@ describe('API keys', () => {
     expect(created.body).toMatchObject({ id: expect.any(Number), prefix: token.slice(0, 12) });
     expect(created.headers.get('cache-control')).toBe('no-store');
 
+    const audit = await knex('audits').where({ principal: owner.login, type: 'API_KEY_CREATED' }).first();
+    expect(audit.data).toMatchObject({ id: created.body.id, prefix: token.slice(0, 12) });
+    expect(JSON.stringify(audit.data)).not.toContain(token);
+
     const stored = await knex('api_keys').where('id', created.body.id).first();
     expect(stored.token_hash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(token);

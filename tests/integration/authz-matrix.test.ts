@@ -78,6 +78,24 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
   'POST /api/classifier-tags': (ids) => ({ documentId: ids.document }),
   // below ADMIN on the process only one's own or the unassigned documents may be listed
   'POST /api/v2/document-info': () => ({ paged: true, filters: [{ type: 'UNASSIGNED', value: true }] }),
+  // user administration (ROLE_ADMIN): valid bodies, so the administrator meets the handler (201, or 404 for
+  // the missing id of an update); path ids stay MISSING_ID so that no shared user, role or authority is hit
+  'POST /api/users': () => {
+    const login = unique('matrix').toLowerCase();
+    return { login, email: `${login}@example.test`, password: 'secret123', roles: ['ROLE_USER'] };
+  },
+  'PUT /api/users': () => ({
+    id: MISSING_ID,
+    login: unique('matrix').toLowerCase(),
+    email: 'm@example.test',
+  }),
+  'POST /api/roles': () => ({ name: `ROLE_${unique('MATRIX').toUpperCase()}`, authorities: [] }),
+  'PUT /api/roles': () => ({
+    id: MISSING_ID,
+    name: `ROLE_${unique('MATRIX').toUpperCase()}`,
+    authorities: [],
+  }),
+  'POST /api/authorities': (ids) => ({ componentId: ids.process, type: 'PROCESS', mode: 'READ' }),
 };
 
 /** Values of path parameters that name no declared reference. */

@@ -4,6 +4,7 @@ import { ChangelogPage } from '../changelog/ChangelogPage';
 import { PrivateRoute } from './components/PrivateRoute';
 import { NotBuiltYetPage, NotFoundPage } from './components/StatusPages';
 import { ADMIN_PAGES } from './components/Navbar';
+import { adminRoutes, BUILT_ADMIN_PAGES } from '../admin/routes';
 
 export const shellRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/lp" replace /> },
@@ -22,14 +23,15 @@ export const shellRoutes: RouteObject[] = [
     element: <PrivateRoute roles={['ADMIN']} />,
     children: [
       { index: true, element: <Navigate to="user-management" replace /> },
-      ...ADMIN_PAGES.map((page) => ({
-        path: page,
-        element: <NotBuiltYetPage page={`admin.${page}`} />,
-      })),
+      ...adminRoutes,
       {
         path: 'docs',
         lazy: async () => ({ Component: (await import('../api-docs/ApiDocsPage')).ApiDocsPage }),
       },
+      ...ADMIN_PAGES.filter((page) => !BUILT_ADMIN_PAGES.includes(page)).map((page) => ({
+        path: page,
+        element: <NotBuiltYetPage page={`admin.${page}`} />,
+      })),
     ],
   },
 ];
