@@ -4,30 +4,15 @@
  * "Try it out" on GET /api/account answers as the signed-in administrator. A plain user has no admin menu.
  * Screenshot in tests/artifacts/.
  */
-import knexFactory, { type Knex } from 'knex';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { buildUser } from '../support/harness';
-import { BASE_URL, launch, shot, signedInPage } from './support';
+import { BASE_URL, browserSuite, shot, signedInPage } from './support';
 
 describe('API documentation in Chromium', () => {
-  let knex: Knex;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    browser = await launch();
-  });
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
-  });
+  const suite = browserSuite();
 
   it('opens Swagger UI from the admin menu and tries a route as the signed-in admin', async () => {
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
-    const page = await signedInPage(browser, contexts, admin);
+    const admin = await buildUser(suite.knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    const page = await signedInPage(suite.browser, suite.contexts, admin);
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
@@ -52,7 +37,7 @@ describe('API documentation in Chromium', () => {
     await shot(page, '94-api-docs');
     expect(violations).toEqual([]);
 
-    const user = await signedInPage(browser, contexts, await buildUser(knex));
+    const user = await signedInPage(suite.browser, suite.contexts, await buildUser(suite.knex));
     expect(await user.getByTestId('admin-menu').count()).toBe(0);
   });
 });

@@ -4,38 +4,26 @@
  * reload (only its prefix is listed), deletes it with a confirmation, and the next call is 401. The page
  * in Polish. Screenshot in tests/artifacts/.
  */
-import knexFactory, { type Knex } from 'knex';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { buildProcess, buildUser, type BuiltUser } from '../support/harness';
-import { BASE_URL, chooseLanguage, launch, shot, signedInPage } from './support';
+import { BASE_URL, browserSuite, chooseLanguage, shot, signedInPage } from './support';
 
 describe('access tokens in Chromium', () => {
-  let knex: Knex;
-  let browser: Browser;
+  const suite = browserSuite();
   let user: BuiltUser;
   let processId: number;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    processId = (await buildProcess(knex)).id;
-    user = await buildUser(knex, {
+    processId = (await buildProcess(suite.knex)).id;
+    user = await buildUser(suite.knex, {
       authorities: [{ componentId: processId, type: 'PROCESS', mode: 'READ' }],
     });
-    browser = await launch();
-  });
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
   });
 
   const processesWith = (token: string) =>
     fetch(`${BASE_URL}/api/processes`, { headers: { 'X-API-Key': token } });
 
   it('creates a token shown once, calls the API with it, deletes it, and the next call is 401', async () => {
-    const page = await signedInPage(browser, contexts, user);
+    const page = await signedInPage(suite.browser, suite.contexts, user);
     await page.getByTestId('account-menu').click();
     await page.getByTestId('menu-api-keys').click();
     await page.waitForURL(`${BASE_URL}/account/api-keys`);

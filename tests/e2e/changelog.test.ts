@@ -3,30 +3,15 @@
  * spec's versions v1.11 to v0.10 with Features and Bugfixes after this product's releases, in English and
  * in Polish. Screenshot in tests/artifacts/.
  */
-import knexFactory, { type Knex } from 'knex';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { buildUser } from '../support/harness';
-import { BASE_URL, chooseLanguage, launch, shot, signedInPage } from './support';
+import { BASE_URL, browserSuite, chooseLanguage, shot, signedInPage } from './support';
 
 describe('changelog in Chromium', () => {
-  let knex: Knex;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    browser = await launch();
-  });
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
-  });
+  const suite = browserSuite();
 
   it('shows the releases and the spec history signed out, and from the version label in English and Polish', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    suite.contexts.push(context);
     const anonymous = await context.newPage();
     await anonymous.goto(`${BASE_URL}/changelog`);
     await anonymous.getByTestId('changelog-page').waitFor();
@@ -42,7 +27,7 @@ describe('changelog in Chromium', () => {
     expect(await v111.textContent()).toContain('A completed step stays completed');
     await shot(anonymous, '92-changelog-en');
 
-    const page = await signedInPage(browser, contexts, await buildUser(knex));
+    const page = await signedInPage(suite.browser, suite.contexts, await buildUser(suite.knex));
     await page.getByTestId('version-label').click();
     await page.waitForURL(`${BASE_URL}/changelog`);
     await chooseLanguage(page, 'pl');

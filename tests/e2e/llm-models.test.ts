@@ -6,32 +6,17 @@
  * on the page. Polish labels. Screenshot in tests/artifacts/.
  */
 import crypto from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { buildUser } from '../support/harness';
-import { api, BASE_URL, chooseLanguage, launch, shot, signedInPage, tokenFor } from './support';
+import { api, BASE_URL, browserSuite, chooseLanguage, shot, signedInPage, tokenFor } from './support';
 
 describe('LLM models management in Chromium', () => {
-  let knex: Knex;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite();
   const name = `model-${crypto.randomBytes(3).toString('hex')}`;
 
-  beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    browser = await launch();
-  });
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
-  });
-
   it('creates, edits and deletes a model; only administrators reach the page', async () => {
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    const admin = await buildUser(suite.knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
     const token = await tokenFor(admin.login, admin.password);
-    const page = await signedInPage(browser, contexts, admin);
+    const page = await signedInPage(suite.browser, suite.contexts, admin);
     await page.getByTestId('entities-menu').click();
     await page.getByTestId('menu-entity-llm-model').click();
     await page.waitForURL(`${BASE_URL}/entity/llm-model`);
@@ -70,10 +55,10 @@ describe('LLM models management in Chromium', () => {
     await chooseLanguage(page, 'pl');
     await page.getByRole('heading', { name: 'Modele LLM' }).waitFor();
 
-    const globalReader = await buildUser(knex, {
+    const globalReader = await buildUser(suite.knex, {
       authorities: [{ componentId: -1, type: 'PROCESS', mode: 'READ' }],
     });
-    const other = await signedInPage(browser, contexts, globalReader);
+    const other = await signedInPage(suite.browser, suite.contexts, globalReader);
     await other.getByTestId('entities-menu').click();
     expect(await other.getByTestId('menu-entity-llm-model').count()).toBe(0);
     await other.goto(`${BASE_URL}/entity/llm-model`);

@@ -263,6 +263,34 @@ export async function closeAll(
 }
 
 /**
+ * The usual frame of a small browser suite, to call inside describe(): its beforeAll opens a database handle
+ * (for building users) and the browser, its afterAll closes them and every context in `contexts`.
+ */
+export function browserSuite(): {
+  readonly knex: Knex;
+  readonly browser: Browser;
+  contexts: BrowserContext[];
+} {
+  let knex: Knex | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+    browser = await launch();
+  });
+  afterAll(() => closeAll(contexts, browser, knex));
+  return {
+    get knex() {
+      return knex!;
+    },
+    get browser() {
+      return browser!;
+    },
+    contexts,
+  };
+}
+
+/**
  * Elements that stick out of the window sideways (a page that scrolls horizontally, a menu running off the
  * right edge), each described as `tag.class [testid] left..right`; empty when everything fits. Elements
  * inside a box that clips its overflow (the graph canvas, a scrolling table) count only through that box.
