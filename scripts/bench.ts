@@ -16,8 +16,10 @@
  *   (scripts/bench-lists.ts, issue 13), under `lists`.
  * - measures the graph page in headless Chromium (scripts/bench-graph.ts, issue 17): time to the first node
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph or BENCH_ONLY=lists
- * runs only that part (its figures merged into the results file).
+ * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
+ *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
+ * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists or
+ * BENCH_ONLY=export runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +32,7 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
@@ -75,8 +78,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && only !== 'workspace' && only !== 'lists' && only !== 'graph')
-      throw new Error('BENCH_ONLY can only be workspace, graph or lists');
+    if (only && only !== 'workspace' && only !== 'lists' && only !== 'graph' && only !== 'export')
+      throw new Error('BENCH_ONLY can only be workspace, graph, lists or export');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -177,7 +180,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph'
+      only === 'lists' || only === 'graph' || only === 'export'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -192,7 +195,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists'
+      only === 'lists' || only === 'export'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -203,13 +206,22 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph'
+      only === 'workspace' || only === 'graph' || only === 'export'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
             documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
           });
     if (lists) printListsResults(lists);
+    // The step-result export at scale (scripts/bench-export.ts): peak RSS of a streamed export.
+    const exported =
+      only && only !== 'export'
+        ? undefined
+        : await benchExport({
+            databaseUrl: pg.urlFor(db),
+            rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000),
+          });
+    if (exported) printExportResults(exported);
     const now = new Date().toISOString();
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
@@ -217,6 +229,7 @@ async function main() {
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
+      ...(exported ? { export: { date: now, ...exported } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {
