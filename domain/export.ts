@@ -69,8 +69,6 @@ function dayOf(value: string): number | null {
   return ms / DAY_MS;
 }
 
-const dateOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
 /** The same day one month earlier (the last day of that month when it is shorter). */
 export function monthBefore(today: string): string {
   const [y, m, d] = today.split('-').map(Number);
