@@ -19,8 +19,10 @@
  * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording and
  *   the waveform drawn from them in Chromium, under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
  *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists or
- * BENCH_ONLY=speech runs only that part (its figures merged into the results file).
+ * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
+ *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
+ * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
+ * BENCH_ONLY=speech or BENCH_ONLY=export runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +35,7 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
 import { benchSpeech, printSpeechResults } from './bench-speech';
@@ -79,8 +82,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'speech'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists or speech');
+    if (only && !['workspace', 'lists', 'graph', 'speech', 'export'].includes(only))
+      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech or export');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -181,7 +184,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph' || only === 'speech'
+      only === 'lists' || only === 'graph' || only === 'speech' || only === 'export'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -196,7 +199,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'speech'
+      only === 'lists' || only === 'speech' || only === 'export'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -207,7 +210,7 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph' || only === 'speech'
+      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'export'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -228,6 +231,16 @@ async function main() {
             tokens: sizeFromEnv('BENCH_SPEECH_TOKENS', 20_000),
           });
     if (speech) printSpeechResults(speech);
+
+    // The step-result export at scale (scripts/bench-export.ts): peak RSS of a streamed export.
+    const exported =
+      only && only !== 'export'
+        ? undefined
+        : await benchExport({
+            databaseUrl: pg.urlFor(db),
+            rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000),
+          });
+    if (exported) printExportResults(exported);
     const now = new Date().toISOString();
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
@@ -236,6 +249,7 @@ async function main() {
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
       ...(speech ? { speech: { date: now, ...speech } } : {}),
+      ...(exported ? { export: { date: now, ...exported } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

@@ -162,6 +162,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PUT /api/nodes': onProcess('ADMIN', inBody('id', 'node')),
   'PUT /api/nodes/:id/coordinates': onProcess('ADMIN', param('id', 'node')),
   'DELETE /api/nodes/:id': onProcess('ADMIN', param('id', 'node')),
+  // step-result export (issue 16: statistics and export need ADMIN on the process)
+  'GET /api/nodes/:id/export-step-result': onProcess('ADMIN', param('id', 'node')),
   'GET /api/edges/whitelist': SIGNED_IN,
   'GET /api/edges': onProcess('READ', query('processId', 'process')),
   'POST /api/edges': onProcess('ADMIN', inBody('fromId', 'node')),

@@ -21,6 +21,7 @@ import { edgeRoutes } from './edges';
 import { fileUploadRoutes } from './file-upload';
 import { i18nRoutes } from './i18n';
 import { issueRoutes } from './issues';
+import { exportRoutes } from './export';
 import { labelRoutes } from './labels';
 import { llmRoutes } from './llm';
 import { llmModelRoutes } from './llm-models';
@@ -77,6 +78,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     trainableNodeRoutes(deps),
     userRoutes(deps),
     auditRoutes(deps),
+    exportRoutes(deps),
   ];
   // the API documentation describes every router, itself included
   routers.push(apiDocsRoutes(deps, routers));

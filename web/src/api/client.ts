@@ -20,6 +20,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not show an error toast for this call (the caller shows its own message). */
   silent?: boolean;
+  /** A successful answer's body as a Blob, unparsed (downloads); error bodies are parsed as usual. */
+  blob?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -177,7 +179,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   let data: unknown;
   try {
-    data = await parseBody(res);
+    data = options.blob && res.ok ? await res.blob() : await parseBody(res);
   } finally {
     window.clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);

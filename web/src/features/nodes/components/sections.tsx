@@ -56,7 +56,14 @@ export function sectionsFor(
         s('labels', <NerLabelsSection nodeId={id} readOnly={readOnly} />),
         s('matchingRules', <MatchingRulesSection nodeId={id} readOnly={readOnly} />),
         additional,
-        s('export', <LabelsExportSection nodeId={id} />),
+        s(
+          'export',
+          <>
+            <LabelsExportSection nodeId={id} />
+            <hr />
+            <StepResultExport nodeId={id} activityType={node.activityType} />
+          </>,
+        ),
       ];
     case 'SPAN':
       return [
@@ -72,16 +79,27 @@ export function sectionsFor(
         ),
         s('relations', <RelationsSection nodeId={id} readOnly={readOnly} />),
         additional,
-        s('export', <LabelsExportSection nodeId={id} />),
+        s(
+          'export',
+          <>
+            <LabelsExportSection nodeId={id} />
+            <hr />
+            <StepResultExport nodeId={id} activityType={node.activityType} />
+          </>,
+        ),
       ];
     case 'CLF':
       return [
         s('labels', <ClassifierLabelsSection nodeId={id} readOnly={readOnly} />),
         additional,
-        s('export', <StepResultExport nodeId={id} />),
+        s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
       ];
     case 'LLM_PROMPT':
-      return [s('prompt', <LlmPromptSettings />), additional, s('export', <StepResultExport nodeId={id} />)];
+      return [
+        s('prompt', <LlmPromptSettings />),
+        additional,
+        s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
+      ];
     case 'FILE_PARSER':
       return [s('actors', <ActorsSettings processId={node.processId} readOnly={readOnly} />), additional];
     case 'SEND_MAIL':
