@@ -79,5 +79,6 @@ export interface ErrorBodyDTO {
 
 export interface HealthDTO {
   status: 'UP' | 'DOWN';
-  components: Record<string, { status: 'UP' | 'DOWN'; details?: Record<string, unknown> }>;
+  /** UNKNOWN: not configured (mail without SMTP_HOST). */
+  components: Record<string, { status: 'UP' | 'DOWN' | 'UNKNOWN'; details?: Record<string, unknown> }>;
 }

@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router-dom';
 import { PrivateRoute } from './components/PrivateRoute';
 import { NotBuiltYetPage, NotFoundPage } from './components/StatusPages';
 import { ADMIN_PAGES } from './components/Navbar';
+import { ADMIN_WATCH_PAGES } from '../admin/watch/routes';
 
 export const shellRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/lp" replace /> },
@@ -29,7 +30,7 @@ export const shellRoutes: RouteObject[] = [
       { index: true, element: <Navigate to="user-management" replace /> },
       ...[...ADMIN_PAGES, 'docs'].map((page) => ({
         path: page,
-        element: <NotBuiltYetPage page={`admin.${page}`} />,
+        element: ADMIN_WATCH_PAGES[page] ?? <NotBuiltYetPage page={`admin.${page}`} />,
       })),
     ],
   },

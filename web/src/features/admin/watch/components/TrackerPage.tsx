@@ -1,0 +1,50 @@
+/** Administration > User tracker: the signed-in sessions (user, address, page, time), live. */
+import { useTranslation } from 'react-i18next';
+import { useTrackedSessions } from '../tracker';
+import { formatDateTime } from './format';
+
+export function TrackerPage() {
+  const { t } = useTranslation();
+  const { sessions, connected } = useTrackedSessions();
+  return (
+    <div className="container-fluid py-3" data-testid="tracker-page">
+      <div className="d-flex align-items-center gap-2 mb-3">
+        <h1 className="h3 mb-0">{t('adminWatch.tracker.title')}</h1>
+        <span
+          className={`badge ${connected ? 'text-bg-success' : 'text-bg-secondary'}`}
+          data-testid="tracker-status"
+          data-connected={connected}
+        >
+          {connected ? t('adminWatch.tracker.connected') : t('adminWatch.tracker.disconnected')}
+        </span>
+      </div>
+      <table className="table table-sm table-striped" data-testid="tracker-table">
+        <thead>
+          <tr>
+            <th>{t('adminWatch.tracker.user')}</th>
+            <th>{t('adminWatch.tracker.ip')}</th>
+            <th>{t('adminWatch.tracker.page')}</th>
+            <th>{t('adminWatch.tracker.time')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((s) => (
+            <tr key={s.sessionId} data-testid="tracker-row" data-user={s.userLogin}>
+              <td>{s.userLogin}</td>
+              <td>{s.ipAddress}</td>
+              <td data-testid="tracker-page-cell">{s.page}</td>
+              <td>{formatDateTime(s.time)}</td>
+            </tr>
+          ))}
+          {sessions.length === 0 && (
+            <tr>
+              <td colSpan={4} className="text-body-secondary">
+                {t('adminWatch.tracker.none')}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
