@@ -16,8 +16,10 @@
  *   (scripts/bench-lists.ts, issue 13), under `lists`.
  * - measures the graph page in headless Chromium (scripts/bench-graph.ts, issue 17): time to the first node
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph or BENCH_ONLY=lists
- * runs only that part (its figures merged into the results file).
+ * - connects 1,000 websocket clients to the activity tracker of an API process of its own
+ *   (scripts/bench-tracker.ts, issue 15): memory, report-to-admin latency, a burst, under `tracker`.
+ * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists or
+ * BENCH_ONLY=tracker runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,11 +34,13 @@ import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
+import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 /** ms per operation of the API and domain measurements, by label. */
 const apiResults: Record<string, { msPerOp: number; runs: number }> = {};
@@ -61,6 +65,7 @@ async function main() {
   const temporalPromise = startTemporalDevServer(cli, { uiPort: null });
   const bundlePromise = bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows/index'),
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   // Settled either way, so a failure of one does not leave the other running unobserved.
@@ -75,8 +80,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && only !== 'workspace' && only !== 'lists' && only !== 'graph')
-      throw new Error('BENCH_ONLY can only be workspace, graph or lists');
+    if (only && !['workspace', 'lists', 'graph', 'tracker'].includes(only))
+      throw new Error('BENCH_ONLY can only be workspace, graph, lists or tracker');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -177,7 +182,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph'
+      only === 'lists' || only === 'graph' || only === 'tracker'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -192,7 +197,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists'
+      only === 'lists' || only === 'tracker'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -203,13 +208,24 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph'
+      only === 'workspace' || only === 'graph' || only === 'tracker'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
             documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
           });
     if (lists) printListsResults(lists);
+    // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
+    const tracker =
+      only && only !== 'tracker'
+        ? undefined
+        : await benchTracker({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            clients: sizeFromEnv('BENCH_TRACKER_CLIENTS', 1000),
+            reports: sizeFromEnv('BENCH_TRACKER_REPORTS', 300),
+          });
+    if (tracker) printTrackerResults(tracker);
     const now = new Date().toISOString();
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
@@ -217,6 +233,7 @@ async function main() {
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
+      ...(tracker ? { tracker: { date: now, ...tracker } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

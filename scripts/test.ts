@@ -18,6 +18,7 @@ import { startOpenAiServer } from '../tests/support/openai-server';
 import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 // Per run, so two runs on one machine do not overwrite each other's bundle and results.
 const TEST_DIR = path.join(ROOT, '.data', 'test', String(process.pid));
@@ -74,6 +75,7 @@ async function main(): Promise<number> {
       : null;
     const bundlePromise = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows/index'),
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
       logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
     });
     await migrateAndSeed(env.DATABASE_URL);

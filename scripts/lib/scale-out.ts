@@ -207,7 +207,7 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     const name = `worker-${index + 1}`;
     const slot: Slot = {
       launch() {
-        const w = spawnMember(name, 'workflows/worker.ts', base, /\[worker\] polling task queue/);
+        const w = spawnMember(name, 'workflows/worker.ts', base, /polling task queue/);
         slot.child = w.child;
         slot.member = w.member;
         workers[index] = w.member;

@@ -148,11 +148,13 @@ export function MetricsPage() {
                       label: t('adminWatch.metrics.heapMiB'),
                       data: samples.map((s) => s.heapMiB),
                       borderColor: '#0d6efd',
+                      yAxisID: 'y',
                     },
                     {
                       label: t('adminWatch.metrics.rssMiB'),
                       data: samples.map((s) => s.rssMiB),
                       borderColor: '#198754',
+                      yAxisID: 'y',
                     },
                     {
                       label: t('adminWatch.metrics.lagMs'),
@@ -164,7 +166,10 @@ export function MetricsPage() {
                 }}
                 options={{
                   animation: false,
-                  scales: { lag: { position: 'right', beginAtZero: true }, y: { beginAtZero: true } },
+                  scales: {
+                    y: { position: 'left', beginAtZero: true },
+                    lag: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } },
+                  },
                 }}
               />
             </Card>
@@ -177,6 +182,7 @@ export function MetricsPage() {
                       label: t('adminWatch.metrics.count'),
                       data: routes.map((r) => r.count),
                       backgroundColor: '#0d6efd',
+                      xAxisID: 'x',
                     },
                     {
                       label: t('adminWatch.metrics.meanMs'),
@@ -189,7 +195,10 @@ export function MetricsPage() {
                 options={{
                   animation: false,
                   indexAxis: 'y',
-                  scales: { ms: { position: 'top', beginAtZero: true }, x: { beginAtZero: true } },
+                  scales: {
+                    x: { position: 'bottom', beginAtZero: true },
+                    ms: { axis: 'x', position: 'top', beginAtZero: true, grid: { drawOnChartArea: false } },
+                  },
                 }}
               />
             </Card>
