@@ -111,7 +111,7 @@ export async function createWorker(
     // The request id of the API call that started a workflow reaches its activities (a prebuilt bundle
     // carries the workflow interceptor itself: bundleWorkflowCode with WORKFLOW_INTERCEPTOR_MODULES).
     interceptors: {
-      workflowModules: WORKFLOW_INTERCEPTOR_MODULES,
+      ...(s.workflowBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
       activity: [requestIdInterceptors.activity],
     },
     activities: createActivities(deps),
