@@ -1,15 +1,44 @@
 /**
- * Masking of secrets in what `management/env` and `management/configprops` show: a value whose key names a
- * secret (password, secret, key, token, credential, private, signature, salt, auth, cookie, session) is
+ * Masking of secrets in what `management/env` and `management/configprops` show: a value whose key has a
+ * word naming a secret (password, secret, key, token, credential, private, signature, salt, auth, cookie,
+ * session, dsn) is
  * replaced by MASK entirely; the credentials of any URL value (`postgres://user:pass@host`) are masked
  * whatever its key. Masking errs on the side of hiding: an unknown key that looks secret is hidden.
  */
 export const MASK = '******';
 
-const SECRET_KEY =
-  /pass(word|wd|phrase)?|secret|(^|[^a-z])key($|[^a-z])|apikey|api_key|_key$|key_|token|credential|private|signature|salt|auth|cookie|session|dsn/i;
+const SECRET_WORDS = new Set([
+  'pass',
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'secret',
+  'key',
+  'apikey',
+  'token',
+  'credential',
+  'credentials',
+  'private',
+  'signature',
+  'salt',
+  'auth',
+  'authorization',
+  'cookie',
+  'session',
+  'dsn',
+]);
 
-export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
+/** The words of a key: `whisperApiKey` -> whisper, api, key; `DATA_ENCRYPTION_KEY` -> data, encryption, key. */
+const wordsOf = (key: string): string[] =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+export const isSecretKey = (key: string): boolean =>
+  wordsOf(key).some((w) => SECRET_WORDS.has(w) || /(password|secret|token|apikey)$/.test(w));
 
 /** `scheme://user:pass@host` → `scheme://user:******@host` (and `scheme://token@host` → `scheme://******@host`). */
 export function maskUrlCredentials(value: string): string {

@@ -8,7 +8,7 @@ import { APP_VERSION_LABEL } from '../../../config';
 import { Dropdown } from '../../../components/Dropdown';
 import { IconUser } from '../../../components/icons';
 import { useSession } from '../../account/session';
-import { managementQueries, profileFlags } from '../api';
+import { managementQueries, profileFlags, temporalUiLink } from '../api';
 import { BrandMark, useAppName } from './Brand';
 import { LanguageMenu } from './LanguageMenu';
 
@@ -83,12 +83,13 @@ export function AccountMenu({ nav = true }: { nav?: boolean }) {
 
 export function Navbar() {
   const { t } = useTranslation();
-  const { principal } = useSession();
+  const { principal, account } = useSession();
   const appName = useAppName();
-  const { data: info } = useQuery(managementQueries.info());
+  const { data: info } = useQuery(managementQueries.info(account?.login));
   const flags = profileFlags(info);
   const [expanded, setExpanded] = useState(false);
   const global = !!principal && hasGlobalProcessPermission(principal);
+  const temporalUi = temporalUiLink(info);
 
   return (
     <nav className="navbar navbar-expand-lg navbar-dark app-navbar sticky-top" data-testid="navbar">
@@ -143,6 +144,19 @@ export function Navbar() {
                   <MenuLink to="/admin/docs" testId="menu-admin-docs">
                     {t('shell.menu.admin.docs')}
                   </MenuLink>
+                )}
+                {temporalUi && (
+                  <li>
+                    <a
+                      href={temporalUi}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="dropdown-item"
+                      data-testid="menu-admin-temporal"
+                    >
+                      {t('adminWatch.temporalUi')}
+                    </a>
+                  </li>
                 )}
               </Dropdown>
             )}
