@@ -104,6 +104,8 @@ async function main(): Promise<number> {
       SCHEDULE_SYNC: 'off',
       // Nor start workflows of documents the suites insert without one.
       DOCUMENT_SWEEP: 'off',
+      // The dev server runs headless: the admin menu's link to the Temporal UI points nowhere real.
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
     };
     children.push(spawnTs('workflows/worker.ts', appEnv, 'e2e-worker'));
     children.push(spawnTs('api/server.ts', appEnv, 'e2e-api'));

@@ -1,23 +1,10 @@
 /** The `http_logs` table (migration 021): batched inserts, a page newest first, retention delete. */
 import type { Knex } from 'knex';
+import type { HttpLogDTO } from '../../domain/api-types';
 
-export interface HttpLogEntry {
-  time: Date;
-  method: string;
-  path: string;
-  route: string | null;
-  status: number;
-  durationMs: number;
-  principal: string | null;
-  remoteAddress: string | null;
-  requestId: string | null;
-  userAgent: string | null;
-}
-
-export interface HttpLogRow extends Omit<HttpLogEntry, 'time'> {
-  id: number;
-  time: string;
-}
+export type HttpLogRow = HttpLogDTO;
+/** An entry to write: a row without its id, at a Date. */
+export type HttpLogEntry = Omit<HttpLogDTO, 'id' | 'time'> & { time: Date };
 
 const COLUMNS = [
   'id',

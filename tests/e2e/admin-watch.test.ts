@@ -57,6 +57,14 @@ describe('administration: tracker, logs, metrics in Chromium', () => {
     await row.waitFor({ state: 'detached' });
   });
 
+  it('links the admin menu to the Temporal UI', async () => {
+    await admin.getByTestId('admin-menu').click();
+    expect(await admin.getByTestId('menu-admin-temporal').getAttribute('href')).toBe(
+      'http://127.0.0.1:8233/namespaces/default/workflows',
+    );
+    await admin.keyboard.press('Escape');
+  });
+
   it('changes a logger level at run time', async () => {
     await admin.getByTestId('admin-menu').click();
     await admin.getByTestId('menu-admin-logs').click();

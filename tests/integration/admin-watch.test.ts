@@ -81,6 +81,7 @@ describe('watching the system: management routes and the activity tracker', () =
         pass: 'smtp-password-value',
         from: 'w@localhost',
       },
+      temporalUiUrl: 'http://temporal-ui.example:8233',
     },
   });
   let user: string;
@@ -237,6 +238,16 @@ describe('watching the system: management routes and the activity tracker', () =
     expect(entry.principal).toBe('admin');
     // Default size is 25.
     expect((await suite.get('/management/http-logs', suite.admin)).body).toHaveLength(25);
+  });
+
+  it('gives the Temporal UI address to administrators only', async () => {
+    const admin = await suite.get('/management/info', suite.admin);
+    expect(admin.body.temporalUi).toEqual({
+      url: 'http://temporal-ui.example:8233',
+      namespace: suite.api.config.temporalNamespace,
+    });
+    expect((await suite.get('/management/info', user)).body).not.toHaveProperty('temporalUi');
+    expect((await suite.get('/management/info')).body).not.toHaveProperty('temporalUi');
   });
 
   it('reports disk and mail on the health page', async () => {

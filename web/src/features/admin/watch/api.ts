@@ -1,6 +1,6 @@
 /** Calls of the administrators' watching pages (issue 15 section 2): management routes of ROLE_ADMIN. */
 import { queryOptions } from '@tanstack/react-query';
-import type { HealthDTO } from '@domain/api-types';
+import type { HealthDTO, HttpLogDTO } from '@domain/api-types';
 import { http, request } from '../../../api/client';
 
 export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'OFF';
@@ -74,20 +74,6 @@ export interface ConfigPropsDTO {
 export interface EnvDTO {
   activeProfiles: string[];
   propertySources: { name: string; properties: Record<string, { value: unknown }> }[];
-}
-
-export interface HttpLogDTO {
-  id: number;
-  time: string;
-  method: string;
-  path: string;
-  route: string | null;
-  status: number;
-  durationMs: number;
-  principal: string | null;
-  remoteAddress: string | null;
-  requestId: string | null;
-  userAgent: string | null;
 }
 
 export const HTTP_LOG_PAGE_SIZE = 25;

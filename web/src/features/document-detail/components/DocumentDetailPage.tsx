@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { modeSatisfies } from '@domain';
+import { ExternalLink } from '../../../components/ExternalLink';
 import { IconArrowLeft, IconFile, IconPencil } from '../../../components/icons';
 import { useSession } from '../../account/session';
 import { processQueries, useProcessAccessMode } from '../../processes/api';
@@ -72,15 +73,13 @@ export function DocumentDetailPage() {
               {t('soaApp.document.detail.open')}
             </Link>
             {history && (
-              <a
+              <ExternalLink
                 href={history}
-                target="_blank"
-                rel="noopener noreferrer"
                 className="btn btn-outline-secondary btn-sm"
-                data-testid="document-detail-temporal"
+                testId="document-detail-temporal"
               >
                 {t('adminWatch.workflowHistory')}
-              </a>
+              </ExternalLink>
             )}
             {canEdit && (
               <Link

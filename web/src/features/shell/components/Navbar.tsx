@@ -6,6 +6,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { hasGlobalProcessPermission } from '@domain';
 import { APP_VERSION_LABEL } from '../../../config';
 import { Dropdown } from '../../../components/Dropdown';
+import { ExternalLink } from '../../../components/ExternalLink';
 import { IconUser } from '../../../components/icons';
 import { useSession } from '../../account/session';
 import { managementQueries, profileFlags, temporalUiLink } from '../api';
@@ -147,15 +148,9 @@ export function Navbar() {
                 )}
                 {temporalUi && (
                   <li>
-                    <a
-                      href={temporalUi}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      className="dropdown-item"
-                      data-testid="menu-admin-temporal"
-                    >
+                    <ExternalLink href={temporalUi} className="dropdown-item" testId="menu-admin-temporal">
                       {t('adminWatch.temporalUi')}
-                    </a>
+                    </ExternalLink>
                   </li>
                 )}
               </Dropdown>

@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { FilterInput } from './common';
 import { DelayedSpinner } from '../../../../components/DelayedSpinner';
 import { adminWatchQueries } from '../api';
 
@@ -29,12 +30,11 @@ export function ConfigurationPage() {
   return (
     <div className="container-fluid py-3" data-testid="configuration-page">
       <h1 className="h3">{t('adminWatch.configuration.title')}</h1>
-      <input
-        className="form-control form-control-sm mb-3"
-        placeholder={t('adminWatch.configuration.filter')}
+      <FilterInput
         value={filter}
-        onChange={(e) => setFilter(e.target.value)}
-        data-testid="configuration-filter"
+        onChange={setFilter}
+        placeholder={t('adminWatch.configuration.filter')}
+        testId="configuration-filter"
       />
       {(props.isPending || env.isPending) && <DelayedSpinner label={t('global.common.loading')} />}
       <h2 className="h5">{t('adminWatch.configuration.settings')}</h2>

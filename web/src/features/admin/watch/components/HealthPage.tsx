@@ -1,6 +1,7 @@
 /** Administration > Health: each component of management/health UP, DOWN or UNKNOWN with its details. */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { HeadRow, WatchHeader } from './common';
 import { DelayedSpinner } from '../../../../components/DelayedSpinner';
 import { adminWatchQueries } from '../api';
 import { formatBytes } from './format';
@@ -17,32 +18,19 @@ export function HealthPage() {
   const health = useQuery(adminWatchQueries.health());
   return (
     <div className="container-fluid py-3" data-testid="health-page">
-      <div className="d-flex align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">{t('adminWatch.health.title')}</h1>
+      <WatchHeader title={t('adminWatch.health.title')} onRefresh={() => void health.refetch()}>
         {health.data && (
           <span className={`badge text-bg-${TONE[health.data.status]}`} data-testid="health-overall">
             {health.data.status}
           </span>
         )}
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-primary ms-auto"
-          onClick={() => void health.refetch()}
-          data-testid="health-refresh"
-        >
-          {t('adminWatch.refresh')}
-        </button>
-      </div>
+      </WatchHeader>
       {health.isPending && <DelayedSpinner label={t('global.common.loading')} />}
       {health.data && (
         <table className="table table-sm" data-testid="health-table">
-          <thead>
-            <tr>
-              <th>{t('adminWatch.health.component')}</th>
-              <th>{t('adminWatch.health.status')}</th>
-              <th>{t('adminWatch.health.details')}</th>
-            </tr>
-          </thead>
+          <HeadRow
+            keys={['adminWatch.health.component', 'adminWatch.health.status', 'adminWatch.health.details']}
+          />
           <tbody>
             {Object.entries(health.data.components).map(([name, c]) => (
               <tr key={name} data-testid={`health-${name}`}>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { HeadRow, WatchHeader } from './common';
 import { pageCount } from '../../../../components/pagination';
 import { adminWatchQueries, HTTP_LOG_PAGE_SIZE } from '../api';
 import { formatDateTime } from './format';
@@ -15,33 +16,18 @@ export function HttpLogsPage() {
   const tone = (status: number) => (status >= 500 ? 'danger' : status >= 400 ? 'warning' : 'success');
   return (
     <div className="container-fluid py-3" data-testid="http-logs-page">
-      <div className="d-flex align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">{t('adminWatch.httpLogs.title')}</h1>
+      <WatchHeader title={t('adminWatch.httpLogs.title')} onRefresh={() => void logs.refetch()}>
         <span className="text-body-secondary small" data-testid="http-logs-total">
           {t('global.pagination.total', { count: total })}
         </span>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-primary ms-auto"
-          onClick={() => void logs.refetch()}
-        >
-          {t('adminWatch.refresh')}
-        </button>
-      </div>
+      </WatchHeader>
       <div className="table-responsive">
         <table className="table table-sm table-striped small" data-testid="http-logs-table">
-          <thead>
-            <tr>
-              <th>{t('adminWatch.httpLogs.time')}</th>
-              <th>{t('adminWatch.httpLogs.method')}</th>
-              <th>{t('adminWatch.httpLogs.path')}</th>
-              <th>{t('adminWatch.httpLogs.status')}</th>
-              <th>{t('adminWatch.httpLogs.duration')}</th>
-              <th>{t('adminWatch.httpLogs.principal')}</th>
-              <th>{t('adminWatch.httpLogs.address')}</th>
-              <th>{t('adminWatch.httpLogs.requestId')}</th>
-            </tr>
-          </thead>
+          <HeadRow
+            keys={['time', 'method', 'path', 'status', 'duration', 'principal', 'address', 'requestId'].map(
+              (k) => `adminWatch.httpLogs.${k}`,
+            )}
+          />
           <tbody>
             {(logs.data?.rows ?? []).map((r) => (
               <tr key={r.id} data-testid="http-log-row">

@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { FilterInput, HeadRow } from './common';
 import { DelayedSpinner } from '../../../../components/DelayedSpinner';
 import { adminWatchKeys, adminWatchQueries, changeLoggerLevel, type LogLevel } from '../api';
 
@@ -34,21 +35,15 @@ export function LogsPage() {
     <div className="container-fluid py-3" data-testid="logs-page">
       <h1 className="h3">{t('adminWatch.logs.title')}</h1>
       <p className="text-body-secondary small">{t('adminWatch.logs.help')}</p>
-      <input
-        className="form-control form-control-sm mb-2"
-        placeholder={t('adminWatch.logs.filter')}
+      <FilterInput
         value={filter}
-        onChange={(e) => setFilter(e.target.value)}
-        data-testid="logs-filter"
+        onChange={setFilter}
+        placeholder={t('adminWatch.logs.filter')}
+        testId="logs-filter"
       />
       {loggers.isPending && <DelayedSpinner label={t('global.common.loading')} />}
       <table className="table table-sm" data-testid="logs-table">
-        <thead>
-          <tr>
-            <th>{t('adminWatch.logs.name')}</th>
-            <th>{t('adminWatch.logs.level')}</th>
-          </tr>
-        </thead>
+        <HeadRow keys={['adminWatch.logs.name', 'adminWatch.logs.level']} />
         <tbody>
           {rows.map(([name, l]) => (
             <tr key={name} data-testid="logger-row" data-logger={name} data-level={l.effectiveLevel}>

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { HeadRow, WatchHeader } from './common';
 import {
   BarElement,
   CategoryScale,
@@ -91,19 +92,13 @@ export function MetricsPage() {
 
   return (
     <div className="container-fluid py-3" data-testid="metrics-page">
-      <div className="d-flex align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">{t('adminWatch.metrics.title')}</h1>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-primary ms-auto"
-          onClick={() => {
-            void metrics.refetch();
-            void dump.refetch();
-          }}
-        >
-          {t('adminWatch.refresh')}
-        </button>
-      </div>
+      <WatchHeader
+        title={t('adminWatch.metrics.title')}
+        onRefresh={() => {
+          void metrics.refetch();
+          void dump.refetch();
+        }}
+      />
       {metrics.isPending && <DelayedSpinner label={t('global.common.loading')} />}
       {m && (
         <>
@@ -220,13 +215,7 @@ export function MetricsPage() {
             </Card>
             <Card title={t('adminWatch.metrics.codes')} testId="metrics-codes">
               <table className="table table-sm small mb-0">
-                <thead>
-                  <tr>
-                    <th>{t('adminWatch.metrics.code')}</th>
-                    <th>{t('adminWatch.metrics.count')}</th>
-                    <th>{t('adminWatch.metrics.meanMs')}</th>
-                  </tr>
-                </thead>
+                <HeadRow keys={['code', 'count', 'meanMs'].map((k) => `adminWatch.metrics.${k}`)} />
                 <tbody>
                   {Object.entries(m['http.server.requests'].percode).map(([code, v]) => (
                     <tr key={code}>

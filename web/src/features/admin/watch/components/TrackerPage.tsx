@@ -1,5 +1,6 @@
 /** Administration > User tracker: the signed-in sessions (user, address, page, time), live. */
 import { useTranslation } from 'react-i18next';
+import { HeadRow, WatchHeader } from './common';
 import { useTrackedSessions } from '../tracker';
 import { formatDateTime } from './format';
 
@@ -8,8 +9,7 @@ export function TrackerPage() {
   const { sessions, connected } = useTrackedSessions();
   return (
     <div className="container-fluid py-3" data-testid="tracker-page">
-      <div className="d-flex align-items-center gap-2 mb-3">
-        <h1 className="h3 mb-0">{t('adminWatch.tracker.title')}</h1>
+      <WatchHeader title={t('adminWatch.tracker.title')}>
         <span
           className={`badge ${connected ? 'text-bg-success' : 'text-bg-secondary'}`}
           data-testid="tracker-status"
@@ -17,16 +17,9 @@ export function TrackerPage() {
         >
           {connected ? t('adminWatch.tracker.connected') : t('adminWatch.tracker.disconnected')}
         </span>
-      </div>
+      </WatchHeader>
       <table className="table table-sm table-striped" data-testid="tracker-table">
-        <thead>
-          <tr>
-            <th>{t('adminWatch.tracker.user')}</th>
-            <th>{t('adminWatch.tracker.ip')}</th>
-            <th>{t('adminWatch.tracker.page')}</th>
-            <th>{t('adminWatch.tracker.time')}</th>
-          </tr>
-        </thead>
+        <HeadRow keys={['user', 'ip', 'page', 'time'].map((k) => `adminWatch.tracker.${k}`)} />
         <tbody>
           {sessions.map((s) => (
             <tr key={s.sessionId} data-testid="tracker-row" data-user={s.userLogin}>
