@@ -260,7 +260,7 @@ export function MetricsPage() {
               </div>
               <div className="col-md-4">
                 <h3 className="h6">{t('adminWatch.metrics.stack')}</h3>
-                <pre className="small mb-0">{dump.data.javascriptStack.join('\n')}</pre>
+                <pre className="small mb-0 overflow-auto">{dump.data.javascriptStack.join('\n')}</pre>
               </div>
             </div>
           </div>
