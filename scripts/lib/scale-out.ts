@@ -221,7 +221,12 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     const url = `http://127.0.0.1:${port}`;
     const slot: Slot = {
       launch() {
-        const a = spawnMember(name, 'api/server.ts', { ...base, PORT: String(port) }, /\[api\] listening/);
+        const a = spawnMember(
+          name,
+          'api/server.ts',
+          { ...base, PORT: String(port) },
+          /"logger":"api","message":"listening on/,
+        );
         const member: ApiMember = { ...a.member, url };
         slot.child = a.child;
         slot.member = member;
