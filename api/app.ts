@@ -1,7 +1,7 @@
 /** Builds the Koa application from its dependencies; server.ts and the tests both use it. */
 import Koa from 'koa';
 import type { Knex } from 'knex';
-import { authenticate, jwtResolver } from './auth';
+import { apiKeyResolver, authenticate, jwtResolver } from './auth';
 import type { AppConfig } from '../server/config';
 import { getLogger, isValidRequestId, newRequestId, withRequestContext } from '../server/logger';
 import { errorMiddleware } from './errors';
@@ -84,6 +84,10 @@ export function createApp(deps: AppDeps): Koa {
   app.proxy = deps.config.trustProxy > 0;
   app.maxIpsCount = deps.config.trustProxy;
   app.on('error', (err: Error, ctx?: Koa.Context) => {
+    // A media element closing a range response once it has what it needs (the audio player does at every
+    // seek and open): the client's choice, not a fault.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE') return;
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
       errorLog.error(`${ctx?.method ?? ''} ${ctx?.path ?? ''} failed`, { error: err });
     }
@@ -94,7 +98,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders);
   app.use(errorMiddleware);
   // Bodies are read per route, after its access gate (api/access-gate.ts).
-  app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret)]));
+  app.use(authenticate([jwtResolver(deps.knex, deps.config.jwtSecret), apiKeyResolver(deps.knex)]));
   registerRoutes(app, { ...deps, observability });
   app.use(serveWeb(deps.config.webDir));
   return app;

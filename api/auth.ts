@@ -18,6 +18,8 @@ import {
 } from '../domain';
 import { grantedNodeIds, isAdmin, mergeAuthorities, readsDocumentsOf } from '../domain/access';
 import { forbidden, notFound, unauthorized, type HttpError } from './errors';
+import { resolveApiKey } from './services/api-keys';
+import { API_KEY_HEADER, apiKeyFromHeaders } from '../domain/api-keys';
 
 export const JWT_ALGORITHM = 'HS512' as const;
 
@@ -34,6 +36,8 @@ export interface AppState {
   user?: AuthUser;
   /** When the caller's token expires (seconds since the epoch): a token re-issued for the session keeps it. */
   tokenExpiresAt?: number;
+  /** The caller signed in with an API key (domain/api-keys.ts), not a session token. */
+  viaApiKey?: boolean;
 }
 
 /** Resolves the caller from the request, or returns null when this credential type is absent. */
@@ -146,6 +150,28 @@ export function jwtResolver(knex: Knex, secret: string): CredentialResolver {
   };
 }
 
+/** API keys (domain/api-keys.ts): the owner, with their roles and authorities of the moment, if activated. */
+export function apiKeyResolver(knex: Knex): CredentialResolver {
+  return async (ctx) => {
+    const token = apiKeyFromHeaders(
+      ctx.get(API_KEY_HEADER) || undefined,
+      ctx.get('Authorization') || undefined,
+    );
+    if (!token) return null;
+    const userId = await resolveApiKey(knex, token);
+    if (userId === null) return null;
+    const user = await loadAuthUser(knex, { id: userId });
+    if (!user || !user.activated) return null;
+    (ctx.state as AppState).viaApiKey = true;
+    return user;
+  };
+}
+
+/** Refuses a caller signed in by an API key (key management, password change: domain/api-keys.ts). */
+export function refuseApiKeyCaller(ctx: Context): void {
+  if ((ctx.state as AppState).viaApiKey) throw forbidden();
+}
+
 /** Runs the resolvers in order; the first that recognises a credential decides. */
 export function authenticate(resolvers: CredentialResolver[]) {
   return async (ctx: Context, next: Next) => {
@@ -166,10 +192,9 @@ export function currentUser(ctx: Context): AuthUser {
   return user;
 }
 
-/** Seconds the caller's token is still valid (for a token re-issued to the same session). */
-export function tokenSecondsLeft(ctx: Context): number {
-  const exp = (ctx.state as AppState).tokenExpiresAt;
-  return exp ? Math.max(1, exp - Math.floor(Date.now() / 1000)) : 1;
+/** When the caller's token expires (seconds since the epoch), for a token re-issued to the same session. */
+export function tokenExpiresAt(ctx: Context): number {
+  return (ctx.state as AppState).tokenExpiresAt ?? Math.floor(Date.now() / 1000) + 1;
 }
 
 export async function requireAuth(ctx: Context, next: Next) {

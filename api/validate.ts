@@ -64,8 +64,19 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName
   );
 }
 
-export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> =>
-  parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
+type BodySchemaCheck = (routeKey: string, schema: z.ZodType) => void;
+let bodySchemaCheck: BodySchemaCheck | null = null;
+
+/** Installs a check of the schema each route validates its body with (tests: api/routes/bodies.ts). */
+export function checkBodySchemas(check: BodySchemaCheck | null): void {
+  bodySchemaCheck = check;
+}
+
+export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> => {
+  const matched = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+  if (bodySchemaCheck && matched) bodySchemaCheck(`${ctx.method} ${matched}`, schema);
+  return parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
+};
 
 /**
  * The largest id or index a request may name: PostgreSQL's integer (int4) limit. Ids are bigint columns but
@@ -84,6 +95,18 @@ export function idParam(value: unknown, name = 'id'): number {
     });
   }
   return Number(text);
+}
+
+/** `?page&size` of a paged list: page from 0 (default 0), size 1..100 (default `defaultSize`); else 400. */
+export function pageQuery(ctx: Context, defaultSize: number): { page: number; size: number } {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const pageRaw = first(ctx.query.page);
+  const sizeRaw = first(ctx.query.size);
+  const page = pageRaw === undefined ? 0 : idParam(pageRaw, 'page');
+  const size = sizeRaw === undefined ? defaultSize : idParam(sizeRaw, 'size');
+  if (size < 1 || size > 100)
+    throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+  return { page, size };
 }
 
 /** The id a body names for the access check, read before the rest of the body is validated. */

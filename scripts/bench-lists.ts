@@ -4,7 +4,10 @@
  * `POST api/v2/document-info` through the real API over HTTP for every dashboard tab and filter, first and
  * deep pages, as a process admin and as an annotator with WRITE on the process, and the document list's
  * three searches (`POST api/documents/_search/document`: by content, rare and common, by NER tag, by
- * classifier tag, first and deep pages). Measured, never asserted.
+ * classifier tag, first and deep pages). Deep pages as the result window (domain/paging.ts) lets them be
+ * reached: the window's last page by number, pages in the middle by keyset cursor (after and before the
+ * middle document, by id and by filename), the last pages from the end (`last=true`). Measured, never
+ * asserted.
  */
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +15,8 @@ import { startApi } from '../api/server';
 import { createKnex } from '../db/connection';
 import { loadConfig } from '../server/config';
 import { benchSignIn } from './lib/bench-app';
+import { cursorOf } from '../api/services/list-paging';
+import { windowPages } from '../domain/paging';
 import { LIST_NAMES, seedListsDataset } from './lib/seed-lists';
 
 export interface ListQueryStats {
@@ -50,6 +55,19 @@ export async function benchLists(o: {
     log: (line) => console.log(line),
   });
   const seedMs = performance.now() - t0;
+  // Cursors deep in the list (domain/paging.ts: beyond the result window a page is reached by cursor): the
+  // sort keys of the documents in the middle by id and by filename, found once here.
+  const middleOf = (order: [string, 'asc' | 'desc'][]) => {
+    const q = knex('documents').where('process_id', data.processId).select('id', 'filename');
+    for (const [column, dir] of order) q.orderBy(column, dir);
+    return q.offset(Math.floor(o.documents / 2)).first();
+  };
+  const byId = await middleOf([['id', 'desc']]);
+  const byName = await middleOf([
+    ['filename', 'asc'],
+    ['id', 'asc'],
+  ]);
+  const byIdAsc = await middleOf([['id', 'asc']]);
   await knex.destroy();
   const api = await startApi(
     loadConfig({ ...process.env, DATABASE_URL: o.databaseUrl, PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1' }),
@@ -62,15 +80,18 @@ export async function benchLists(o: {
     const annotator = await benchSignIn(base, annotatorLogin, 'user');
     const me = data.userIds[0];
     const [, , span] = data.nodeIds;
-    const lastPage = Math.max(0, Math.ceil(o.documents / 20) - 1);
+    const windowEdge = windowPages(20) - 1;
+    const middleCursor = byId && cursorOf({ id: Number(byId.id) }, false);
+    const middleNameCursor = byName && cursorOf({ id: Number(byName.id), filename: byName.filename }, true);
     const P = { type: 'PROCESS', value: data.processId };
     type Case = [label: string, auth: string, query: string, filters: unknown[], search?: object];
     const cases: Case[] = [
       ['all, first page', admin, 'page=0', [P]],
-      // The last page as a pager's "last" link asks for it: the first page of the reversed order.
-      ['all, last page (reversed sort)', admin, 'page=0&sort=id,asc', [P]],
-      // A deep page by offset, page numbers counted from the start (an estimated total: no reversal).
-      [`all, page ${lastPage} by offset`, admin, `page=${lastPage}`, [P]],
+      // The last page as the pager's Last button asks for it: read from the end (`last=true`).
+      ['all, last page (last=true)', admin, 'last=true', [P]],
+      ['all, 2nd page from the end (last=true&page=1)', admin, 'last=true&page=1', [P]],
+      // The deepest page a page number reaches: the last one inside the result window (OFFSET 9,980).
+      [`all, page ${windowEdge} (window edge, by number)`, admin, `page=${windowEdge}`, [P]],
       ['all, sorted by filename', admin, 'page=0&sort=filename,asc', [P]],
       ['done tab (status DONE)', admin, 'page=0', [P, { type: 'STATUS', value: 'DONE' }]],
       ['filename filter', admin, 'page=0', [P, { type: 'NAME', value: 'contract' }]],
@@ -91,38 +112,45 @@ export async function benchLists(o: {
         [P, { type: 'ASSIGNEE', value: [me] }, { type: 'STATUS', value: 'DONE' }],
       ],
       ['unassigned tab (annotator)', annotator, 'page=0', [P, { type: 'UNASSIGNED', value: true }]],
-      [
-        'unassigned, last page (annotator)',
-        annotator,
-        `page=${Math.floor((o.documents * 0.7) / 20) - 1}`,
-        [P, { type: 'UNASSIGNED', value: true }],
-      ],
+      ['unassigned, last page (annotator)', annotator, 'last=true', [P, { type: 'UNASSIGNED', value: true }]],
     ];
-    // A page deep in the list reached by keyset: the cursor of the document in the middle.
-    const middle = await fetch(
-      `${base}/api/v2/document-info?size=20&paged=true&page=${Math.floor(lastPage / 2)}`,
-      {
-        method: 'POST',
-        headers: { Authorization: admin, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ paged: true, filters: [P] }),
-      },
-    );
-    const cursor = middle.headers.get('x-next-cursor');
-    if (cursor) cases.push(['all, middle page by cursor', admin, `page=0&after=${cursor}`, [P]]);
+    // Pages deep in the list reached by keyset: after and before the document in the middle.
+    if (middleCursor)
+      cases.push(
+        ['all, middle page by cursor (after)', admin, `after=${middleCursor}`, [P]],
+        ['all, middle page by cursor (before)', admin, `before=${middleCursor}`, [P]],
+      );
+    if (middleNameCursor)
+      cases.push([
+        'by filename, middle page by cursor',
+        admin,
+        `sort=filename,asc&after=${middleNameCursor}`,
+        [P],
+      ]);
     // The document list's searches (body instead of filters; pages of 20 by id ascending).
     const S = { processId: data.processId };
     const rare = String(Math.max(1, Math.floor(o.documents / 3)));
     const rareHash = crypto.createHash('md5').update(rare).digest('hex').slice(0, 12);
-    const searchLast = (matches: number) => `page=${Math.max(0, Math.ceil(matches / 20) - 1)}`;
     cases.push(
       ['search: whole list, first page', admin, 'page=0', [], { ...S, discriminator: 'BY_CONTENT' }],
       [
-        'search: whole list, last page',
+        'search: whole list, last page (last=true)',
         admin,
-        searchLast(o.documents),
+        'last=true',
         [],
         { ...S, discriminator: 'BY_CONTENT' },
       ],
+      ...(byIdAsc
+        ? ([
+            [
+              'search: whole list, middle page by cursor',
+              admin,
+              `after=${cursorOf({ id: Number(byIdAsc.id) }, false)}`,
+              [],
+              { ...S, discriminator: 'BY_CONTENT' },
+            ],
+          ] as Case[])
+        : []),
       [
         'search: content, rare text',
         admin,

@@ -18,8 +18,11 @@
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
  * - connects 1,000 websocket clients to the activity tracker of an API process of its own
  *   (scripts/bench-tracker.ts, issue 15): memory, report-to-admin latency, a burst, under `tracker`.
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists or
- * BENCH_ONLY=tracker runs only that part (its figures merged into the results file).
+ * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording and
+ *   the waveform drawn from them in Chromium, under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
+ *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
+ * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
+ * BENCH_ONLY=speech or BENCH_ONLY=tracker runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +37,7 @@ import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
+import { benchSpeech, printSpeechResults } from './bench-speech';
 import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
@@ -80,8 +84,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'tracker'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists or tracker');
+    if (only && !['workspace', 'lists', 'graph', 'speech', 'tracker'].includes(only))
+      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech or tracker');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -182,7 +186,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph' || only === 'tracker'
+      only === 'lists' || only === 'graph' || only === 'speech' || only === 'tracker'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -197,7 +201,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'tracker'
+      only === 'lists' || only === 'speech' || only === 'tracker'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -208,13 +212,27 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph' || only === 'tracker'
+      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'tracker'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
             documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
           });
     if (lists) printListsResults(lists);
+    // Hours of audio (scripts/bench-speech.ts): a 2-hour recording of its own in the same database.
+    const speech =
+      only && only !== 'speech'
+        ? undefined
+        : await benchSpeech({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            workflowCode: (await bundlePromise).code,
+            filesDir,
+            seconds: sizeFromEnv('BENCH_SPEECH_SECONDS', 7200),
+            utterances: sizeFromEnv('BENCH_SPEECH_UTTERANCES', 1500),
+            tokens: sizeFromEnv('BENCH_SPEECH_TOKENS', 20_000),
+          });
+    if (speech) printSpeechResults(speech);
     // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
     const tracker =
       only && only !== 'tracker'
@@ -233,6 +251,7 @@ async function main() {
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
+      ...(speech ? { speech: { date: now, ...speech } } : {}),
       ...(tracker ? { tracker: { date: now, ...tracker } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);

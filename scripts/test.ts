@@ -100,6 +100,8 @@ async function main(): Promise<number> {
       PORT: String(appPort),
       TEMPORAL_TASK_QUEUE: 'workbench-e2e',
       NODE_ENV: 'production',
+      // The API documentation is on, as an administrator who wants it runs the app (issue 15).
+      APP_PROFILES: 'dev,api-docs',
       // The suites share the database: this worker must not move their nodes' schedules to its queue.
       SCHEDULE_SYNC: 'off',
       // Nor start workflows of documents the suites insert without one.

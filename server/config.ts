@@ -1,5 +1,6 @@
 /** Configuration from the environment, read once. Every variable is listed in README.md. */
 import path from 'node:path';
+import { RESULT_WINDOW } from '../domain/paging';
 import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';
 import { loadOrCreateKey } from '../db/keys';
 
@@ -42,6 +43,8 @@ export interface AppConfig {
    */
   outboundAllowlist: string[];
   googleOAuth: GoogleOAuthConfig;
+  /** The identity provider whose session the logout ends too (OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_END_SESSION_URL). */
+  oidc: OidcConfig | null;
   /** Speech recognition of the file parser (ASR_ENGINE, WHISPER_URL, WHISPER_API_KEY, WHISPER_MODEL). */
   asr: AsrConfig;
   /** Where uploaded files are stored, by content hash (FILES_DIR, default `.data/files`). */
@@ -56,6 +59,11 @@ export interface AppConfig {
   diskMinFreeBytes: number;
   /** The Temporal UI, for links to a workflow's page (TEMPORAL_UI_URL; none when unset). */
   temporalUiUrl: string | null;
+  /**
+   * Rows of a document list reachable by page number from either end (LIST_RESULT_WINDOW, default
+   * RESULT_WINDOW of domain/paging.ts; beyond it keyset cursors); lowered only to test the rule.
+   */
+  listResultWindow: number;
 }
 
 /**
@@ -105,6 +113,16 @@ export function loadAsrConfig(env: NodeJS.ProcessEnv = process.env): AsrConfig {
     whisperApiKey: env.WHISPER_API_KEY || undefined,
     whisperModel: env.WHISPER_MODEL || 'whisper-1',
   };
+}
+
+/**
+ * An OpenID Connect provider (issue 15 section 4): the logout also ends the provider's session, through its
+ * end-session endpoint (`endSessionUrl`, or discovered from the issuer's openid-configuration).
+ */
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  endSessionUrl?: string;
 }
 
 /** OAuth client of the cloud-drive connections (authorization-code flow; the secret never leaves the API). */
@@ -160,6 +178,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
     outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
+    oidc:
+      env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID
+        ? {
+            issuerUrl: env.OIDC_ISSUER_URL.replace(/\/+$/, ''),
+            clientId: env.OIDC_CLIENT_ID,
+            endSessionUrl: env.OIDC_END_SESSION_URL || undefined,
+          }
+        : null,
     googleOAuth: {
       clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
       clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',
@@ -176,8 +202,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     httpLogRetentionDays: positive(env, 'HTTP_LOG_RETENTION_DAYS', 7),
     diskMinFreeBytes: Number(env.HEALTH_DISK_MIN_FREE_BYTES ?? 100 * 1024 * 1024),
     temporalUiUrl: (env.TEMPORAL_UI_URL ?? '').replace(/\/+$/, '') || null,
+    listResultWindow: positiveInt(env.LIST_RESULT_WINDOW) ?? RESULT_WINDOW,
   };
 }
+
+const positiveInt = (raw: string | undefined) =>
+  raw !== undefined && /^\d{1,9}$/.test(raw.trim()) && Number(raw) > 0 ? Number(raw) : undefined;
 
 /** The chat API of LLM prompt nodes when LLM_BASE_URL is not set. */
 export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';

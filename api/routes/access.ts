@@ -46,6 +46,8 @@ export type RefKind =
   /** a document's relation graph (its node) */
   | 'relationGraph'
   | 'matchingRule'
+  /** a token of a document's transcript (its document's process) */
+  | 'utteranceToken'
   | 'emailConnection'
   | 'sftpConnection'
   /** the `endpoint` setting of HTTP upload nodes (not an id; may name nodes of several processes) */
@@ -105,12 +107,17 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/configprops': ADMIN_ROLE,
   'GET /management/env': ADMIN_ROLE,
   'GET /management/http-logs': ADMIN_ROLE,
+  'GET /v3/api-docs': ADMIN_ROLE, // and only with the api-docs profile (404 otherwise)
   'GET /i18n/:file': PUBLIC,
   'POST /api/authenticate': PUBLIC,
   'GET /api/account': SIGNED_IN,
   'POST /api/account': SIGNED_IN,
   'POST /api/account/change-password': SIGNED_IN,
   'POST /api/logout': SIGNED_IN, // ends every session of the caller
+  // own keys only; a caller signed in by a key is refused (domain/api-keys.ts)
+  'GET /api/api-keys': SIGNED_IN,
+  'POST /api/api-keys': SIGNED_IN,
+  'DELETE /api/api-keys/:id': SIGNED_IN,
   'POST /api/register': PUBLIC,
   'GET /api/verify': PUBLIC,
   'POST /api/account/reset-password/init': PUBLIC,
@@ -242,6 +249,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/documents/:id/images/length': documentReader(param('id', 'document')),
   'GET /api/documents/:id/images/:index': documentReader(param('id', 'document')),
   'GET /api/asr-documents/:id/audio': documentReader(param('id', 'document')),
+  'GET /api/asr-documents/:id/peaks': documentReader(param('id', 'document')),
   'GET /api/asr-documents/:id/utterances': documentReader(param('id', 'document')),
   'GET /api/documents/:documentId/top/hints': documentReader(param('documentId', 'document')),
   'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
@@ -258,6 +266,28 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/classifier-tags': documentReader(query('documentId', 'document')),
   'POST /api/classifier-tags': onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
   'DELETE /api/classifier-tags/:id': onNode('WRITE', param('id', 'classifierTag')),
+
+  // --- the speech workspace and the asr-document screens (docs/api-speech.md): transcript writes need WRITE
+  // on the active step's node (`?nodeId`); the handlers then need the document in the node's process and an
+  // editable step of the node in it (409 / 423), and a result that is still a transcript (400) ---
+  'PUT /api/utterances': onNode('WRITE', query('nodeId', 'node')),
+  'POST /api/utterances/batch': onNode('WRITE', query('nodeId', 'node')),
+  'POST /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
+  'PUT /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
+  'DELETE /api/utterance-tokens/:id': onNode('WRITE', [
+    query('nodeId', 'node'),
+    param('id', 'utteranceToken'),
+  ]),
+  'DELETE /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
+  'GET /api/utterance-tokens/:id/ner-tags': documentReader(param('id', 'utteranceToken')),
+  'GET /api/asr-documents': documentReader(query('processId', 'process')),
+  // without processId: the asr documents of every process the caller reads
+  'GET /api/_search/asr-documents': documentReader(query('processId', 'process')),
+  'GET /api/asr-documents/:id': documentReader(param('id', 'document')),
+  // READ on the process and WRITE on its obligatory Upload node (like POST /api/documents)
+  'POST /api/asr-documents': onProcess('WRITE', inBody('processId', 'process')),
+  'PUT /api/asr-documents': onProcess('WRITE', inBody('id', 'document')),
+  'DELETE /api/asr-documents/:id': onProcess('ADMIN', param('id', 'document')),
 
   // --- issues of a document (spec 2 sections 3 to 7; docs/api-issues.md) ---
   'GET /api/document/:id/issues': documentReader(param('id', 'document')),

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { currentUser, requireAuth, tokenSecondsLeft } from '../auth';
+import { currentUser, refuseApiKeyCaller, requireAuth, tokenExpiresAt } from '../auth';
 import { FieldErrorCollector } from '../errors';
 import { createAccountService, LANG_KEYS } from '../services/accounts';
 import { body } from '../validate';
@@ -22,7 +22,7 @@ import {
 
 // Shapes only: every field may be missing so that the domain rules report it with the spec's key.
 const text = z.string().nullish();
-const schemas = {
+export const schemas = {
   authenticate: z.object({ username: text, password: text, rememberMe: z.boolean().nullish() }),
   account: z.object({ firstName: text, lastName: text, email: text, langKey: text }),
   changePassword: z.object({ currentPassword: text, newPassword: text }),
@@ -89,13 +89,14 @@ export function accountRoutes(deps: AppDeps): Router {
 
   router.post('/account/change-password', requireAuth, async (ctx) => {
     const user = currentUser(ctx);
+    refuseApiKeyCaller(ctx); // a leaked key must not lock its owner out (domain/api-keys.ts)
     const { currentPassword, newPassword } = body(ctx, schemas.changePassword, 'passwordChangeDTO');
     new FieldErrorCollector('passwordChangeDTO')
       .check('currentPassword', required(currentPassword ?? ''))
       .check('newPassword', passwordRule(newPassword ?? ''))
       .throwIfAny();
     // Every other session ends; this one goes on with the token in the Authorization header.
-    const token = await accounts.changePassword(user, currentPassword!, newPassword!, tokenSecondsLeft(ctx));
+    const token = await accounts.changePassword(user, currentPassword!, newPassword!, tokenExpiresAt(ctx));
     ctx.set('Authorization', `Bearer ${token}`);
     ctx.set('Cache-Control', 'no-store');
     empty(ctx);

@@ -7,9 +7,9 @@ import Router from '@koa/router';
 import { nodeExecutions } from '../../db/queries/action-results';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser } from '../auth';
-import { HttpError, notFound } from '../errors';
+import { notFound } from '../errors';
 import * as nodes from '../services/nodes';
-import { idParam } from '../validate';
+import { idParam, pageQuery } from '../validate';
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
@@ -31,12 +31,7 @@ export function actionResultRoutes({ knex }: AppDeps): Router {
     const node = await nodes.findNode(knex, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
     if (!node) throw notFound('node');
     assertNodeMode(user, node.id, node.processId, 'READ');
-    const pageRaw = firstValue(ctx.query.page);
-    const sizeRaw = firstValue(ctx.query.size);
-    const page = pageRaw === undefined ? 0 : idParam(pageRaw, 'page');
-    const size = sizeRaw === undefined ? 20 : idParam(sizeRaw, 'size');
-    if (page < 0 || size < 1 || size > 100)
-      throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+    const { page, size } = pageQuery(ctx, 20);
     const { rows, total } = await nodeExecutions(knex, node.id, page, size);
     ctx.set('X-Total-Count', String(total));
     ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');

@@ -32,7 +32,7 @@ import { keepSchedulesInStep } from '../../server/schedules';
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-const emailSchema = z.object({
+export const emailSchema = z.object({
   id: z.number().int().nullish(),
   nodeId: z.number().int().nullish(),
   imapHost: z.string().nullish(),
@@ -44,7 +44,7 @@ const emailSchema = z.object({
   cron: z.string().nullish(),
 });
 
-const driveSchema = z.object({
+export const driveSchema = z.object({
   nodeId: z.number().int(),
   deletedConnectionIds: z.array(z.number().int()).nullish(),
   updatedConnections: z

@@ -3,7 +3,7 @@
  * (WRITE), deletes of one, many or all of a process's documents (ADMIN; the workflows are ended and the
  * files removed), the content update (WRITE; 423 while another user blocks the document), the document block
  * (ADMIN) and its assignees, the document list's search (READ) (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
- * utterances with tokens, token hints.
+ * its waveform peaks, utterances with tokens, token hints.
  */
 import fs from 'node:fs';
 import Router from '@koa/router';
@@ -22,6 +22,8 @@ import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert }
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
 import { searchDocuments, searchPageRequest } from '../services/document-search';
+import { listHeaders } from '../services/list-paging';
+import { documentPeaks } from '../services/audio-peaks';
 import {
   addAssignee,
   blockDocument,
@@ -48,14 +50,14 @@ import { refused, unsupported } from './file-upload';
 
 /** An id in a body: the same range as a path parameter (idParam), so a huge number is a 400. */
 const id = z.number().int().min(0).max(MAX_ID);
-const updateSchema = z.object({
+export const updateSchema = z.object({
   id,
   filename: z.string().nullish(),
   path: z.string().nullish(),
   documentType: z.string().nullish(),
   processId: id.nullish(),
 });
-const createSchema = z.object({
+export const createSchema = z.object({
   processId: id,
   filename: z.string(),
   content: z.string(),
@@ -64,12 +66,12 @@ const bulkDeleteSchema = z.object({
   documentIds: z.array(id).min(1),
   processId: id,
 });
-const contentSchema = z.object({
+export const contentSchema = z.object({
   id,
   docId: id,
   content: z.string(),
 });
-const userIdList = z.array(z.union([id, z.object({ id })]));
+export const userIdList = z.array(z.union([id, z.object({ id })]));
 
 /**
  * The spec's "filename required" (and the column's limit), and one name that UTF-8 and a header can carry
@@ -245,15 +247,15 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
   /**
    * The document list's search (spec 2 section 7): a page of the process's documents by content, NER tag or
    * classifier tag (domain/document-search.ts); the total in X-Total-Count (exact up to 1,000 matches, else
-   * the planner's estimate: X-Total-Count-Exact false).
+   * the planner's estimate: X-Total-Count-Exact false); paging as the document-info list's
+   * (api/services/list-paging.ts: page numbers inside X-Result-Window, then cursors or `last`).
    */
   router.post('/api/documents/_search/document', async (ctx) => {
-    const paging = searchPageRequest(ctx.query);
+    const window = config.listResultWindow;
+    const paging = searchPageRequest(ctx.query, window);
     const raw = (ctx.request as unknown as { body: unknown }).body;
-    const { rows, total, exact } = await searchDocuments(knex, currentUser(ctx), raw, paging);
-    ctx.set('X-Total-Count', String(total));
-    ctx.set('X-Total-Count-Exact', String(exact));
-    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, X-Total-Count-Exact');
+    const { rows, ...answer } = await searchDocuments(knex, currentUser(ctx), raw, paging);
+    ctx.set(listHeaders(answer, window));
     ctx.body = rows;
   });
 
@@ -391,6 +393,17 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
       ctx.body = fs.createReadStream(file);
       ctx.length = size;
     }
+  });
+
+  /** The waveform peaks (domain/audio-peaks.ts `.dat`), computed on first request for older documents. */
+  router.get('/api/asr-documents/:id/peaks', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    if (doc.documentType !== 'AUDIOFILE') throw notFound('peaks');
+    const bytes = await documentPeaks(knex, store, doc);
+    if (!bytes) throw notFound('peaks');
+    ctx.type = 'application/octet-stream';
+    ctx.set('Cache-Control', 'private, max-age=300');
+    ctx.body = bytes;
   });
 
   router.get('/api/asr-documents/:id/utterances', async (ctx) => {

@@ -12,7 +12,7 @@ import { findNode } from '../services/nodes';
 import { body, idParam } from '../validate';
 import { EDGE_WHITELIST } from '../../domain/nodes';
 
-const edgeSchema = z.object({ fromId: z.number().int(), toId: z.number().int() });
+export const edgeSchema = z.object({ fromId: z.number().int(), toId: z.number().int() });
 
 export function edgeRoutes({ knex }: AppDeps): Router {
   const router = new Router();

@@ -5,8 +5,12 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { guardRouters } from '../access-gate';
+import { checkBodySchemas } from '../validate';
+import { ROUTE_BODIES } from './bodies';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
+import { apiDocsRoutes } from './api-docs';
+import { apiKeyRoutes } from './api-keys';
 import { actionResultRoutes } from './action-results';
 import { stepActionResultRoutes } from './action-results-steps';
 import { connectionRoutes } from './connections';
@@ -33,14 +37,16 @@ import { secretRoutes } from './secrets';
 import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
+import { speechRoutes } from './speech';
 import { tagRoutes } from './tags';
 
 /** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
 export function buildRouters(deps: AppDeps): Router[] {
-  return [
+  const routers = [
     managementRoutes(deps),
     i18nRoutes(deps),
     accountRoutes(deps),
+    apiKeyRoutes(deps),
     processRoutes(deps),
     processTagRoutes(deps),
     nodeRoutes(deps),
@@ -59,6 +65,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     stepRoutes(deps),
     documentStateRoutes(deps),
     tagRoutes(deps),
+    speechRoutes(deps),
     issueRoutes(deps),
     relationGraphRoutes(deps),
     actionResultRoutes(deps),
@@ -67,10 +74,20 @@ export function buildRouters(deps: AppDeps): Router[] {
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
   ];
+  // the API documentation describes every router, itself included
+  routers.push(apiDocsRoutes(deps, routers));
+  return routers;
 }
 
 export function registerRoutes(app: Koa, deps: AppDeps): void {
   const routers = buildRouters(deps);
+  // Under test every body a route validates must be the schema the API documentation shows for it.
+  if (process.env.NODE_ENV === 'test')
+    checkBodySchemas((route, schema) => {
+      const documented = ROUTE_BODIES[route];
+      if (!(Array.isArray(documented) ? documented.includes(schema) : documented === schema))
+        throw new Error(`${route} validates its body with a schema that api/routes/bodies.ts does not name`);
+    });
   guardRouters(routers, deps.knex);
   for (const router of routers) {
     app.use(router.routes());

@@ -27,7 +27,7 @@ const offset = z.number().int().min(-MAX_ID).max(MAX_ID);
 const text = z.string();
 const common = { docId: id, text, stepId: id.nullish() };
 
-const issueSchema = z.discriminatedUnion('type', [
+export const issueSchema = z.discriminatedUnion('type', [
   z.object({ ...common, type: z.literal('TEXT'), startOffset: offset, endOffset: offset }),
   z.object({
     ...common,
@@ -43,7 +43,9 @@ const issueSchema = z.discriminatedUnion('type', [
 ]);
 
 const statusSchema = z.enum(IssueStatuses);
-const updateSchema = z.object({
+export const statusBody = z.object({ status: statusSchema });
+export const replyBody = z.object({ text });
+export const updateSchema = z.object({
   id,
   status: statusSchema,
   text: text.optional(),
@@ -91,14 +93,14 @@ export function issueRoutes({ knex }: AppDeps): Router {
   router.put('/api/issues/:id/status', async (ctx) => {
     const user = currentUser(ctx);
     const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'WRITE');
-    const { status } = body(ctx, z.object({ status: statusSchema }), 'issue');
+    const { status } = body(ctx, statusBody, 'issue');
     ctx.body = await issues.changeStatus(knex, user, ref, status);
   });
 
   router.post('/api/issues/:id/replies', async (ctx) => {
     const user = currentUser(ctx);
     const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'WRITE');
-    const input = body(ctx, z.object({ text }), 'issueReply');
+    const input = body(ctx, replyBody, 'issueReply');
     ctx.status = 201;
     ctx.body = await issues.addReply(knex, user, ref, input.text);
   });
@@ -107,7 +109,7 @@ export function issueRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'ADMIN');
     const replyId = idParam(ctx.params.replyId, 'replyId');
-    const input = body(ctx, z.object({ text }), 'issueReply');
+    const input = body(ctx, replyBody, 'issueReply');
     ctx.body = await issues.changeReply(knex, user, ref, replyId, input.text);
   });
 

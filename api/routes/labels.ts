@@ -78,7 +78,7 @@ export function checkViolations(objectName: string, violations: Record<string, V
 /** A label on a node of the wrong type: the spec's 'data validation unexpected error'. */
 const wrongNodeType = (entity: string) => appError('error.dataValidationUnexpectedError', entity);
 
-const classifierTypeSchema = z.object({
+export const classifierTypeSchema = z.object({
   id: z.number().int().nullish(),
   nodeId: z.number().int().nullish(),
   name: z.string().nullish(),
@@ -87,9 +87,9 @@ const classifierTypeSchema = z.object({
   prefixKey: z.string().nullish(),
   suffixKey: z.string().nullish(),
 });
-const classifierTypeUpdateSchema = classifierTypeSchema.extend({ id: z.number().int() });
+export const classifierTypeUpdateSchema = classifierTypeSchema.extend({ id: z.number().int() });
 
-const nerTagTypeSchema = z.object({
+export const nerTagTypeSchema = z.object({
   id: z.number().int().nullish(),
   nodeId: z.number().int().nullish(),
   parentId: z.number().int().nullish(),
@@ -103,7 +103,7 @@ const nerTagTypeSchema = z.object({
   selectable: z.boolean().nullish(),
   disabled: z.boolean().nullish(),
 });
-const nerTagTypeUpdateSchema = nerTagTypeSchema.extend({ id: z.number().int() });
+export const nerTagTypeUpdateSchema = nerTagTypeSchema.extend({ id: z.number().int() });
 
 type ClassifierTypeBody = z.infer<typeof classifierTypeSchema>;
 type NerTagTypeBody = z.infer<typeof nerTagTypeSchema>;

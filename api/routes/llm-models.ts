@@ -12,7 +12,7 @@ import { body, idParam } from '../validate';
 import { llmModelNameRule, modalitiesRule } from '../../domain/integrations';
 import { Roles } from '../../domain/enums';
 
-const modelSchema = z.object({
+export const modelSchema = z.object({
   id: z.number().int().nullish(),
   name: z.string().nullish(),
   modalities: z.array(z.unknown()).nullish(),

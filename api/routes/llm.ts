@@ -41,7 +41,7 @@ export interface LlmChatResponseDTO {
   createdDate: string;
 }
 
-const rerunBody = z.object({
+export const rerunBody = z.object({
   prompt: z.string().trim().min(1),
   promptEditorState: z.string().nullish(),
 });

@@ -22,16 +22,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Router from '@koa/router';
-import { z } from 'zod';
+import { API_VERSION } from './api-docs';
 import type { AppDeps, Observability } from '../app';
 import type { AppState } from '../auth';
 import type { HealthDTO } from '../../domain/api-types';
 import { httpLogPage } from '../../db/queries/http-logs';
 import { isLogLevel, LOG_LEVELS, listLoggers, setLogLevel } from '../../server/logger';
 import { maskObject, maskValue } from '../../server/masking';
+import { loggerLevelSchema } from './logger-body';
 import { body, idParam } from '../validate';
 import { badRequest } from '../errors';
 import { jhiMetrics } from '../services/metrics';
+import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
 
 type Component = HealthDTO['components'][string];
@@ -102,10 +104,6 @@ function threadDump() {
   };
 }
 
-const loggerLevelSchema = z.object({
-  configuredLevel: z.union([z.enum(LOG_LEVELS), z.null()]).optional(),
-});
-
 const isAdminCaller = (user: AppState['user']) => !!user?.roles.includes('ROLE_ADMIN');
 
 function withoutDetails(body: HealthDTO): HealthDTO {
@@ -124,13 +122,16 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
     return observability;
   };
   const parserPrograms = parserProgramsMonitor({ asrEngine: config.asr.engine });
+  const logoutUrl = oidcLogoutUrl(config.oidc);
 
-  router.get('/info', (ctx) => {
+  router.get('/info', async (ctx) => {
     ctx.body = {
+      // the identity provider's end-session URL when one is configured: the web client's logout goes there
+      logoutUrl: (await logoutUrl()) ?? undefined,
       activeProfiles: config.profiles,
       displayRibbonOnProfiles: 'dev',
       appName: config.appName,
-      version: 'v1.11',
+      version: API_VERSION,
       // Links from the admin menu and a document's history to the Temporal UI (administrators only).
       ...(isAdminCaller((ctx.state as AppState).user)
         ? {

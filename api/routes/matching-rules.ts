@@ -22,9 +22,9 @@ const ruleSchema = z.object({
   matchingType: z.enum(MatchingTypes),
   tolerance: z.number().nullish(),
 });
-const ruleUpdateSchema = ruleSchema.extend({ id: z.number().int() });
+export const ruleUpdateSchema = ruleSchema.extend({ id: z.number().int() });
 
-const batchSchema = z.object({
+export const batchSchema = z.object({
   nerTagTypeId: z.number().int(),
   deletedRuleIds: z.array(z.number().int()).nullish(),
   updatedRules: z.array(ruleUpdateSchema).nullish(),

@@ -134,20 +134,20 @@ const nodeFields = {
     .nullish(),
 };
 
-const createSchema = z.object({
+export const createSchema = z.object({
   ...nodeFields,
   activityType: z.enum(ActivityTypes),
   processId: z.number().int(),
 });
-const updateSchema = z.object({
+export const updateSchema = z.object({
   ...nodeFields,
   id: z.number().int(),
   activityType: z.enum(ActivityTypes).nullish(),
   processId: z.number().int().nullish(),
 });
-const coordinates = z.object({ x: z.number(), y: z.number() });
-const coordinatesList = z.array(coordinates.extend({ id: z.number().int() }));
-const fetchByIds = z.object({ nodeIds: z.array(z.number().int()) });
+export const coordinates = z.object({ x: z.number(), y: z.number() });
+export const coordinatesList = z.array(coordinates.extend({ id: z.number().int() }));
+export const fetchByIds = z.object({ nodeIds: z.array(z.number().int()) });
 
 /** Null in the body means "not given": the stored value or the default applies (masked secrets, too). */
 const withoutNulls = (o: Record<string, unknown>) =>

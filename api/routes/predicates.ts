@@ -22,8 +22,8 @@ const fields = {
   clfTypeId: z.number().int().nullish(),
   nerTagTypeId: z.number().int().nullish(),
 };
-const createSchema = z.object(fields);
-const updateSchema = z.object({ ...fields, id: z.number().int(), edgeId: z.number().int().nullish() });
+export const createSchema = z.object(fields);
+export const updateSchema = z.object({ ...fields, id: z.number().int(), edgeId: z.number().int().nullish() });
 
 const input = (p: z.infer<typeof updateSchema> | z.infer<typeof createSchema>) => ({
   ...p,

@@ -13,14 +13,14 @@ import { body, idParam } from '../validate';
 import { isAdmin } from '../../domain/access';
 import { colorRule, tagNameRule } from '../../domain/validation';
 
-const createTagSchema = z.object({
+export const createTagSchema = z.object({
   name: z.string().nullish(),
   color: z.string().nullish(),
   predefined: z.boolean().nullish(),
 });
 
 // `predefined` is not read: a tag stays a system tag or a user tag for life.
-const updateTagSchema = z.object({
+export const updateTagSchema = z.object({
   id: z.number().int(),
   name: z.string().nullish(),
   color: z.string().nullish(),

@@ -21,16 +21,16 @@ import { keepSchedulesInStep } from '../../server/schedules';
 
 const idRef = z.object({ id: z.number().int() });
 
-const createProcessSchema = z.object({
+export const createProcessSchema = z.object({
   name: z.string().nullish(),
   isRagEnabled: z.boolean().nullish(),
   processTags: z.array(idRef).nullish(),
   ragTextSplitter: idRef.nullish(),
 });
 
-const processTagsSchema = z.array(idRef);
+export const processTagsSchema = z.array(idRef);
 
-const actorsSchema = z.array(
+export const actorsSchema = z.array(
   z.object({
     processId: z.number().int().nullish(),
     actor: z.string().nullish(),

@@ -28,8 +28,8 @@ export const GRAPH_MAX_RELATIONS = 1000;
 const relationsSchema = z
   .array(z.object({ fromId: id, toId: id, relationTypeId: id }))
   .max(GRAPH_MAX_RELATIONS);
-const graphSchema = z.object({ documentId: id, relations: relationsSchema });
-const graphUpdateSchema = z.object({ id, relations: relationsSchema });
+export const graphSchema = z.object({ documentId: id, relations: relationsSchema });
+export const graphUpdateSchema = z.object({ id, relations: relationsSchema });
 
 export function relationGraphRoutes({ knex }: AppDeps): Router {
   const router = new Router();

@@ -12,7 +12,7 @@ import * as relations from '../services/relation-types';
 import { body, idParam } from '../validate';
 import { checkViolations, nodeIdsParam, nodeWithAccess } from './labels';
 
-const relationSchema = z.object({
+export const relationSchema = z.object({
   id: z.number().int().nullish(),
   nodeId: z.number().int(),
   name: z.string().nullish(),
@@ -23,7 +23,7 @@ const relationSchema = z.object({
   strict: z.boolean().nullish(),
   merge: z.boolean().nullish(),
 });
-const relationUpdateSchema = relationSchema.extend({
+export const relationUpdateSchema = relationSchema.extend({
   id: z.number().int(),
   nodeId: z.number().int().nullish(),
 });

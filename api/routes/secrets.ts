@@ -12,7 +12,7 @@ import * as secrets from '../services/secrets';
 import { body, idParam } from '../validate';
 import { secretNameRule, secretValueRule } from '../../domain/integrations';
 
-const secretSchema = z.object({
+export const secretSchema = z.object({
   name: z.string().nullish(),
   value: z.string().nullish(),
   active: z.boolean().nullish(),

@@ -22,7 +22,7 @@ import { SFTP_CONNECTION_NODE_TYPES, sftpConnectionViolations } from '../../doma
 
 const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-const sftpSchema = z.object({
+export const sftpSchema = z.object({
   id: z.number().int().nullish(),
   nodeId: z.number().int().nullish(),
   name: z.string().nullish(),

@@ -18,7 +18,7 @@ import {
   stepToAssign,
   loadStepContext,
 } from '../services/steps';
-import { body, idParam } from '../validate';
+import { body, idParam, pageQuery } from '../validate';
 import type { StepAction } from '../../domain/steps';
 
 const ACTION_PATHS: Record<string, StepAction> = {
@@ -30,7 +30,7 @@ const ACTION_PATHS: Record<string, StepAction> = {
 };
 
 const userRef = z.union([z.number().int(), z.object({ id: z.number().int() })]);
-const stepSave = z.object({
+export const stepSave = z.object({
   id: z.number().int(),
   blockedBy: userRef.nullish(),
   master: z.boolean().nullish(),
@@ -116,10 +116,7 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
     const node = await nodes.findNode(knex, idParam(ctx.params.nodeId, 'nodeId'));
     if (!node) throw notFound('node');
     assertNodeMode(user, node.id, node.processId, 'ADMIN');
-    const page = ctx.query.page === undefined ? 0 : idParam(ctx.query.page, 'page');
-    const size = ctx.query.size === undefined ? 10 : idParam(ctx.query.size, 'size');
-    if (page < 0 || size < 1 || size > 100)
-      throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+    const { page, size } = pageQuery(ctx, 10);
     const { items, total } = await rerunnableSteps(knex, node.id, page, size);
     ctx.set('X-Total-Count', String(total));
     ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');

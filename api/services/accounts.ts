@@ -110,13 +110,19 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
   const link = (path: string) => `${config.baseUrl.replace(/\/+$/, '')}${path}`;
   const findByEmail = (db: Knex, email: string) =>
     db<UserRow>('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first();
-  /** A signed JWT of the user's current token version, valid for `validity` seconds. */
-  const issueToken = async (userId: number, validity: number): Promise<string> => {
+  /**
+   * A signed JWT of the user's current token version, valid for `validity` seconds or until `{ until }`
+   * (seconds since the epoch; the seconds left are taken right before signing, in the same tick, so a
+   * re-issued token keeps the old one's expiry exactly however long the work before took).
+   */
+  const issueToken = async (userId: number, validity: number | { until: number }): Promise<string> => {
     const user = (await loadAuthUser(knex, { id: userId }))!;
+    const seconds =
+      typeof validity === 'number' ? validity : Math.max(1, validity.until - Math.floor(Date.now() / 1000));
     return signToken(
       config.jwtSecret,
       { id: user.id, login: user.login, roles: [...user.roles], tokenVersion: user.tokenVersion },
-      validity,
+      seconds,
     );
   };
 
@@ -199,13 +205,14 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
 
     /**
      * Changes the password and ends every session of the user (tokens of the old version are refused);
-     * returns a new token, valid as long as the caller's was, so that the session that changed it goes on.
+     * returns a new token expiring when the caller's does (`expiresAt`, seconds since the epoch), so that the
+     * session that changed it goes on.
      */
     async changePassword(
       user: AuthUser,
       currentPassword: string,
       newPassword: string,
-      validity: number,
+      expiresAt: number,
     ): Promise<string> {
       const row = await knex<UserRow>('users').where({ id: user.id }).first('password_hash');
       if (!row || !(await bcrypt.compare(currentPassword, row.password_hash))) {
@@ -219,7 +226,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
           last_modified_by: user.login,
           last_modified_date: knex.fn.now(),
         });
-      return issueToken(user.id, validity);
+      return issueToken(user.id, { until: expiresAt });
     },
 
     /**

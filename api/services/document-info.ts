@@ -24,13 +24,14 @@ import {
   type IssueDocumentInfoDTO,
 } from '../../domain/document-info';
 import { StepStatuses } from '../../domain/steps';
-import { LIMITS, pageSizeRule } from '../../domain/validation';
-import { documentInfoCount, documentInfoPage, type DocumentInfoCursor } from '../../db/queries/document-info';
+import { RESULT_WINDOW } from '../../domain/paging';
+import { documentInfoCount, documentInfoPage } from '../../db/queries/document-info';
 import { issueDocumentCount, issueDocumentPage } from '../../db/queries/document-issues';
 import type { AuthUser } from '../auth';
 import { mayReadDocumentOf, unreachable } from '../auth';
 import { FieldErrorCollector, fieldErrors, HttpError } from '../errors';
 import { MAX_ID, parse } from '../validate';
+import { first, listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
 
 const id = z.number().int().min(0).max(MAX_ID);
 const ids = z.array(id).min(1).max(1000);
@@ -65,37 +66,24 @@ export function processIdOf(raw: unknown): number | undefined {
   return typeof f?.value === 'number' && Number.isSafeInteger(f.value) ? f.value : undefined;
 }
 
-export interface PageRequest {
-  page: number;
-  size: number;
+export interface PageRequest extends ListPageRequest {
   sort: DocumentInfoSort;
-  /** keyset paging: the page after this row (`?after=` a cursor the previous page's X-Next-Cursor gave) */
-  after?: DocumentInfoCursor;
 }
 
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-/** `?page&size&sort&paged` (cacheBuster ignored): field errors of object `documentInfo` when wrong. */
-export function pageRequest(query: Record<string, string | string[] | undefined>): PageRequest {
+/**
+ * `?page&size&sort&paged&after&before&last` (cacheBuster ignored; api/services/list-paging.ts, the result
+ * `window` of domain/paging.ts): field errors of object `documentInfo` when wrong.
+ */
+export function pageRequest(
+  query: Record<string, string | string[] | undefined>,
+  window: number = RESULT_WINDOW,
+): PageRequest {
   const errors = new FieldErrorCollector('documentInfo');
-  const int = (raw: string | undefined, fallback: number) =>
-    raw === undefined ? fallback : /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : NaN;
-  const page = int(first(query.page), 0);
-  const size = int(first(query.size), DOCUMENT_INFO_PAGE_SIZE);
+  const paging = listPageRequest(query, errors, DOCUMENT_INFO_PAGE_SIZE, window);
   const sortRaw = (first(query.sort) ?? DEFAULT_DOCUMENT_INFO_SORT).replace(/\s/g, '').toLowerCase();
   const sort = DocumentInfoSorts.find((s) => s.toLowerCase() === sortRaw);
   const paged = first(query.paged);
-  const afterRaw = first(query.after);
-  const after = afterRaw === undefined || afterRaw === '' ? undefined : parseCursor(afterRaw);
   errors
-    .check('after', after === null ? { code: 'Pattern', key: 'entity.validation.pattern' } : null)
-    .check('page', Number.isNaN(page) ? { code: 'Pattern', key: 'entity.validation.number' } : null)
-    .check(
-      'size',
-      Number.isNaN(size) || !pageSizeRule(size)
-        ? { code: 'Size', key: 'entity.validation.pageSize', params: { sizes: LIMITS.pageSizes.join(', ') } }
-        : null,
-    )
     .check('sort', sort ? null : { code: 'Pattern', key: 'entity.validation.sort' })
     .check(
       'paged',
@@ -104,7 +92,7 @@ export function pageRequest(query: Record<string, string | string[] | undefined>
         : { code: 'Pattern', key: 'entity.validation.pattern' },
     )
     .throwIfAny();
-  return { page, size, sort: sort!, ...(after ? { after } : {}) };
+  return { ...paging, sort: sort! };
 }
 
 /** The filters as criteria: exactly one PROCESS; lists of one type merged. */
@@ -165,15 +153,8 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
   return c;
 }
 
-export interface DocumentInfoPage {
-  /** documents, or in the issue view (criteria.issues) documents with their issue counts */
-  rows: DocumentInfoDTO[] | IssueDocumentInfoDTO[];
-  total: number;
-  /** false: `total` is the planner's estimate (more than EXACT_COUNT_LIMIT documents match) */
-  exact: boolean;
-  /** the `?after=` of the next page of documents (keyset paging), when this page is full */
-  next?: string;
-}
+/** documents, or in the issue view (criteria.issues) documents with their issue counts (no cursors) */
+export type DocumentInfoPage = ListAnswer<DocumentInfoDTO> | ListAnswer<IssueDocumentInfoDTO>;
 
 /**
  * The caller's page. Refuses (403) a process the caller does not read, and a view beyond the caller's
@@ -204,17 +185,31 @@ export async function listDocumentInfo(
     : scopeRefusal(criteria, user.id, mode === 'ADMIN');
   if (refusal)
     throw new HttpError(403, { message: 'error.http.403', detail: refusal, key: `documentInfo.${refusal}` });
+  const offset = paging.page * paging.size;
   if (criteria.issues) {
-    if (paging.after)
+    // No keyset here (the comment count is an aggregate): page numbers from the start, or from the end of
+    // the exact total (`last`), each inside the window.
+    if (paging.after || paging.before)
       throw fieldErrors('documentInfo', [
-        { field: 'after', violation: { code: 'Pattern', key: 'entity.validation.pattern' } },
+        {
+          field: paging.after ? 'after' : 'before',
+          violation: { code: 'Pattern', key: 'entity.validation.pattern' },
+        },
       ]);
     // A process mode reads every node of the process (domain/access.ts nodeMode); node-only grantees see the
     // steps of their nodes only.
     if (!mode) criteria.issues.visibleNodeIds = criteria.throughNodeIds ?? [];
-    const page = { offset: paging.page * paging.size, limit: paging.size, sort: paging.sort };
+    const issuePage = { offset, limit: paging.size, sort: paging.sort };
+    if (paging.last) {
+      const total = await issueDocumentCount(knex, criteria, criteria.issues);
+      const rows = await issueDocumentPage(knex, criteria, criteria.issues, {
+        ...issuePage,
+        last: { total },
+      });
+      return { rows, total, exact: true };
+    }
     const [rows, total] = await Promise.all([
-      issueDocumentPage(knex, criteria, criteria.issues, page),
+      issueDocumentPage(knex, criteria, criteria.issues, issuePage),
       issueDocumentCount(knex, criteria, criteria.issues),
     ]);
     return { rows, total, exact: true };
@@ -224,47 +219,18 @@ export async function listDocumentInfo(
     throw fieldErrors('documentInfo', [
       { field: 'sort', violation: { code: 'Pattern', key: 'entity.validation.sort' } },
     ]);
-  const paging0 = { offset: paging.page * paging.size, limit: paging.size, sort };
-  const withCursor = (rows: DocumentInfoDTO[], count: { total: number; exact: boolean }) => ({
-    rows,
-    ...count,
-    ...(rows.length === paging.size ? { next: cursorOf(rows[rows.length - 1], sort) } : {}),
-  });
-  if (paging.after || paging0.offset === 0) {
-    const [rows, count] = await Promise.all([
-      documentInfoPage(knex, criteria, { ...paging0, after: paging.after }),
-      documentInfoCount(knex, criteria),
-    ]);
-    return withCursor(rows, count);
-  }
-  // A later page: the exact total (when counted) lets a page past the middle read from the other end.
-  const count = await documentInfoCount(knex, criteria);
-  const rows = await documentInfoPage(knex, criteria, {
-    ...paging0,
-    total: count.exact ? count.total : undefined,
-  });
-  return withCursor(rows, count);
-}
-
-/** The cursor of the row after which the next page starts (`?after=`), for keyset paging. */
-export function cursorOf(row: Pick<DocumentInfoDTO, 'id' | 'filename'>, sort: DocumentInfoSort): string {
-  const key: DocumentInfoCursor = sort.startsWith('filename')
-    ? { id: row.id, filename: row.filename }
-    : { id: row.id };
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-const cursorSchema = z.object({
-  id: z.number().int().min(1).max(MAX_ID),
-  filename: z.string().max(255).optional(),
-});
-
-function parseCursor(raw: string): DocumentInfoCursor | null {
-  if (raw.length > 400) return null;
-  try {
-    const r = cursorSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  const page = {
+    offset,
+    limit: paging.size,
+    sort,
+    after: paging.after,
+    before: paging.before,
+    last: paging.last,
+  };
+  return pageAndCount(
+    paging,
+    (total) => documentInfoPage(knex, criteria, { ...page, total }),
+    () => documentInfoCount(knex, criteria),
+    sort.startsWith('filename'),
+  );
 }

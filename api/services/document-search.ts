@@ -2,7 +2,7 @@
  * The document list's search (spec 2 section 7 `POST {documents base}/_search/document`;
  * domain/document-search.ts): the paging and the body validated with the spec's messages (field errors of
  * object `documentSearch`), the caller's READ on the process checked first, then one page query and one count
- * (db/queries/document-search.ts).
+ * (db/queries/document-search.ts), paged as the document-info list is (api/services/list-paging.ts).
  */
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import {
   type DocumentListEntryDTO,
   type DocumentSearchSort,
 } from '../../domain/document-search';
-import { LIMITS, pageSizeRule } from '../../domain/validation';
+import { RESULT_WINDOW } from '../../domain/paging';
 import {
   documentSearchCount,
   documentSearchPage,
@@ -27,6 +27,7 @@ import {
 import { assertProcessMode, type AuthUser } from '../auth';
 import { FieldErrorCollector } from '../errors';
 import { MAX_ID, parse } from '../validate';
+import { first, listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
 
 const id = z.number().int().min(0).max(MAX_ID);
 export const documentSearchBodySchema = z.object({
@@ -39,33 +40,24 @@ export const documentSearchBodySchema = z.object({
     .nullish(),
 });
 
-export interface SearchPageRequest {
-  page: number;
-  size: number;
+export interface SearchPageRequest extends ListPageRequest {
   sort: DocumentSearchSort;
 }
 
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-/** `?page&size&sort` (cacheBuster ignored): field errors of object `documentSearch` when wrong. */
-export function searchPageRequest(query: Record<string, string | string[] | undefined>): SearchPageRequest {
-  const int = (raw: string | undefined, fallback: number) =>
-    raw === undefined ? fallback : /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : NaN;
-  const page = int(first(query.page), 0);
-  const size = int(first(query.size), DOCUMENT_SEARCH_PAGE_SIZE);
+/**
+ * `?page&size&sort&after&before&last` (cacheBuster ignored; api/services/list-paging.ts, the result `window`
+ * of domain/paging.ts): field errors of object `documentSearch` when wrong.
+ */
+export function searchPageRequest(
+  query: Record<string, string | string[] | undefined>,
+  window: number = RESULT_WINDOW,
+): SearchPageRequest {
+  const errors = new FieldErrorCollector('documentSearch');
+  const paging = listPageRequest(query, errors, DOCUMENT_SEARCH_PAGE_SIZE, window);
   const sortRaw = (first(query.sort) ?? DEFAULT_DOCUMENT_SEARCH_SORT).replace(/\s/g, '').toLowerCase();
   const sort = DocumentSearchSorts.find((s) => s === sortRaw);
-  new FieldErrorCollector('documentSearch')
-    .check('page', Number.isNaN(page) ? { code: 'Pattern', key: 'entity.validation.number' } : null)
-    .check(
-      'size',
-      Number.isNaN(size) || !pageSizeRule(size)
-        ? { code: 'Size', key: 'entity.validation.pageSize', params: { sizes: LIMITS.pageSizes.join(', ') } }
-        : null,
-    )
-    .check('sort', sort ? null : { code: 'Pattern', key: 'entity.validation.searchSort' })
-    .throwIfAny();
-  return { page, size, sort: sort! };
+  errors.check('sort', sort ? null : { code: 'Pattern', key: 'entity.validation.searchSort' }).throwIfAny();
+  return { ...paging, sort: sort! };
 }
 
 /** The process a raw body names, for the access check before validation. */
@@ -114,38 +106,29 @@ export function searchCriteriaOf(raw: unknown): DocumentSearchCriteria {
   return c;
 }
 
-export interface DocumentSearchResult {
-  rows: DocumentListEntryDTO[];
-  total: number;
-  /** false: `total` is the planner's estimate (more than EXACT_COUNT_LIMIT documents match) */
-  exact: boolean;
-}
-
 /** The caller's page: READ on the process (403 otherwise, before the body is validated). */
 export async function searchDocuments(
   knex: Knex,
   user: AuthUser,
   raw: unknown,
   paging: SearchPageRequest,
-): Promise<DocumentSearchResult> {
+): Promise<ListAnswer<DocumentListEntryDTO>> {
   const processId = processIdOf(raw);
   if (processId !== undefined) assertProcessMode(user, processId, 'READ');
   const criteria = searchCriteriaOf(raw);
   assertProcessMode(user, criteria.processId, 'READ');
-  const offset = paging.page * paging.size;
-  const page = { offset, limit: paging.size, sort: paging.sort };
-  if (offset === 0) {
-    const [rows, count] = await Promise.all([
-      documentSearchPage(knex, criteria, page),
-      documentSearchCount(knex, criteria),
-    ]);
-    return { rows, ...count };
-  }
-  // A later page: the exact total (when counted) lets a page past the middle read from the other end.
-  const count = await documentSearchCount(knex, criteria);
-  const rows = await documentSearchPage(knex, criteria, {
-    ...page,
-    total: count.exact ? count.total : undefined,
-  });
-  return { rows, ...count };
+  const page = {
+    offset: paging.page * paging.size,
+    limit: paging.size,
+    sort: paging.sort,
+    after: paging.after?.id,
+    before: paging.before?.id,
+    last: paging.last,
+  };
+  return pageAndCount(
+    paging,
+    (total) => documentSearchPage(knex, criteria, { ...page, total }),
+    () => documentSearchCount(knex, criteria),
+    false,
+  );
 }

@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { boundedCount, type BoundedCount } from './bounded-count';
+import { readPage, settle, type ListOrder, type ListPage, type SettledPage } from './list-page';
 import type { DocumentInfoCriteria, DocumentInfoDTO, DocumentSort } from '../../domain/document-info';
 
 /** `%`, `_` and `\` of a user's text are literal in LIKE. */
@@ -54,7 +55,7 @@ const USER_JSON = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'login', ${alias}.login, 'firstName', ${alias}.first_name,
      'lastName', ${alias}.last_name, 'email', ${alias}.email)`;
 
-const ORDER: Record<DocumentSort, [string, 'asc' | 'desc'][]> = {
+const ORDER: Record<DocumentSort, ListOrder> = {
   'id,desc': [['d.id', 'desc']],
   'id,asc': [['d.id', 'asc']],
   'filename,asc': [
@@ -67,18 +68,13 @@ const ORDER: Record<DocumentSort, [string, 'asc' | 'desc'][]> = {
   ],
 };
 
-/** Where a page starts: `offset` rows into the order, or (keyset) just after the row `after` names. */
-export interface DocumentInfoPaging {
-  offset: number;
-  limit: number;
+/** Where a page starts (db/queries/list-page.ts): the cursors carry the sort key of a row. */
+export interface DocumentInfoPaging extends Omit<ListPage, 'after' | 'before'> {
   sort: DocumentSort;
   /** the sort key of the last row of the page before (its id, and its filename for filename sorts) */
   after?: DocumentInfoCursor;
-  /**
-   * The exact number of matching documents when known: a page past the middle is then read from the other end
-   * of the index (the last page of a million costs what the first does).
-   */
-  total?: number;
+  /** the sort key of the first row of the page after */
+  before?: DocumentInfoCursor;
 }
 
 export interface DocumentInfoCursor {
@@ -86,44 +82,35 @@ export interface DocumentInfoCursor {
   filename?: string;
 }
 
-const reversed = (order: [string, 'asc' | 'desc'][]): [string, 'asc' | 'desc'][] =>
-  order.map(([column, dir]) => [column, dir === 'asc' ? 'desc' : 'asc']);
+/** A cursor as the values of the sort's order columns. */
+const keyOf = (sort: DocumentSort, cursor: DocumentInfoCursor | undefined) =>
+  cursor && (sort.startsWith('filename') ? [cursor.filename ?? '', cursor.id] : [cursor.id]);
 
 /** The ids of the page: an index-driven scan of `documents` that reads nothing else. */
-function pageIds(knex: Knex, c: DocumentInfoCriteria, page: DocumentInfoPaging): Knex.QueryBuilder {
+function pageIds(knex: Knex, c: DocumentInfoCriteria, page: DocumentInfoPaging) {
   const q = filtered(knex, c).select('d.id');
-  let order = ORDER[page.sort];
-  let offset = page.offset;
-  let limit = page.limit;
-  if (page.after) {
-    const [dir] = order[0].slice(1) as ['asc' | 'desc'];
-    const cmp = dir === 'asc' ? '>' : '<';
-    if (page.sort.startsWith('filename'))
-      q.whereRaw(`(d.filename, d.id) ${cmp} (?, ?)`, [page.after.filename ?? '', page.after.id]);
-    else q.where('d.id', cmp, page.after.id);
-  } else if (page.total !== undefined && offset > page.total / 2) {
-    // From the other end: the rows [offset, offset + limit) are [total - offset - limit, total - offset) there.
-    const end = page.total - offset;
-    if (end <= 0) return q.whereRaw('false').limit(0);
-    order = reversed(order);
-    offset = Math.max(0, end - limit);
-    limit = end - offset;
-  }
-  for (const [column, dir] of order) q.orderBy(column, dir);
-  return q.limit(limit).offset(offset);
+  const read = readPage(q, ORDER[page.sort], {
+    ...page,
+    after: keyOf(page.sort, page.after),
+    before: keyOf(page.sort, page.before),
+  });
+  return { q, read };
 }
 
 /**
  * A page of the list, in `sort` order: the page's ids first (index only: OFFSET skips index entries, not
- * aggregated rows), then the blocker, assignees and steps of those rows alone.
+ * aggregated rows, and at most the result window of them, domain/paging.ts), then the blocker, assignees and
+ * steps of those rows alone.
  */
 export async function documentInfoPage(
   knex: Knex,
   c: DocumentInfoCriteria,
   page: DocumentInfoPaging,
-): Promise<DocumentInfoDTO[]> {
+): Promise<SettledPage<DocumentInfoDTO>> {
+  const ids = pageIds(knex, c, page);
+  if (!ids.read) return settle([], null);
   const q = knex
-    .with('page', pageIds(knex, c, page))
+    .with('page', ids.q)
     .from('page as p')
     .join('documents as d', 'd.id', 'p.id')
     .select(
@@ -142,12 +129,15 @@ export async function documentInfoPage(
     );
   for (const [column, dir] of ORDER[page.sort]) q.orderBy(column, dir);
   const rows: (Omit<DocumentInfoDTO, 'id' | 'processId'> & { id: string; processId: string })[] = await q;
-  return rows.map((r) => ({
-    ...r,
-    id: Number(r.id),
-    processId: Number(r.processId),
-    blockedBy: r.blockedBy ?? null,
-  }));
+  return settle(
+    rows.map((r) => ({
+      ...r,
+      id: Number(r.id),
+      processId: Number(r.processId),
+      blockedBy: r.blockedBy ?? null,
+    })),
+    ids.read,
+  );
 }
 
 /** How many documents the filters match (db/queries/bounded-count.ts: exact up to the limit, else estimated). */
@@ -161,7 +151,7 @@ export async function explainDocumentInfo(
   c: DocumentInfoCriteria,
   page: DocumentInfoPaging,
 ): Promise<string> {
-  const { sql, bindings } = pageIds(knex, c, page).toSQL();
+  const { sql, bindings } = pageIds(knex, c, page).q.toSQL();
   const { rows } = await knex.raw(`explain ${sql}`, bindings as Knex.RawBinding[]);
   return (rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
 }

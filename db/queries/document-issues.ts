@@ -13,6 +13,7 @@ import type {
   IssueCriteria,
   IssueDocumentInfoDTO,
 } from '../../domain/document-info';
+import { fromEnd } from '../../domain/paging';
 import { filtered } from './document-info';
 
 /** The conditions on issue `i` (alias) of the issue criteria, the visibility rule included. */
@@ -61,13 +62,25 @@ const ORDER: Record<DocumentInfoSort, string> = {
   'commentCount,desc': '"commentCount" desc, d.id desc',
 };
 
-/** A page of the issue view, in `sort` order. */
+/** The order read backwards. */
+const reversed = (order: string) =>
+  order.replace(/ (asc|desc)\b/g, (_, dir) => (dir === 'asc' ? ' desc' : ' asc'));
+
+/**
+ * A page of the issue view, in `sort` order: `offset` rows into the order, or with `last` the page
+ * `offset / limit` pages back from the last one of the exact `total` (read in the reversed order,
+ * domain/paging.ts fromEnd).
+ */
 export async function issueDocumentPage(
   knex: Knex,
   c: DocumentInfoCriteria,
   ic: IssueCriteria,
-  page: { offset: number; limit: number; sort: DocumentInfoSort },
+  page: { offset: number; limit: number; sort: DocumentInfoSort; last?: { total: number } },
 ): Promise<IssueDocumentInfoDTO[]> {
+  const { offset, limit } = page.last
+    ? fromEnd(Math.floor(page.offset / page.limit), page.limit, page.last.total)
+    : page;
+  if (limit <= 0) return [];
   const q = filtered(knex, c)
     .join('issues as i', 'i.document_id', 'd.id')
     .joinRaw(
@@ -87,9 +100,10 @@ export async function issueDocumentPage(
     .groupBy('d.id');
   whereIssue(knex, q, ic);
   const rows: (Omit<IssueDocumentInfoDTO, 'id' | 'processId'> & { id: string; processId: string })[] = await q
-    .orderByRaw(ORDER[page.sort])
-    .limit(page.limit)
-    .offset(page.offset);
+    .orderByRaw(page.last ? reversed(ORDER[page.sort]) : ORDER[page.sort])
+    .limit(limit)
+    .offset(offset);
+  if (page.last) rows.reverse();
   return rows.map((r) => ({ ...r, id: Number(r.id), processId: Number(r.processId) }));
 }
 

@@ -10,6 +10,7 @@
 import type { Knex } from 'knex';
 import type { DocumentListEntryDTO, DocumentSearchSort } from '../../domain/document-search';
 import { boundedCount, type BoundedCount } from './bounded-count';
+import { readPage, settle, type ListPage, type SettledPage } from './list-page';
 
 export interface DocumentSearchCriteria {
   processId: number;
@@ -74,12 +75,13 @@ export function searched(knex: Knex, c: DocumentSearchCriteria): Knex.QueryBuild
   return q;
 }
 
-export interface DocumentSearchPaging {
-  offset: number;
-  limit: number;
+/** Where a page starts (db/queries/list-page.ts); the cursors are document ids. */
+export interface DocumentSearchPaging extends Omit<ListPage, 'after' | 'before'> {
   sort: DocumentSearchSort;
-  /** the exact number of matches when known: a page past the middle is read from the other end */
-  total?: number;
+  /** the id of the last row of the page before */
+  after?: number;
+  /** the id of the first row of the page after */
+  before?: number;
 }
 
 /** A page of entries in `sort` order: the ids first (index order), then the steps of those rows alone. */
@@ -87,18 +89,15 @@ export async function documentSearchPage(
   knex: Knex,
   c: DocumentSearchCriteria,
   page: DocumentSearchPaging,
-): Promise<DocumentListEntryDTO[]> {
+): Promise<SettledPage<DocumentListEntryDTO>> {
   const dir = page.sort === 'id,desc' ? 'desc' : 'asc';
-  let pageDir: 'asc' | 'desc' = dir;
-  let { offset, limit } = page;
-  if (page.total !== undefined && offset > page.total / 2) {
-    const end = page.total - offset;
-    if (end <= 0) return [];
-    pageDir = dir === 'asc' ? 'desc' : 'asc';
-    offset = Math.max(0, end - limit);
-    limit = end - offset;
-  }
-  const ids = searched(knex, c).select('d.id').orderBy('d.id', pageDir).limit(limit).offset(offset);
+  const ids = searched(knex, c).select('d.id');
+  const read = readPage(ids, [['d.id', dir]], {
+    ...page,
+    after: page.after === undefined ? undefined : [page.after],
+    before: page.before === undefined ? undefined : [page.before],
+  });
+  if (!read) return settle([], null);
   const rows: (Omit<DocumentListEntryDTO, 'id' | 'processId'> & { id: string; processId: string })[] =
     await knex
       .with('page', ids)
@@ -115,7 +114,10 @@ export async function documentSearchPage(
          from steps s join nodes n on n.id = s.node_id where s.document_id = d.id), '[]') as steps`),
       )
       .orderBy('d.id', dir);
-  return rows.map((r) => ({ ...r, id: Number(r.id), processId: Number(r.processId) }));
+  return settle(
+    rows.map((r) => ({ ...r, id: Number(r.id), processId: Number(r.processId) })),
+    read,
+  );
 }
 
 /** How many documents match (db/queries/bounded-count.ts: exact up to the limit, else estimated). */

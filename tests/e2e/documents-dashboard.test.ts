@@ -9,11 +9,26 @@
  * has an assignee, and reads the page in Polish. Screenshots at 1280 and 390 px go to tests/artifacts/.
  */
 import crypto from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
-import { buildUser, type BuiltUser } from '../support/harness';
-import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import type { BuiltUser } from '../support/harness';
+import {
+  addEdges,
+  addNode,
+  addTextDocument,
+  api,
+  BASE_URL,
+  chooseLanguage,
+  closeAll,
+  e2eWorld,
+  launch,
+  settledValue,
+  shot,
+  signedInPage,
+  uploadNodeOf,
+  userOnProcess,
+} from './support';
 
 interface StateView {
   steps: { status: string; nodeDTO: { activityType: string } }[];
@@ -41,59 +56,28 @@ describe('documents dashboard in Chromium', () => {
     (await page.getByTestId('documents-filename').evaluateAll((els) => els.map((el) => el.textContent ?? '')))
       .map((n) => n.replace(/-[0-9a-f]{6}\.txt$/, ''))
       .sort();
-  /**
-   * The file names listed once they are `expected` (the list answers a filter after its debounce and a
-   * request, showing the previous rows meanwhile); the last ones seen after 15 s otherwise.
-   */
-  async function names(page: Page, expected: string[]): Promise<string[]> {
-    const until = Date.now() + 15000;
-    let seen = await listed(page);
-    while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 100));
-      seen = await listed(page);
-    }
-    return seen;
-  }
+  /** The file names listed once they are `expected` (see settledValue). */
+  const names = (page: Page, expected: string[]) => settledValue(() => listed(page), expected);
   const ALL4 = ['alpha', 'beta', 'delta', 'gamma'];
   const clfFilter = (page: Page) =>
     page.locator(`[data-testid="documents-node-filter"][data-node-id="${clfId}"]`);
 
   beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
-    token = await tokenFor(admin.login, admin.password);
-    processId = await createProcess(token, `Documents dashboard E2E ${suffix}`);
-    const grant = async (mode: 'READ' | 'WRITE' | 'ADMIN', firstName: string, lastName: string) => {
-      const user = await buildUser(knex, {
-        authorities: [{ componentId: processId, type: 'PROCESS', mode }],
-      });
-      await knex('users').where('id', user.id).update({ first_name: firstName, last_name: lastName });
-      return user;
-    };
+    ({ knex, token, processId } = await e2eWorld(`Documents dashboard E2E ${suffix}`));
+    const grant = (mode: 'READ' | 'WRITE' | 'ADMIN', firstName: string, lastName: string) =>
+      userOnProcess(knex, processId, mode, { firstName, lastName });
     writer = await grant('WRITE', 'Wanda', `Writer${suffix}`);
     reader = await grant('READ', 'Rita', `Reader${suffix}`);
     processAdmin = await grant('ADMIN', 'Paula', `Admin${suffix}`);
-    const nodes = await api<{ id: number; activityType: string }[]>(
-      token,
-      `/api/nodes?processId=${processId}`,
-    );
-    const upload = nodes.find((n) => n.activityType === 'HUP')!;
-    const clf = await api<{ id: number }>(token, '/api/nodes', {
-      method: 'POST',
-      body: JSON.stringify({ processId, name: 'Classify', activityType: 'CLF', requiresAcceptance: false }),
+    const upload = await uploadNodeOf(token, processId);
+    clfId = await addNode(token, processId, {
+      name: 'Classify',
+      activityType: 'CLF',
+      requiresAcceptance: false,
     });
-    clfId = clf.id;
-    await api(token, '/api/edges', {
-      method: 'POST',
-      body: JSON.stringify({ fromId: upload.id, toId: clf.id }),
-    });
-    for (const name of ['alpha', 'beta', 'gamma', 'delta']) {
-      const created = await api<{ id: number }>(token, '/api/documents', {
-        method: 'POST',
-        body: JSON.stringify({ processId, filename: file(name), content: `The ${name} text.` }),
-      });
-      docs[name] = created.id;
-    }
+    await addEdges(token, [upload, clfId]);
+    for (const name of ['alpha', 'beta', 'gamma', 'delta'])
+      docs[name] = await addTextDocument(token, processId, file(name), `The ${name} text.`);
     for (const id of Object.values(docs))
       await eventuallyMatches(
         () => api<StateView>(token, `/api/v2/document/${id}/state`),
@@ -109,11 +93,7 @@ describe('documents dashboard in Chromium', () => {
     browser = await launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
-  });
+  afterAll(() => closeAll(contexts, browser, knex));
 
   it('gives a process admin All first, filters by step status and assignee, assigns from the cell and opens a document', async () => {
     const page = await signedInPage(browser, contexts, processAdmin);
@@ -244,9 +224,7 @@ describe('documents dashboard in Chromium', () => {
 
   it('gives a READ user My documents first, no All tab, and the page in Polish', async () => {
     const page = await signedInPage(browser, contexts, reader);
-    await page.getByTestId('language-menu').click();
-    await page.getByTestId('language-pl').click();
-    await page.locator('html[lang="pl"]').waitFor({ state: 'attached' });
+    await chooseLanguage(page, 'pl');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(dashboardUrl());
     await page.locator('[data-testid="documents-dashboard"][data-tab="my"]').waitFor();

@@ -1,7 +1,9 @@
 /** Chromium (Debian) driven by playwright-core against the app started by scripts/test.ts. */
 import fs from 'node:fs';
 import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { buildUser, type BuiltUser } from '../support/harness';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? path.resolve(__dirname, '..', 'artifacts');
@@ -94,18 +96,27 @@ export async function signIn(page: Page, username: string, password: string): Pr
 }
 
 /**
+ * What `read` answers once it equals `expected` (deep equality): screens answer a filter after a debounce and
+ * a request, showing the previous rows meanwhile. Returns the last answer seen after `timeoutMs` otherwise,
+ * for the test's expect to show.
+ */
+export async function settledValue<T>(read: () => Promise<T>, expected: T, timeoutMs = 15000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  const wanted = JSON.stringify(expected);
+  let seen = await read();
+  while (JSON.stringify(seen) !== wanted && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await read();
+  }
+  return seen;
+}
+
+/**
  * The number of elements a locator finds once the page has settled on it: lists load in several queries,
  * so a count taken at once may see a partial page. Returns the last count seen after `timeoutMs`.
  */
-export async function settledCount(locator: Locator, expected: number, timeoutMs = 10000): Promise<number> {
-  const until = Date.now() + timeoutMs;
-  let count = await locator.count();
-  while (count !== expected && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    count = await locator.count();
-  }
-  return count;
-}
+export const settledCount = (locator: Locator, expected: number, timeoutMs = 10000): Promise<number> =>
+  settledValue(() => locator.count(), expected, timeoutMs);
 
 /** A user's bearer token (empty when the sign-in is refused). */
 export async function tokenFor(username: string, password: string): Promise<string> {
@@ -164,6 +175,94 @@ export async function createProcess(token: string, name: string): Promise<number
 }
 
 /**
+ * What most browser suites set up first: a handle on the run's database (for building users), a new global
+ * admin's bearer token and a new process (with its upload node) created by that admin through the API.
+ */
+export interface E2eWorld {
+  knex: Knex;
+  admin: BuiltUser;
+  token: string;
+  processId: number;
+}
+
+export async function e2eWorld(processName: string): Promise<E2eWorld> {
+  const knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+  const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+  const token = await tokenFor(admin.login, admin.password);
+  return { knex, admin, token, processId: await createProcess(token, processName) };
+}
+
+/** A new user with a mode on the process (and, when given, a first and last name the screens show). */
+export async function userOnProcess(
+  knex: Knex,
+  processId: number,
+  mode: 'READ' | 'WRITE' | 'ADMIN',
+  name?: { firstName: string; lastName: string },
+): Promise<BuiltUser> {
+  const user = await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] });
+  if (name)
+    await knex('users').where('id', user.id).update({ first_name: name.firstName, last_name: name.lastName });
+  return user;
+}
+
+/** The id of the process's upload node (HUP, made with the process). */
+export async function uploadNodeOf(token: string, processId: number): Promise<number> {
+  const nodes = await api<{ id: number; activityType: string }[]>(token, `/api/nodes?processId=${processId}`);
+  return nodes.find((n) => n.activityType === 'HUP')!.id;
+}
+
+/** A node added to the process through the API (name, activityType and the type's settings); its id. */
+export async function addNode(
+  token: string,
+  processId: number,
+  body: Record<string, unknown>,
+): Promise<number> {
+  const created = await api<{ id: number }>(token, '/api/nodes', {
+    method: 'POST',
+    body: JSON.stringify({ processId, ...body }),
+  });
+  return created.id;
+}
+
+/** Edges added through the API, one [fromId, toId] pair each, in order. */
+export async function addEdges(token: string, ...pairs: [number, number][]): Promise<void> {
+  for (const [fromId, toId] of pairs)
+    await api(token, '/api/edges', { method: 'POST', body: JSON.stringify({ fromId, toId }) });
+}
+
+/** A text document created through the API (it enters the process's workflow); its id. */
+export async function addTextDocument(
+  token: string,
+  processId: number,
+  filename: string,
+  content: string,
+): Promise<number> {
+  const created = await api<{ id: number }>(token, '/api/documents', {
+    method: 'POST',
+    body: JSON.stringify({ processId, filename, content }),
+  });
+  return created.id;
+}
+
+/** A file as the upload page's input takes it. */
+export const uploadFile = (name: string, buffer: Buffer, mimeType = 'application/octet-stream') => ({
+  name,
+  mimeType,
+  buffer,
+});
+
+/** Closes what a suite opened: its browser contexts, the browser, the database handle. */
+export async function closeAll(
+  contexts: BrowserContext[],
+  browser: Browser | undefined,
+  knex: Knex | undefined,
+): Promise<void> {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await knex?.destroy();
+}
+
+/**
  * Elements that stick out of the window sideways (a page that scrolls horizontally, a menu running off the
  * right edge), each described as `tag.class [testid] left..right`; empty when everything fits. Elements
  * inside a box that clips its overflow (the graph canvas, a scrolling table) count only through that box.
@@ -202,7 +301,8 @@ export async function chooseLanguage(page: Page, locale: 'en' | 'pl'): Promise<v
   if (await toggler.isVisible()) await toggler.click();
   await page.getByTestId('language-menu').click();
   await page.getByTestId(`language-${locale}`).click();
-  await page.waitForFunction(`document.documentElement.lang === '${locale}'`);
+  // A locator, not waitForFunction: a string predicate is evaluated by eval, which the app's CSP refuses.
+  await page.locator(`html[lang="${locale}"]`).waitFor({ state: 'attached' });
   if (await toggler.isVisible()) {
     const expanded = await toggler.getAttribute('aria-expanded');
     if (expanded === 'true') await toggler.click();

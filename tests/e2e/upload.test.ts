@@ -11,13 +11,26 @@
  * a reader gets no Edit button. Screenshots at 1280 and 390 px go to tests/artifacts/.
  */
 import crypto from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { eml, textPdf } from '../support/media';
 import { docxOf } from '../support/zip';
-import { api, BASE_URL, createProcess, launch, settledCount, shot, signedInPage, tokenFor } from './support';
+import {
+  api,
+  BASE_URL,
+  chooseLanguage,
+  closeAll,
+  e2eWorld,
+  launch,
+  settledCount,
+  shot,
+  signedInPage,
+  uploadFile as file,
+  uploadNodeOf,
+  userOnProcess,
+} from './support';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -68,42 +81,22 @@ describe('upload page, document detail and edit in Chromium', () => {
   const pageFor = (user: BuiltUser): Promise<Page> => signedInPage(browser, contexts, user);
   const uploadUrl = () => `${BASE_URL}/entity/process/${processId}/upload`;
   const items = (page: Page) => page.getByTestId('upload-item');
-  const file = (name: string, buffer: Buffer, mimeType = 'application/octet-stream') => ({
-    name,
-    mimeType,
-    buffer,
-  });
-
-  async function toPolish(page: Page) {
-    await page.getByTestId('language-menu').click();
-    await page.getByTestId('language-pl').click();
-    await page.locator('html[lang="pl"]').waitFor({ state: 'attached' });
-  }
+  const toPolish = (page: Page) => chooseLanguage(page, 'pl');
 
   beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
-    token = await tokenFor(admin.login, admin.password);
-    processId = await createProcess(token, processName);
-    const nodes = await api<{ id: number; activityType: string }[]>(
-      token,
-      `/api/nodes?processId=${processId}`,
-    );
-    uploadNodeId = nodes.find((n) => n.activityType === 'HUP')!.id;
-    const onProcess = (mode: 'READ' | 'WRITE') =>
-      buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] });
-    [writer, reader] = await Promise.all([onProcess('WRITE'), onProcess('READ')]);
+    ({ knex, token, processId } = await e2eWorld(processName));
+    uploadNodeId = await uploadNodeOf(token, processId);
+    [writer, reader] = await Promise.all([
+      userOnProcess(knex, processId, 'WRITE'),
+      userOnProcess(knex, processId, 'READ'),
+    ]);
     nodeWriter = await buildUser(knex, {
       authorities: [{ componentId: uploadNodeId, type: 'NODE', mode: 'WRITE' }],
     });
     browser = await launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
-  });
+  afterAll(() => closeAll(contexts, browser, knex));
 
   it('uploads five types one at a time, lists refused files apart, retries a failure, links each document', async () => {
     const page = await pageFor(writer);
@@ -295,12 +288,13 @@ describe('upload page, document detail and edit in Chromium', () => {
     expect(await readerPage.getByTestId('document-detail-open').count()).toBe(1);
     expect(await readerPage.getByTestId('document-detail-edit').count()).toBe(0);
 
-    // The recording: an audio player fed from the API; no transcript without a parser.
+    // The recording: the audio player (its peaks computed on this first request, the parser never ran),
+    // ready to play; no transcript without a parser.
     const page = await pageFor(writer);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(detailUrl(uploaded[`voice-${suffix}.wav`]));
-    await page.getByTestId('document-audio').waitFor();
-    expect(await page.getByTestId('document-audio').getAttribute('src')).toMatch(/^blob:/);
+    await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor();
+    expect(await page.getByTestId('audio-player-no-peaks').count()).toBe(0);
     expect(await page.getByTestId('document-no-content').textContent()).toBe('The document has no content.');
     expect(await page.getByTestId('document-fact-type').textContent()).toBe('Audio file');
     await shot(page, '66-document-audio-1280');

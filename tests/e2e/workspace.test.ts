@@ -8,11 +8,27 @@
  * Screenshots go to tests/artifacts/.
  */
 import crypto from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
-import { buildUser, type BuiltUser } from '../support/harness';
-import { api, BASE_URL, createProcess, launch, settledCount, shot, signedInPage, tokenFor } from './support';
+import type { BuiltUser } from '../support/harness';
+import {
+  addEdges,
+  addNode,
+  addTextDocument,
+  api,
+  BASE_URL,
+  chooseLanguage,
+  closeAll,
+  e2eWorld,
+  launch,
+  settledCount,
+  shot,
+  signedInPage,
+  tokenFor,
+  uploadNodeOf,
+  userOnProcess,
+} from './support';
 
 interface StepView {
   id: number;
@@ -62,50 +78,32 @@ describe('document workspace in Chromium', () => {
   const selectedRow = (page: Page) => page.locator('[data-testid="step-row"][data-selected="true"]');
 
   beforeAll(async () => {
-    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
-    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
-    token = await as(admin);
-    processId = await createProcess(token, `Workspace E2E ${suffix}`);
-    const grant = (mode: 'READ' | 'WRITE' | 'ADMIN') =>
-      buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] });
+    ({ knex, token, processId } = await e2eWorld(`Workspace E2E ${suffix}`));
+    const grant = (mode: 'READ' | 'WRITE' | 'ADMIN') => userOnProcess(knex, processId, mode);
     [writer, reader, processAdmin, thief] = await Promise.all([
       grant('WRITE'),
       grant('READ'),
       grant('ADMIN'),
       grant('ADMIN'),
     ]);
-
-    const nodes = await api<{ id: number; activityType: string }[]>(
-      token,
-      `/api/nodes?processId=${processId}`,
-    );
-    const upload = nodes.find((n) => n.activityType === 'HUP')!;
-    const node = (body: Record<string, unknown>) =>
-      api<{ id: number }>(token, '/api/nodes', {
-        method: 'POST',
-        body: JSON.stringify({ processId, ...body }),
-      });
-    const parser = await node({ name: 'Parser', activityType: 'FILE_PARSER', autoStepStatus: 'WAITING' });
-    const classifier = await node({ name: 'Classify', activityType: 'CLF', requiresAcceptance: true });
-    for (const [fromId, toId] of [
-      [upload.id, parser.id],
-      [parser.id, classifier.id],
-    ])
-      await api(token, '/api/edges', { method: 'POST', body: JSON.stringify({ fromId, toId }) });
-    const created = await api<{ id: number }>(token, '/api/documents', {
-      method: 'POST',
-      body: JSON.stringify({ processId, filename: `letter-${suffix}.txt`, content: PARSED }),
+    const upload = await uploadNodeOf(token, processId);
+    const parser = await addNode(token, processId, {
+      name: 'Parser',
+      activityType: 'FILE_PARSER',
+      autoStepStatus: 'WAITING',
     });
-    documentId = created.id;
+    const classifier = await addNode(token, processId, {
+      name: 'Classify',
+      activityType: 'CLF',
+      requiresAcceptance: true,
+    });
+    await addEdges(token, [upload, parser], [parser, classifier]);
+    documentId = await addTextDocument(token, processId, `letter-${suffix}.txt`, PARSED);
     await eventually(state, (s) => stepOf(s, 'FILE_PARSER')?.status === 'WAITING', 'the parser step waits');
     browser = await launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await knex?.destroy();
-  });
+  afterAll(() => closeAll(contexts, browser, knex));
 
   it('shows a writer the waiting document in EDITING mode and saves edited text after Start working', async () => {
     const page = await pageFor(writer);
@@ -328,9 +326,7 @@ describe('document workspace in Chromium', () => {
 
   it('speaks Polish', async () => {
     const page = await pageFor(processAdmin);
-    await page.getByTestId('language-menu').click();
-    await page.getByTestId('language-pl').click();
-    await page.locator('html[lang="pl"]').waitFor({ state: 'attached' });
+    await chooseLanguage(page, 'pl');
     await page.goto(workspaceUrl());
     await page.getByTestId('step-sidebar').getByText('Kroki').waitFor();
     expect(await page.getByTestId('workspace-mode').textContent()).toBe('Edycja');

@@ -294,10 +294,27 @@ describe('issues dashboard (document-info issue view)', () => {
       'doc-03.txt',
       'doc-22.txt',
     ]);
+    // the last pages read from the end (domain/paging.ts): the pages the numbering gives, in the sort's order
+    expect(await page('&last=true&size=10&sort=filename,asc')).toEqual(
+      await page('&page=2&size=10&sort=filename,asc'),
+    );
+    expect(await page('&last=true&page=1&size=10&sort=filename,asc')).toEqual(
+      Array.from({ length: 10 }, (_, i) => `doc-${String(i + 11).padStart(2, '0')}.txt`),
+    );
+    expect(await page('&last=true&size=10&sort=commentCount,desc')).toEqual(
+      await page('&page=2&size=10&sort=commentCount,desc'),
+    );
+    expect(await page('&last=true&page=3&size=10')).toEqual([]);
     const bad = await suite.send('POST', '/api/v2/document-info?size=7', suite.admin, {
       filters: [{ type: 'PROCESS', value: R }, ALL],
     });
     expect(bad.status).toBe(400);
+    // no keyset cursor in the issue view
+    const cursor = Buffer.from(JSON.stringify({ id: 1 })).toString('base64url');
+    const withCursor = await suite.send('POST', `/api/v2/document-info?before=${cursor}`, suite.admin, {
+      filters: [{ type: 'PROCESS', value: R }, ALL],
+    });
+    expect(withCursor.status).toBe(400);
   });
 
   it('answers bad issue filters with 400 and field errors', async () => {

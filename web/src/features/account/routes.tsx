@@ -1,7 +1,7 @@
 /** Landing (/lp/...) and account (/account/...) routes. */
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { PrivateRoute } from '../shell/components/PrivateRoute';
-import { NotBuiltYetPage } from '../shell/components/StatusPages';
+import { ApiKeysPage } from '../api-keys/components/ApiKeysPage';
 import { LandingLayout } from './components/LandingLayout';
 import { LoginPage } from './components/LoginPage';
 import { LogoutPage } from './components/LogoutPage';
@@ -35,7 +35,7 @@ export const accountRoutes: RouteObject[] = [
       { index: true, element: <Navigate to="settings" replace /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'password', element: <PasswordPage /> },
-      { path: 'api-keys', element: <NotBuiltYetPage page="apiKeys" /> },
+      { path: 'api-keys', element: <ApiKeysPage /> },
     ],
   },
 ];

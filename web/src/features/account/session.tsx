@@ -9,6 +9,7 @@ import type { AccountDTO, Principal } from '@domain';
 import { clearAuthToken, getAuthToken, request, storeAuthToken } from '../../api/client';
 import { currentLocale, isLocale, sessionLocale, setLocale } from '../../i18n';
 import { accountKeys, accountQueries, type AuthenticateRequest } from './api';
+import { managementKeys, type ManagementInfo } from '../shell/api';
 import { identityProviderLogoutUrl } from './logout';
 
 export interface Session {
@@ -27,15 +28,18 @@ export interface Session {
 const SessionContext = createContext<Session | null>(null);
 
 interface AuthenticateResponse {
+  /** the workbench's own token (JHipster's name), not an identity provider's */
   id_token?: string;
   logoutUrl?: string;
+  /** an identity provider's id token, when a sign-in through the provider brought one */
+  idpIdToken?: string;
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const query = useQuery(accountQueries.current());
   const account = query.data ?? null;
-  // Identity-provider data of the current sign-in (the API has no identity provider yet).
+  // Identity-provider data of the current sign-in; the end-session URL otherwise comes from management/info.
   const idp = useRef<{ logoutUrl: string | null; idToken: string | null }>({
     logoutUrl: null,
     idToken: null,
@@ -62,14 +66,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       });
       const header = res.headers.get('authorization');
       if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), rememberMe);
-      idp.current = { logoutUrl: res.data?.logoutUrl ?? null, idToken: res.data?.id_token ?? null };
+      idp.current = { logoutUrl: res.data?.logoutUrl ?? null, idToken: res.data?.idpIdToken ?? null };
       return queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
     },
     [queryClient],
   );
 
   const logout = useCallback(() => {
-    const { logoutUrl, idToken } = idp.current;
+    const { idToken } = idp.current;
+    const logoutUrl =
+      idp.current.logoutUrl ??
+      queryClient.getQueryData<ManagementInfo>(managementKeys.info())?.logoutUrl ??
+      null;
     idp.current = { logoutUrl: null, idToken: null };
     // Server-side sign-out first (the request takes the token now), so that a copied token stops working
     // too; a failure (offline, already signed out) does not keep anybody signed in here.

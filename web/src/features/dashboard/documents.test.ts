@@ -5,6 +5,7 @@ import {
   documentFilters,
   documentStartTab,
   documentTabsFor,
+  inFlight,
   nodeCheckState,
   PageCursors,
   toggleNode,
@@ -13,6 +14,7 @@ import {
   visibleSteps,
   type DocumentDashboardState,
 } from './documents';
+import type { DocumentInfoDTO } from '@domain/document-info';
 
 const ALL = ['WAITING', 'PROCESSING', 'DONE', 'ACCEPTED', 'ERROR'];
 const state = (s: Partial<DocumentDashboardState>): DocumentDashboardState => ({
@@ -93,6 +95,19 @@ describe('documents dashboard state', () => {
     expect(documentAction({ status: 'WAITING', blockedBy: user(me) }, me)).toBe('goTo');
     expect(documentAction({ status: 'WAITING', blockedBy: user(3) }, me)).toBe('view');
     expect(documentAction({ status: 'DONE', blockedBy: null }, me)).toBe('view');
+  });
+
+  it('counts a document in flight while a step processes or only its upload step exists', () => {
+    const step = (activityType: string, status: string) =>
+      ({ activityType, status }) as DocumentInfoDTO['steps'][number];
+    const upload = step('HUP', 'ACCEPTED');
+    expect(inFlight({ status: 'WAITING', steps: [] })).toBe(true);
+    expect(inFlight({ status: 'WAITING', steps: [upload] })).toBe(true);
+    expect(inFlight({ status: 'WAITING', steps: [upload, step('FILE_PARSER', 'PROCESSING')] })).toBe(true);
+    expect(inFlight({ status: 'WAITING', steps: [upload, step('FILE_PARSER', 'DONE')] })).toBe(false);
+    expect(inFlight({ status: 'WAITING', steps: [upload, step('CLF', 'WAITING')] })).toBe(false);
+    expect(inFlight({ status: 'WAITING', steps: [upload, step('FILE_PARSER', 'ERROR')] })).toBe(false);
+    expect(inFlight({ status: 'DONE', steps: [upload] })).toBe(false);
   });
 
   it('opens the assignee cell for writers, or when the document has an assignee', () => {

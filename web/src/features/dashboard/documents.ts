@@ -9,10 +9,13 @@
  *   assignee);
  * - a row's link: 'go to document' when the document is not DONE and not locked by another user, else
  *   'view' (spec 2 section 4 "Document state");
- * - the labels of users and steps ('unknown user', 'unknown node').
+ * - the labels of users and steps ('unknown user', 'unknown node');
+ * - whether a document is still moving through the engine (the page then polls: an upload is followed to
+ *   its first waiting step without a reload).
  */
 import { ALL_STEP_STATUSES, type DocumentInfoDTO, type DocumentInfoFilter } from '@domain/document-info';
 import type { UserRefDTO } from '@domain/document-state-types';
+import { isUploadType } from '@domain/nodes';
 import type { StepStatus } from '@domain/steps';
 
 export type DocumentTab = 'my' | 'unassigned' | 'done' | 'all';
@@ -149,3 +152,15 @@ export class PageCursors {
     if (cursor) this.map.set(this.key(filters, size, page), cursor);
   }
 }
+
+/**
+ * The engine is moving the document on: a step is PROCESSING (a parser, a model, an action), or the document
+ * is not DONE and has only its upload step (its next steps are being made). Steps that wait for people
+ * (WAITING, ERROR, DONE before acceptance) do not count: nobody's work changes them by itself.
+ */
+export const inFlight = (doc: Pick<DocumentInfoDTO, 'status' | 'steps'>): boolean =>
+  doc.steps.some((s) => s.status === 'PROCESSING') ||
+  (doc.status !== 'DONE' && doc.steps.every((s) => isUploadType(s.activityType)));
+
+/** How often the dashboard re-reads its page while a row is in flight. */
+export const IN_FLIGHT_POLL_MS = 2000;

@@ -1,6 +1,7 @@
 /**
  * Calls of the document list page (spec 2 section 7, spec 1 section 7 Documents): the search
- * (`POST api/documents/_search/document?page&size&sort&cacheBuster`, the total from X-Total-Count), the
+ * (`POST api/documents/_search/document?page&size&sort&cacheBuster`, and `after`, `before` or `last` for a
+ * pager position beyond the result window; the total and the cursors from the headers), the
  * process's classifier and NER tag types for the search inputs, and the deletes (one; the listed ones and
  * all of a process with the 120000 ms budget of the bulk routes).
  */
@@ -8,21 +9,20 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ClassifierTypeDTO, NerTagTypeDTO } from '@domain/label-types';
 import type { DocumentListEntryDTO, DocumentSearchBody, DocumentSearchSort } from '@domain/document-search';
 import { http, request } from '../../api/client';
+import { pageAnswerOf, positionQuery, type PageAnswer, type PagePosition } from '../../components/pagination';
 
 /** Bulk delete timeout (spec 2 section 9). */
 export const BULK_DELETE_TIMEOUT_MS = 120_000;
 
-export interface DocumentSearchPage {
+/** The rows and what the API said of the list (an estimated total shows as "about N"; the cursors). */
+export interface DocumentSearchPage extends PageAnswer {
   rows: DocumentListEntryDTO[];
-  total: number;
-  /** false: `total` is an estimate (more than 1,000 documents match), shown as "about N" */
-  exact: boolean;
 }
 
 export const documentListKeys = {
   all: ['document-list'] as const,
-  search: (body: DocumentSearchBody, page: number, size: number, sort: DocumentSearchSort) =>
-    [...documentListKeys.all, 'search', body, page, size, sort] as const,
+  search: (body: DocumentSearchBody, position: PagePosition, size: number, sort: DocumentSearchSort) =>
+    [...documentListKeys.all, 'search', body, position, size, sort] as const,
   classifierTypes: (processId: number) => [...documentListKeys.all, 'classifier-types', processId] as const,
   nerTagTypes: (nodeIds: readonly number[]) => [...documentListKeys.all, 'ner-tag-types', nodeIds] as const,
 };
@@ -32,21 +32,17 @@ const flatten = (types: NerTagTypeDTO[]): NerTagTypeDTO[] =>
   types.flatMap((t) => [t, ...flatten(t.children ?? [])]);
 
 export const documentListQueries = {
-  search: (body: DocumentSearchBody, page: number, size: number, sort: DocumentSearchSort) =>
+  search: (body: DocumentSearchBody, position: PagePosition, size: number, sort: DocumentSearchSort) =>
     queryOptions({
-      queryKey: documentListKeys.search(body, page, size, sort),
+      queryKey: documentListKeys.search(body, position, size, sort),
       queryFn: async ({ signal }): Promise<DocumentSearchPage> => {
         const res = await request<DocumentListEntryDTO[]>('api/documents/_search/document', {
           method: 'POST',
-          query: { page, size, sort, cacheBuster: Date.now() },
+          query: { ...positionQuery(position), size, sort, cacheBuster: Date.now() },
           body,
           signal,
         });
-        return {
-          rows: res.data,
-          total: Number(res.headers.get('X-Total-Count') ?? res.data.length),
-          exact: res.headers.get('X-Total-Count-Exact') !== 'false',
-        };
+        return { rows: res.data, ...pageAnswerOf(res.headers, res.data.length) };
       },
       placeholderData: (previous) => previous,
     }),

@@ -12,15 +12,11 @@ import {
   type DocumentInfoSort,
 } from '@domain/document-info';
 import { request } from '../../api/client';
+import { pageAnswerOf, type PageAnswer } from '../../components/pagination';
 
-export interface DocumentInfoPage {
+export interface DocumentInfoPage extends PageAnswer {
   rows: DocumentInfoDTO[];
-  total: number;
-  /** false: `total` is an estimate (more than 1,000 documents match), shown as "about N" */
-  exact: boolean;
   page: number;
-  /** the `after` of the next page (keyset paging), absent on the last page */
-  next: string | null;
 }
 
 export const documentInfoKeys = {
@@ -29,10 +25,21 @@ export const documentInfoKeys = {
     [...documentInfoKeys.all, 'list', sort, filters] as const,
 };
 
+/**
+ * A page of the list: by number (`page`, inside the result window), or with `after` / `before` (keyset
+ * cursors: `page` then counts from the cursor) or `last` (`page` counts back from the last page).
+ */
 export async function fetchDocumentInfo(
   filters: readonly DocumentInfoFilter[],
   page: number,
-  opts: { size?: number; sort?: DocumentInfoSort; signal?: AbortSignal; after?: string | null } = {},
+  opts: {
+    size?: number;
+    sort?: DocumentInfoSort;
+    signal?: AbortSignal;
+    after?: string | null;
+    before?: string;
+    last?: boolean;
+  } = {},
 ): Promise<DocumentInfoPage> {
   const res = await request<DocumentInfoDTO[]>('api/v2/document-info', {
     method: 'POST',
@@ -42,17 +49,13 @@ export async function fetchDocumentInfo(
       sort: opts.sort ?? DEFAULT_DOCUMENT_INFO_SORT,
       paged: true,
       ...(opts.after ? { after: opts.after } : {}),
+      ...(opts.before ? { before: opts.before } : {}),
+      ...(opts.last ? { last: true } : {}),
     },
     body: { paged: true, filters },
     signal: opts.signal,
   });
-  return {
-    rows: res.data,
-    total: Number(res.headers.get('X-Total-Count') ?? res.data.length),
-    exact: res.headers.get('X-Total-Count-Exact') !== 'false',
-    page,
-    next: res.headers.get('X-Next-Cursor'),
-  };
+  return { rows: res.data, ...pageAnswerOf(res.headers, res.data.length), page };
 }
 
 export const documentInfoQueries = {

@@ -8,6 +8,8 @@ export interface ManagementInfo {
   appName?: string;
   /** The API's upload limits (UPLOAD_MAX_BYTES, OFFICE_MAX_UNCOMPRESSED_BYTES), for the upload page's check. */
   upload?: { maxBytes: number; officeMaxUncompressedBytes: number };
+  /** The identity provider's end-session URL (with this client's id) when the API has one configured. */
+  logoutUrl?: string;
   /** The Temporal UI (TEMPORAL_UI_URL), given to administrators only; null when not configured. */
   temporalUi?: { url: string; namespace: string } | null;
 }

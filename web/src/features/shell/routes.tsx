@@ -1,5 +1,6 @@
 /** Shell routes: home redirect, changelog, the administration area and the not-found page. */
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { ChangelogPage } from '../changelog/ChangelogPage';
 import { PrivateRoute } from './components/PrivateRoute';
 import { NotBuiltYetPage, NotFoundPage } from './components/StatusPages';
 import { ADMIN_PAGES } from './components/Navbar';
@@ -15,23 +16,21 @@ export const shellRoutes: RouteObject[] = [
       </PrivateRoute>
     ),
   },
-  {
-    path: 'changelog',
-    element: (
-      <PrivateRoute>
-        <NotBuiltYetPage page="changelog" />
-      </PrivateRoute>
-    ),
-  },
+  // 'any' in the route table (spec 1 section 2): signed in or not
+  { path: 'changelog', element: <ChangelogPage /> },
   {
     path: 'admin',
     element: <PrivateRoute roles={['ADMIN']} />,
     children: [
       { index: true, element: <Navigate to="user-management" replace /> },
-      ...[...ADMIN_PAGES, 'docs'].map((page) => ({
+      ...ADMIN_PAGES.map((page) => ({
         path: page,
         element: ADMIN_WATCH_PAGES[page] ?? <NotBuiltYetPage page={`admin.${page}`} />,
       })),
+      {
+        path: 'docs',
+        lazy: async () => ({ Component: (await import('../api-docs/ApiDocsPage')).ApiDocsPage }),
+      },
     ],
   },
 ];

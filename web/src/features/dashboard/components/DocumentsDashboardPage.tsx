@@ -7,7 +7,8 @@
  * and the show/hide accepted steps button. Columns: filename, steps (a badge per step with its status),
  * assignees (opening the workspace's assignees menu under the spec's rule) and 'go to document' or 'view'
  * (DONE, or locked by another user). Pages of 20 (10 or 50 to choose) with ellipses; an estimated total
- * shows as "about N". The request is built in ../documents.ts.
+ * shows as "about N"; page numbers only inside the result window, Next / Previous by cursor beyond it and
+ * Last from the end (components/pagination.ts). The request is built in ../documents.ts.
  */
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { useQuery } from '@tanstack/react-query';
@@ -21,7 +22,7 @@ import type { StepStatus } from '@domain/steps';
 import { useDebounced } from '../../../components/hooks';
 import { IconClose, IconEye, IconFile, IconSearch } from '../../../components/icons';
 import { Pagination } from '../../../components/Pagination';
-import { pageCount } from '../../../components/pagination';
+import { FIRST_PAGE, NO_ANSWER, pageCount, type PagePosition } from '../../../components/pagination';
 import { useSession } from '../../account/session';
 import { nodeQueries } from '../../graph/api';
 import { useProcessAccessMode } from '../../processes/api';
@@ -88,7 +89,7 @@ function DocumentsDashboard({
   const [steps, setSteps] = useState<StepSelection>({});
   const [assigneeIds, setAssigneeIds] = useState<number[]>([]);
   const [showAccepted, setShowAccepted] = useState(true);
-  const [page, setPage] = useState(0);
+  const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
   const [size, setSize] = useState(DOCUMENT_INFO_PAGE_SIZE);
   const cursors = useRef(new PageCursors()).current;
 
@@ -97,16 +98,15 @@ function DocumentsDashboard({
     () => documentFilters(processId, userId, { tab, name, steps, assigneeIds }),
     [processId, userId, tab, name, steps, assigneeIds],
   );
-  const list = useQuery(documentDashboardQueries.page(filters, page, size, cursors));
-  const total = list.data?.total ?? 0;
-  const exact = list.data?.exact ?? true;
-  const pages = pageCount(total, size);
+  const list = useQuery(documentDashboardQueries.page(filters, position, size, cursors));
+  const answer = list.data ?? NO_ANSWER;
+  const pages = pageCount(answer.total, size);
 
   // A new tab, filter or page size starts at the first page; so does a page past the end.
-  useEffect(() => setPage(0), [filters, size]);
+  useEffect(() => setPosition(FIRST_PAGE), [filters, size]);
   useEffect(() => {
-    if (list.data && exact && page >= pages) setPage(0);
-  }, [list.data, exact, page, pages]);
+    if (list.data?.exact && position.kind === 'page' && position.page >= pages) setPosition(FIRST_PAGE);
+  }, [list.data, position, pages]);
 
   const filterCount = activeFilterCount(state);
   const clearFilters = () => {
@@ -223,11 +223,10 @@ function DocumentsDashboard({
       )}
       <div className="card-footer bg-body">
         <Pagination
-          page={page}
+          position={position}
           size={size}
-          total={total}
-          exact={exact}
-          onPage={setPage}
+          answer={answer}
+          onGo={setPosition}
           onSize={setSize}
           testId="documents-pagination"
         />

@@ -14,7 +14,7 @@ import { DOCUMENT_INFO_PAGE_SIZE, IssueStatuses, type IssueStatus } from '@domai
 import { useDebounced } from '../../../components/hooks';
 import { IconComment } from '../../../components/icons';
 import { Pagination } from '../../../components/Pagination';
-import { pageCount } from '../../../components/pagination';
+import { FIRST_PAGE, NO_ANSWER, pageCount, type PagePosition } from '../../../components/pagination';
 import { useSession } from '../../account/session';
 import { useProcessAccessMode } from '../../processes/api';
 import { parseId } from '../../workspace/model';
@@ -61,7 +61,7 @@ function IssuesDashboard({
   const name = useDebounced(nameInput, NAME_DEBOUNCE_MS);
   const [status, setStatus] = useState<IssueStatus | ''>('');
   const [sort, setSort] = useState<IssueSort>(DEFAULT_ISSUE_SORT);
-  const [page, setPage] = useState(0);
+  const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
   const [size, setSize] = useState(DOCUMENT_INFO_PAGE_SIZE);
 
   const state = { tab, name, status };
@@ -69,15 +69,14 @@ function IssuesDashboard({
     () => issueFilters(processId, userId, { tab, name, status }),
     [processId, userId, tab, name, status],
   );
-  const list = useQuery(issueDashboardQueries.page(filters, sortParam(sort), page, size));
-  const total = list.data?.total ?? 0;
-  const pages = pageCount(total, size);
+  const list = useQuery(issueDashboardQueries.page(filters, sortParam(sort), position, size));
+  const pages = pageCount(list.data?.total ?? 0, size);
 
   // A new filter or sort starts at the first page; so does a page past the end (spec 2 section 4).
-  useEffect(() => setPage(0), [filters, sort, size]);
+  useEffect(() => setPosition(FIRST_PAGE), [filters, sort, size]);
   useEffect(() => {
-    if (list.data && page >= pages) setPage(0);
-  }, [list.data, page, pages]);
+    if (list.data && position.kind === 'page' && position.page >= pages) setPosition(FIRST_PAGE);
+  }, [list.data, position, pages]);
 
   const sortHeader = (field: IssueSortField, label: string) => {
     const active = sort.field === field;
@@ -206,10 +205,10 @@ function IssuesDashboard({
       )}
       <div className="card-footer bg-body">
         <Pagination
-          page={page}
+          position={position}
           size={size}
-          total={total}
-          onPage={setPage}
+          answer={list.data ?? NO_ANSWER}
+          onGo={setPosition}
           onSize={setSize}
           testId="issues-pagination"
         />

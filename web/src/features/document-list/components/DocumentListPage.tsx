@@ -1,8 +1,10 @@
 /**
  * The document list of a process (/entity/process/{processId}/documents, spec 2 section 2 "Document list
  * page"): search by content, by NER tag (tag type with content values per type) or by classifier tag; rows
- * with a checkbox, the id (to the document detail), filename, process, View (the workspace), Edit and Delete
- * (process permission: Edit WRITE, Delete ADMIN, what the API checks); the master checkbox selects the page,
+ * with a checkbox (process admins only: selecting serves deleting), the id (to the document detail),
+ * filename, the process shown as its Sphere (to its graph for process admins, to its documents dashboard for
+ * the others, who may not open the graph), View (the workspace), Edit and Delete (process permission: Edit
+ * WRITE, Delete ADMIN, what the API checks); the master checkbox selects the page,
  * Delete selected, and Delete all (only while the master is checked) with the bulk routes' 120 s budget and
  * a progress bar; the id column sorts ascending (default) or descending; 10, 20 or 50 per page; Upload only
  * with node permission (WRITE) on a HUP node of the process; 'No results' when nothing matches.
@@ -23,7 +25,7 @@ import {
 } from '@domain/document-search';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Pagination } from '../../../components/Pagination';
-import { pageCount } from '../../../components/pagination';
+import { FIRST_PAGE, NO_ANSWER, pageCount, type PagePosition } from '../../../components/pagination';
 import { useSession } from '../../account/session';
 import { nodeQueries } from '../../graph/api';
 import { processQueries, useProcessAccessMode } from '../../processes/api';
@@ -52,7 +54,7 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
   const [inputs, setInputs] = useState<SearchInputs>(emptyInputs());
   const [body, setBody] = useState<DocumentSearchBody>(() => searchBody(processId, emptyInputs()));
   const [sort, setSort] = useState<DocumentSearchSort>(DEFAULT_DOCUMENT_SEARCH_SORT);
-  const [page, setPage] = useState(0);
+  const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
   const [size, setSize] = useState(DOCUMENT_SEARCH_PAGE_SIZE);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [master, setMaster] = useState(false);
@@ -76,22 +78,22 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
       (n) => n.activityType === 'HUP' && modeSatisfies(nodeMode(principal, n.id, processId), 'WRITE'),
     );
 
-  const list = useQuery(documentListQueries.search(body, page, size, sort));
+  const list = useQuery(documentListQueries.search(body, position, size, sort));
   const rows = list.data?.rows ?? [];
-  const total = list.data?.total ?? 0;
-  const pages = pageCount(total, size);
+  const pages = pageCount(list.data?.total ?? 0, size);
   const del = useDeleteDocuments();
 
   // A new search, sort or size starts at the first page; so does a page past the end (spec 2 section 4).
-  useEffect(() => setPage(0), [body, sort, size]);
+  useEffect(() => setPosition(FIRST_PAGE), [body, sort, size]);
   useEffect(() => {
-    if (list.data && page > 0 && page >= pages) setPage(0);
-  }, [list.data, page, pages]);
+    if (list.data?.exact && position.kind === 'page' && position.page > 0 && position.page >= pages)
+      setPosition(FIRST_PAGE);
+  }, [list.data, position, pages]);
   // The selection is of the rows shown.
   useEffect(() => {
     setSelected(new Set());
     setMaster(false);
-  }, [body, sort, size, page]);
+  }, [body, sort, size, position]);
 
   const changeMode = (m: SearchMode) => {
     // Changing the mode clears the other inputs and resets the page (spec 1 section 3).
@@ -128,8 +130,6 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
       },
     });
   };
-  // Beyond 1,000 matches the total is the planner's estimate: said so next to the pagination's total.
-  const aboutText = list.data && !list.data.exact ? t('documentList.aboutTotal', { count: total }) : '';
 
   return (
     <div className="container-fluid py-3" data-testid="document-list">
@@ -347,16 +347,18 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
             <table className="table table-hover align-middle mb-0" data-testid="document-list-table">
               <thead>
                 <tr>
-                  <th style={{ width: '2.5rem' }}>
-                    <input
-                      type="checkbox"
-                      className="form-check-input"
-                      aria-label={t('documentList.selectAll')}
-                      checked={master}
-                      onChange={toggleMaster}
-                      data-testid="document-list-master"
-                    />
-                  </th>
+                  {canDelete && (
+                    <th style={{ width: '2.5rem' }}>
+                      <input
+                        type="checkbox"
+                        className="form-check-input"
+                        aria-label={t('documentList.selectAll')}
+                        checked={master}
+                        onChange={toggleMaster}
+                        data-testid="document-list-master"
+                      />
+                    </th>
+                  )}
                   <th>
                     <button
                       type="button"
@@ -382,16 +384,18 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.id} data-testid="document-list-row" data-document-id={row.id}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        className="form-check-input"
-                        aria-label={t('documentList.select', { filename: row.filename })}
-                        checked={selected.has(row.id)}
-                        onChange={() => toggle(row.id)}
-                        data-testid="document-list-select"
-                      />
-                    </td>
+                    {canDelete && (
+                      <td>
+                        <input
+                          type="checkbox"
+                          className="form-check-input"
+                          aria-label={t('documentList.select', { filename: row.filename })}
+                          checked={selected.has(row.id)}
+                          onChange={() => toggle(row.id)}
+                          data-testid="document-list-select"
+                        />
+                      </td>
+                    )}
                     <td>
                       <Link
                         to={`/entity/process/${row.processId}/documents/${row.id}`}
@@ -404,7 +408,15 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
                       {row.filename}
                     </td>
                     <td>
-                      <Link to={`/entity/process/${row.processId}/graph`} data-testid="document-list-process">
+                      <Link
+                        to={
+                          // the graph is for process admins only; the others get the documents dashboard
+                          canDelete
+                            ? `/entity/process/${row.processId}/graph`
+                            : `/entity/process/${row.processId}/dashboard/documents`
+                        }
+                        data-testid="document-list-process"
+                      >
                         {row.processId === processId ? processName : `#${row.processId}`}
                       </Link>
                     </td>
@@ -445,18 +457,13 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
         )}
         <div className="card-footer bg-body d-flex flex-wrap align-items-center gap-3">
           <Pagination
-            page={page}
+            position={position}
             size={size}
-            total={total}
-            onPage={setPage}
+            answer={list.data ?? NO_ANSWER}
+            onGo={setPosition}
             onSize={setSize}
             testId="document-list-pagination"
           />
-          {aboutText && (
-            <span className="small text-body-secondary ms-auto" data-testid="document-list-about-total">
-              {aboutText}
-            </span>
-          )}
         </div>
       </div>
 

@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
-import { hasGlobalProcessPermission } from '@domain';
+import { hasAnyRole, hasGlobalProcessPermission } from '@domain';
 import { APP_VERSION_LABEL } from '../../../config';
 import { Dropdown } from '../../../components/Dropdown';
 import { ExternalLink } from '../../../components/ExternalLink';
@@ -132,6 +132,11 @@ export function Navbar() {
                 <MenuLink to="/entity/node" testId="menu-entity-node">
                   {t('shell.menu.entities.node')}
                 </MenuLink>
+                {hasAnyRole(principal?.roles ?? [], ['ADMIN']) && (
+                  <MenuLink to="/entity/llm-model" testId="menu-entity-llm-model">
+                    {t('llmModels.title')}
+                  </MenuLink>
+                )}
               </Dropdown>
             )}
             {global && (

@@ -1,0 +1,83 @@
+/**
+ * The OpenAPI document (issue 15 section 3): `GET /v3/api-docs` for system administrators with the api-docs
+ * profile only; every route the routers serve is in it with its access in words, and a route that reads a
+ * JSON body carries the very schema its handler validates with (the in-test check of api/validate.ts
+ * `body()` against api/routes/bodies.ts covers the other direction).
+ */
+import { z } from 'zod';
+import { routeKeys } from '../../api/access-gate';
+import type { AppDeps } from '../../api/app';
+import { buildRouters } from '../../api/routes';
+import { ROUTE_BODIES } from '../../api/routes/bodies';
+import { openApiPath } from '../../api/openapi';
+import { loadConfig } from '../../server/config';
+import { buildUser, setupSuite } from '../support/harness';
+
+describe('API documentation', () => {
+  const suite = setupSuite({ config: { profiles: ['dev', 'api-docs'] } });
+
+  const deps = {
+    config: loadConfig({ ...process.env, PORT: '0' }),
+    knex: {},
+    temporal: {},
+    mailer: {},
+  } as unknown as AppDeps;
+  const served = buildRouters(deps).flatMap((r) => r.stack.flatMap((layer) => routeKeys(layer)));
+
+  it('is for system administrators only', async () => {
+    expect((await suite.get('/v3/api-docs')).status).toBe(401);
+    const user = await suite.signIn(await buildUser(suite.knex));
+    expect((await suite.get('/v3/api-docs', user)).status).toBe(403);
+    expect((await suite.get('/v3/api-docs', suite.admin)).status).toBe(200);
+  });
+
+  it('documents every route of the routers, with its access and the body schema the handler validates', async () => {
+    const doc = (await suite.get('/v3/api-docs', suite.admin)).body;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(served.length).toBeGreaterThan(140);
+    const missing = served.filter((key) => {
+      const [method, path] = key.split(' ');
+      return !doc.paths[openApiPath(path).path]?.[method.toLowerCase()];
+    });
+    expect(missing).toEqual([]);
+
+    const op = (key: string) => {
+      const [method, path] = key.split(' ');
+      return doc.paths[openApiPath(path).path][method.toLowerCase()];
+    };
+    expect(op('POST /api/api-keys').description).toBe('Any signed-in user.');
+    expect(op('DELETE /api/processes/:id').description).toMatch(
+      /^ADMIN on the process of the process from param `id`/,
+    );
+    expect(op('POST /api/authenticate').security).toBeUndefined();
+    expect(op('GET /api/processes').security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    expect(op('GET /api/nodes/:id').parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+
+    // every documented body is its handler's schema, converted
+    for (const [key, schema] of Object.entries(ROUTE_BODIES)) {
+      expect(served).toContain(key);
+      const documented = op(key).requestBody.content['application/json'].schema;
+      const converted = (one: z.ZodType) =>
+        JSON.parse(
+          JSON.stringify(z.toJSONSchema(one, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input' })),
+        );
+      expect(documented).toEqual(
+        Array.isArray(schema)
+          ? { oneOf: schema.map((one: z.ZodType) => converted(one)) }
+          : converted(schema as z.ZodType),
+      );
+    }
+    const apiKey = op('POST /api/api-keys').requestBody.content['application/json'].schema;
+    expect(apiKey.properties.expirationDate).toMatchObject({ type: 'string', nullable: true });
+  });
+});
+
+describe('API documentation without the api-docs profile', () => {
+  const suite = setupSuite({ config: { profiles: ['dev'] } });
+
+  it('answers 404 even to an administrator', async () => {
+    expect((await suite.get('/v3/api-docs', suite.admin)).status).toBe(404);
+  });
+});
