@@ -115,25 +115,38 @@ export async function loadAuthUser(
   };
 }
 
+/**
+ * The user of a bearer token, or null for an invalid, expired or revoked one (a token of an older version
+ * was revoked: password change or reset, logout, an administrator). Also the tracker websocket's check.
+ */
+export async function userOfToken(
+  knex: Knex,
+  secret: string,
+  token: string,
+): Promise<{ user: AuthUser; expiresAt?: number } | null> {
+  let payload: jwt.JwtPayload;
+  try {
+    payload = jwt.verify(token, secret, { algorithms: [JWT_ALGORITHM] }) as jwt.JwtPayload;
+  } catch {
+    return null;
+  }
+  const uid = Number(payload.uid);
+  if (!Number.isSafeInteger(uid) || !Number.isSafeInteger(payload.ver)) return null;
+  const user = await loadAuthUser(knex, { id: uid });
+  if (!user || !user.activated || user.tokenVersion !== payload.ver) return null;
+  return { user, expiresAt: payload.exp };
+}
+
 export function jwtResolver(knex: Knex, secret: string): CredentialResolver {
   return async (ctx) => {
     const token = requestToken(ctx);
     if (!token) return null;
-    let payload: jwt.JwtPayload;
-    try {
-      payload = jwt.verify(token, secret, { algorithms: [JWT_ALGORITHM] }) as jwt.JwtPayload;
-    } catch {
-      // An invalid or expired token makes the caller anonymous: public routes still work (the stale token
-      // does not lock a visitor out of sign-in) and protected routes answer 401 through currentUser().
-      return null;
-    }
-    const uid = Number(payload.uid);
-    if (!Number.isSafeInteger(uid) || !Number.isSafeInteger(payload.ver)) return null;
-    const user = await loadAuthUser(knex, { id: uid });
-    // A token of an older version was revoked (password change or reset, logout, an administrator).
-    if (!user || !user.activated || user.tokenVersion !== payload.ver) return null;
-    (ctx.state as AppState).tokenExpiresAt = payload.exp;
-    return user;
+    // An invalid or expired token makes the caller anonymous: public routes still work (the stale token
+    // does not lock a visitor out of sign-in) and protected routes answer 401 through currentUser().
+    const found = await userOfToken(knex, secret, token);
+    if (!found) return null;
+    (ctx.state as AppState).tokenExpiresAt = found.expiresAt;
+    return found.user;
   };
 }
 

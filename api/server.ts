@@ -1,18 +1,22 @@
 /** API process entry: `tsx api/server.ts`. Reads configuration from the environment. */
 import type { Server } from 'node:http';
 import type { Knex } from 'knex';
-import { createApp } from './app';
+import { createApp, createObservability, type Observability } from './app';
 import { loadConfig, type AppConfig } from '../server/config';
 import { createKnex } from '../db/connection';
 import { dataKeyring } from '../db/crypto';
 import { createMailer } from './services/mail';
 import { createTemporalGateway, type TemporalGateway } from './temporal';
+import { getLogger } from '../server/logger';
+
+const log = getLogger('api');
 
 export interface RunningApi {
   server: Server;
   port: number;
   knex: Knex;
   temporal: TemporalGateway;
+  observability: Observability;
   close(): Promise<void>;
 }
 
@@ -21,7 +25,8 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   dataKeyring();
   const knex = createKnex(config.databaseUrl);
   const temporal = createTemporalGateway(config.temporalAddress, config.temporalNamespace);
-  const app = createApp({ config, knex, temporal, mailer: createMailer(config.smtp) });
+  const observability = createObservability({ config, knex, temporal });
+  const app = createApp({ config, knex, temporal, mailer: createMailer(config.smtp), observability });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, () => resolve(s));
     s.on('error', reject);
@@ -30,6 +35,8 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   // client's next request race the server's close of the socket it reuses: "socket hang up" under load).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // The activity tracker's websocket shares the HTTP server (GET /websocket/tracker with an upgrade).
+  observability.tracker.attach(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
@@ -37,8 +44,11 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
     port,
     knex,
     temporal,
+    observability,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await observability.close();
+      await closed;
       server.closeAllConnections?.();
       await temporal.close();
       await knex.destroy();
@@ -50,7 +60,7 @@ if (require.main === module) {
   const config = loadConfig();
   startApi(config)
     .then((api) => {
-      console.log(`[api] listening on http://localhost:${api.port}`);
+      log.info(`listening on http://localhost:${api.port}`);
       const stop = () => {
         api.close().finally(() => process.exit(0));
       };
@@ -58,7 +68,7 @@ if (require.main === module) {
       process.on('SIGTERM', stop);
     })
     .catch((err) => {
-      console.error('[api] failed to start:', err);
+      log.error('failed to start', { error: err as Error });
       process.exit(1);
     });
 }

@@ -3,6 +3,7 @@
  * Temporal DOWN on the health endpoint) while the server is unreachable.
  */
 import { Client, Connection } from '@temporalio/client';
+import { requestIdInterceptors } from '../server/temporal-context';
 
 export interface TemporalGateway {
   client(): Promise<Client>;
@@ -26,7 +27,12 @@ export function createTemporalGateway(address: string, namespace: string): Tempo
 
   return {
     async client() {
-      return new Client({ connection: await connect(), namespace });
+      // The id of the request being served travels in the headers of what it starts (server/temporal-context.ts).
+      return new Client({
+        connection: await connect(),
+        namespace,
+        interceptors: { workflow: requestIdInterceptors.client },
+      });
     },
     async isUp() {
       try {

@@ -22,6 +22,7 @@ import * as m016 from './migrations/016_document_lists';
 import * as m017 from './migrations/017_document_search';
 import * as m019 from './migrations/019_document_peaks';
 import * as m020 from './migrations/020_audits';
+import * as m021 from './migrations/021_http_logs';
 import * as m022 from './migrations/022_api_keys';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '017_document_search': m017,
   '019_document_peaks': m019,
   '020_audits': m020,
+  '021_http_logs': m021,
   '022_api_keys': m022,
 };
 

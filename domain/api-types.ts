@@ -79,7 +79,27 @@ export interface ErrorBodyDTO {
 
 export interface HealthDTO {
   status: 'UP' | 'DOWN';
-  components: Record<string, { status: 'UP' | 'DOWN'; details?: Record<string, unknown> }>;
+  /** UNKNOWN: not configured (mail without SMTP_HOST). */
+  components: Record<string, { status: 'UP' | 'DOWN' | 'UNKNOWN'; details?: Record<string, unknown> }>;
+}
+
+/** One entry of `GET management/http-logs` (table http_logs, migration 021). */
+export interface HttpLogDTO {
+  id: number;
+  /** ISO time the request arrived */
+  time: string;
+  method: string;
+  /** the path, without the query string */
+  path: string;
+  /** the router's route pattern, `UNMATCHED` or `STATIC` */
+  route: string | null;
+  status: number;
+  durationMs: number;
+  /** login of the caller */
+  principal: string | null;
+  remoteAddress: string | null;
+  requestId: string | null;
+  userAgent: string | null;
 }
 
 /**

@@ -57,6 +57,8 @@ export interface LoadedFlow {
   tags: DocumentTags;
   /** False when the document row is gone (deleted): the workflow stops. */
   documentExists: boolean;
+  /** The document's filename (for its search attributes); absent in loads recorded before it was added. */
+  filename?: string;
 }
 
 /** The projected fields of a step that changed. */

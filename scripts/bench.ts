@@ -16,13 +16,16 @@
  *   (scripts/bench-lists.ts, issue 13), under `lists`.
  * - measures the graph page in headless Chromium (scripts/bench-graph.ts, issue 17): time to the first node
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
+ * - connects 1,000 websocket clients to the activity tracker of an API process of its own
+ *   (scripts/bench-tracker.ts, issue 15): memory, report-to-admin latency, a burst, under `tracker`.
  * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording and
  *   the waveform drawn from them in Chromium, under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
  *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
  * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
- * BENCH_ONLY=speech or BENCH_ONLY=export runs only that part (its figures merged into the results file).
+ * BENCH_ONLY=speech, BENCH_ONLY=tracker or BENCH_ONLY=export runs only that part (its figures merged into the
+ * results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,11 +42,13 @@ import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
 import { benchSpeech, printSpeechResults } from './bench-speech';
+import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 /** ms per operation of the API and domain measurements, by label. */
 const apiResults: Record<string, { msPerOp: number; runs: number }> = {};
@@ -68,6 +73,7 @@ async function main() {
   const temporalPromise = startTemporalDevServer(cli, { uiPort: null });
   const bundlePromise = bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows/index'),
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   // Settled either way, so a failure of one does not leave the other running unobserved.
@@ -82,8 +88,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'speech', 'export'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech or export');
+    if (only && !['workspace', 'lists', 'graph', 'speech', 'tracker', 'export'].includes(only))
+      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech, tracker or export');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -184,7 +190,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph' || only === 'speech' || only === 'export'
+      only === 'lists' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -199,7 +205,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'speech' || only === 'export'
+      only === 'lists' || only === 'speech' || only === 'tracker' || only === 'export'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -210,7 +216,7 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'export'
+      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -241,6 +247,18 @@ async function main() {
             rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000),
           });
     if (exported) printExportResults(exported);
+
+    // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
+    const tracker =
+      only && only !== 'tracker'
+        ? undefined
+        : await benchTracker({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            clients: sizeFromEnv('BENCH_TRACKER_CLIENTS', 1000),
+            reports: sizeFromEnv('BENCH_TRACKER_REPORTS', 300),
+          });
+    if (tracker) printTrackerResults(tracker);
     const now = new Date().toISOString();
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
@@ -250,6 +268,7 @@ async function main() {
       ...(lists ? { lists: { date: now, ...lists } } : {}),
       ...(speech ? { speech: { date: now, ...speech } } : {}),
       ...(exported ? { export: { date: now, ...exported } } : {}),
+      ...(tracker ? { tracker: { date: now, ...tracker } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

@@ -49,6 +49,7 @@ import { createDatabaseIfMissing, startEmbeddedPostgres, type RunningPostgres } 
 import { migrateAndSeed, ROOT } from './lib/prepare';
 import { memberOfIdentity, signIn, startScaleOut, type ScaleOutCluster } from './lib/scale-out';
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 const CHAOS_DIR = path.join(ROOT, '.data', 'chaos');
 const DATABASE = 'workbench_chaos';
@@ -407,6 +408,7 @@ async function main(): Promise<number> {
     const bundlePath = path.join(CHAOS_DIR, 'workflow-bundle.js');
     const bundling = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows/index'),
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
       logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
     });
     bundling.catch(() => {});

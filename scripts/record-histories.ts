@@ -35,6 +35,7 @@ import { createWorker } from '../workflows/worker';
 import { createDatabaseIfMissing, startEmbeddedPostgres } from './lib/postgres';
 import { ROOT, migrateAndSeed } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 export const HISTORIES_DIR = path.join(ROOT, 'tests', 'replay', 'histories');
 
@@ -394,6 +395,7 @@ async function main(): Promise<void> {
     stops.push(() => workerKnex.destroy());
     const bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows/index'),
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
       logger: quiet,
     });
     const { worker, connection: workerConnection } = await createWorker({

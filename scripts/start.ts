@@ -65,6 +65,8 @@ async function main() {
       stops.push(() => t.stop());
       env.TEMPORAL_ADDRESS = t.address;
       temporalUi = t.uiUrl;
+      // The admin menu and the document detail link to it (management/info, administrators only).
+      if (temporalUi && !env.TEMPORAL_UI_URL) env.TEMPORAL_UI_URL = temporalUi;
     }
     console.log('[start] migrating and seeding the database...');
     await migrateAndSeed(env.DATABASE_URL);

@@ -18,6 +18,7 @@ import { startOpenAiServer } from '../tests/support/openai-server';
 import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 // Per run, so two runs on one machine do not overwrite each other's bundle and results.
 const TEST_DIR = path.join(ROOT, '.data', 'test', String(process.pid));
@@ -74,6 +75,7 @@ async function main(): Promise<number> {
       : null;
     const bundlePromise = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows/index'),
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
       logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
     });
     await migrateAndSeed(env.DATABASE_URL);
@@ -104,6 +106,8 @@ async function main(): Promise<number> {
       SCHEDULE_SYNC: 'off',
       // Nor start workflows of documents the suites insert without one.
       DOCUMENT_SWEEP: 'off',
+      // The dev server runs headless: the admin menu's link to the Temporal UI points nowhere real.
+      TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
     };
     children.push(spawnTs('workflows/worker.ts', appEnv, 'e2e-worker'));
     children.push(spawnTs('api/server.ts', appEnv, 'e2e-api'));

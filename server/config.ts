@@ -53,6 +53,12 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** What a zip-based office upload may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, default 64 MiB); more is 413. */
   officeMaxUncompressedBytes: number;
+  /** Days HTTP log entries are kept (HTTP_LOG_RETENTION_DAYS, default 7). */
+  httpLogRetentionDays: number;
+  /** Free space below which the disk of FILES_DIR is DOWN (HEALTH_DISK_MIN_FREE_BYTES, default 100 MiB). */
+  diskMinFreeBytes: number;
+  /** The Temporal UI, for links to a workflow's page (TEMPORAL_UI_URL; none when unset). */
+  temporalUiUrl: string | null;
   /**
    * Rows of a document list reachable by page number from either end (LIST_RESULT_WINDOW, default
    * RESULT_WINDOW of domain/paging.ts; beyond it keyset cursors); lowered only to test the rule.
@@ -195,6 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: filesDirOf(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
+    httpLogRetentionDays: positive(env, 'HTTP_LOG_RETENTION_DAYS', 7),
+    diskMinFreeBytes: Number(env.HEALTH_DISK_MIN_FREE_BYTES ?? 100 * 1024 * 1024),
+    temporalUiUrl: (env.TEMPORAL_UI_URL ?? '').replace(/\/+$/, '') || null,
     listResultWindow: positiveInt(env.LIST_RESULT_WINDOW) ?? RESULT_WINDOW,
     auditRetentionDays: positive(env, 'AUDIT_RETENTION_DAYS', 30),
   };
@@ -240,6 +249,11 @@ export interface WorkerConfig {
    * test suites' workers, whose shared database holds documents that suites insert without a workflow).
    */
   documentSweep: { everyMs: number; olderThanMs: number } | null;
+  /**
+   * WORKER_METRICS_PORT: the port on which the Temporal runtime of the worker entry serves its Prometheus
+   * metrics (`http://host:port/metrics`); none when unset.
+   */
+  metricsPort: number | null;
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -266,6 +280,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
     scheduleSync: env.SCHEDULE_SYNC !== 'off',
     documentSweep: documentSweep(env),
+    metricsPort: env.WORKER_METRICS_PORT ? positive(env, 'WORKER_METRICS_PORT', 9464) : null,
   };
 }
 

@@ -25,6 +25,9 @@ import {
   actionNodeScheduleId,
   uploadPollerScheduleId,
 } from '../workflows/action-contract';
+import { getLogger } from './logger';
+
+const log = getLogger('server.schedules');
 
 /** Polling cron of upload nodes without one: every five minutes. */
 export const DEFAULT_POLL_CRON = '0 */5 * * * ?';
@@ -177,6 +180,6 @@ export async function keepSchedulesInStep(
     const client = await deps.temporal.client();
     for (const id of nodeIds) await syncNodeSchedule(client, deps.knex, id, deps.config.taskQueue);
   } catch (err) {
-    console.error(`[api] schedules of nodes ${nodeIds.join(', ')} not synchronised:`, err);
+    log.error(`schedules of nodes ${nodeIds.join(', ')} not synchronised`, { error: err as Error });
   }
 }

@@ -28,6 +28,8 @@ export interface DocumentWorkflowInput {
    * continued before the field existed: read as 1, the shape they carried.
    */
   stateVersion?: number;
+  /** The filename known to the run that continued as new (for the search attributes of the next run). */
+  filename?: string;
 }
 
 /**

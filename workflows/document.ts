@@ -25,6 +25,8 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -44,6 +46,7 @@ import {
   type LoadedFlow,
 } from '../domain/document-transition';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
+import { CURRENT_NODE, DOCUMENT_FILENAME, DOCUMENT_STATUS, PROCESS_ID } from './search-attributes';
 import {
   BAD_INPUT,
   DOCUMENT_STATE_VERSION,
@@ -133,6 +136,40 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   let busy = false;
   // Decided once per run: a run recorded with remote activities replays (and goes on) with them.
   const db = patched('local-projection') ? localDb : remoteDb;
+  // Runs begun before the search attributes existed replay (and go on) without upserting them.
+  const searchable = patched('search-attributes');
+  let filename: string | undefined = input.filename;
+  let published = '';
+  let memoSet = false;
+
+  /**
+   * Upserts the search attributes (workflows/search-attributes.ts) when they changed: process, document
+   * status, the nodes with open steps, the filename; and the memo with the filename once per run.
+   */
+  function publish(): void {
+    if (!searchable) return;
+    const names = nodeMapOf(state);
+    const open = state.steps.filter(
+      (s) => s.status === 'WAITING' || s.status === 'PROCESSING' || s.status === 'ERROR',
+    );
+    const current = [
+      ...new Set(open.map((s) => names.get(s.nodeId)?.name).filter((n): n is string => !!n)),
+    ].sort();
+    const values = { processId: state.processId, status: state.documentStatus, current, filename };
+    const key = JSON.stringify(values);
+    if (key === published) return;
+    published = key;
+    upsertSearchAttributes([
+      { key: PROCESS_ID, value: state.processId },
+      { key: DOCUMENT_STATUS, value: state.documentStatus },
+      { key: CURRENT_NODE, value: current },
+      ...(filename ? [{ key: DOCUMENT_FILENAME, value: filename }] : []),
+    ]);
+    if (filename && !memoSet) {
+      memoSet = true;
+      upsertMemo({ filename });
+    }
+  }
 
   const nodeMap = (s: DocumentWorkflowState = state) => nodeMapOf(s);
 
@@ -162,6 +199,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       state.ended = true;
       return;
     }
+    if (flow?.filename) filename = flow.filename;
     const plan = planTransition(state, flow, mutate);
     const result = await db.project({ ...plan.projection, addAssignee: opts.addAssignee ?? null });
     if (!result.documentExists) {
@@ -169,6 +207,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       return;
     }
     state = settleTransition(plan, result.created);
+    publish();
   }
 
   function refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
@@ -256,6 +295,9 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     });
   }
 
+  // A run continued as new publishes what the previous one knew at once.
+  if (state.initialized) publish();
+
   if (!state.initialized) {
     await exclusive(async () => {
       const flow = await loadFlow();
@@ -298,6 +340,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
         ...input,
         carried: state,
         stateVersion: DOCUMENT_STATE_VERSION,
+        ...(filename ? { filename } : {}),
       });
     }
   }

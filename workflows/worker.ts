@@ -13,6 +13,11 @@ import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { createKnex } from '../db/connection';
 import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract';
+import { getLogger } from '../server/logger';
+import { ensureSearchAttributes } from '../server/search-attributes';
+import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
+
+const log = getLogger('worker');
 
 export interface WorkerSettings {
   temporalAddress: string;
@@ -41,13 +46,22 @@ export interface WorkerSettings {
 
 let runtimeInstalled = false;
 
-/** The SDK logs every worker state change at INFO; keep warnings and errors (LOG_LEVEL overrides). */
-function installRuntime(): void {
+/**
+ * The SDK logs every worker state change at INFO; keep warnings and errors (LOG_LEVEL overrides). With a
+ * metrics port (WORKER_METRICS_PORT) the runtime serves the SDK's Prometheus metrics there: task slots,
+ * poll and schedule-to-start latencies, workflow task and activity execution latencies and failures.
+ */
+function installRuntime(metricsPort: number | null = null): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
     const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-    Runtime.install({ logger: new DefaultLogger(level) });
+    Runtime.install({
+      logger: new DefaultLogger(level),
+      ...(metricsPort
+        ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${metricsPort}` } } } }
+        : {}),
+    });
   } catch {
     // already installed by the host process
   }
@@ -56,9 +70,9 @@ function installRuntime(): void {
 export async function createWorker(
   s: WorkerSettings,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installRuntime();
   // What the settings leave out comes from the environment, read as the API reads it (server/config.ts).
   const env: WorkerConfig = s.config ?? loadWorkerConfig();
+  installRuntime(s.config?.metricsPort ?? null);
   const deps: ActivityDeps = {
     knex: s.knex,
     filesDir: s.filesDir ?? env.filesDir,
@@ -72,8 +86,13 @@ export async function createWorker(
     lexiconTimeoutMs: s.lexiconTimeoutMs ?? env.lexiconTimeoutMs,
   };
   const connection = await NativeConnection.connect({ address: s.temporalAddress });
+  await ensureSearchAttributes(connection, s.namespace);
   // IPS nodes start the documents they create in other processes on this worker's task queue.
-  const client = new Client({ connection, namespace: s.namespace });
+  const client = new Client({
+    connection,
+    namespace: s.namespace,
+    interceptors: { workflow: requestIdInterceptors.client },
+  });
   deps.startDocument = (input) => startDocumentWorkflow(client, input, s.taskQueue);
   // A THRESHOLD reached starts the batch's workflow.
   deps.startActionBatch = (input) =>
@@ -89,6 +108,12 @@ export async function createWorker(
     ...(s.workflowBundle
       ? { workflowBundle: s.workflowBundle }
       : { workflowsPath: require.resolve('./index') }),
+    // The request id of the API call that started a workflow reaches its activities (a prebuilt bundle
+    // carries the workflow interceptor itself: bundleWorkflowCode with WORKFLOW_INTERCEPTOR_MODULES).
+    interceptors: {
+      ...(s.workflowBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+      activity: [requestIdInterceptors.activity],
+    },
     activities: createActivities(deps),
   });
   return { worker, connection };
@@ -111,21 +136,22 @@ if (require.main === module) {
     workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
   })
     .then(async ({ worker, connection }) => {
-      console.log(`[worker] polling task queue ${taskQueue}`);
+      log.info(`polling task queue ${taskQueue}`, {
+        ...(config.metricsPort ? { metrics: `http://0.0.0.0:${config.metricsPort}/metrics` } : {}),
+      });
       // Schedules of nodes changed while Temporal was unreachable (the API syncs them on each change).
       const client = new Client({ connection, namespace });
       if (config.scheduleSync)
         syncAllSchedules(client, knex, taskQueue).catch((err) =>
-          console.error('[worker] schedules not synchronised:', err),
+          log.error('schedules not synchronised', { error: err as Error }),
         );
       // Documents an interrupted upload stored without starting their workflow (DOCUMENT_SWEEP).
       const sweep = config.documentSweep;
       const sweeping = sweep
         ? setInterval(() => {
             startMissingDocumentWorkflows(client, knex, taskQueue, { olderThanMs: sweep.olderThanMs }).then(
-              (ids) =>
-                ids.length && console.warn(`[worker] started the unstarted documents ${ids.join(', ')}`),
-              (err) => console.error('[worker] document sweep failed:', err),
+              (ids) => ids.length && log.warn(`started the unstarted documents ${ids.join(', ')}`),
+              (err) => log.error('document sweep failed', { error: err as Error }),
             );
           }, sweep.everyMs)
         : undefined;
@@ -136,7 +162,7 @@ if (require.main === module) {
       await knex.destroy();
     })
     .catch((err) => {
-      console.error('[worker] failed:', err);
+      log.error('failed', { error: err as Error });
       process.exit(1);
     });
 }

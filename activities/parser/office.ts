@@ -25,6 +25,9 @@ import {
 import { parsePdf, type ParsedPdf } from './pdf';
 import { ProgramFailed, ProgramTimedOut, run } from './run';
 import { badInput, ParserFailure, type Work } from './work';
+import { getLogger } from '../../server/logger';
+
+const log = getLogger('worker.parser');
 
 export interface OfficeLimits {
   /** Wall-clock limit of one conversion (OFFICE_TIMEOUT_SECONDS, default 120 s). */
@@ -126,7 +129,7 @@ function hasPrlimit(): Promise<boolean> {
 /** soffice with its arguments, wrapped in prlimit when available. */
 async function limitedCommand(args: string[], limits: OfficeLimits): Promise<[string, string[]]> {
   if (!(await hasPrlimit())) {
-    console.warn('[parser] prlimit is not installed: LibreOffice runs without resource limits');
+    log.warn('prlimit is not installed: LibreOffice runs without resource limits');
     return ['soffice', args];
   }
   const cpuSeconds = Math.ceil((2 * limits.timeoutMs) / 1000);

@@ -6,6 +6,9 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { getLogger } from '../../server/logger';
+
+const log = getLogger('worker.parser');
 
 export interface Work {
   /** A temporary folder of this parse, removed afterwards. */
@@ -75,7 +78,7 @@ export function isDatabaseError(err: unknown): err is Error & { code: string } {
 export function withoutDatabaseDetail(err: unknown, what: string): unknown {
   if (!isDatabaseError(err)) return err;
   if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS)
-    console.error(`[parser] ${what}: database error ${err.code}:`, err.message);
+    log.error(`${what}: database error`, { code: err.code, reason: err.message });
   if (err.code.startsWith('22') || err.code.startsWith('23')) {
     return ApplicationFailure.nonRetryable(
       'The parse result could not be stored: it holds values the database refuses. Check the file (for a transcript: its times and texts) and upload it again.',

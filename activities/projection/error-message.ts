@@ -4,6 +4,9 @@
  * a generic message and logged. The last guard for every automatic node: activities are expected to fail
  * with messages a user can act on, and this keeps one that does not from reaching the page.
  */
+import { getLogger } from '../../server/logger';
+
+const log = getLogger('worker.projection');
 
 /** Longest message a step keeps. */
 export const STEP_ERROR_MAX = 2000;
@@ -25,7 +28,7 @@ export function stepErrorMessage(message: string | null, where = 'a step'): stri
   if (message === null) return null;
   if (INTERNALS.some((re) => re.test(message))) {
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS)
-      console.error(`[projection] ${where}: failure withheld from the step:`, message);
+      log.error(`${where}: failure withheld from the step`, { reason: message });
     return INTERNAL_STEP_ERROR;
   }
   return message.length > STEP_ERROR_MAX ? `${message.slice(0, STEP_ERROR_MAX - 1)}…` : message;

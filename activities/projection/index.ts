@@ -10,7 +10,7 @@ import type { DocumentTags } from '../../domain/predicate-eval';
 import type { DocumentStatus, NewStep } from '../../domain/steps';
 import type { LoadedFlow, StepPatch } from '../../domain/document-transition';
 import { addAssignee } from '../../db/queries/document-assignees';
-import { documentExists, lockDocument, setDocumentStatus } from '../../db/queries/documents';
+import { documentFilename, lockDocument, setDocumentStatus } from '../../db/queries/documents';
 import { flowGraph } from '../../db/queries/graph';
 import { nodeRefs } from '../../db/queries/nodes';
 import { insertStep, projectChanges, stepIdsByOrder, updateStep } from '../../db/queries/steps';
@@ -45,13 +45,14 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
   return {
     async loadFlow(input: LoadFlowInput): Promise<LoadFlowResult> {
       // All at once: the tags of a document that is gone are simply none.
-      const [graph, exists, tags] = await Promise.all([
+      const [graph, filename, tags] = await Promise.all([
         flowGraph(knex, input.processId),
-        documentExists(knex, input.documentId),
+        documentFilename(knex, input.documentId),
         documentTags(knex, input.documentId),
       ]);
       const none: DocumentTags = { classifier: [], ner: [] };
-      return { graph, tags: exists ? tags : none, documentExists: exists };
+      const exists = filename !== null;
+      return { graph, tags: exists ? tags : none, documentExists: exists, ...(exists ? { filename } : {}) };
     },
 
     async project(input: ProjectInput): Promise<ProjectResult> {

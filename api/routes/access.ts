@@ -97,7 +97,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // --- management, i18n, account (spec 1 section 2) ---
   'GET /management/info': PUBLIC,
   'GET /management/app-name': PUBLIC,
-  'GET /management/health': PUBLIC,
+  'GET /management/health': PUBLIC, // statuses to anyone, details to administrators
+  // --- watching the system (issue 15 section 2): administrators only ---
+  'GET /management/prometheus': ADMIN_ROLE,
+  'GET /management/jhimetrics': ADMIN_ROLE,
+  'GET /management/threaddump': ADMIN_ROLE,
+  'GET /management/loggers': ADMIN_ROLE,
+  'POST /management/loggers/:name': ADMIN_ROLE,
+  'GET /management/configprops': ADMIN_ROLE,
+  'GET /management/env': ADMIN_ROLE,
+  'GET /management/http-logs': ADMIN_ROLE,
   'GET /v3/api-docs': ADMIN_ROLE, // and only with the api-docs profile (404 otherwise)
   'GET /i18n/:file': PUBLIC,
   'POST /api/authenticate': PUBLIC,

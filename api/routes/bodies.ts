@@ -14,6 +14,7 @@ import * as issues from './issues';
 import * as labels from './labels';
 import * as llmModels from './llm-models';
 import * as llm from './llm';
+import { loggerLevelSchema } from './logger-body';
 import * as matchingRules from './matching-rules';
 import * as nodes from './nodes';
 import * as predicates from './predicates';
@@ -98,4 +99,5 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'POST /api/authorities': users.schemas.authority,
   'POST /api/roles': users.schemas.role,
   'PUT /api/roles': users.schemas.role,
+  'POST /management/loggers/:name': loggerLevelSchema,
 };

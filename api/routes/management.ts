@@ -7,15 +7,104 @@
  * serve, while a missing parser program fails only the documents that need it, and a load balancer that
  * took every API out of rotation for a missing OCR language would stop the whole workbench. The parser
  * components are read from a cached check (api/services/parser-programs.ts, refreshed each minute), so a
- * health call stays cheap. The route is public; the components' details only go to administrators.
+ * health call stays cheap. The route is public; the components' details only go to administrators. The
+ * disk (free space where FILES_DIR is, against HEALTH_DISK_MIN_FREE_BYTES) counts in the overall status (an
+ * API that cannot store uploads is not fit to serve them); the mail server (SMTP_HOST, UNKNOWN without it)
+ * does not, like the parser programs.
+ *
+ * The administrators' routes of issue 15 section 2 (ROLE_ADMIN, api/routes/access.ts) are here too:
+ * prometheus and jhimetrics (api/services/metrics.ts), threaddump (what Node can show of its one JavaScript
+ * thread: the event loop's lag, the libuv handles and requests keeping it busy, the JavaScript stack, the
+ * resource usage), loggers (server/logger.ts), configprops and env (secrets masked by server/masking.ts) and
+ * http-logs (api/services/http-logs.ts).
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Router from '@koa/router';
 import { API_VERSION } from './api-docs';
-import type { AppDeps } from '../app';
+import type { AppDeps, Observability } from '../app';
 import type { AppState } from '../auth';
 import type { HealthDTO } from '../../domain/api-types';
+import { httpLogPage } from '../../db/queries/http-logs';
+import { isLogLevel, LOG_LEVELS, listLoggers, setLogLevel } from '../../server/logger';
+import { maskObject, maskValue } from '../../server/masking';
+import { loggerLevelSchema } from './logger-body';
+import { body, idParam } from '../validate';
+import { badRequest } from '../errors';
+import { jhiMetrics } from '../services/metrics';
 import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
+
+type Component = HealthDTO['components'][string];
+
+/** Free space of the file system holding dir (or its nearest existing ancestor). */
+async function diskHealth(dir: string, minFree: number): Promise<Component> {
+  let at = path.resolve(dir);
+  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  try {
+    const st = await fs.promises.statfs(at);
+    const free = st.bavail * st.bsize;
+    return {
+      status: free >= minFree ? 'UP' : 'DOWN',
+      details: { total: st.blocks * st.bsize, free, threshold: minFree },
+    };
+  } catch (err) {
+    return { status: 'DOWN', details: { error: (err as Error).message } };
+  }
+}
+
+/** Event-loop delay over the last minute (a histogram that restarts each minute). */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+let loopDelayFrom = Date.now();
+setInterval(() => {
+  loopDelay.reset();
+  loopDelayFrom = Date.now();
+}, 60_000).unref();
+
+const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+
+/** What Node can show in place of a JVM thread dump. */
+function threadDump() {
+  const resources = process.getActiveResourcesInfo();
+  const byType: Record<string, number> = {};
+  for (const r of resources) byType[r] = (byType[r] ?? 0) + 1;
+  const report = process.report.getReport() as unknown as {
+    javascriptStack?: { message?: string; stack?: string[] };
+    libuv?: { type: string; is_active: boolean; is_referenced?: boolean }[];
+  };
+  const libuv: Record<string, { active: number; total: number }> = {};
+  for (const h of report.libuv ?? []) {
+    const e = (libuv[h.type] ??= { active: 0, total: 0 });
+    e.total += 1;
+    if (h.is_active) e.active += 1;
+  }
+  return {
+    pid: process.pid,
+    nodeVersion: process.version,
+    uptimeSeconds: Math.round(process.uptime()),
+    note:
+      'Node runs JavaScript on one thread: instead of thread stacks this shows the event loop (its delay), ' +
+      'the libuv handles and requests it waits on, the JavaScript stack of the main thread when the dump was ' +
+      'taken, and the resource usage. Worker threads of the lexicon run in the worker process, not here.',
+    eventLoop: {
+      sinceSeconds: Math.round((Date.now() - loopDelayFrom) / 1000),
+      delayMeanMs: ms(loopDelay.mean),
+      delayP50Ms: ms(loopDelay.percentile(50)),
+      delayP99Ms: ms(loopDelay.percentile(99)),
+      delayMaxMs: ms(loopDelay.max),
+      utilization: performance.eventLoopUtilization().utilization,
+    },
+    activeResources: byType,
+    libuvHandles: libuv,
+    javascriptStack: report.javascriptStack?.stack ?? [],
+    memory: process.memoryUsage(),
+    resourceUsage: process.resourceUsage(),
+  };
+}
+
+const isAdminCaller = (user: AppState['user']) => !!user?.roles.includes('ROLE_ADMIN');
 
 function withoutDetails(body: HealthDTO): HealthDTO {
   return {
@@ -26,8 +115,12 @@ function withoutDetails(body: HealthDTO): HealthDTO {
   };
 }
 
-export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
+export function managementRoutes({ config, knex, temporal, mailer, observability }: AppDeps): Router {
   const router = new Router({ prefix: '/management' });
+  const watched = (): Observability => {
+    if (!observability) throw new Error('managementRoutes: the app was built without its observability');
+    return observability;
+  };
   const parserPrograms = parserProgramsMonitor({ asrEngine: config.asr.engine });
   const logoutUrl = oidcLogoutUrl(config.oidc);
 
@@ -39,6 +132,15 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
       displayRibbonOnProfiles: 'dev',
       appName: config.appName,
       version: API_VERSION,
+      // Links from the admin menu and a document's history to the Temporal UI (administrators only).
+      ...(isAdminCaller((ctx.state as AppState).user)
+        ? {
+            temporalUi: config.temporalUiUrl && {
+              url: config.temporalUiUrl,
+              namespace: config.temporalNamespace,
+            },
+          }
+        : {}),
       // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
       upload: {
         maxBytes: config.uploadMaxBytes,
@@ -52,23 +154,27 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
   });
 
   router.get('/health', async (ctx) => {
-    const [db, tmp, programs] = await Promise.all([
+    const [db, tmp, programs, disk, mail] = await Promise.all([
       knex
         .raw('select 1')
         .then(() => true)
         .catch(() => false),
       temporal.isUp(),
       parserPrograms.report(),
+      diskHealth(config.filesDir, config.diskMinFreeBytes),
+      mailer.health?.() ?? Promise.resolve<Component>({ status: 'UNKNOWN' }),
     ]);
     const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
     const body: HealthDTO = {
-      status: up(db && tmp),
+      status: up(db && tmp && disk.status === 'UP'),
       components: {
         db: { status: up(db), details: { database: 'PostgreSQL' } },
         temporal: {
           status: up(tmp),
           details: { address: config.temporalAddress, namespace: config.temporalNamespace },
         },
+        diskSpace: disk,
+        mail,
         ...programs,
       },
     };
@@ -76,7 +182,72 @@ export function managementRoutes({ config, knex, temporal }: AppDeps): Router {
     // Details (the Temporal address, program versions, what is missing) are for administrators, as Spring's
     // `show-details: when-authorized`: an anonymous caller (a load balancer) gets the statuses only.
     const user = (ctx.state as AppState).user;
-    ctx.body = user?.roles.includes('ROLE_ADMIN') ? body : withoutDetails(body);
+    ctx.body = isAdminCaller(user) ? body : withoutDetails(body);
+  });
+
+  router.get('/prometheus', async (ctx) => {
+    const { registry } = watched().metrics;
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  });
+
+  router.get('/jhimetrics', async (ctx) => {
+    ctx.body = await jhiMetrics(watched().metrics.registry);
+  });
+
+  router.get('/threaddump', (ctx) => {
+    ctx.body = threadDump();
+  });
+
+  router.get('/loggers', (ctx) => {
+    ctx.body = { levels: LOG_LEVELS, loggers: listLoggers() };
+  });
+
+  router.post('/loggers/:name', (ctx) => {
+    const name = ctx.params.name;
+    if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name))
+      throw badRequest('A logger name is letters, digits, _ . - only');
+    const { configuredLevel } = body(ctx, loggerLevelSchema, 'logger');
+    if (name === 'ROOT' && !isLogLevel(configuredLevel)) throw badRequest('The root logger needs a level');
+    setLogLevel(name, configuredLevel ?? null);
+    ctx.status = 204;
+  });
+
+  router.get('/configprops', (ctx) => {
+    ctx.body = {
+      contexts: {
+        application: {
+          beans: {
+            appConfig: {
+              prefix: 'app',
+              // Everything the API read from its environment (server/config.ts), secrets masked.
+              properties: maskObject(config as unknown as Record<string, unknown>),
+            },
+          },
+        },
+      },
+    };
+  });
+
+  router.get('/env', (ctx) => {
+    const env = Object.keys(process.env)
+      .sort()
+      .map((k) => [k, { value: maskValue(k, process.env[k]) }] as const);
+    ctx.body = {
+      activeProfiles: config.profiles,
+      propertySources: [{ name: 'systemEnvironment', properties: Object.fromEntries(env) }],
+    };
+  });
+
+  router.get('/http-logs', async (ctx) => {
+    const page = ctx.query.page === undefined ? 0 : idParam(ctx.query.page, 'page');
+    const size = ctx.query.size === undefined ? 25 : idParam(ctx.query.size, 'size');
+    if (size < 1 || size > 100) throw badRequest('size must be from 1 to 100');
+    // Entries of the last second may still be in this process's buffer.
+    await watched().httpLogs.flush();
+    const { rows, total } = await httpLogPage(knex, page, size);
+    ctx.set('X-Total-Count', String(total));
+    ctx.body = rows;
   });
 
   return router;

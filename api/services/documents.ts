@@ -32,6 +32,9 @@ import { removeUnusedFiles, type FileStore } from '../../server/files';
 import type { DocumentStatus } from '../../workflows/document-contract';
 import { HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
+import { getLogger } from '../../server/logger';
+
+const log = getLogger('api.documents');
 
 export interface DocumentDeps {
   knex: Knex;
@@ -120,7 +123,7 @@ export async function createDocument(deps: DocumentDeps, input: NewDocument): Pr
     await deleteDocumentRows(knex, [id]);
     if (row) await removeUnusedFiles(knex, store, [row.path]);
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
-      console.error(`[api] document ${id}: workflow start failed, document removed:`, err);
+      log.error(`document ${id}: workflow start failed, document removed`, { error: err as Error });
     }
     throw workflowUnavailable();
   }
@@ -154,7 +157,7 @@ export async function deleteDocuments(deps: DocumentDeps, docs: readonly Documen
     await eachLimited(docs, 8, (d) => cancelDocumentWorkflow(client, d.id));
   } catch (err) {
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
-      console.error('[api] ending document workflows failed:', err);
+      log.error('ending document workflows failed', { error: err as Error });
     }
     throw workflowUnavailable();
   }

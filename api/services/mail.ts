@@ -1,6 +1,7 @@
 /** Outgoing mail over SMTP (nodemailer). Without SMTP configuration, mails are logged instead of sent. */
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../../server/config';
+import { getLogger } from '../../server/logger';
 
 export interface MailMessage {
   to: string;
@@ -9,17 +10,31 @@ export interface MailMessage {
   html?: string;
 }
 
+export interface MailHealth {
+  status: 'UP' | 'DOWN' | 'UNKNOWN';
+  details: Record<string, unknown>;
+}
+
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** The SMTP server answers (a connection and its greeting, cached a minute); UNKNOWN without SMTP_HOST. */
+  health?(): Promise<MailHealth>;
 }
+
+const log = getLogger('api.mail');
 
 export function createMailer(smtp: SmtpConfig | null): Mailer {
   if (!smtp) {
     return {
       async send(message) {
-        console.log(
-          `[mail] SMTP_HOST not set; mail to ${message.to} not sent: ${message.subject}\n${message.text}`,
-        );
+        log.info('SMTP_HOST not set; mail not sent', {
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+        });
+      },
+      async health() {
+        return { status: 'UNKNOWN', details: { configured: false } };
       },
     };
   }
@@ -30,9 +45,28 @@ export function createMailer(smtp: SmtpConfig | null): Mailer {
     auth: smtp.user ? { user: smtp.user, pass: smtp.pass } : undefined,
     tls: { rejectUnauthorized: false },
   });
+  let checked: { at: number; result: MailHealth } | null = null;
   return {
     async send(message) {
       await transport.sendMail({ from: smtp.from, ...message });
+    },
+    async health() {
+      if (checked && Date.now() - checked.at < 60_000) return checked.result;
+      const details = { host: smtp.host, port: smtp.port };
+      const result: MailHealth = await Promise.race([
+        transport.verify().then(
+          () => ({ status: 'UP' as const, details }),
+          (err: Error) => ({ status: 'DOWN' as const, details: { ...details, error: err.message } }),
+        ),
+        new Promise<MailHealth>((resolve) =>
+          setTimeout(
+            () => resolve({ status: 'DOWN', details: { ...details, error: 'timeout' } }),
+            5000,
+          ).unref(),
+        ),
+      ]);
+      checked = { at: Date.now(), result };
+      return result;
     },
   };
 }

@@ -49,6 +49,12 @@ export async function documentExists(knex: Knex, id: number): Promise<boolean> {
   return Boolean(await knex('documents').where('id', id).first('id'));
 }
 
+/** The document's filename; null when the document is gone. */
+export async function documentFilename(knex: Knex, id: number): Promise<string | null> {
+  const row = await knex('documents').where('id', id).first('filename');
+  return row ? String(row.filename) : null;
+}
+
 /** The documents with the given ids and/or of the given process, by id. */
 export async function findDocuments(
   knex: Knex,

@@ -207,7 +207,7 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     const name = `worker-${index + 1}`;
     const slot: Slot = {
       launch() {
-        const w = spawnMember(name, 'workflows/worker.ts', base, /\[worker\] polling task queue/);
+        const w = spawnMember(name, 'workflows/worker.ts', base, /polling task queue/);
         slot.child = w.child;
         slot.member = w.member;
         workers[index] = w.member;
@@ -221,7 +221,12 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     const url = `http://127.0.0.1:${port}`;
     const slot: Slot = {
       launch() {
-        const a = spawnMember(name, 'api/server.ts', { ...base, PORT: String(port) }, /\[api\] listening/);
+        const a = spawnMember(
+          name,
+          'api/server.ts',
+          { ...base, PORT: String(port) },
+          /"logger":"api","message":"listening on/,
+        );
         const member: ApiMember = { ...a.member, url };
         slot.child = a.child;
         slot.member = member;

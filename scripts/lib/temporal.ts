@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, isPortFree, waitForPort } from './ports';
+import { DOCUMENT_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 
@@ -119,6 +120,9 @@ export async function startTemporalDevServer(
     uiPort = opts.uiPort && (await isPortFree(opts.uiPort)) ? opts.uiPort : await freePort();
     args.push('--ui-port', String(uiPort));
   }
+  // The document workflow's search attributes (workflows/search-attributes.ts), registered at start.
+  for (const [name, type] of Object.entries(DOCUMENT_SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${name}=${type}`);
   for (const [k, v] of Object.entries(opts.dynamicConfig ?? {})) {
     args.push('--dynamic-config-value', `${k}=${JSON.stringify(v)}`);
   }

@@ -317,7 +317,7 @@ export function spawnWorkerProcess(opts: {
   let onPolling: (() => void) | undefined;
   const collect = (b: Buffer) => {
     out = (out + b.toString('utf8')).slice(-64 * 1024);
-    if (!polling && out.includes('[worker] polling task queue')) {
+    if (!polling && out.includes('polling task queue')) {
       polling = true;
       onPolling?.();
     }

@@ -10,12 +10,23 @@ export interface ManagementInfo {
   upload?: { maxBytes: number; officeMaxUncompressedBytes: number };
   /** The identity provider's end-session URL (with this client's id) when the API has one configured. */
   logoutUrl?: string;
+  /** The Temporal UI (TEMPORAL_UI_URL), given to administrators only; null when not configured. */
+  temporalUi?: { url: string; namespace: string } | null;
+}
+
+/** The Temporal UI page of a workflow (or the namespace's workflow list without an id). */
+export function temporalUiLink(info: ManagementInfo | undefined, workflowId?: string): string | null {
+  const ui = info?.temporalUi;
+  if (!ui) return null;
+  const base = `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows`;
+  return workflowId ? `${base}/${encodeURIComponent(workflowId)}` : base;
 }
 
 export const managementKeys = {
   all: ['management'] as const,
   appName: () => [...managementKeys.all, 'app-name'] as const,
-  info: () => [...managementKeys.all, 'info'] as const,
+  /** Per signed-in user: administrators get more of it (the Temporal UI). */
+  info: (login = '') => [...managementKeys.all, 'info', login] as const,
 };
 
 export const managementQueries = {
@@ -26,9 +37,9 @@ export const managementQueries = {
       staleTime: Infinity,
       retry: false,
     }),
-  info: () =>
+  info: (login?: string) =>
     queryOptions({
-      queryKey: managementKeys.info(),
+      queryKey: managementKeys.info(login),
       queryFn: ({ signal }) => http.get<ManagementInfo>('management/info', { signal, silent: true }),
       staleTime: Infinity,
       retry: false,

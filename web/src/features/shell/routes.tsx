@@ -5,6 +5,7 @@ import { PrivateRoute } from './components/PrivateRoute';
 import { NotBuiltYetPage, NotFoundPage } from './components/StatusPages';
 import { ADMIN_PAGES } from './components/Navbar';
 import { adminRoutes, BUILT_ADMIN_PAGES } from '../admin/routes';
+import { ADMIN_WATCH_PAGES } from '../admin/watch/routes';
 
 export const shellRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/lp" replace /> },
@@ -24,14 +25,14 @@ export const shellRoutes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to="user-management" replace /> },
       ...adminRoutes,
+      ...ADMIN_PAGES.filter((page) => !BUILT_ADMIN_PAGES.includes(page)).map((page) => ({
+        path: page,
+        element: ADMIN_WATCH_PAGES[page] ?? <NotBuiltYetPage page={`admin.${page}`} />,
+      })),
       {
         path: 'docs',
         lazy: async () => ({ Component: (await import('../api-docs/ApiDocsPage')).ApiDocsPage }),
       },
-      ...ADMIN_PAGES.filter((page) => !BUILT_ADMIN_PAGES.includes(page)).map((page) => ({
-        path: page,
-        element: <NotBuiltYetPage page={`admin.${page}`} />,
-      })),
     ],
   },
 ];

@@ -9,9 +9,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { modeSatisfies } from '@domain';
+import { ExternalLink } from '../../../components/ExternalLink';
 import { IconArrowLeft, IconFile, IconPencil } from '../../../components/icons';
 import { useSession } from '../../account/session';
 import { processQueries, useProcessAccessMode } from '../../processes/api';
+import { managementQueries, temporalUiLink } from '../../shell/api';
 import { sizeLabel } from '../../upload/messages';
 import { documentDetailQueries, type DocumentDetailDTO, type UserRefDTO } from '../api';
 import { AudioPlayer, type AudioRegion, type RegionId } from '../../speech/components/AudioPlayer';
@@ -29,12 +31,15 @@ export function DocumentDetailPage() {
   const params = useParams();
   const processId = Number(params.processId);
   const documentId = Number(params.id);
-  const { principal } = useSession();
+  const { principal, account } = useSession();
   const access = useProcessAccessMode(principal, processId, ['WRITE']);
   const canEdit = modeSatisfies(access.mode, 'WRITE');
   const doc = useQuery(documentDetailQueries.document(documentId));
   const process = useQuery(processQueries.detail(processId));
   const wrongProcess = doc.data && doc.data.processId !== processId;
+  // Administrators: the document's workflow history in the Temporal UI (when TEMPORAL_UI_URL is set).
+  const { data: info } = useQuery(managementQueries.info(account?.login));
+  const history = temporalUiLink(info, `document-${documentId}`);
 
   return (
     <div className="container-xxl py-4 page document-detail-page" data-testid="document-detail">
@@ -63,6 +68,15 @@ export function DocumentDetailPage() {
               <IconFile className="me-1" />
               {t('soaApp.document.detail.open')}
             </Link>
+            {history && (
+              <ExternalLink
+                href={history}
+                className="btn btn-outline-secondary btn-sm"
+                testId="document-detail-temporal"
+              >
+                {t('adminWatch.workflowHistory')}
+              </ExternalLink>
+            )}
             {canEdit && (
               <Link
                 to={`/entity/process/${processId}/documents/${documentId}/edit`}

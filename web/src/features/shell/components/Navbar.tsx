@@ -6,9 +6,10 @@ import { Link, NavLink } from 'react-router-dom';
 import { hasAnyRole, hasGlobalProcessPermission } from '@domain';
 import { APP_VERSION_LABEL } from '../../../config';
 import { Dropdown } from '../../../components/Dropdown';
+import { ExternalLink } from '../../../components/ExternalLink';
 import { IconUser } from '../../../components/icons';
 import { useSession } from '../../account/session';
-import { managementQueries, profileFlags } from '../api';
+import { managementQueries, profileFlags, temporalUiLink } from '../api';
 import { BrandMark, useAppName } from './Brand';
 import { LanguageMenu } from './LanguageMenu';
 
@@ -83,12 +84,13 @@ export function AccountMenu({ nav = true }: { nav?: boolean }) {
 
 export function Navbar() {
   const { t } = useTranslation();
-  const { principal } = useSession();
+  const { principal, account } = useSession();
   const appName = useAppName();
-  const { data: info } = useQuery(managementQueries.info());
+  const { data: info } = useQuery(managementQueries.info(account?.login));
   const flags = profileFlags(info);
   const [expanded, setExpanded] = useState(false);
   const global = !!principal && hasGlobalProcessPermission(principal);
+  const temporalUi = temporalUiLink(info);
 
   return (
     <nav className="navbar navbar-expand-lg navbar-dark app-navbar sticky-top" data-testid="navbar">
@@ -148,6 +150,13 @@ export function Navbar() {
                   <MenuLink to="/admin/docs" testId="menu-admin-docs">
                     {t('shell.menu.admin.docs')}
                   </MenuLink>
+                )}
+                {temporalUi && (
+                  <li>
+                    <ExternalLink href={temporalUi} className="dropdown-item" testId="menu-admin-temporal">
+                      {t('adminWatch.temporalUi')}
+                    </ExternalLink>
+                  </li>
                 )}
               </Dropdown>
             )}
