@@ -77,6 +77,12 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
       .where('i.id', id)
       .first('d.process_id as processId'),
   relationGraph: NODE_OF('ner_tag_relation_graphs', 'g'),
+  utteranceToken: (knex, id) =>
+    knex('utterance_tokens as k')
+      .join('utterances as u', 'u.id', 'k.utterance_id')
+      .join('documents as d', 'd.id', 'u.document_id')
+      .where('k.id', id)
+      .first('d.process_id as processId'),
   emailConnection: NODE_OF('email_upload_connections', 'c'),
   sftpConnection: NODE_OF('sftp_connections', 'c'),
   matchingRule: (knex, id) =>

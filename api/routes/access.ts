@@ -46,6 +46,8 @@ export type RefKind =
   /** a document's relation graph (its node) */
   | 'relationGraph'
   | 'matchingRule'
+  /** a token of a document's transcript (its document's process) */
+  | 'utteranceToken'
   | 'emailConnection'
   | 'sftpConnection'
   /** the `endpoint` setting of HTTP upload nodes (not an id; may name nodes of several processes) */
@@ -249,6 +251,25 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/classifier-tags': documentReader(query('documentId', 'document')),
   'POST /api/classifier-tags': onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
   'DELETE /api/classifier-tags/:id': onNode('WRITE', param('id', 'classifierTag')),
+
+  // --- the speech workspace and the asr-document screens (docs/api-speech.md): transcript writes need WRITE
+  // on the active step's node (`?nodeId`); the handlers then need the document in the node's process and an
+  // editable step of the node in it (409 / 423), and a result that is still a transcript (400) ---
+  'PUT /api/utterances': onNode('WRITE', query('nodeId', 'node')),
+  'POST /api/utterances/batch': onNode('WRITE', query('nodeId', 'node')),
+  'POST /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
+  'PUT /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
+  'DELETE /api/utterance-tokens/:id': onNode('WRITE', query('nodeId', 'node')),
+  'DELETE /api/utterance-tokens': onNode('WRITE', query('nodeId', 'node')),
+  'GET /api/utterance-tokens/:id/ner-tags': documentReader(param('id', 'utteranceToken')),
+  'GET /api/asr-documents': documentReader(query('processId', 'process')),
+  // without processId: the asr documents of every process the caller reads
+  'GET /api/_search/asr-documents': documentReader(query('processId', 'process')),
+  'GET /api/asr-documents/:id': documentReader(param('id', 'document')),
+  // READ on the process and WRITE on its obligatory Upload node (like POST /api/documents)
+  'POST /api/asr-documents': onProcess('WRITE', inBody('processId', 'process')),
+  'PUT /api/asr-documents': onProcess('WRITE', inBody('id', 'document')),
+  'DELETE /api/asr-documents/:id': onProcess('ADMIN', param('id', 'document')),
 
   // --- issues of a document (spec 2 sections 3 to 7; docs/api-issues.md) ---
   'GET /api/document/:id/issues': documentReader(param('id', 'document')),

@@ -33,6 +33,7 @@ import { secretRoutes } from './secrets';
 import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
+import { speechRoutes } from './speech';
 import { tagRoutes } from './tags';
 
 /** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
@@ -59,6 +60,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     stepRoutes(deps),
     documentStateRoutes(deps),
     tagRoutes(deps),
+    speechRoutes(deps),
     issueRoutes(deps),
     relationGraphRoutes(deps),
     actionResultRoutes(deps),

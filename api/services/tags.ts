@@ -352,3 +352,18 @@ export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Pro
     await trx('ner_tags').where('id', tag.id).delete();
   });
 }
+
+/** The tags of a token (its ASR_NER_TAGs), of the given steps when any are given, by id. */
+export async function nerTagsOfToken(
+  knex: Knex,
+  tokenId: number,
+  stepIds: readonly number[] | null,
+): Promise<NerTagDTO[]> {
+  const q = tagQuery(knex)
+    .whereExists(
+      knex('ner_tag_tokens as k').whereRaw('k.ner_tag_id = t.id').where('k.utterance_token_id', tokenId),
+    )
+    .orderBy('t.id');
+  if (stepIds) q.whereIn('t.step_id', [...stepIds]);
+  return (await q).map(toTagDTO);
+}

@@ -73,6 +73,11 @@ export async function utteranceTokens(knex: Knex, utteranceIds: readonly number[
     .select(TOKEN_COLUMNS);
 }
 
+/** One token. */
+export async function tokenById(knex: Knex, id: number): Promise<TokenRow | undefined> {
+  return knex('utterance_tokens').where('id', id).first(TOKEN_COLUMNS);
+}
+
 /** A transcript's token as the executors read it. */
 export type TranscriptToken = Pick<TokenRow, 'id' | 'utteranceId' | 'value' | 'tsStart' | 'tsEnd'>;
 

@@ -295,12 +295,13 @@ describe('upload page, document detail and edit in Chromium', () => {
     expect(await readerPage.getByTestId('document-detail-open').count()).toBe(1);
     expect(await readerPage.getByTestId('document-detail-edit').count()).toBe(0);
 
-    // The recording: an audio player fed from the API; no transcript without a parser.
+    // The recording: the audio player (its peaks computed on this first request, the parser never ran),
+    // ready to play; no transcript without a parser.
     const page = await pageFor(writer);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(detailUrl(uploaded[`voice-${suffix}.wav`]));
-    await page.getByTestId('document-audio').waitFor();
-    expect(await page.getByTestId('document-audio').getAttribute('src')).toMatch(/^blob:/);
+    await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor();
+    expect(await page.getByTestId('audio-player-no-peaks').count()).toBe(0);
     expect(await page.getByTestId('document-no-content').textContent()).toBe('The document has no content.');
     expect(await page.getByTestId('document-fact-type').textContent()).toBe('Audio file');
     await shot(page, '66-document-audio-1280');

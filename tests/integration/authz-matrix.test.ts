@@ -205,6 +205,12 @@ describe('authorization matrix: every route as every principal', () => {
       to_id: nerTag2.id,
       relation_type_id: relationType.id,
     });
+    const [utterance] = await k('utterances')
+      .insert({ document_id: document.id, actor: 'SPEAKER1' })
+      .returning('id');
+    const [utteranceToken] = await k('utterance_tokens')
+      .insert({ utterance_id: utterance.id, position: 0, value: 'słowo', ts_start: 0, ts_end: 100 })
+      .returning('id');
     const [classifierTag] = await k('classifier_tags')
       .insert({
         document_id: document.id,
@@ -239,6 +245,7 @@ describe('authorization matrix: every route as every principal', () => {
       issue: issue.id,
       relationGraph: relationGraph.id,
       matchingRule: matchingRule.id,
+      utteranceToken: utteranceToken.id,
       emailConnection: emailConnection.id,
       sftpConnection: sftpConnection.id,
       uploadEndpoint: endpoint,

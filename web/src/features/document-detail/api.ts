@@ -1,15 +1,13 @@
 /**
  * The document detail and edit pages' server state (spec 2 sections 2 and 7): the document
  * (GET api/documents/{id}), a speech document's utterances (GET api/asr-documents/{id}/utterances) and
- * audio (GET api/asr-documents/{id}/audio, fetched with the bearer token into a blob URL), and the edit
- * (PUT api/documents), which refreshes the workspace's copy and the document lists.
+ * audio player (features/speech: the audio streamed by range requests, the waveform drawn from its
+ * peaks), and the edit (PUT api/documents), which refreshes the workspace's copy and the document lists.
  */
-import { useEffect, useState } from 'react';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentType, FieldErrorDTO, Violation } from '@domain';
 import type { DocumentEditField } from '@domain/document-edit';
-import { basePath } from '../../config';
-import { getAuthToken, http, HttpError } from '../../api/client';
+import { http, HttpError } from '../../api/client';
 import { documentInfoKeys } from '../documents/api';
 import { workspaceKeys } from '../workspace/api';
 
@@ -101,35 +99,4 @@ export function serverViolations(error: unknown): Partial<Record<DocumentEditFie
     };
   }
   return out;
-}
-
-/**
- * A blob URL of the document's audio, fetched with the bearer token (an <audio> element cannot send
- * it); revoked when the page leaves. `failed` when the server refused or the network failed.
- */
-export function useAudioUrl(documentId: number, enabled: boolean): { url: string | null; failed: boolean } {
-  const [state, setState] = useState<{ url: string | null; failed: boolean }>({ url: null, failed: false });
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    let url: string | null = null;
-    const token = getAuthToken();
-    fetch(`${basePath()}api/asr-documents/${documentId}/audio`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-      signal: controller.signal,
-    })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        url = URL.createObjectURL(await res.blob());
-        setState({ url, failed: false });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ url: null, failed: true });
-      });
-    return () => {
-      controller.abort();
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [documentId, enabled]);
-  return state;
 }

@@ -4,7 +4,7 @@
  * utterances in order with the actor's name; 'soaApp.document.detail.noContent' when there is nothing.
  * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace.
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
@@ -13,7 +13,9 @@ import { IconArrowLeft, IconFile, IconPencil } from '../../../components/icons';
 import { useSession } from '../../account/session';
 import { processQueries, useProcessAccessMode } from '../../processes/api';
 import { sizeLabel } from '../../upload/messages';
-import { documentDetailQueries, useAudioUrl, type DocumentDetailDTO, type UserRefDTO } from '../api';
+import { documentDetailQueries, type DocumentDetailDTO, type UserRefDTO } from '../api';
+import { AudioPlayer, type AudioRegion, type RegionId } from '../../speech/components/AudioPlayer';
+import { useUserSettings } from '../../workspace/hooks/useUserSettings';
 import '../document-detail.css';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 
@@ -93,7 +95,7 @@ export function DocumentDetailPage() {
         <div className="row g-3">
           <div className="col-lg-8">
             {doc.data.documentType === 'AUDIOFILE' ? (
-              <SpeechContent documentId={documentId} processId={processId} />
+              <SpeechContent documentId={documentId} processId={processId} mimeType={doc.data.mimeType} />
             ) : (
               <TextContent doc={doc.data} />
             )}
@@ -173,11 +175,30 @@ function TextContent({ doc }: { doc: DocumentDetailDTO }) {
   );
 }
 
-function SpeechContent({ documentId, processId }: { documentId: number; processId: number }) {
+/** A span drawn on the detail page's waveform: shown until the page is left (nothing is saved here). */
+const draftSpan = (n: number, start: number, end: number): AudioRegion => ({
+  id: `span-${n + 1}`,
+  start,
+  end,
+  color: 'rgba(255, 193, 7, 0.35)',
+  label: `${n + 1}`,
+});
+
+function SpeechContent({
+  documentId,
+  processId,
+  mimeType,
+}: {
+  documentId: number;
+  processId: number;
+  mimeType: string;
+}) {
   const { t } = useTranslation();
+  const { settings } = useUserSettings();
+  const [spans, setSpans] = useState<AudioRegion[]>([]);
+  const [selectedSpan, setSelectedSpan] = useState<RegionId | null>(null);
   const utterances = useQuery(documentDetailQueries.utterances(documentId));
   const process = useQuery(processQueries.detail(processId));
-  const audio = useAudioUrl(documentId, true);
   const actorName = (code: string) =>
     process.data?.actors.find((a) => a.actor === code)?.name ??
     (code === 'artifact' ? t('soaApp.document.detail.artifact') : code);
@@ -188,19 +209,18 @@ function SpeechContent({ documentId, processId }: { documentId: number; processI
         <h2 className="h6 mb-0">{t('soaApp.document.detail.speech')}</h2>
       </div>
       <div className="card-body border-bottom">
-        {audio.url ? (
-          <audio controls src={audio.url} className="w-100" data-testid="document-audio" />
-        ) : audio.failed ? (
-          <p className="text-danger small mb-0" data-testid="document-audio-error">
-            {t('soaApp.document.detail.audioFailed')}
-          </p>
-        ) : (
-          <div
-            className="spinner-border spinner-border-sm text-primary"
-            role="status"
-            aria-label={t('global.common.loading')}
-          />
-        )}
+        <AudioPlayer
+          documentId={documentId}
+          mimeType={mimeType}
+          downloadBlocked={settings['source-download-blocked']}
+          regions={spans}
+          onRegionCreate={(start, end) => setSpans((list) => [...list, draftSpan(list.length, start, end)])}
+          onRegionUpdate={(id, start, end) =>
+            setSpans((list) => list.map((r) => (r.id === id ? { ...r, start, end } : r)))
+          }
+          onRegionClick={setSelectedSpan}
+          selectedRegionId={selectedSpan}
+        />
       </div>
       {utterances.isPending ? (
         <div className="p-4 text-center">

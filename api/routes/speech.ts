@@ -1,0 +1,340 @@
+/**
+ * The speech workspace's server side (issue 14 section 2 and 4; spec 2 sections 3 to 7; contract in
+ * docs/api-speech.md):
+ * - transcript writes through the active step's node (`?nodeId`): `PUT api/utterances`, the batch create
+ *   `POST api/utterances/batch`, `POST/PUT api/utterance-tokens`, `DELETE api/utterance-tokens/{id}` (and
+ *   `DELETE api/utterance-tokens?id`); each needs WRITE on the node, the document in the node's process and
+ *   an editable step of the node in it; the rules of the result live in domain/utterances.ts;
+ * - `GET api/utterance-tokens/{id}/ner-tags?stepIds`;
+ * - the asr-document entity: `GET api/asr-documents?processId` (paged, X-Total-Count), `GET
+ *   api/asr-documents/{id}`, `GET api/_search/asr-documents?query`, `POST/PUT api/asr-documents`, `DELETE
+ *   api/asr-documents/{id}`.
+ * A document, utterance or token of another process answers like an unknown one (403, 404 to an admin).
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { AppDeps } from '../app';
+import {
+  assertNodeMode,
+  assertProcessMode,
+  currentUser,
+  mayReadDocumentOf,
+  unreachable,
+  type AuthUser,
+} from '../auth';
+import { FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
+import * as asr from '../services/asr-documents';
+import * as documents from '../services/documents';
+import { nerTagsOfToken } from '../services/tags';
+import * as speech from '../services/utterances';
+import { body, idParam, MAX_ID, stepIdsQuery } from '../validate';
+import { documentById, renameDocument } from '../../db/queries/documents';
+import { nodeRef, obligatoryUploadNode } from '../../db/queries/nodes';
+import { tokenById } from '../../db/queries/utterances';
+import { createFileStore } from '../../server/files';
+import { sanitizeFilename } from '../../server/document-intake';
+import { documentEditViolations } from '../../domain/document-edit';
+import { timeOrderPosition, TokenProperties, UTTERANCE_MESSAGES } from '../../domain/utterances';
+import type { UtterancePatch } from '../../domain/utterances';
+
+const id = z.number().int().min(1).max(MAX_ID);
+/** An id of the write: positive for an existing row, negative for a new one (-1, -2, ...). */
+const clientId = z
+  .number()
+  .int()
+  .min(-MAX_ID)
+  .max(MAX_ID)
+  .refine((v) => v !== 0);
+const ms = z.number().nullable();
+const tokenFields = {
+  value: z.string().max(1000).optional(),
+  tsStart: ms.optional(),
+  tsEnd: ms.optional(),
+  properties: z.array(z.enum(TokenProperties)).max(TokenProperties.length).optional(),
+  unclear: z.boolean().optional(),
+};
+const tokenPatchSchema = z.object({ id: clientId, ...tokenFields });
+const utteranceSchema = z.object({
+  id: clientId,
+  docId: id.nullish(),
+  actor: z.string().trim().min(1).max(100).optional(),
+  prevId: clientId.nullable().optional(),
+  nextId: clientId.nullable().optional(),
+  tokens: z.array(tokenPatchSchema).max(10000).optional(),
+});
+const batchSchema = z.union([
+  z.array(utteranceSchema).min(1).max(1000),
+  z.object({ batch: z.array(utteranceSchema).min(1).max(1000) }),
+]);
+const tokenCreateSchema = z.object({
+  utteranceId: id,
+  value: z.string().max(1000),
+  tsStart: z.number(),
+  tsEnd: z.number(),
+  position: z.number().int().min(0).max(MAX_ID).optional(),
+  properties: tokenFields.properties,
+  unclear: tokenFields.unclear,
+});
+const tokenUpdateSchema = z.object({ id, ...tokenFields });
+const asrCreateSchema = z.object({ processId: id, filename: z.string().max(255).nullish() });
+const asrUpdateSchema = z.object({
+  id,
+  processId: id.nullish(),
+  filename: z.string().nullish(),
+});
+
+/** `?page&size` of the asr-document list (size 1 to 100, default 20). */
+function pageOf(ctx: Context): asr.Page {
+  const page = ctx.query.page === undefined ? 0 : idParam(ctx.query.page, 'page');
+  const size = ctx.query.size === undefined ? 20 : idParam(ctx.query.size, 'size');
+  if (size < 1 || size > 100)
+    throw new HttpError(400, { message: 'error.http.400', detail: 'Parameter size must be from 1 to 100' });
+  return { page, size };
+}
+
+export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
+  const router = new Router();
+  const store = createFileStore(config.filesDir);
+  const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
+
+  /** The active step's node of `?nodeId`, with WRITE on it. */
+  const writableNode = async (ctx: Context, user: AuthUser): Promise<speech.NodeOfWrite> => {
+    const node = await nodeRef(knex, idParam(ctx.query.nodeId, 'nodeId'));
+    if (!node) throw unreachable(user, 'node');
+    assertNodeMode(user, node.id, node.processId, 'WRITE');
+    return { nodeId: node.id, processId: node.processId };
+  };
+
+  /** The document of a write, in the node's process (another process's document answers like an unknown one). */
+  const inProcess = <T extends { processId: number }>(
+    user: AuthUser,
+    found: T | undefined,
+    node: speech.NodeOfWrite,
+    entity: string,
+  ): T => {
+    if (!found || Number(found.processId) !== node.processId) throw unreachable(user, entity);
+    return found;
+  };
+
+  const tokenRow = (tokenId: number) => tokenById(knex, tokenId);
+
+  // --- utterances ---
+
+  router.put('/api/utterances', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await writableNode(ctx, user);
+    const input = body(ctx, utteranceSchema.extend({ id }), 'utterance');
+    const doc = inProcess(user, await speech.documentOfUtterance(knex, input.id), node, 'utterance');
+    await speech.writeTranscript(knex, user, node, doc.documentId, () => ({ patches: [input] }));
+    const saved = await speech.utteranceDTO(knex, input.id);
+    if (saved) ctx.body = saved;
+    else ctx.status = 204;
+  });
+
+  router.post('/api/utterances/batch', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await writableNode(ctx, user);
+    const raw = body(ctx, batchSchema, 'utterances');
+    const items: UtterancePatch[] = Array.isArray(raw) ? raw : raw.batch;
+    const existing = items.find((u) => u.id > 0);
+    const named = (Array.isArray(raw) ? raw : raw.batch).find((u) => u.docId)?.docId;
+    const found = existing
+      ? await speech.documentOfUtterance(knex, existing.id)
+      : named
+        ? await knex('documents').where('id', named).first('id as documentId', 'process_id as processId')
+        : undefined;
+    if (!existing && !named)
+      throw new FieldErrorCollector('utterances')
+        .check('docId', { code: 'NotBlank', key: 'entity.validation.required' })
+        .throwIfAny() as never;
+    const doc = inProcess(user, found, node, 'document');
+    if (named && named !== doc.documentId) throw unreachable(user, 'document');
+    const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
+      patches: items,
+    }));
+    const saved = await Promise.all(
+      items.map((u) => speech.utteranceDTO(knex, utteranceIds.get(u.id) ?? u.id)),
+    );
+    ctx.status = utteranceIds.size ? 201 : 200;
+    ctx.body = {
+      utterances: saved.filter(Boolean),
+      ids: Object.fromEntries([...utteranceIds].map(([k, v]) => [String(k), v])),
+    };
+  });
+
+  // --- tokens ---
+
+  router.post('/api/utterance-tokens', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await writableNode(ctx, user);
+    const input = body(ctx, tokenCreateSchema, 'utteranceToken');
+    const doc = inProcess(user, await speech.documentOfUtterance(knex, input.utteranceId), node, 'utterance');
+    const { tokenIds } = await speech.writeTranscript(knex, user, node, doc.documentId, (state) => {
+      const u = state.utterances.find((x) => x.id === input.utteranceId)!;
+      const byId = new Map(state.tokens.map((t) => [t.id, t]));
+      const list = u.tokenIds.map((tid) => ({ id: tid }));
+      const at =
+        input.position === undefined
+          ? timeOrderPosition(
+              u.tokenIds.map((tid) => byId.get(tid)!),
+              input.tsStart,
+            )
+          : Math.min(input.position, list.length);
+      const { utteranceId: _u, position: _p, ...fields } = input;
+      list.splice(at, 0, { id: -1, ...fields });
+      return { patches: [{ id: u.id, tokens: list }] };
+    });
+    ctx.status = 201;
+    ctx.body = await tokenRow(tokenIds.get(-1)!);
+  });
+
+  router.put('/api/utterance-tokens', async (ctx) => {
+    const user = currentUser(ctx);
+    const node = await writableNode(ctx, user);
+    const input = body(ctx, tokenUpdateSchema, 'utteranceToken');
+    const doc = inProcess(user, await speech.documentOfToken(knex, input.id), node, 'utteranceToken');
+    await speech.writeTranscript(knex, user, node, doc.documentId, (state) => {
+      const t = state.tokens.find((x) => x.id === input.id);
+      const u = state.utterances.find((x) => x.id === t?.utteranceId);
+      // moved away meanwhile: plan it in the utterance it is in now
+      if (!u) return { patches: [] };
+      return {
+        patches: [{ id: u.id, tokens: u.tokenIds.map((tid) => (tid === input.id ? input : { id: tid })) }],
+      };
+    });
+    ctx.body = await tokenRow(input.id);
+  });
+
+  const deleteToken = async (ctx: Context, raw: unknown) => {
+    const user = currentUser(ctx);
+    const node = await writableNode(ctx, user);
+    const tokenId = idParam(raw, 'id');
+    const doc = inProcess(user, await speech.documentOfToken(knex, tokenId), node, 'utteranceToken');
+    if (await speech.hasRelationGraphs(knex, doc.documentId))
+      throw new HttpError(409, {
+        message: 'error.token.cannotDelete',
+        errorKey: 'cannotDelete',
+        detail: `${UTTERANCE_MESSAGES['error.token.cannotDelete']}: the document has relation graphs`,
+      });
+    await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
+      patches: [],
+      deletedTokens: [tokenId],
+    }));
+    ctx.status = 204;
+  };
+  router.delete('/api/utterance-tokens/:id', (ctx) => deleteToken(ctx, ctx.params.id));
+  router.delete('/api/utterance-tokens', (ctx) => deleteToken(ctx, ctx.query.id));
+
+  router.get('/api/utterance-tokens/:id/ner-tags', async (ctx) => {
+    const user = currentUser(ctx);
+    const tokenId = idParam(ctx.params.id);
+    const stepIds = stepIdsQuery(ctx);
+    const doc = await speech.documentOfToken(knex, tokenId);
+    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+      throw unreachable(user, 'utteranceToken');
+    ctx.body = stepIds && !stepIds.length ? [] : await nerTagsOfToken(knex, tokenId, stepIds);
+  });
+
+  // --- asr documents ---
+
+  /** The processes a list or search covers: `?processId` (readable), else every readable process. */
+  const readableProcesses = async (ctx: Context, user: AuthUser): Promise<number[]> => {
+    if (ctx.query.processId !== undefined) {
+      const processId = idParam(ctx.query.processId, 'processId');
+      if (!(await mayReadDocumentOf(knex, user, processId))) throw unreachable(user, 'process');
+      return [processId];
+    }
+    const all: number[] = (await knex('processes').orderBy('id').pluck('id')).map(Number);
+    const out: number[] = [];
+    for (const p of all) if (await mayReadDocumentOf(knex, user, p)) out.push(p);
+    return out;
+  };
+
+  const respondPage = async (ctx: Context, query: string | null) => {
+    const user = currentUser(ctx);
+    const processIds = await readableProcesses(ctx, user);
+    const { rows, total } = await asr.listAsrDocuments(knex, processIds, query, pageOf(ctx));
+    ctx.set('X-Total-Count', String(total));
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
+    ctx.body = rows;
+  };
+
+  router.get('/api/asr-documents', async (ctx) => {
+    idParam(ctx.query.processId, 'processId');
+    await respondPage(ctx, null);
+  });
+
+  router.get('/api/_search/asr-documents', async (ctx) => {
+    const q = ctx.query.query;
+    await respondPage(ctx, (Array.isArray(q) ? q[0] : q) ?? '');
+  });
+
+  /** An asr document the caller holds the mode on (another process's answers like an unknown one). */
+  const asrDocumentOf = async (ctx: Context, raw: unknown, mode: 'READ' | 'WRITE' | 'ADMIN') => {
+    const user = currentUser(ctx);
+    const doc = await documentById(knex, idParam(raw));
+    const reach =
+      doc &&
+      (mode === 'READ'
+        ? await mayReadDocumentOf(knex, user, doc.processId)
+        : (assertProcessMode(user, doc.processId, mode), true));
+    if (!doc || !reach) throw unreachable(user, 'asrDocument');
+    if (doc.documentType !== 'AUDIOFILE') throw notFound('asrDocument');
+    return doc;
+  };
+
+  router.get('/api/asr-documents/:id', async (ctx) => {
+    const doc = await asrDocumentOf(ctx, ctx.params.id, 'READ');
+    ctx.body = await asr.findAsrDocument(knex, doc.id);
+  });
+
+  router.post('/api/asr-documents', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, asrCreateSchema, 'asrDocument');
+    assertProcessMode(user, input.processId, 'READ');
+    const upload = await obligatoryUploadNode(knex, input.processId);
+    if (!upload) throw notFound('process');
+    assertNodeMode(user, upload.id, upload.processId, 'WRITE');
+    let filename = sanitizeFilename(input.filename?.trim() || 'asr-document.wav');
+    if (!/\.wav$/i.test(filename)) filename = `${filename}.wav`;
+    const doc = await documents.createDocument(deps, {
+      processId: input.processId,
+      uploadNodeId: upload.id,
+      filename,
+      bytes: asr.silentWav(),
+      mimeType: 'audio/wav',
+      documentType: 'AUDIOFILE',
+      createdById: user.id,
+    });
+    setAlert(ctx, 'soaApp.asrDocument.created', doc.id);
+    ctx.status = 201;
+    ctx.body = await asr.findAsrDocument(knex, doc.id);
+  });
+
+  router.put('/api/asr-documents', async (ctx) => {
+    const input = body(ctx, asrUpdateSchema, 'asrDocument');
+    const doc = await asrDocumentOf(ctx, input.id, 'WRITE');
+    const errors = new FieldErrorCollector('asrDocument');
+    const edit = {
+      filename: input.filename ?? doc.filename,
+      path: doc.path,
+      documentType: doc.documentType,
+      processId: input.processId ?? doc.processId,
+    };
+    for (const e of documentEditViolations(edit, doc)) errors.check(e.field, e.violation);
+    errors.throwIfAny();
+    await renameDocument(knex, doc.id, sanitizeFilename(edit.filename));
+    setAlert(ctx, 'soaApp.asrDocument.updated', doc.id);
+    ctx.body = await asr.findAsrDocument(knex, doc.id);
+  });
+
+  router.delete('/api/asr-documents/:id', async (ctx) => {
+    const doc = await asrDocumentOf(ctx, ctx.params.id, 'ADMIN');
+    await documents.deleteDocuments(deps, [doc]);
+    setAlert(ctx, 'soaApp.asrDocument.deleted', doc.id);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,262 @@
+/**
+ * Writes of a document's transcript by a person (issue 14 section 2; rules in domain/utterances.ts): every
+ * write runs in one transaction that locks the document row, re-checks the caller's editable step of the
+ * active node (./tag-steps.ts stepForWrite), reads the whole transcript, plans the write with
+ * `planTranscriptWrite` and, only when the plan holds, writes its difference. A refused plan changes nothing.
+ * The routes have checked WRITE on the node and that the document is of the node's process.
+ */
+import type { Knex } from 'knex';
+import type { AuthUser } from '../auth';
+import { HttpError } from '../errors';
+import { nextIds } from '../../db/queries/bulk';
+import {
+  documentUtterances,
+  utteranceTokens,
+  type TokenRow,
+  type UtteranceRow,
+} from '../../db/queries/utterances';
+import {
+  ARTIFACT_ACTOR,
+  planTranscriptWrite,
+  UTTERANCE_MESSAGES,
+  type TokenPatch,
+  type TokenState,
+  type TranscriptPlan,
+  type TranscriptProblem,
+  type UtterancePatch,
+  type UtteranceState,
+} from '../../domain/utterances';
+import { stepForWrite } from './tag-steps';
+import type { UtteranceDTO } from './documents';
+
+export interface NodeOfWrite {
+  nodeId: number;
+  processId: number;
+}
+
+/** The document (and process) an utterance or a token belongs to. */
+export async function documentOfUtterance(
+  knex: Knex,
+  utteranceId: number,
+): Promise<{ documentId: number; processId: number } | undefined> {
+  return knex('utterances as u')
+    .join('documents as d', 'd.id', 'u.document_id')
+    .where('u.id', utteranceId)
+    .first('d.id as documentId', 'd.process_id as processId');
+}
+
+export async function documentOfToken(
+  knex: Knex,
+  tokenId: number,
+): Promise<{ documentId: number; processId: number; utteranceId: number } | undefined> {
+  return knex('utterance_tokens as t')
+    .join('utterances as u', 'u.id', 't.utterance_id')
+    .join('documents as d', 'd.id', 'u.document_id')
+    .where('t.id', tokenId)
+    .first('d.id as documentId', 'd.process_id as processId', 'u.id as utteranceId');
+}
+
+/** One utterance with its tokens in order. */
+export async function utteranceDTO(knex: Knex, id: number): Promise<UtteranceDTO | null> {
+  const u: UtteranceRow | undefined = await knex('utterances')
+    .where('id', id)
+    .first('id', 'document_id as docId', 'actor', 'prev_id as prevId', 'next_id as nextId');
+  if (!u) return null;
+  return { ...u, tokens: await utteranceTokens(knex, [id]) };
+}
+
+export const transcriptRefused = (p: TranscriptProblem) =>
+  new HttpError(400, { message: p.key, errorKey: p.key.split('.').pop(), detail: p.detail });
+
+/** A write as the caller gives it: utterances and tokens with negative (new) ids, tokens deleted. */
+export interface ClientWrite {
+  patches: UtterancePatch[];
+  deletedTokens?: number[];
+}
+
+export interface WriteResult {
+  plan: TranscriptPlan;
+  /** Client ids (negative) of new utterances and tokens mapped to their ids. */
+  utteranceIds: Map<number, number>;
+  tokenIds: Map<number, number>;
+}
+
+async function transcriptState(trx: Knex.Transaction, documentId: number) {
+  const rows = await documentUtterances(trx, documentId);
+  const tokens: TokenRow[] = rows.length
+    ? await utteranceTokens(
+        trx,
+        rows.map((u) => u.id),
+      )
+    : [];
+  const byUtterance = new Map<number, number[]>();
+  for (const t of tokens) byUtterance.set(t.utteranceId, [...(byUtterance.get(t.utteranceId) ?? []), t.id]);
+  const utterances: UtteranceState[] = rows.map((u) => ({
+    id: u.id,
+    actor: u.actor,
+    prevId: u.prevId,
+    nextId: u.nextId,
+    tokenIds: byUtterance.get(u.id) ?? [],
+  }));
+  const tokenStates: TokenState[] = tokens.map((t) => ({
+    id: t.id,
+    utteranceId: t.utteranceId,
+    value: t.value,
+    tsStart: t.tsStart,
+    tsEnd: t.tsEnd,
+    properties: t.properties ?? [],
+    unclear: t.unclear,
+  }));
+  return { utterances, tokens: tokenStates };
+}
+
+/** Real ids for the client's new (negative or absent) ids, taken from the sequences. */
+async function allocate(trx: Knex.Transaction, write: ClientWrite) {
+  const newUtterances = [...new Set(write.patches.map((p) => p.id).filter((id) => id < 0))];
+  const newTokens = [
+    ...new Set(write.patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id).filter((id) => id < 0))),
+  ];
+  const uIds = await nextIds(trx, 'utterances', newUtterances.length);
+  const tIds = await nextIds(trx, 'utterance_tokens', newTokens.length);
+  return {
+    utteranceIds: new Map(newUtterances.map((id, i) => [id, uIds[i]])),
+    tokenIds: new Map(newTokens.map((id, i) => [id, tIds[i]])),
+  };
+}
+
+function mapIds(write: ClientWrite, u: Map<number, number>, t: Map<number, number>): UtterancePatch[] {
+  const link = (v: number | null | undefined) => {
+    if (v === undefined || v === null || v >= 0) return v;
+    const real = u.get(v);
+    if (real === undefined)
+      throw transcriptRefused({
+        key: 'error.utterance.brokenList',
+        detail: `${UTTERANCE_MESSAGES['error.utterance.brokenList']} (${v} is not in the write)`,
+      });
+    return real;
+  };
+  return write.patches.map((p) => ({
+    ...p,
+    id: u.get(p.id) ?? p.id,
+    prevId: link(p.prevId),
+    nextId: link(p.nextId),
+    tokens: p.tokens?.map((tp: TokenPatch) => ({ ...tp, id: t.get(tp.id) ?? tp.id })),
+  }));
+}
+
+/** Writes the difference of a plan (see the module header). */
+async function persist(
+  trx: Knex.Transaction,
+  documentId: number,
+  plan: TranscriptPlan,
+  created: { utterances: Set<number>; tokens: Set<number> },
+  deletedTokens: readonly number[],
+) {
+  if (deletedTokens.length)
+    await trx('utterance_tokens')
+      .whereIn('id', [...deletedTokens])
+      .delete();
+  const byId = new Map(plan.utterances.map((u) => [u.id, u]));
+  const fresh = [...created.utterances].map((id) => byId.get(id)!).filter(Boolean);
+  if (fresh.length)
+    await trx('utterances').insert(
+      fresh.map((u) => ({
+        id: u.id,
+        document_id: documentId,
+        actor: u.actor,
+        prev_id: u.prevId,
+        next_id: u.nextId,
+      })),
+    );
+  for (const id of plan.touched) {
+    if (created.utterances.has(id)) continue;
+    const u = byId.get(id)!;
+    await trx('utterances').where('id', id).update({ actor: u.actor, prev_id: u.prevId, next_id: u.nextId });
+  }
+  // tokens of the utterances whose list changed, and tokens changed in place
+  const written = new Set<number>(plan.changedTokens);
+  for (const id of plan.touched) for (const tid of byId.get(id)!.tokenIds) written.add(tid);
+  const rows = [...written].map((tid) => {
+    const t = plan.tokens.get(tid)!;
+    return { ...t, position: byId.get(t.utteranceId)!.tokenIds.indexOf(tid) };
+  });
+  const toRow = (t: TokenState & { position: number }) => ({
+    id: t.id,
+    utterance_id: t.utteranceId,
+    position: t.position,
+    value: t.value,
+    ts_start: t.tsStart,
+    ts_end: t.tsEnd,
+    properties: JSON.stringify(t.properties),
+    unclear: t.unclear,
+  });
+  const inserts = rows.filter((t) => created.tokens.has(t.id));
+  if (inserts.length) await trx('utterance_tokens').insert(inserts.map(toRow));
+  const updates = rows.filter((t) => !created.tokens.has(t.id));
+  if (updates.length) {
+    const values = updates.map(
+      () => '(?::bigint, ?::bigint, ?::int, ?::text, ?::int, ?::int, ?::jsonb, ?::boolean)',
+    );
+    await trx.raw(
+      `update utterance_tokens as t set utterance_id = v.u, position = v.p, value = v.value,
+         ts_start = v.s, ts_end = v.e, properties = v.props, unclear = v.unclear
+       from (values ${values.join(', ')}) as v(id, u, p, value, s, e, props, unclear)
+       where t.id = v.id`,
+      updates.flatMap((t) => Object.values(toRow(t))),
+    );
+  }
+  if (plan.removed.length) await trx('utterances').whereIn('id', plan.removed).delete();
+  if (deletedTokens.length)
+    // a token tag left without tokens labels nothing
+    await trx('ner_tags')
+      .where({ document_id: documentId, type: 'ASR_NER_TAG' })
+      .whereNotExists(trx('ner_tag_tokens as k').whereRaw('k.ner_tag_id = ner_tags.id'))
+      .delete();
+}
+
+/**
+ * Carries out a write of the caller on the document's transcript through the node's editable step; the
+ * plan, or a 400 with the problem (nothing written), 409 / 423 for the step.
+ */
+export async function writeTranscript(
+  knex: Knex,
+  user: AuthUser,
+  node: NodeOfWrite,
+  documentId: number,
+  build: (state: { utterances: UtteranceState[]; tokens: TokenState[] }) => ClientWrite,
+): Promise<WriteResult> {
+  return knex.transaction(async (trx) => {
+    await trx('documents').where('id', documentId).forUpdate().first('id');
+    await stepForWrite(trx, user, node, documentId, undefined);
+    const state = await transcriptState(trx, documentId);
+    const write = build(state);
+    const { utteranceIds, tokenIds } = await allocate(trx, write);
+    const patches = mapIds(write, utteranceIds, tokenIds);
+    const actors = new Set<string>([
+      ARTIFACT_ACTOR,
+      ...state.utterances.map((u) => u.actor),
+      ...(await trx('process_actors').where('process_id', node.processId).pluck('actor')),
+    ]);
+    const result = planTranscriptWrite(state.utterances, state.tokens, {
+      patches,
+      createdUtterances: new Set(utteranceIds.values()),
+      createdTokens: new Set(tokenIds.values()),
+      deletedTokens: write.deletedTokens,
+      actors,
+    });
+    if ('problem' in result) throw transcriptRefused(result.problem);
+    await persist(
+      trx,
+      documentId,
+      result.plan,
+      { utterances: new Set(utteranceIds.values()), tokens: new Set(tokenIds.values()) },
+      write.deletedTokens ?? [],
+    );
+    return { plan: result.plan, utteranceIds, tokenIds };
+  });
+}
+
+/** True when the document has a relation graph (then no token may be deleted: spec 2 section 5). */
+export async function hasRelationGraphs(knex: Knex, documentId: number): Promise<boolean> {
+  return Boolean(await knex('ner_tag_relation_graphs').where('document_id', documentId).first('id'));
+}

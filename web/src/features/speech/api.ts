@@ -1,0 +1,52 @@
+/**
+ * The speech player's server state: the waveform peaks of a speech document
+ * (GET api/asr-documents/{id}/peaks, the binary `.dat` of domain/audio-peaks.ts, fetched with the bearer
+ * token) and the address the media element streams the audio from (GET api/asr-documents/{id}/audio with
+ * the query token: a media element cannot send a header; the server answers range requests).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { decodePeaks, peaksDuration, peaksToChannels } from '@domain/audio-peaks';
+import { basePath } from '../../config';
+import { getAuthToken } from '../../api/client';
+
+export interface WaveformPeaks {
+  /** [maxima, minima] in -1..1, as wavesurfer draws them. */
+  channels: [Float32Array, Float32Array];
+  durationS: number;
+}
+
+export const speechKeys = {
+  all: ['speech'] as const,
+  peaks: (documentId: number) => [...speechKeys.all, documentId, 'peaks'] as const,
+};
+
+/** The peaks, or null when the document has none the server can give (no audio, unreadable audio). */
+export async function fetchPeaks(documentId: number, signal?: AbortSignal): Promise<WaveformPeaks | null> {
+  const token = getAuthToken();
+  const res = await fetch(`${basePath()}api/asr-documents/${documentId}/peaks`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    signal,
+  });
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  const peaks = decodePeaks(new Uint8Array(await res.arrayBuffer()));
+  return { channels: peaksToChannels(peaks), durationS: peaksDuration(peaks) };
+}
+
+export const speechQueries = {
+  peaks: (documentId: number) =>
+    queryOptions({
+      queryKey: speechKeys.peaks(documentId),
+      queryFn: ({ signal }) => fetchPeaks(documentId, signal),
+      // Computed once per document by the parser: they change only when the document is parsed again.
+      staleTime: Number.POSITIVE_INFINITY,
+      retry: 1,
+    }),
+};
+
+/** The streamed audio's address (the token in the query: media elements cannot send headers). */
+export function audioStreamUrl(documentId: number): string {
+  const token = getAuthToken();
+  const query = token ? `?access_token=${encodeURIComponent(token)}` : '';
+  return `${basePath()}api/asr-documents/${documentId}/audio${query}`;
+}
