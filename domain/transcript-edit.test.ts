@@ -15,7 +15,7 @@ import {
   nextSelectable,
   splitTokenTimes,
   tokenAt,
-  transcriptDiff,
+  transcriptBatch,
   type EditUtterance,
 } from './transcript-edit';
 
@@ -183,19 +183,21 @@ describe('structural edits', () => {
     expect(moveExtracted(only.list, only.extraction, only.list[1].tokens, 1)).toBeNull();
   });
 
-  it('diffs an edited list against the saved one', () => {
-    const saved = [utt(1, [10, 11, 12]), utt(2, [20]), utt(3, [30])];
+  it('batches the new utterances and the changed ones with their neighbours in the edited order', () => {
+    const linked = (list: EditUtterance<{ id: number; value: string }>[]) =>
+      list.map((u, i) => ({ ...u, prevId: list[i - 1]?.id ?? null, nextId: list[i + 1]?.id ?? null }));
+    const saved = linked([utt(1, [10, 11, 12]), utt(2, [20]), utt(3, [30])]);
     const edited = dropEmpty([
       utt(1, [10]),
       { ...utt(-1, [11, 12]), actor: 'SPEAKER2' },
       utt(2, [20]),
       { id: 3, actor: 'SPEAKER1', tokens: [] },
     ]);
-    expect(transcriptDiff(saved, edited)).toEqual({
-      created: [{ id: -1, actor: 'SPEAKER2', tokenIds: [11, 12], afterId: 1 }],
-      updated: [{ id: 1, actor: 'SPEAKER1', tokenIds: [10] }],
-      removed: [3],
-    });
-    expect(transcriptDiff(saved, saved)).toEqual({ created: [], updated: [], removed: [] });
+    expect(transcriptBatch(saved, edited)).toEqual([
+      { id: 1, actor: 'SPEAKER1', prevId: null, nextId: -1, tokens: [{ id: 10 }] },
+      { id: -1, actor: 'SPEAKER2', prevId: 1, nextId: 2, tokens: [{ id: 11 }, { id: 12 }] },
+      { id: 2, actor: 'SPEAKER1', prevId: -1, nextId: null },
+    ]);
+    expect(transcriptBatch(saved, saved)).toEqual([]);
   });
 });

@@ -293,41 +293,41 @@ export function moveExtracted<T>(
 export const dropEmpty = <T>(list: readonly EditUtterance<T>[]): EditUtterance<T>[] =>
   list.filter((u) => u.tokens.length > 0);
 
-/**
- * What saving an edited list means, against the saved one: the new utterances (negative ids) in order with
- * the id of the utterance each follows, the saved utterances whose actor or tokens changed, and the saved
- * ones that are gone. Token identity is the token's id.
- */
-export interface TranscriptDiff {
-  created: { id: number; actor: string; tokenIds: number[]; afterId: number | null }[];
-  updated: { id: number; actor: string; tokenIds: number[] }[];
-  removed: number[];
+/** One utterance of the batch that saves an edit (POST api/utterances/batch, docs/api-speech.md). */
+export interface BatchUtterance {
+  id: number;
+  actor: string;
+  prevId: number | null;
+  nextId: number | null;
+  /** The whole token list in order, when it changed (or the utterance is new). */
+  tokens?: { id: number }[];
 }
 
-export function transcriptDiff(
-  saved: readonly EditUtterance<{ id: number }>[],
+/**
+ * What saving an edited list sends, against the saved one: every new utterance (negative id) and every saved
+ * one whose actor, tokens or neighbours changed, each with its neighbours in the edited order. Saved
+ * utterances missing from the edit are left out: their tokens moved elsewhere, so the server removes them
+ * and links their neighbours. Empty when nothing changed.
+ */
+export function transcriptBatch(
+  saved: readonly (EditUtterance<{ id: number }> & { prevId: number | null; nextId: number | null })[],
   edited: readonly EditUtterance<{ id: number }>[],
-): TranscriptDiff {
+): BatchUtterance[] {
   const before = new Map(saved.map((u) => [u.id, u]));
-  const diff: TranscriptDiff = { created: [], updated: [], removed: [] };
-  const kept = new Set<number>();
+  const out: BatchUtterance[] = [];
   edited.forEach((u, i) => {
-    const tokenIds = u.tokens.map((t) => t.id);
-    if (u.id < 0) {
-      diff.created.push({ id: u.id, actor: u.actor, tokenIds, afterId: i > 0 ? edited[i - 1].id : null });
+    const prevId = i > 0 ? edited[i - 1].id : null;
+    const nextId = i < edited.length - 1 ? edited[i + 1].id : null;
+    const tokens = u.tokens.map((t) => ({ id: t.id }));
+    const old = before.get(u.id);
+    if (!old) {
+      out.push({ id: u.id, actor: u.actor, prevId, nextId, tokens });
       return;
     }
-    kept.add(u.id);
-    const old = before.get(u.id);
-    if (!old) return;
-    const oldIds = old.tokens.map((t) => t.id);
-    if (
-      old.actor !== u.actor ||
-      oldIds.length !== tokenIds.length ||
-      oldIds.some((id, k) => id !== tokenIds[k])
-    )
-      diff.updated.push({ id: u.id, actor: u.actor, tokenIds });
+    const sameTokens =
+      old.tokens.length === tokens.length && old.tokens.every((t, k) => t.id === tokens[k].id);
+    if (sameTokens && old.actor === u.actor && old.prevId === prevId && old.nextId === nextId) return;
+    out.push({ id: u.id, actor: u.actor, prevId, nextId, ...(sameTokens ? {} : { tokens }) });
   });
-  for (const u of saved) if (!kept.has(u.id)) diff.removed.push(u.id);
-  return diff;
+  return out;
 }

@@ -7,6 +7,7 @@
  */
 import type { NerTagDTO } from '@domain/tags';
 import { isPunctuationToken, nextSelectable } from '@domain/transcript-edit';
+import type { AudioRegion } from './player-engine';
 import type { TokenDTO, UtteranceDTO } from './transcriptApi';
 
 /** The fixed read-only background speaker (spec 2 section 3). */
@@ -136,21 +137,16 @@ export function tagsByToken(tags: readonly NerTagDTO[]): Map<number, NerTagDTO[]
   return map;
 }
 
-/** A time-span tag as the player draws it. */
-export interface SpanRegion {
-  id: string;
-  start: number;
-  end: number;
-  color: string;
-  label: string;
-}
-
-/** Time-span tags (TIMESPAN_TAG, times in ms) as player regions in seconds, in their type's colour. */
-export function timespanRegions(tags: readonly NerTagDTO[]): SpanRegion[] {
+/**
+ * Time-span tags (TIMESPAN_TAG, times in ms) as player regions in seconds, in their type's colour with its
+ * name; resizable when `editable`.
+ */
+export function timespanRegions(tags: readonly NerTagDTO[], editable: boolean): AudioRegion[] {
   return tags
     .filter((t) => t.type === 'TIMESPAN_TAG' && t.tsStart !== null && t.tsEnd !== null)
     .map((t) => ({
-      id: String(t.id),
+      id: t.id,
+      editable,
       start: t.tsStart! / 1000,
       end: t.tsEnd! / 1000,
       color: t.nerTagType.backgroundColor,

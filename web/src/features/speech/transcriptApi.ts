@@ -1,7 +1,7 @@
 /**
  * The speech workspace's calls (docs/api-speech.md, spec 2 section 7): the transcript (GET
  * api/asr-documents/{id}/utterances), a token's hints (GET api/documents/{id}/top/hints?utteranceTokenId), the
- * utterance writes (PUT api/utterances?nodeId, the batch create) and the token writes (POST/PUT/DELETE
+ * utterance writes (PUT api/utterances?nodeId, POST api/utterances/batch?nodeId) and the token writes (POST/PUT/DELETE
  * api/utterance-tokens?nodeId), and the token and time-span tags on the tag API. Writes name the active step's
  * node; every write is followed by a refetch of the transcript (spec 2 section 4).
  */
@@ -88,20 +88,26 @@ export interface TokenInput {
   unclear?: boolean;
 }
 
-/** An utterance as the utterance routes take it (tokens by id, in order). */
+/** An utterance as PUT api/utterances takes it: absent fields keep what is stored. */
 export interface UtteranceInput {
   id: number;
-  docId: number;
-  actor: string;
-  tokens: { id: number }[];
+  actor?: string;
+  prevId?: number | null;
+  nextId?: number | null;
+  /** The whole token list in order (tokens of other utterances named here move here). */
+  tokens?: { id: number }[];
 }
 
 export const transcriptCalls = {
   updateUtterance: (nodeId: number, u: UtteranceInput) =>
     http.put<UtteranceDTO>('api/utterances', u, { query: { nodeId } }),
-  /** New utterances (ids from -1 down) placed after `afterId`; answers them with their real ids. */
-  createUtterances: (nodeId: number, batch: (UtteranceInput & { afterId: number | null })[]) =>
-    http.post<UtteranceDTO[]>('api/utterances/batch', batch, { query: { nodeId } }),
+  /** New utterances (ids from -1 down) and changed ones in one write; answers the real ids. */
+  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[]) =>
+    http.post<{ utterances: UtteranceDTO[]; ids: Record<string, number> }>(
+      'api/utterances/batch',
+      batch.map((u) => ({ ...u, docId })),
+      { query: { nodeId } },
+    ),
   createToken: (nodeId: number, token: TokenInput) =>
     http.post<TokenDTO>('api/utterance-tokens', token, { query: { nodeId } }),
   updateToken: (nodeId: number, token: TokenInput & { id: number }) =>

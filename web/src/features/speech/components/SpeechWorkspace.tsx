@@ -41,8 +41,9 @@ import {
 } from '../transcript';
 import { EditingMenu } from './EditingMenu';
 import { HintsMenu } from './HintsMenu';
-import { SpeechPlayer, type PlayerHandle } from './SpeechPlayer';
+import { AudioPlayer, type AudioPlayerHandle, type RegionId } from './AudioPlayer';
 import { TokenEditor } from './TokenEditor';
+import { TokenTimeRange } from './TokenTimeRange';
 import { UtteranceList } from './UtteranceList';
 import '../editor.css';
 
@@ -93,13 +94,13 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const canTag = ctx.editable && labeling && nodeId !== null;
 
   const byToken = useMemo(() => tagsByToken(tags.data ?? []), [tags.data]);
-  const regions = useMemo(() => timespanRegions(tags.data ?? []), [tags.data]);
+  const regions = useMemo(() => timespanRegions(tags.data ?? [], canTag), [tags.data, canTag]);
   const times = useMemo(() => timeline(list), [list]);
   const chosen = useMemo(() => selectedTokens(list, selection), [list, selection]);
 
   // --- playback: the spoken word marked on the DOM and kept in view ---
   const rootRef = useRef<HTMLDivElement>(null);
-  const playerRef = useRef<PlayerHandle | null>(null);
+  const playerRef = useRef<AudioPlayerHandle | null>(null);
   const playingId = useRef<number | null>(null);
   const onTimeUpdate = useCallback(
     (seconds: number) => {
@@ -228,7 +229,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     });
   };
 
-  const onRegionUpdate = async (id: string, start: number, end: number) => {
+  const onRegionUpdate = async (id: RegionId, start: number, end: number) => {
     const refusal = timespanRefusal();
     if (refusal) {
       toast.error(refusal);
@@ -269,7 +270,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       return handled();
     }
     if (key === ' ') {
-      playerRef.current?.toggle();
+      playerRef.current?.togglePlay();
       return handled();
     }
     if (key === 'ArrowLeft' || key === 'ArrowRight') {
@@ -369,13 +370,16 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           onTokenDoubleClick={onTokenDoubleClick}
         />
       </div>
-      <SpeechPlayer
+      <AudioPlayer
         ref={playerRef}
         documentId={doc.id}
+        mimeType={doc.mimeType}
         playbackEnabled={editor.mode === 'NONE'}
         downloadBlocked={downloadBlocked}
         regions={regions}
-        regionsEditable={canTag}
+        selectedRegionId={selectedTagId}
+        regionCreationEnabled={canTag}
+        onRegionClick={(id) => setSelectedTagId(Number(id))}
         onTimeUpdate={onTimeUpdate}
         onRegionCreate={onRegionCreate}
         onRegionUpdate={(id, s, e) => void onRegionUpdate(id, s, e)}
@@ -391,7 +395,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           hasGraphs={hasGraphs}
           canReportIssue={modeSatisfies(ctx.processMode, 'WRITE')}
           renderTimeRange={(token, done) => (
-            <SpeechPlayer.TimeRange
+            <TokenTimeRange
               token={token}
               onSave={(s, e) => {
                 done();

@@ -17,7 +17,7 @@ import {
   extractSelection,
   moveExtracted,
   splitTokenTimes,
-  transcriptDiff,
+  transcriptBatch,
   type Extraction,
 } from '@domain/transcript-edit';
 import {
@@ -160,41 +160,14 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
       const d = actorDraft;
       cancel();
       if (!u || u.actor === d.actor) return;
-      await write((node) =>
-        transcriptCalls.updateUtterance(node, {
-          id: u.id,
-          docId: documentId,
-          actor: d.actor,
-          tokens: u.tokens,
-        }),
-      );
+      await write((node) => transcriptCalls.updateUtterance(node, { id: u.id, actor: d.actor }));
       return;
     }
     if (draft) {
-      const diff = transcriptDiff(saved, dropEmpty(draft.list));
-      const byId = new Map(dropEmpty(draft.list).map((u) => [u.id, u]));
+      const batch = transcriptBatch(saved, dropEmpty(draft.list));
       cancel();
-      await write(async (node) => {
-        if (diff.created.length)
-          await transcriptCalls.createUtterances(
-            node,
-            diff.created.map((c) => ({
-              id: c.id,
-              docId: documentId,
-              actor: c.actor,
-              afterId: c.afterId,
-              tokens: c.tokenIds.map((id) => ({ id })),
-            })),
-          );
-        for (const u of diff.updated)
-          await transcriptCalls.updateUtterance(node, {
-            id: u.id,
-            docId: documentId,
-            actor: byId.get(u.id)?.actor ?? u.actor,
-            tokens: u.tokenIds.map((id) => ({ id })),
-          });
-      });
       setSelection(null);
+      if (batch.length) await write((node) => transcriptCalls.saveBatch(node, documentId, batch));
     }
   };
 
