@@ -169,7 +169,7 @@ describe('speech workspace in Chromium', () => {
     );
     const res = await fetch(`${BASE_URL}/api/file-upload`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
+      headers: { Authorization: token },
       body: form,
     });
     expect(res.status).toBe(201);

@@ -455,6 +455,11 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
               : `${menu.start.toFixed(2)} s – ${menu.end.toFixed(2)} s`
           }
           occurrences={0}
+          onReportIssue={
+            menu.kind === 'label' && modeSatisfies(ctx.processMode, 'WRITE')
+              ? () => setMenu({ kind: 'issue', x: menu.x, y: menu.y, tokens: menu.tokens })
+              : undefined
+          }
           onChoose={(option) => void chooseTag(option)}
           onClose={() => setMenu(null)}
         />
