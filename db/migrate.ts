@@ -20,6 +20,7 @@ import * as m014 from './migrations/014_relations';
 import * as m015 from './migrations/015_issues';
 import * as m016 from './migrations/016_document_lists';
 import * as m017 from './migrations/017_document_search';
+import * as m019 from './migrations/019_document_peaks';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -39,6 +40,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '015_issues': m015,
   '016_document_lists': m016,
   '017_document_search': m017,
+  '019_document_peaks': m019,
 };
 
 const source: Knex.MigrationSource<string> = {

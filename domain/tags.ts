@@ -8,9 +8,12 @@
  * - Offsets count UTF-16 code units of the document's content, end exclusive (0 <= start < end <= length):
  *   the unit the lexicon and the external models store and the one a browser string indexes. A span may not
  *   begin or end between the two halves of a surrogate pair (an emoji, a rare CJK character).
- * - The tag API writes SPAN_TAG tags (text documents: TEXTFILE content without utterances). Token tags
- *   (ASR_NER_TAG) and time spans (TIMESPAN_TAG) belong to the speech workspace; until it exists the API
- *   answers them 'Not supported labelling type'.
+ * - SPAN_TAG tags go on text documents (content without utterances); token tags (ASR_NER_TAG) and time spans
+ *   (TIMESPAN_TAG) on documents with a transcript (AUDIOFILE). The other way round answers 'Not supported
+ *   labelling type'. A token tag labels tokens of ONE utterance (any of them: punctuation may be skipped), its
+ *   tsStart/tsEnd the tokens' earliest start and latest end, as the lexicon node writes them. A time span's
+ *   tsStart/tsEnd are integer milliseconds like token times, rounded to 10 ms (the spec's "2 decimals" of a
+ *   second), 0 <= start < end <= 48 hours.
  * - A tag's node is its tag type's node, and its step is a step of that node in the document that the caller
  *   may edit (domain/steps.ts stepEditRefusal): the one the caller works on, else (a node admin) the master,
  *   else the first by order. The client may name one of those steps (`stepId`, for a node admin editing a
@@ -39,7 +42,10 @@ export const TagOrigins = ['USER', 'LEXICON', 'LLM', 'CUSTOM'] as const;
 export type TagOrigin = (typeof TagOrigins)[number];
 
 /** The labelling types the tag API writes (see the header). */
-export const WRITABLE_LABELLING_TYPES: readonly LabellingType[] = ['SPAN_TAG'];
+export const WRITABLE_LABELLING_TYPES: readonly LabellingType[] = ['SPAN_TAG', 'ASR_NER_TAG', 'TIMESPAN_TAG'];
+
+/** The labelling types of documents with a transcript. */
+export const SPEECH_LABELLING_TYPES: readonly LabellingType[] = ['ASR_NER_TAG', 'TIMESPAN_TAG'];
 
 /** Node types whose steps take tags of each labelling type (the NER node types of domain/labels.ts). */
 export const TAGGING_NODE_TYPES: Readonly<Record<LabellingType, readonly ActivityType[]>> = {
@@ -143,6 +149,9 @@ export const TAG_MESSAGES = {
   'soaApp.nerTag.offsetOrder': 'The end of a tag must come after its start.',
   'soaApp.nerTag.splitCharacter': 'A tag cannot begin or end inside a character.',
   'soaApp.nerTag.typeNotSelectable': 'This label cannot be chosen.',
+  'soaApp.nerTag.timeRange': 'The tag must lie within the recording (0 to 48 hours).',
+  'soaApp.nerTag.timeOrder': 'The end of a tag must come after its start.',
+  'soaApp.nerTag.tokens': 'A token tag needs tokens of one utterance of the document.',
   'error.labellingType': 'Not supported labelling type',
   'error.tag.nodeUndefined': 'Node could not be defined',
   'error.tag.stepUndefined': 'Step could not be defined',
@@ -199,6 +208,35 @@ export function spanProblem(startOffset: number, endOffset: number, content: str
   if (key === 'soaApp.nerTag.offsetOrder')
     return `The end of a tag (${endOffset}) must come after its start (${startOffset})`;
   return `The tag ${startOffset}-${endOffset} must lie within the document text (0 <= start < end <= ${content.length})`;
+}
+
+// --- the time-span rule ---
+
+/** Longest recording (domain/transcript.ts MAX_TRANSCRIPT_MS): 48 hours in ms. */
+const MAX_TAG_MS = 48 * 60 * 60 * 1000;
+
+/** A tag time in ms rounded to 10 ms: 2 decimals of a second (spec 2 section 9). */
+export const roundTagMs = (ms: number): number => Math.round(ms / 10) * 10;
+
+/** What is wrong with a time span (ms, already rounded), by field; empty when 0 <= start < end <= 48 h. */
+export function timeSpanViolations(
+  tsStart: number,
+  tsEnd: number,
+): { field: 'tsStart' | 'tsEnd'; violation: Violation }[] {
+  const range = (v: number) => !Number.isFinite(v) || v < 0 || v > MAX_TAG_MS;
+  const out: { field: 'tsStart' | 'tsEnd'; violation: Violation }[] = [];
+  for (const [field, v] of [
+    ['tsStart', tsStart],
+    ['tsEnd', tsEnd],
+  ] as const)
+    if (range(v))
+      out.push({
+        field,
+        violation: { code: 'Size', key: 'soaApp.nerTag.timeRange', params: { min: 0, max: MAX_TAG_MS } },
+      });
+  if (!out.length && tsEnd <= tsStart)
+    out.push({ field: 'tsEnd', violation: { code: 'Size', key: 'soaApp.nerTag.timeOrder' } });
+  return out;
 }
 
 // --- the step a write goes to ---

@@ -184,6 +184,8 @@ describe('planTranscriptWrite', () => {
     expect(key([{ id: 21, tsStart: 1100, tsEnd: 1050 }, { id: 22 }])).toBe('error.token.endBeforeStart');
     expect(key([{ id: 21, value: 'dwa słowa' }, { id: 22 }])).toBe('error.token.value');
     expect(key([{ id: 21 }, { id: 22, tsStart: 1000, tsEnd: 1300 }])).toBeNull();
+    // new times alone (the same token list) are held to the order too
+    expect(key([{ id: 21, tsStart: 1300, tsEnd: 1350 }, { id: 22 }])).toBe('error.token.order');
   });
 
   it('deletes a token, and the utterance with its last token', () => {

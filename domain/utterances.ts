@@ -324,8 +324,9 @@ export function planTranscriptWrite(
   }
   const listProblem = linkedListProblem(kept);
   if (listProblem) return { problem: listProblem };
+  const retimed = new Set([...changedTokens].map((id) => tokens.get(id)!.utteranceId));
   for (const u of kept) {
-    if (!touched.has(u.id)) continue;
+    if (!touched.has(u.id) && !retimed.has(u.id)) continue;
     const broken = tokenOrderBreak(u.tokenIds.map((id) => tokens.get(id)!));
     if (broken >= 0) return fail('error.token.order', `(token ${u.tokenIds[broken]} of utterance ${u.id})`);
   }

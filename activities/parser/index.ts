@@ -1,7 +1,7 @@
 /**
  * The file parser of FILE_PARSER nodes: reads a document's stored file (FILES_DIR/documents.path, type from
  * documents.mime_type) and writes its text (txt, PDF, images, office files, e-mail) or its transcript
- * (wav speech recognition, JSON transcripts) and its page images, replacing any earlier result in one
+ * (wav speech recognition with the recording's waveform peaks, JSON transcripts) and its page images, replacing any earlier result in one
  * transaction (store.ts). Idempotent: a retry (same step, next attempt) or a rerun (another step) leaves one
  * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows;
  * office files are checked and converted within limits (office.ts); a database error reaches the step
@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { documentById } from '../../db/queries/documents';
 import { transcriptText, type TranscriptUtterance } from '../../domain/transcript';
-import { transcribe, type AsrSettings } from './asr';
+import { recordingPeaks, transcribe, type AsrSettings } from './asr';
 import { detectKind, type Detected } from './detect';
 import { parseEmail } from './email';
 import { parseJsonTranscript } from './json-transcript';
@@ -95,8 +95,17 @@ async function parseFile(
       return { kind: 'text', ...textOnly(await parseEmail(await fs.readFile(input))) };
     case 'json':
       return { kind: 'audio', ...transcript(parseJsonTranscript(await fs.readFile(input))) };
-    case 'wav':
-      return { kind: 'audio', ...transcript(await transcribe(work, input, asr)) };
+    case 'wav': {
+      // Side by side (the recognition's programs heartbeat while the peaks stream through sox); both settle
+      // before the work folder goes, then the first failure is the parse's.
+      const [utterances, peaks] = await Promise.allSettled([
+        transcribe(work, input, asr),
+        recordingPeaks(work, input),
+      ]);
+      if (utterances.status === 'rejected') throw utterances.reason;
+      if (peaks.status === 'rejected') throw peaks.reason;
+      return { kind: 'audio', ...transcript(utterances.value), peaks: peaks.value };
+    }
   }
 }
 

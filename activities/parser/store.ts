@@ -1,15 +1,17 @@
 /**
  * Writes a parse's results in one transaction that replaces whatever an earlier parse of the document left:
  * the content (document_contents), the utterances with their tokens and token hints, and the page rows
- * (document_pages) with their PNG files. The document row is locked first, so two parses of one document
+ * (document_pages) with their PNG files, and a recording's waveform peaks (document_peaks). The document row is locked first, so two parses of one document
  * (a retry racing a slow attempt, a rerun) are serialized, and a retry or a rerun never duplicates.
  * The rows are written by the query modules of their tables (db/queries).
  */
 import type { Knex } from 'knex';
 import { writeContent } from '../../db/queries/document-contents';
 import { replacePages } from '../../db/queries/document-pages';
+import { replacePeaks } from '../../db/queries/document-peaks';
 import { lockDocument, touchDocument } from '../../db/queries/documents';
 import { replaceTranscript } from '../../db/queries/utterances';
+import type { AudioPeaks } from '../../domain/audio-peaks';
 import type { TranscriptUtterance } from '../../domain/transcript';
 import { stagePages } from './pages';
 import { badInput, ParserFailure } from './work';
@@ -19,6 +21,8 @@ export interface ParseOutput {
   utterances: TranscriptUtterance[];
   /** PNG files in the work folder, in page order. */
   pages: string[];
+  /** A recording's waveform peaks (none for text, nor for a JSON transcript, which has no audio). */
+  peaks?: AudioPeaks | null;
 }
 
 export async function storeResults(
@@ -36,6 +40,7 @@ export async function storeResults(
       await writeContent(trx, documentId, out.content);
       await replaceTranscript(trx, documentId, out.utterances);
       await replacePages(trx, documentId, staged.rows);
+      await replacePeaks(trx, documentId, out.peaks ?? null);
       await touchDocument(trx, documentId);
       // Last, under the row lock: the files change hands only with a transaction about to commit.
       swap.done = await staged.swapIn();

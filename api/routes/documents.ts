@@ -3,7 +3,7 @@
  * (WRITE), deletes of one, many or all of a process's documents (ADMIN; the workflows are ended and the
  * files removed), the content update (WRITE; 423 while another user blocks the document), the document block
  * (ADMIN) and its assignees, the document list's search (READ) (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
- * utterances with tokens, token hints.
+ * its waveform peaks, utterances with tokens, token hints.
  */
 import fs from 'node:fs';
 import Router from '@koa/router';
@@ -22,6 +22,7 @@ import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert }
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
 import { searchDocuments, searchPageRequest } from '../services/document-search';
+import { documentPeaks } from '../services/audio-peaks';
 import {
   addAssignee,
   blockDocument,
@@ -391,6 +392,17 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
       ctx.body = fs.createReadStream(file);
       ctx.length = size;
     }
+  });
+
+  /** The waveform peaks (domain/audio-peaks.ts `.dat`), computed on first request for older documents. */
+  router.get('/api/asr-documents/:id/peaks', async (ctx) => {
+    const { doc } = await documentOf(ctx, 'READ');
+    if (doc.documentType !== 'AUDIOFILE') throw notFound('peaks');
+    const bytes = await documentPeaks(knex, store, doc);
+    if (!bytes) throw notFound('peaks');
+    ctx.type = 'application/octet-stream';
+    ctx.set('Cache-Control', 'private, max-age=300');
+    ctx.body = bytes;
   });
 
   router.get('/api/asr-documents/:id/utterances', async (ctx) => {

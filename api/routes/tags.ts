@@ -1,8 +1,9 @@
 /**
  * Tags of a document for the workspace (spec 2 sections 3 to 7, issue 11 section 3; rules in domain/tags.ts,
  * contract in docs/api-tags.md):
- * - `GET api/ner-tags?documentId&stepIds`, `POST api/ner-tags`, `POST api/ner-tags/batch` (one type over many
- *   spans, all or none), `PUT api/ner-tags` (resize, retype), `DELETE api/ner-tags/{id}`;
+ * - `GET api/ner-tags?documentId&stepIds`, `POST api/ner-tags` (text spans; token tags and time spans on
+ *   transcripts, docs/api-speech.md), `POST api/ner-tags/batch` (one type over many spans, all or none),
+ *   `PUT api/ner-tags` (resize, retype, re-token), `DELETE api/ner-tags/{id}`;
  * - `GET api/classifier-tags?documentId`, `POST api/classifier-tags`, `DELETE api/classifier-tags/{id}`.
  * Reading needs what reading the document needs; writing needs WRITE on the label's node and a step of that
  * node in the document that the caller may edit. The node and step of a write are decided here, never taken
@@ -20,6 +21,8 @@ import * as tags from '../services/tags';
 import { body, bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import {
   LabellingTypes,
+  roundTagMs,
+  SPEECH_LABELLING_TYPES,
   spanProblem,
   spanViolations,
   supportsLabelling,
@@ -49,12 +52,32 @@ const nerTagBatchSchema = z.object({
     .min(1)
     .max(TAG_BATCH_MAX),
 });
+/** Token ids of a token tag: `utteranceTokens: [{id}]` (as the tag answers them) or `utteranceTokenIds`. */
+const tokenRefs = {
+  utteranceTokens: z.array(z.object({ id })).max(TAG_BATCH_MAX).nullish(),
+  utteranceTokenIds: z.array(id).max(TAG_BATCH_MAX).nullish(),
+};
+const tokenIdsOf = (i: { utteranceTokens?: { id: number }[] | null; utteranceTokenIds?: number[] | null }) =>
+  i.utteranceTokenIds ?? i.utteranceTokens?.map((t) => t.id) ?? null;
+const ms = z.number().min(-MAX_ID).max(MAX_ID);
+const speechTagSchema = z.object({
+  documentId: id,
+  nerTagTypeId: id,
+  type: z.enum(SPEECH_LABELLING_TYPES as ['ASR_NER_TAG', 'TIMESPAN_TAG']),
+  stepId: id.nullish(),
+  tsStart: ms.nullish(),
+  tsEnd: ms.nullish(),
+  ...tokenRefs,
+});
 const nerTagUpdateSchema = z.object({
   id,
   nerTagTypeId: id.nullish(),
   nerTagType: z.object({ id }).nullish(),
   startOffset: offset.nullish(),
   endOffset: offset.nullish(),
+  tsStart: ms.nullish(),
+  tsEnd: ms.nullish(),
+  ...tokenRefs,
 });
 const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
 
@@ -96,7 +119,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
   /** The text a span of the label goes into, after the labelling-type checks. */
   const spanText = async (documentId: number, label: tags.LabelRef, type: LabellingType) => {
     if (!WRITABLE_LABELLING_TYPES.includes(type))
-      throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: ${type} (this API writes SPAN_TAG)`);
+      throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: ${type}`);
     if (!supportsLabelling(label.activityType, type))
       throw tags.nodeUndefined(
         `${TAG_MESSAGES['error.tag.nodeUndefined']}: a ${label.activityType} node takes no ${type}`,
@@ -140,8 +163,59 @@ export function tagRoutes({ knex }: AppDeps): Router {
     ctx.body = stepIds && !stepIds.length ? [] : await tags.listNerTags(knex, documentId, stepIds);
   });
 
+  /**
+   * A token tag or a time span (issue 14 section 3) on a document with a transcript: the label's node must
+   * take the type ('Node could not be defined', also for a time span without a label), the tokens be of one
+   * utterance, the times a span of the recording.
+   */
+  const postSpeechTag = async (ctx: Context, user: AuthUser, type: LabellingType) => {
+    const raw = (ctx.request as unknown as { body?: { nerTagTypeId?: unknown } }).body;
+    if (type === 'TIMESPAN_TAG' && (raw?.nerTagTypeId === undefined || raw.nerTagTypeId === null))
+      throw tags.nodeUndefined(`${TAG_MESSAGES['error.tag.nodeUndefined']}: a time span needs a label`);
+    const label = await writableLabel(
+      user,
+      tags.findNerTagType,
+      bodyId(ctx, 'nerTagTypeId', 'nerTag'),
+      'nerTagType',
+    );
+    const input = body(ctx, speechTagSchema, 'nerTag');
+    await documentOfLabel(user, input.documentId, label);
+    if (!supportsLabelling(label.activityType, type))
+      throw tags.nodeUndefined(
+        `${TAG_MESSAGES['error.tag.nodeUndefined']}: a ${label.activityType} node takes no ${type}`,
+      );
+    if (!(await tags.documentText(knex, input.documentId)).transcript)
+      throw unsupportedType(
+        `${TAG_MESSAGES['error.labellingType']}: ${type} goes on a document with a transcript`,
+      );
+    if (!label.selectable) throw notSelectable(label);
+    let target: tags.SpeechTagTarget;
+    if (input.type === 'TIMESPAN_TAG') {
+      const tsStart = roundTagMs(input.tsStart ?? NaN);
+      const tsEnd = roundTagMs(input.tsEnd ?? NaN);
+      tags.checkTimeSpan(tsStart, tsEnd);
+      target = { type: 'TIMESPAN_TAG', tsStart, tsEnd };
+    } else
+      target = {
+        type: 'ASR_NER_TAG',
+        tokens: await tags.speechTokens(knex, input.documentId, tokenIdsOf(input) ?? []),
+      };
+    const { tag, created } = await tags.createSpeechTag(
+      knex,
+      user,
+      label,
+      input.documentId,
+      target,
+      input.stepId,
+    );
+    ctx.status = created ? 201 : 200;
+    ctx.body = tag;
+  };
+
   router.post('/api/ner-tags', async (ctx) => {
     const user = currentUser(ctx);
+    const type = (ctx.request as unknown as { body?: { type?: unknown } }).body?.type;
+    if (type === 'ASR_NER_TAG' || type === 'TIMESPAN_TAG') return postSpeechTag(ctx, user, type);
     const { label, input, content } = await spanTarget(ctx, user, nerTagSchema, (i) => i.type);
     checkSpan(input.startOffset, input.endOffset, content);
     const { tags: saved, created } = await tags.createSpanTags(
@@ -191,6 +265,9 @@ export function tagRoutes({ knex }: AppDeps): Router {
       nerTagTypeId: input.nerTagTypeId ?? input.nerTagType?.id,
       startOffset: input.startOffset,
       endOffset: input.endOffset,
+      tsStart: input.tsStart,
+      tsEnd: input.tsEnd,
+      tokenIds: tokenIdsOf(input),
     });
   });
 

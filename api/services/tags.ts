@@ -7,8 +7,10 @@ import type { Knex } from 'knex';
 import { assertNodeMode, unreachable, type AuthUser } from '../auth';
 import { fieldErrors, HttpError } from '../errors';
 import {
+  roundTagMs,
   spanProblem,
   spanViolations,
+  timeSpanViolations,
   supportsLabelling,
   TAG_MESSAGES,
   type LabellingType,
@@ -91,7 +93,9 @@ export async function listNerTags(
 ): Promise<NerTagDTO[]> {
   const q = tagQuery(knex)
     .where('t.document_id', documentId)
-    .orderByRaw('t.start_offset nulls last, t.end_offset desc nulls last, t.id');
+    .orderByRaw(
+      't.start_offset nulls last, t.ts_start nulls last, t.end_offset desc nulls last, t.ts_end desc nulls last, t.id',
+    );
   if (stepIds) q.whereIn('t.step_id', [...stepIds]);
   return (await q).map(toTagDTO);
 }
@@ -136,6 +140,8 @@ export interface TagRef {
   nerTagTypeId: number;
   startOffset: number | null;
   endOffset: number | null;
+  tsStart: number | null;
+  tsEnd: number | null;
   nodeId: number;
   processId: number;
 }
@@ -154,6 +160,8 @@ export async function findNerTag(knex: Knex, id: number): Promise<TagRef | undef
       't.ner_tag_type_id as nerTagTypeId',
       't.start_offset as startOffset',
       't.end_offset as endOffset',
+      't.ts_start as tsStart',
+      't.ts_end as tsEnd',
       'n.id as nodeId',
       'n.process_id as processId',
     );
@@ -269,13 +277,26 @@ export async function updateNerTag(
   knex: Knex,
   user: AuthUser,
   tag: TagRef,
-  change: { tagType: LabelRef | null; startOffset: number | null; endOffset: number | null },
+  change: {
+    tagType: LabelRef | null;
+    startOffset: number | null;
+    endOffset: number | null;
+    tsStart?: number | null;
+    tsEnd?: number | null;
+    tokens?: SpeechTokens | null;
+  },
 ): Promise<NerTagDTO> {
   await knex.transaction(async (trx) => {
     await assertStepEditable(trx, user, tag, tag.documentId, tag.stepId);
     let stepId = tag.stepId;
     if (change.tagType && change.tagType.nodeId !== tag.nodeId)
       stepId = await stepForWrite(trx, user, change.tagType, tag.documentId, null);
+    if (change.tokens) {
+      await trx('ner_tag_tokens').where('ner_tag_id', tag.id).delete();
+      await trx('ner_tag_tokens').insert(
+        change.tokens.ids.map((id) => ({ ner_tag_id: tag.id, utterance_token_id: id })),
+      );
+    }
     await trx('ner_tags')
       .where('id', tag.id)
       .update({
@@ -283,6 +304,8 @@ export async function updateNerTag(
         ner_tag_type_id: change.tagType?.id ?? tag.nerTagTypeId,
         start_offset: change.startOffset ?? tag.startOffset,
         end_offset: change.endOffset ?? tag.endOffset,
+        ts_start: change.tokens?.tsStart ?? change.tsStart ?? tag.tsStart,
+        ts_end: change.tokens?.tsEnd ?? change.tsEnd ?? tag.tsEnd,
         last_modified_by_id: user.id,
         last_modified_date: new Date(),
       });
@@ -295,6 +318,11 @@ export interface NerTagChange {
   nerTagTypeId?: number | null;
   startOffset?: number | null;
   endOffset?: number | null;
+  /** TIMESPAN_TAG times (ms, rounded to 10 ms here). */
+  tsStart?: number | null;
+  tsEnd?: number | null;
+  /** ASR_NER_TAG tokens. */
+  tokenIds?: number[] | null;
 }
 
 /**
@@ -330,11 +358,134 @@ export async function changeNerTag(
     const text = await documentText(knex, tag.documentId);
     checkSpan(startOffset!, endOffset!, text.content);
   }
+  const { tsStart, tsEnd } = await changedTimes(tag, change);
+  let tokens: SpeechTokens | null = null;
+  if (change.tokenIds?.length) {
+    if (tag.type !== 'ASR_NER_TAG')
+      throw unsupportedType(`${TAG_MESSAGES['error.labellingType']}: a ${tag.type} has no tokens`);
+    tokens = await speechTokens(knex, tag.documentId, change.tokenIds);
+  }
   return updateNerTag(knex, user, tag, {
     tagType: label,
     startOffset: tag.type === 'SPAN_TAG' ? startOffset : null,
     endOffset: tag.type === 'SPAN_TAG' ? endOffset : null,
+    tsStart,
+    tsEnd,
+    tokens,
   });
+}
+
+/** The new times of a TIMESPAN_TAG resize (rounded, checked), or the tag's own. */
+async function changedTimes(tag: TagRef, change: NerTagChange) {
+  if (change.tsStart == null && change.tsEnd == null) return { tsStart: tag.tsStart, tsEnd: tag.tsEnd };
+  if (tag.type !== 'TIMESPAN_TAG')
+    throw unsupportedType(
+      `${TAG_MESSAGES['error.labellingType']}: only a TIMESPAN_TAG is resized by its times`,
+    );
+  const tsStart = roundTagMs(change.tsStart ?? tag.tsStart ?? 0);
+  const tsEnd = roundTagMs(change.tsEnd ?? tag.tsEnd ?? 0);
+  checkTimeSpan(tsStart, tsEnd);
+  return { tsStart, tsEnd };
+}
+
+/** 400 with the time span's field errors. */
+export function checkTimeSpan(tsStart: number, tsEnd: number): void {
+  const violations = timeSpanViolations(tsStart, tsEnd);
+  if (!violations.length) return;
+  const err = fieldErrors('nerTag', violations);
+  err.body.detail = `The time span ${tsStart}-${tsEnd} ms: ${TAG_MESSAGES[violations[0].violation.key as keyof typeof TAG_MESSAGES]}`;
+  throw err;
+}
+
+/** The tokens of a token tag: ids of one utterance of the document, with their time range. */
+export interface SpeechTokens {
+  ids: number[];
+  tsStart: number | null;
+  tsEnd: number | null;
+}
+
+/** The tokens of a token tag, checked: all of the document and of one utterance; 400 otherwise. */
+export async function speechTokens(
+  knex: Knex,
+  documentId: number,
+  tokenIds: readonly number[],
+): Promise<SpeechTokens> {
+  const ids = [...new Set(tokenIds)].sort((a, b) => a - b);
+  const rows: { id: number; utteranceId: number; tsStart: number | null; tsEnd: number | null }[] = ids.length
+    ? await knex('utterance_tokens as k')
+        .join('utterances as u', 'u.id', 'k.utterance_id')
+        .where('u.document_id', documentId)
+        .whereIn('k.id', ids)
+        .select('k.id', 'k.utterance_id as utteranceId', 'k.ts_start as tsStart', 'k.ts_end as tsEnd')
+    : [];
+  if (!rows.length || rows.length !== ids.length || new Set(rows.map((r) => r.utteranceId)).size !== 1) {
+    const err = fieldErrors('nerTag', [
+      { field: 'utteranceTokens', violation: { code: 'Match', key: 'soaApp.nerTag.tokens' } },
+    ]);
+    err.body.detail = TAG_MESSAGES['soaApp.nerTag.tokens'];
+    throw err;
+  }
+  const starts = rows.map((r) => r.tsStart).filter((v): v is number => v !== null);
+  const ends = rows.map((r) => r.tsEnd).filter((v): v is number => v !== null);
+  return {
+    ids,
+    tsStart: starts.length ? Math.min(...starts) : null,
+    tsEnd: ends.length ? Math.max(...ends) : null,
+  };
+}
+
+/** What a speech tag covers: tokens of one utterance (ASR_NER_TAG) or a time span (TIMESPAN_TAG). */
+export type SpeechTagTarget =
+  { type: 'ASR_NER_TAG'; tokens: SpeechTokens } | { type: 'TIMESPAN_TAG'; tsStart: number; tsEnd: number };
+
+/**
+ * Creates a token tag or a time span in the step the caller edits; the same tag (type, tokens or times) in
+ * that step again is answered as it is (created: false).
+ */
+export async function createSpeechTag(
+  knex: Knex,
+  user: AuthUser,
+  tagType: LabelRef,
+  documentId: number,
+  target: SpeechTagTarget,
+  wantedStepId?: number | null,
+): Promise<{ tag: NerTagDTO; created: boolean }> {
+  const times =
+    target.type === 'TIMESPAN_TAG'
+      ? { ts_start: target.tsStart, ts_end: target.tsEnd }
+      : { ts_start: target.tokens.tsStart, ts_end: target.tokens.tsEnd };
+  const { id, created } = await knex.transaction(async (trx) => {
+    const stepId = await stepForWrite(trx, user, tagType, documentId, wantedStepId);
+    const same = trx('ner_tags as t')
+      .where({ 't.step_id': stepId, 't.ner_tag_type_id': tagType.id, 't.type': target.type })
+      .select('t.id');
+    if (target.type === 'TIMESPAN_TAG')
+      same.where({ 't.ts_start': target.tsStart, 't.ts_end': target.tsEnd });
+    else
+      same.whereRaw(
+        '(select array_agg(k.utterance_token_id order by k.utterance_token_id) from ner_tag_tokens k where k.ner_tag_id = t.id) = ?::bigint[]',
+        [target.tokens.ids],
+      );
+    const existing = await same.first();
+    if (existing) return { id: Number(existing.id), created: false };
+    const [row] = await trx('ner_tags')
+      .insert({
+        document_id: documentId,
+        step_id: stepId,
+        ner_tag_type_id: tagType.id,
+        type: target.type,
+        ...times,
+        origin: 'USER' satisfies TagOrigin,
+        created_by_id: user.id,
+      })
+      .returning('id');
+    if (target.type === 'ASR_NER_TAG')
+      await trx('ner_tag_tokens').insert(
+        target.tokens.ids.map((t) => ({ ner_tag_id: row.id, utterance_token_id: t })),
+      );
+    return { id: Number(row.id), created: true };
+  });
+  return { tag: await nerTagDTO(knex, id), created };
 }
 
 export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Promise<void> {

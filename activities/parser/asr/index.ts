@@ -2,11 +2,14 @@
  * Speech to transcript: the recording is converted by sox to 16 kHz mono 16-bit PCM (what pocketsphinx
  * needs; also a compact upload to Whisper), recognized by the deployment's engine (ASR_ENGINE: pocketsphinx
  * by default, or whisper), and the words grouped into utterances by domain/transcript.ts (actor SPEAKER1:
- * neither engine diarizes here).
+ * neither engine diarizes here). The waveform peaks of the recording (server/audio-peaks.ts) are computed
+ * beside the recognition, from the original file, once per parse.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { AudioPeaks } from '../../../domain/audio-peaks';
 import { buildUtterances, type TranscriptUtterance } from '../../../domain/transcript';
+import { AudioUnreadable, computePeaks } from '../../../server/audio-peaks';
 import { ProgramFailed, run } from '../run';
 import { badInput, type Work } from '../work';
 import { recognizeWithPocketsphinx } from './pocketsphinx';
@@ -20,6 +23,8 @@ export interface AsrSettings {
 }
 
 const BYTES_PER_SECOND = 16_000 * 2;
+const unreadable = () =>
+  badInput('The audio file cannot be read (damaged, or not a WAV recording): upload a WAV file.');
 
 /** 16 kHz mono 16-bit WAV in the work folder; its duration in seconds. */
 export async function prepareAudio(work: Work, input: string): Promise<{ wav: string; durationS: number }> {
@@ -35,8 +40,7 @@ export async function prepareAudio(work: Work, input: string): Promise<{ wav: st
       },
     );
   } catch (err) {
-    if (err instanceof ProgramFailed)
-      throw badInput('The audio file cannot be read (damaged, or not a WAV recording): upload a WAV file.');
+    if (err instanceof ProgramFailed) throw unreadable();
     throw err;
   }
   const { size } = await fs.stat(wav);
@@ -63,4 +67,14 @@ export async function transcribe(
     words = await recognizeWithPocketsphinx(work, wav, durationS);
   }
   return buildUtterances(words);
+}
+
+/** The waveform peaks of the recording (streamed through sox; the activity's cancellation kills it). */
+export async function recordingPeaks(work: Work, input: string): Promise<AudioPeaks> {
+  try {
+    return await computePeaks(input, { signal: work.signal, timeoutMs: 300_000 });
+  } catch (err) {
+    if (err instanceof AudioUnreadable) throw unreadable();
+    throw err;
+  }
 }

@@ -1,0 +1,44 @@
+/**
+ * The waveform peaks of a speech document for GET api/asr-documents/{id}/peaks: those the file parser
+ * stored (document_peaks), or, for a document parsed before the parser computed them (or never parsed),
+ * computed from its stored recording on this first request and stored, so they are computed once. Two
+ * requests for the same document on this API instance share one computation. A document without a
+ * readable recording (a JSON transcript, a missing or damaged file) has none: null, and the player plays
+ * the audio without a waveform.
+ */
+import fs from 'node:fs';
+import type { Knex } from 'knex';
+import { encodePeaks } from '../../domain/audio-peaks';
+import { insertPeaksIfMissing, peaksBytes } from '../../db/queries/document-peaks';
+import type { DocumentRow } from '../../db/queries/documents';
+import { AudioUnreadable, computePeaks } from '../../server/audio-peaks';
+import type { FileStore } from '../../server/files';
+
+const inflight = new Map<number, Promise<Buffer | null>>();
+
+async function computeAndStore(knex: Knex, store: FileStore, doc: DocumentRow): Promise<Buffer | null> {
+  const file = store.absolute(doc.path);
+  if (!(await fs.promises.stat(file).catch(() => null))) return null;
+  try {
+    const peaks = await computePeaks(file, { timeoutMs: 120_000 });
+    await insertPeaksIfMissing(knex, doc.id, peaks);
+    return Buffer.from(encodePeaks(peaks));
+  } catch (err) {
+    if (err instanceof AudioUnreadable) return null;
+    throw err;
+  }
+}
+
+/** The `.dat` bytes of the document's peaks, or null when it has no readable recording. */
+export async function documentPeaks(knex: Knex, store: FileStore, doc: DocumentRow): Promise<Buffer | null> {
+  const stored = await peaksBytes(knex, doc.id);
+  if (stored) return stored;
+  // A JSON transcript is the document's file: there is no recording to draw.
+  if (doc.mimeType === 'application/json') return null;
+  let pending = inflight.get(doc.id);
+  if (!pending) {
+    pending = computeAndStore(knex, store, doc).finally(() => inflight.delete(doc.id));
+    inflight.set(doc.id, pending);
+  }
+  return pending;
+}

@@ -1,0 +1,443 @@
+/**
+ * The speech workspace's API (issue 14 sections 2 to 4, docs/api-speech.md) on a transcript the real file
+ * parser imported from JSON: inline token edits, a split word, an actor change, extraction into new
+ * utterances with the batch create, a merge, token deletion, token tags and time spans, the asr-document
+ * routes; and the refusals: no WRITE, a step the caller may not edit, another process's document, a write
+ * that would break the linked list or the times (400, nothing written).
+ */
+import { insertObligatoryUploadNode } from '../../db/models/Node';
+import type { NerTagDTO } from '../../domain/tags';
+import { GraphBuilder, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
+import {
+  buildProcess,
+  buildUser,
+  insertNerTagType,
+  insertNode,
+  MISSING_ID,
+  type Suite,
+} from '../support/harness';
+
+interface Token {
+  id: number;
+  utteranceId: number;
+  value: string;
+  tsStart: number;
+  tsEnd: number;
+  properties: string[];
+  unclear: boolean;
+}
+interface Utterance {
+  id: number;
+  docId: number;
+  actor: string;
+  prevId: number | null;
+  nextId: number | null;
+  tokens: Token[];
+}
+
+const TRANSCRIPT = {
+  utterances: [
+    {
+      actor: 'SPEAKER1',
+      tokens: [
+        { value: 'Ala', tsStart: 0, tsEnd: 300 },
+        { value: 'ma', tsStart: 350, tsEnd: 500 },
+        { value: 'kota', tsStart: 550, tsEnd: 900 },
+        { value: 'i', tsStart: 950, tsEnd: 1000 },
+        { value: 'psa', tsStart: 1050, tsEnd: 1400 },
+      ],
+    },
+    {
+      actor: 'SPEAKER2',
+      tokens: [
+        { value: 'Dzień', tsStart: 2000, tsEnd: 2300 },
+        { value: 'dobry', tsStart: 2350, tsEnd: 2700 },
+      ],
+    },
+    { actor: 'SPEAKER1', tokens: [{ value: 'Koniec', tsStart: 3500, tsEnd: 4000 }] },
+  ],
+};
+
+async function person(s: Suite, authorities: NonNullable<Parameters<typeof buildUser>[1]>['authorities']) {
+  const user = await buildUser(s.knex, { authorities });
+  return { id: user.id, token: await s.signIn(user) };
+}
+
+describe('speech workspace API', () => {
+  const s = setupEngineSuite('speech');
+  let processId: number;
+  let span: number;
+  let spanWithoutStep: number;
+  let docId: number;
+  let label: number;
+  let labelWithoutStep: number;
+  let writer: { id: number; token: string };
+
+  const utterances = async (token = writer.token): Promise<Utterance[]> => {
+    const res = await s.get(`/api/asr-documents/${docId}/utterances`, token);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const words = (us: Utterance[]) => us.map((u) => u.tokens.map((t) => t.value).join(' '));
+  const send = (method: string, path: string, json?: unknown, token = writer.token, node = span) =>
+    s.send(method, `${path}${path.includes('?') ? '&' : '?'}nodeId=${node}`, token, json);
+  const tokenOf = (us: Utterance[], value: string) =>
+    us.flatMap((u) => u.tokens).find((t) => t.value === value)!;
+
+  beforeAll(async () => {
+    const g = await GraphBuilder.create(s.knex);
+    processId = g.processId;
+    const hup = (await insertObligatoryUploadNode(s.knex, processId)).id;
+    const parser = await g.node('FILE_PARSER', { autoStepStatus: 'ACCEPTED' });
+    span = await g.node('SPAN');
+    spanWithoutStep = await g.node('SPAN');
+    label = await g.nerTagType(span, 'Person');
+    labelWithoutStep = await g.nerTagType(spanWithoutStep, 'Other');
+    await g.edge(hup, parser);
+    await g.edge(parser, span);
+    await s.knex('process_actors').insert([
+      { process_id: processId, actor: 'SPEAKER1', name: 'Speaker one' },
+      { process_id: processId, actor: 'SPEAKER2', name: 'Speaker two' },
+    ]);
+    const doc = await startDocument(s, g, hup, {
+      name: 'talk.json',
+      content: JSON.stringify(TRANSCRIPT),
+      mimeType: 'application/json',
+      documentType: 'AUDIOFILE',
+    });
+    docId = doc.id;
+    await stepReaching(s.knex, docId, span, ['WAITING'], 90_000);
+    writer = await person(s, [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }]);
+    const assigned = await s.send('POST', `/api/step/assign?docId=${docId}&nodeId=${span}`, writer.token);
+    expect(assigned.status).toBe(200);
+  }, 120_000);
+
+  it('reads the parsed transcript and edits a token inline: value, unclear, properties', async () => {
+    const before = await utterances();
+    expect(words(before)).toEqual(['Ala ma kota i psa', 'Dzień dobry', 'Koniec']);
+    const ma = tokenOf(before, 'ma');
+    const res = await send('PUT', '/api/utterance-tokens', {
+      id: ma.id,
+      value: 'miała',
+      unclear: true,
+      properties: ['NOISE'],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: ma.id, value: 'miała', unclear: true, properties: ['NOISE'] });
+    expect(words(await utterances())[0]).toBe('Ala miała kota i psa');
+    // not a word of the inline edit: 'Invalid input'
+    const bad = await send('PUT', '/api/utterance-tokens', { id: ma.id, value: 'dwa słowa' });
+    expect([bad.status, bad.body.message]).toEqual([400, 'error.token.value']);
+  });
+
+  it('splits a word: the new token from the old end to the old end + 50 ms, placed in time order', async () => {
+    const kota = tokenOf(await utterances(), 'kota');
+    const res = await send('POST', '/api/utterance-tokens', {
+      utteranceId: kota.utteranceId,
+      value: 'kotka',
+      tsStart: kota.tsEnd,
+      tsEnd: kota.tsEnd + 50,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      utteranceId: kota.utteranceId,
+      value: 'kotka',
+      tsStart: 900,
+      tsEnd: 950,
+    });
+    expect(words(await utterances())[0]).toBe('Ala miała kota kotka i psa');
+  });
+
+  it('changes the actor of an utterance to one of the process', async () => {
+    const second = (await utterances())[1];
+    const res = await send('PUT', '/api/utterances', { id: second.id, actor: 'SPEAKER1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: second.id, actor: 'SPEAKER1', tokens: second.tokens });
+    const nobody = await send('PUT', '/api/utterances', { id: second.id, actor: 'NOBODY' });
+    expect([nobody.status, nobody.body.message]).toEqual([400, 'error.utterance.actor']);
+    expect((await send('PUT', '/api/utterances', { id: second.id, actor: 'SPEAKER2' })).status).toBe(200);
+  });
+
+  it('extracts tokens into new utterances with the batch create, mapping the ids from -1 down', async () => {
+    const [first, second] = await utterances();
+    const ids = first.tokens.map((t) => ({ id: t.id }));
+    const res = await send('POST', '/api/utterances/batch', [
+      { id: first.id, nextId: -1, tokens: ids.slice(0, 2) },
+      { id: -1, actor: 'SPEAKER2', prevId: first.id, nextId: -2, tokens: ids.slice(2, 4) },
+      { id: -2, actor: 'SPEAKER1', prevId: -1, nextId: second.id, tokens: ids.slice(4) },
+      { id: second.id, prevId: -2 },
+    ]);
+    expect(res.status).toBe(201);
+    const created = [res.body.ids['-1'], res.body.ids['-2']];
+    expect(created.every((id: number) => id > 0)).toBe(true);
+    expect(res.body.utterances.map((u: Utterance) => u.id)).toEqual([first.id, ...created, second.id]);
+    const after = await utterances();
+    expect(words(after)).toEqual(['Ala miała', 'kota kotka', 'i psa', 'Dzień dobry', 'Koniec']);
+    expect(after.map((u) => [u.id, u.actor])).toEqual([
+      [first.id, 'SPEAKER1'],
+      [created[0], 'SPEAKER2'],
+      [created[1], 'SPEAKER1'],
+      [second.id, 'SPEAKER2'],
+      [after[4].id, 'SPEAKER1'],
+    ]);
+    after.forEach((u, i) => {
+      expect(u.prevId).toBe(i ? after[i - 1].id : null);
+      expect(u.nextId).toBe(i < after.length - 1 ? after[i + 1].id : null);
+    });
+  });
+
+  it('merges an utterance into the one before: the emptied one goes, the list stays linked', async () => {
+    const before = await utterances();
+    const [, middle, last] = before;
+    const res = await send('PUT', '/api/utterances', {
+      id: middle.id,
+      tokens: [...middle.tokens, ...last.tokens].map((t) => ({ id: t.id })),
+    });
+    expect(res.status).toBe(200);
+    const after = await utterances();
+    expect(words(after)).toEqual(['Ala miała', 'kota kotka i psa', 'Dzień dobry', 'Koniec']);
+    expect(after[1].nextId).toBe(after[2].id);
+    expect(after[2].prevId).toBe(after[1].id);
+    expect(await s.knex('utterances').where('id', last.id).first()).toBeUndefined();
+  });
+
+  it('refuses a write that would break the list or the times, and writes nothing of it', async () => {
+    const before = await utterances();
+    const [first, , third, fourth] = before;
+    const refused = async (method: string, path: string, json: unknown, message: string) => {
+      const res = await send(method, path, json);
+      expect([path, res.status, res.body.message]).toEqual([path, 400, message]);
+    };
+    await refused(
+      'PUT',
+      '/api/utterances',
+      { id: fourth.id, nextId: first.id },
+      'error.utterance.brokenList',
+    );
+    await refused('PUT', '/api/utterances', { id: third.id, prevId: null }, 'error.utterance.brokenList');
+    await refused(
+      'POST',
+      '/api/utterances/batch',
+      [
+        {
+          id: -1,
+          docId,
+          actor: 'SPEAKER1',
+          prevId: fourth.id,
+          nextId: -7,
+          tokens: [{ id: fourth.tokens[0].id }],
+        },
+      ],
+      'error.utterance.brokenList',
+    );
+    const [a, b] = first.tokens;
+    await refused(
+      'PUT',
+      '/api/utterance-tokens',
+      { id: a.id, tsStart: 300, tsEnd: 100 },
+      'error.token.endBeforeStart',
+    );
+    await refused(
+      'PUT',
+      '/api/utterance-tokens',
+      { id: a.id, tsStart: 10.5, tsEnd: 100 },
+      'error.token.times',
+    );
+    await refused(
+      'PUT',
+      '/api/utterance-tokens',
+      { id: a.id, tsStart: 400, tsEnd: 420 },
+      'error.token.order',
+    );
+    await refused(
+      'PUT',
+      '/api/utterances',
+      { id: first.id, tokens: [{ id: b.id }, { id: a.id }] },
+      'error.token.order',
+    );
+    await refused(
+      'PUT',
+      '/api/utterances',
+      { id: first.id, tokens: [{ id: a.id }] },
+      'error.utterance.lostTokens',
+    );
+    // a batch whose first part is fine and whose last part breaks the list: none of it is written
+    await refused(
+      'POST',
+      '/api/utterances/batch',
+      [
+        { id: first.id, actor: 'SPEAKER2', nextId: -1, tokens: [{ id: a.id }] },
+        { id: -1, actor: 'SPEAKER1', prevId: first.id, nextId: null, tokens: [{ id: b.id }] },
+      ],
+      'error.utterance.brokenList',
+    );
+    expect(await utterances()).toEqual(before);
+  });
+
+  it('deletes a token; the last token of an utterance takes the utterance with it', async () => {
+    const before = await utterances();
+    const koniec = tokenOf(before, 'Koniec');
+    expect((await send('DELETE', `/api/utterance-tokens?id=${koniec.id}`)).status).toBe(204);
+    const after = await utterances();
+    expect(words(after)).toEqual(['Ala miała', 'kota kotka i psa', 'Dzień dobry']);
+    expect(after[2].nextId).toBeNull();
+    const psa = tokenOf(after, 'psa');
+    expect((await send('DELETE', `/api/utterance-tokens/${psa.id}`)).status).toBe(204);
+    expect(words(await utterances())[1]).toBe('kota kotka i');
+  });
+
+  it('tags tokens of one utterance and time spans of the recording', async () => {
+    const us = await utterances();
+    const [kota, kotka] = us[1].tokens;
+    const post = (json: Record<string, unknown>) =>
+      s.send('POST', '/api/ner-tags', writer.token, { documentId: docId, nerTagTypeId: label, ...json });
+    const tokenTag = await post({
+      type: 'ASR_NER_TAG',
+      utteranceTokens: [{ id: kota.id }, { id: kotka.id }],
+    });
+    expect(tokenTag.status).toBe(201);
+    expect(tokenTag.body).toMatchObject({
+      type: 'ASR_NER_TAG',
+      utteranceTokens: [{ id: kota.id }, { id: kotka.id }],
+      tsStart: 550,
+      tsEnd: 950,
+      origin: 'USER',
+    });
+    const again = await post({ type: 'ASR_NER_TAG', utteranceTokenIds: [kotka.id, kota.id] });
+    expect([again.status, again.body.id]).toEqual([200, tokenTag.body.id]);
+    const twoUtterances = await post({
+      type: 'ASR_NER_TAG',
+      utteranceTokenIds: [kota.id, us[0].tokens[0].id],
+    });
+    expect(twoUtterances.status).toBe(400);
+    expect(twoUtterances.body.fieldErrors[0]).toMatchObject({
+      field: 'utteranceTokens',
+      key: 'soaApp.nerTag.tokens',
+    });
+    const ofToken = await s.get(`/api/utterance-tokens/${kotka.id}/ner-tags`, writer.token);
+    expect(ofToken.body.map((t: NerTagDTO) => t.id)).toEqual([tokenTag.body.id]);
+    expect(
+      (await s.get(`/api/utterance-tokens/${kotka.id}/ner-tags?stepIds=${MISSING_ID}`, writer.token)).body,
+    ).toEqual([]);
+
+    const timespan = await post({ type: 'TIMESPAN_TAG', tsStart: 1234.4, tsEnd: 2345.6 });
+    expect(timespan.status).toBe(201);
+    expect(timespan.body).toMatchObject({
+      type: 'TIMESPAN_TAG',
+      tsStart: 1230,
+      tsEnd: 2350,
+      utteranceTokens: [],
+    });
+    const resized = await s.send('PUT', '/api/ner-tags', writer.token, { id: timespan.body.id, tsEnd: 3001 });
+    expect(resized.body).toMatchObject({ tsStart: 1230, tsEnd: 3000 });
+    const backwards = await post({ type: 'TIMESPAN_TAG', tsStart: 2000, tsEnd: 1000 });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.fieldErrors[0]).toMatchObject({ field: 'tsEnd', key: 'soaApp.nerTag.timeOrder' });
+    const noLabel = await s.send('POST', '/api/ner-tags', writer.token, {
+      documentId: docId,
+      type: 'TIMESPAN_TAG',
+      tsStart: 0,
+      tsEnd: 100,
+    });
+    expect([noLabel.status, noLabel.body.message]).toEqual([400, 'error.tag.nodeUndefined']);
+    expect(noLabel.body.detail).toMatch(/Node could not be defined/);
+    const noStep = await post({
+      type: 'TIMESPAN_TAG',
+      tsStart: 0,
+      tsEnd: 100,
+      nerTagTypeId: labelWithoutStep,
+    });
+    expect([noStep.status, noStep.body.detail]).toEqual([409, 'Step could not be defined']);
+    const textTag = await post({ startOffset: 0, endOffset: 1 });
+    expect([textTag.status, textTag.body.message]).toEqual([400, 'error.labellingType']);
+
+    // deleting a tagged token: the tag keeps the other token; a tag left without tokens goes
+    expect((await send('DELETE', `/api/utterance-tokens/${kotka.id}`)).status).toBe(204);
+    const tags = (await s.get(`/api/ner-tags?documentId=${docId}`, writer.token)).body as NerTagDTO[];
+    expect(tags.find((t) => t.id === tokenTag.body.id)!.utteranceTokens).toEqual([{ id: kota.id }]);
+  });
+
+  it('refuses a caller without WRITE, a step the caller may not edit, another process and its node', async () => {
+    const us = await utterances();
+    const ala = us[0].tokens[0];
+    const change = { id: ala.id, value: 'Ola' };
+    const reader = await person(s, [{ componentId: processId, type: 'PROCESS', mode: 'READ' }]);
+    expect((await send('PUT', '/api/utterance-tokens', change, reader.token)).status).toBe(403);
+    expect(
+      (await send('PUT', '/api/utterances', { id: us[0].id, actor: 'SPEAKER2' }, reader.token)).status,
+    ).toBe(403);
+    // another writer: the step is held by the writer
+    const other = await person(s, [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }]);
+    const held = await send('PUT', '/api/utterance-tokens', change, other.token);
+    expect([held.status, held.body.errorKey]).toEqual([409, 'assignedToOther']);
+    const heldDelete = await send('DELETE', `/api/utterance-tokens/${ala.id}`, undefined, other.token);
+    expect([heldDelete.status, heldDelete.body.errorKey]).toEqual([409, 'assignedToOther']);
+    // a node without a step in the document
+    const noStep = await send('PUT', '/api/utterance-tokens', change, writer.token, spanWithoutStep);
+    expect([noStep.status, noStep.body.message]).toEqual([409, 'error.tag.stepUndefined']);
+
+    // a writer of another process, through its own node, on this process's document
+    const q = (await buildProcess(s.knex)).id;
+    const qNode = (await insertNode(s.knex, q, 'SPAN')).id;
+    await insertNerTagType(s.knex, qNode);
+    const stranger = await person(s, [{ componentId: q, type: 'PROCESS', mode: 'ADMIN' }]);
+    for (const [method, path, json] of [
+      ['PUT', '/api/utterance-tokens', change],
+      ['PUT', '/api/utterances', { id: us[0].id, actor: 'SPEAKER2' }],
+      ['POST', '/api/utterance-tokens', { utteranceId: us[0].id, value: 'x', tsStart: 0, tsEnd: 1 }],
+      ['POST', '/api/utterances/batch', [{ id: us[0].id, actor: 'SPEAKER2' }]],
+      ['DELETE', `/api/utterance-tokens/${ala.id}`, undefined],
+    ] as const) {
+      const res = await send(method, path, json, stranger.token, qNode);
+      expect([method, path, res.status]).toEqual([method, path, 403]);
+      // the admin (who reaches everything) gets the same refusal as for an unknown id: 404
+      const admin = await send(method, path, json, s.admin, qNode);
+      expect([method, path, admin.status]).toEqual([method, path, 404]);
+    }
+    expect((await s.get(`/api/utterance-tokens/${ala.id}/ner-tags`, stranger.token)).status).toBe(403);
+    expect((await s.get(`/api/asr-documents/${docId}`, stranger.token)).status).toBe(403);
+    expect((await s.get(`/api/asr-documents?processId=${processId}`, stranger.token)).status).toBe(403);
+    expect(await utterances()).toEqual(us);
+  });
+
+  it('lists, searches, shows, creates, renames and deletes asr documents per process', async () => {
+    const list = await s.get(`/api/asr-documents?processId=${processId}`, writer.token);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    expect(list.body).toEqual([{ id: docId, processId, filename: 'talk.json', status: 'WAITING' }]);
+    expect((await s.get(`/api/asr-documents/${docId}`, writer.token)).body).toMatchObject({
+      id: docId,
+      processId,
+    });
+    const found = await s.get(`/api/_search/asr-documents?query=TALK&processId=${processId}`, writer.token);
+    expect(found.body.map((d: { id: number }) => d.id)).toEqual([docId]);
+    const byId = await s.get(`/api/_search/asr-documents?query=${docId}`, writer.token);
+    expect(byId.body.map((d: { id: number }) => d.id)).toEqual([docId]);
+    expect((await s.get(`/api/_search/asr-documents?query=nothing-like-it`, writer.token)).body).toEqual([]);
+
+    const admin = await person(s, [{ componentId: processId, type: 'PROCESS', mode: 'ADMIN' }]);
+    const created = await s.send('POST', '/api/asr-documents', admin.token, { processId, filename: 'nowy' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ processId, filename: 'nowy.wav' });
+    const renamed = await s.send('PUT', '/api/asr-documents', admin.token, {
+      id: created.body.id,
+      processId,
+      filename: 'nagranie.wav',
+    });
+    expect([renamed.status, renamed.body.filename]).toEqual([200, 'nagranie.wav']);
+    const moved = await s.send('PUT', '/api/asr-documents', admin.token, {
+      id: created.body.id,
+      processId: MISSING_ID,
+      filename: 'x.wav',
+    });
+    expect(moved.status).toBe(400);
+    const paged = await s.get(`/api/asr-documents?processId=${processId}&size=1&page=1`, writer.token);
+    expect([paged.headers.get('x-total-count'), paged.body.map((d: { id: number }) => d.id)]).toEqual([
+      '2',
+      [created.body.id],
+    ]);
+    expect((await s.send('DELETE', `/api/asr-documents/${created.body.id}`, writer.token)).status).toBe(403);
+    expect((await s.send('DELETE', `/api/asr-documents/${created.body.id}`, admin.token)).status).toBe(204);
+    expect((await s.get(`/api/asr-documents/${created.body.id}`, s.admin)).status).toBe(404);
+  });
+});
