@@ -1,5 +1,5 @@
 /**
- * The speech workspace in Chromium (issue 14 sections 2 and 3) on a document made from an imported JSON
+ * The speech workspace in Chromium (issue 14 sections 2 and 3) on an AUDIOFILE document made from an imported JSON
  * transcript (the parser's .json import; fast and deterministic, its "audio" is the JSON file, so the player
  * shows its cannot-play notice). The process: Upload -> Proofread (FILE_PARSER, stays WAITING: the EDITING
  * view) -> Entities (SPAN: the LABELING view). A WRITE user starts Proofread, fixes a word inline (saved after
@@ -174,6 +174,9 @@ describe('speech workspace in Chromium', () => {
     });
     expect(res.status).toBe(201);
     documentId = ((await res.json()) as { id: number }).id;
+    // The upload types a .json file TEXTFILE (domain/upload-check.ts) though the parser reads it as a
+    // transcript: the recording's type is set as an audio upload would have it.
+    await knex('documents').where('id', documentId).update({ document_type: 'AUDIOFILE' });
     await eventually(
       steps,
       (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
@@ -199,6 +202,7 @@ describe('speech workspace in Chromium', () => {
     await tokenEl(page, 'icecream.').waitFor();
     await page.getByTestId('step-action-startWorking').click();
     await page.locator('[data-testid="workspace-mode"][data-mode="EDITING"]').waitFor();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
     await page.getByTestId('audio-player').waitFor();
     await shot(page, '60-speech-workspace');
   });
@@ -290,7 +294,7 @@ describe('speech workspace in Chromium', () => {
 
     await tokenEl(page, 'grate').click({ button: 'right' });
     await page.getByTestId('menu-hints').click();
-    await page.getByTestId('hints-menu').waitFor();
+    await page.getByTestId('hints-menu').getByTestId('hint').first().waitFor();
     expect(await page.getByTestId('hint').allTextContents()).toEqual(['great']);
     await shot(page, '64-speech-hints');
     await page.getByTestId('hint').click();
@@ -299,6 +303,7 @@ describe('speech workspace in Chromium', () => {
   });
 
   it('completes the proofread step and tags a token in the span step', async () => {
+    await page.getByTestId('step-accept-menu').click();
     await page.getByTestId('step-action-complete').click();
     await eventually(
       steps,
@@ -309,6 +314,7 @@ describe('speech workspace in Chromium', () => {
     await page.getByTestId('speech-workspace').waitFor();
     await page.getByTestId('step-action-startWorking').click();
     await page.locator('[data-testid="workspace-mode"][data-mode="LABELING"]').waitFor();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
     await tokenEl(page, 'Anna').click({ button: 'right' });
     await page.getByTestId('label-menu').waitFor();
     await page.keyboard.type('Person');

@@ -130,8 +130,8 @@ describe('words and selection', () => {
     ]);
   });
 
-  it('windows rows by 25', () => {
-    expect([0, 24, 25, 1499].map(windowOf)).toEqual([0, 0, 1, 59]);
+  it('windows rows by 10', () => {
+    expect([0, 9, 10, 1499].map(windowOf)).toEqual([0, 0, 1, 149]);
   });
 });
 

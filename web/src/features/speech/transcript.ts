@@ -158,7 +158,7 @@ export function timespanRegions(tags: readonly NerTagDTO[], editable: boolean): 
 export const tagTimeMs = (seconds: number): number => Math.round(Math.max(0, seconds) * 100) * 10;
 
 /** The rows are drawn in windows of this many utterances; only windows near the viewport get tokens. */
-export const ROW_WINDOW = 25;
+export const ROW_WINDOW = 10;
 
 /** The window of an utterance index. */
 export const windowOf = (index: number): number => Math.floor(index / ROW_WINDOW);

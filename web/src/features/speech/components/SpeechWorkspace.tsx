@@ -12,7 +12,7 @@
  * h (the frame) shows hidden tokens.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modeSatisfies } from '@domain';
 import type { DocumentStateDTO } from '@domain/document-state-types';
@@ -38,13 +38,14 @@ import {
   timeline,
   timespanRegions,
   traverse,
+  windowOf,
 } from '../transcript';
 import { EditingMenu } from './EditingMenu';
 import { HintsMenu } from './HintsMenu';
 import { AudioPlayer, type AudioPlayerHandle, type RegionId } from './AudioPlayer';
 import { TokenEditor } from './TokenEditor';
 import { TokenTimeRange } from './TokenTimeRange';
-import { UtteranceList } from './UtteranceList';
+import { UtteranceList, type TokenEvents } from './UtteranceList';
 import '../editor.css';
 
 export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
@@ -96,6 +97,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const byToken = useMemo(() => tagsByToken(tags.data ?? []), [tags.data]);
   const regions = useMemo(() => timespanRegions(tags.data ?? [], canTag), [tags.data, canTag]);
   const times = useMemo(() => timeline(list), [list]);
+  const indexOf = useMemo(() => new Map(list.map((u, i) => [u.id, i])), [list]);
   const chosen = useMemo(() => selectedTokens(list, selection), [list, selection]);
 
   // --- playback: the spoken word marked on the DOM and kept in view ---
@@ -115,16 +117,19 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         root.querySelector(`[data-token-id="${playingId.current}"]`)?.classList.remove(PLAYING);
       playingId.current = id;
       if (id === null) return;
+      // The word, else its window (not drawn while far from the viewport: scrolled to, it is drawn).
       const el =
         root.querySelector<HTMLElement>(`[data-token-id="${id}"]`) ??
-        root.querySelector<HTMLElement>(`[data-utterance-id="${times[at].utteranceId}"]`);
+        root.querySelector<HTMLElement>(
+          `[data-window="${windowOf(indexOf.get(times[at].utteranceId) ?? 0)}"]`,
+        );
       if (!el) return;
       if (el.dataset.tokenId) el.classList.add(PLAYING);
       const r = el.getBoundingClientRect();
       const box = root.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.bottom) el.scrollIntoView({ block: 'center' });
     },
-    [times],
+    [times, indexOf],
   );
 
   // --- tokens: click, context menu, double click ---
@@ -248,6 +253,39 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     await refetchTags();
   };
 
+  // The rows are memoised: they get stable callbacks that call the latest handlers.
+  const latest = useRef({
+    onTokenClick,
+    onTokenContextMenu,
+    onTokenDoubleClick,
+    editorOf: (_: TokenDTO): ReactNode => null,
+  });
+  latest.current = {
+    onTokenClick,
+    onTokenContextMenu,
+    onTokenDoubleClick,
+    editorOf: (token: TokenDTO) => (
+      <TokenEditor
+        token={token}
+        deletionAllowed={!hasGraphs}
+        onCancel={() => setEditingTokenId(null)}
+        onSave={(value) => {
+          setEditingTokenId(null);
+          void editor.saveTokenEdit(token, value, !hasGraphs);
+        }}
+      />
+    ),
+  };
+  const events = useMemo<TokenEvents>(
+    () => ({
+      onTokenClick: (u, i, e) => latest.current.onTokenClick(u, i, e),
+      onTokenContextMenu: (u, i, e) => latest.current.onTokenContextMenu(u, i, e),
+      onTokenDoubleClick: (u, i) => latest.current.onTokenDoubleClick(u, i),
+    }),
+    [],
+  );
+  const renderEditor = useCallback((token: TokenDTO) => latest.current.editorOf(token), []);
+
   // --- keyboard (spec 2 section 4) ---
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
   keyHandler.current = (e: KeyboardEvent) => {
@@ -321,7 +359,12 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   }
 
   return (
-    <div className="sp" data-testid="speech-workspace" data-editing-mode={editor.mode}>
+    <div
+      className="sp"
+      data-testid="speech-workspace"
+      data-editing-mode={editor.mode}
+      data-editable={ctx.editable}
+    >
       <div className="sp-bar small text-body-secondary" data-testid="speech-mode">
         {editor.mode === 'NONE' ? (
           <span>
@@ -353,21 +396,9 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           selectedTagId={selectedTagId}
           showHidden={ctx.showHidden}
           editingTokenId={editingTokenId}
-          renderEditor={(token) => (
-            <TokenEditor
-              token={token}
-              deletionAllowed={!hasGraphs}
-              onCancel={() => setEditingTokenId(null)}
-              onSave={(value) => {
-                setEditingTokenId(null);
-                void editor.saveTokenEdit(token, value, !hasGraphs);
-              }}
-            />
-          )}
+          renderEditor={renderEditor}
           rootRef={rootRef}
-          onTokenClick={onTokenClick}
-          onTokenContextMenu={onTokenContextMenu}
-          onTokenDoubleClick={onTokenDoubleClick}
+          events={events}
         />
       </div>
       <AudioPlayer

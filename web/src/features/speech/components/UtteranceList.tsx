@@ -1,11 +1,22 @@
 /**
  * The utterance rows (spec 2 section 2 "Utterance editor"): per utterance the actor label, a collapse toggle
  * and the words (punctuation attached to the word before it). Windowed: utterances come in windows of
- * ROW_WINDOW; only windows near the viewport (an IntersectionObserver) draw their tokens as elements, the
- * others draw each utterance's text as one string in the same layout, so hours of transcript open and scroll
- * without long tasks. The playing word is marked by the caller on the DOM (data-token-id), not by rendering.
+ * ROW_WINDOW; only windows near the viewport (an IntersectionObserver) and windows holding the selection, an
+ * actor change or a new utterance are drawn, the others are empty boxes of their last drawn height (or the
+ * average row's), so hours of transcript open and scroll without long tasks. The playing word is marked by
+ * the caller on the DOM (data-token-id), not by rendering.
  */
-import { memo, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NerTagDTO } from '@domain/tags';
 import { segmentHidden } from '../../workspace/hiddenTokens';
@@ -19,8 +30,10 @@ import {
   type Selection,
 } from '../transcript';
 
-/** Windows within this margin of the viewport draw their tokens. */
-const NEAR_VIEWPORT = '1200px 0px';
+/** Windows within this margin of the viewport are drawn. */
+const NEAR_VIEWPORT = '800px 0px';
+/** The height of a row before any is drawn. */
+const ESTIMATED_ROW_PX = 56;
 
 export interface TokenEvents {
   onTokenClick: (utteranceId: number, index: number, e: MouseEvent) => void;
@@ -28,7 +41,9 @@ export interface TokenEvents {
   onTokenDoubleClick: (utteranceId: number, index: number, e: MouseEvent) => void;
 }
 
-export interface UtteranceListProps extends TokenEvents {
+export interface UtteranceListProps {
+  /** Stable across renders (the rows are memoised on it). */
+  events: TokenEvents;
   list: readonly UtteranceDTO[];
   actors: readonly ActorOption[];
   selection: Selection | null;
@@ -39,7 +54,7 @@ export interface UtteranceListProps extends TokenEvents {
   tagsByToken: ReadonlyMap<number, NerTagDTO[]>;
   selectedTagId: number | null;
   showHidden: boolean;
-  /** The token being edited inline, and its editor. */
+  /** The token being edited inline, and its editor (stable across renders). */
   editingTokenId: number | null;
   renderEditor: (token: TokenDTO) => ReactNode;
   rootRef: React.RefObject<HTMLDivElement | null>;
@@ -48,6 +63,7 @@ export interface UtteranceListProps extends TokenEvents {
 export function UtteranceList(props: UtteranceListProps) {
   const { t } = useTranslation();
   const { list, rootRef } = props;
+  const labels = useMemo(() => ({ collapse: t('speech.collapse'), expand: t('speech.expand') }), [t]);
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set([0]));
   const windows = useMemo(() => {
@@ -76,13 +92,33 @@ export function UtteranceList(props: UtteranceListProps) {
     return () => observer.disconnect();
   }, [rootRef, windows.length]);
 
-  const toggle = (id: number) =>
-    setCollapsed((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
+  // Far windows are empty boxes of the height they had when drawn, else of the average drawn row.
+  const heights = useRef(new Map<number, number>());
+  const [rowHeight, setRowHeight] = useState(ESTIMATED_ROW_PX);
+  useLayoutEffect(() => {
+    const el = rootRef.current;
+    if (!el) return;
+    let px = 0;
+    let rows = 0;
+    el.querySelectorAll<HTMLElement>('[data-window][data-drawn]').forEach((win) => {
+      const h = win.offsetHeight;
+      heights.current.set(Number(win.dataset.window), h);
+      px += h;
+      rows += win.childElementCount;
     });
+    if (rows) setRowHeight((old) => (Math.abs(old - px / rows) > 2 ? px / rows : old));
+  }, [near, list, collapsed, rootRef]);
+
+  const toggle = useCallback(
+    (id: number) =>
+      setCollapsed((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
 
   if (list.length === 0)
     return (
@@ -93,10 +129,10 @@ export function UtteranceList(props: UtteranceListProps) {
 
   return (
     <>
-      {windows.map((rows, w) => (
-        <div key={w} data-window={w} className="sp-window">
-          {rows.map((u) =>
-            near.has(w) || rowIsActive(u, props) ? (
+      {windows.map((rows, w) =>
+        near.has(w) || rows.some((u) => rowIsActive(u, props)) ? (
+          <div key={w} data-window={w} data-drawn="true" className="sp-window">
+            {rows.map((u) => (
               <UtteranceRow
                 key={u.id}
                 u={u}
@@ -114,19 +150,20 @@ export function UtteranceList(props: UtteranceListProps) {
                 showHidden={props.showHidden}
                 editingTokenId={props.editingTokenId}
                 renderEditor={props.renderEditor}
-                events={props}
+                events={props.events}
+                labels={labels}
               />
-            ) : (
-              <PlainRow
-                key={u.id}
-                u={u}
-                collapsed={collapsed.has(u.id)}
-                actorLabel={actorName(props.actors, u.actor)}
-              />
-            ),
-          )}
-        </div>
-      ))}
+            ))}
+          </div>
+        ) : (
+          <div
+            key={w}
+            data-window={w}
+            className="sp-window"
+            style={{ height: heights.current.get(w) ?? rows.length * rowHeight }}
+          />
+        ),
+      )}
     </>
   );
 }
@@ -134,27 +171,34 @@ export function UtteranceList(props: UtteranceListProps) {
 const rowIsActive = (u: UtteranceDTO, p: UtteranceListProps) =>
   p.selection?.utteranceId === u.id || p.actorDraft?.utteranceId === u.id || u.id < 0;
 
+/** The row labels, translated once for all rows. */
+interface RowLabels {
+  collapse: string;
+  expand: string;
+}
+
 function RowHead({
   u,
   actorLabel,
   collapsed,
   changingActor = false,
   onToggle,
+  labels,
 }: {
   u: UtteranceDTO;
   actorLabel: string;
   collapsed: boolean;
   changingActor?: boolean;
   onToggle?: (id: number) => void;
+  labels: RowLabels;
 }) {
-  const { t } = useTranslation();
   return (
     <div className="sp-row-head">
       <button
         type="button"
         className="btn btn-sm btn-link sp-collapse"
         aria-expanded={!collapsed}
-        aria-label={t(collapsed ? 'speech.expand' : 'speech.collapse')}
+        aria-label={collapsed ? labels.expand : labels.collapse}
         onClick={() => onToggle?.(u.id)}
         data-testid="utterance-collapse"
       >
@@ -184,29 +228,6 @@ export function formatClock(ms: number | null): string {
   return hh ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-const plainText = (u: UtteranceDTO) =>
-  wordsOf(u.tokens)
-    .map((w) => w.token.value + w.punctuation.map((p) => p.value).join(''))
-    .join(' ');
-
-/** A row far from the viewport: the same layout, its text as one string. */
-const PlainRow = memo(function PlainRow({
-  u,
-  collapsed,
-  actorLabel,
-}: {
-  u: UtteranceDTO;
-  collapsed: boolean;
-  actorLabel: string;
-}) {
-  return (
-    <div className="sp-row" data-utterance-id={u.id} data-testid="utterance">
-      <RowHead u={u} actorLabel={actorLabel} collapsed={collapsed} />
-      {!collapsed && <div className="sp-tokens">{plainText(u)}</div>}
-    </div>
-  );
-});
-
 interface RowProps {
   u: UtteranceDTO;
   collapsed: boolean;
@@ -221,6 +242,7 @@ interface RowProps {
   editingTokenId: number | null;
   renderEditor: (token: TokenDTO) => ReactNode;
   events: TokenEvents;
+  labels: RowLabels;
 }
 
 const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
@@ -240,6 +262,7 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
         collapsed={p.collapsed}
         changingActor={p.changingActor}
         onToggle={p.onToggle}
+        labels={p.labels}
       />
       {!p.collapsed && (
         <div className="sp-tokens">
