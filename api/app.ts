@@ -24,6 +24,9 @@ export function createApp(deps: AppDeps): Koa {
   app.proxy = deps.config.trustProxy > 0;
   app.maxIpsCount = deps.config.trustProxy;
   app.on('error', (err: Error, ctx?: Koa.Context) => {
+    // A media element closing a range response once it has what it needs (the audio player does at every
+    // seek and open): the client's choice, not a fault.
+    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
       console.error(`[api] ${ctx?.method ?? ''} ${ctx?.path ?? ''}:`, err);
     }

@@ -11,6 +11,8 @@ import {
   spanViolations,
   supportsLabelling,
   type OptionTagType,
+  roundTagMs,
+  timeSpanViolations,
 } from './tags';
 
 const keys = (start: number, end: number, content: string) =>
@@ -60,6 +62,26 @@ describe('the span rule (UTF-16 offsets, end exclusive)', () => {
     expect(spanProblem(0, 2, emoji)).toBe('A tag cannot begin or end inside a character.');
     // Polish letters are one code unit each
     expect(keys(0, 6, 'Zażółć')).toEqual([]);
+  });
+});
+
+describe('the time-span rule (ms, rounded to 2 decimals of a second)', () => {
+  it('rounds tag times to 10 ms', () => {
+    expect([roundTagMs(1234.4), roundTagMs(1235), roundTagMs(2345.6), roundTagMs(0)]).toEqual([
+      1230, 1240, 2350, 0,
+    ]);
+  });
+
+  it('wants 0 <= start < end <= 48 hours', () => {
+    expect(timeSpanViolations(0, 10)).toEqual([]);
+    expect(timeSpanViolations(100, 100).map((v) => [v.field, v.violation.key])).toEqual([
+      ['tsEnd', 'soaApp.nerTag.timeOrder'],
+    ]);
+    expect(timeSpanViolations(-10, 100).map((v) => [v.field, v.violation.key])).toEqual([
+      ['tsStart', 'soaApp.nerTag.timeRange'],
+    ]);
+    expect(timeSpanViolations(0, 48 * 3600 * 1000 + 10).map((v) => v.field)).toEqual(['tsEnd']);
+    expect(timeSpanViolations(NaN, NaN).map((v) => v.field)).toEqual(['tsStart', 'tsEnd']);
   });
 });
 

@@ -18,7 +18,8 @@
  * - A changed token value must be one word of the inline edit's pattern (letters, Polish diacritics
  *   included, an optional trailing , . or ?), or a punctuation mark alone; values the recognizer wrote are
  *   kept as they are while unchanged.
- * - A changed actor must be one of the process's actor codes, ARTIFACT, or an actor the document already has.
+ * - A changed actor must be one of the process's actor codes, ARTIFACT (also spelled 'artifact', as the spec
+ *   names the background speaker both ways), or an actor the document already has.
  */
 import { MAX_TRANSCRIPT_MS } from './transcript';
 

@@ -9,13 +9,10 @@
  * - firstNodesMs (5 nodes), firstNodes100Ms (100 nodes).
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
-import { buildWebIfStale, ROOT } from './lib/prepare';
+import { benchMachine, prepareBrowserBench, signInPage, type BenchMachine } from './lib/bench-browser';
 
 export interface GraphBenchResults {
   skipped?: string;
@@ -26,7 +23,7 @@ export interface GraphBenchResults {
   /** The drawn node counts of the two processes once settled (5 and 100 when all is well). */
   nodes?: { small: number; large: number };
   opens?: number;
-  machine?: { cpus: number; model: string; loadavg: number[]; memoryGb: number; chromium: string };
+  machine?: BenchMachine;
 }
 
 const TARGETS = { firstNodesMs: 400, firstNodes100Ms: 1000 };
@@ -38,32 +35,10 @@ const median = (xs: number[]) => {
 };
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-function chromiumPath(): string | null {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (c) => c && fs.existsSync(c),
-  );
-  return found ?? null;
-}
-
-async function signIn(page: Page, base: string, username: string, password: string) {
-  await page.goto(`${base}/lp/login`);
-  await page.getByTestId('login-username').fill(username);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/entity\/process$/);
-}
-
 export async function benchGraph(o: BenchAppOptions): Promise<GraphBenchResults> {
-  const executablePath = chromiumPath();
-  if (!executablePath)
-    return { skipped: 'Chromium not found (scripts/install-system-deps.sh or CHROMIUM_PATH)' };
-  try {
-    buildWebIfStale();
-  } catch (e) {
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'index.html')))
-      return { skipped: `dist/web is missing and the web build failed: ${(e as Error).message}` };
-    console.log('[bench] the web build failed: measuring the dist/web already there');
-  }
+  const prepared = prepareBrowserBench();
+  if ('skipped' in prepared) return prepared;
+  const { executablePath } = prepared;
 
   const app = await startBenchApp(o, {
     queuePrefix: 'bench-graph',
@@ -134,7 +109,7 @@ export async function benchGraph(o: BenchAppOptions): Promise<GraphBenchResults>
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
-    await signIn(page, base, 'admin', 'admin');
+    await signInPage(page, base, 'admin', 'admin');
 
     const firstNodes = async (processId: number) => {
       const runs: number[] = [];
@@ -170,13 +145,7 @@ export async function benchGraph(o: BenchAppOptions): Promise<GraphBenchResults>
       firstNodes100RunsMs: largeRuns.map((x) => round(x)),
       nodes: counts,
       opens: OPENS,
-      machine: {
-        cpus: os.cpus().length,
-        model: os.cpus()[0]?.model ?? '',
-        loadavg: os.loadavg().map((x) => round(x, 2)),
-        memoryGb: round(os.totalmem() / 1024 ** 3),
-        chromium: browser.version(),
-      },
+      machine: benchMachine(browser),
     };
   } finally {
     await browser.close().catch(() => undefined);

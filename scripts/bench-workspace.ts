@@ -21,14 +21,11 @@
  * Sizes: BENCH_WS_CHARS (100000), BENCH_WS_TAGS (5000), BENCH_WS_RELATIONS (1000), BENCH_WS_GRAPHS (200).
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { benchSignIn, startBenchApp } from './lib/bench-app';
-import { buildWebIfStale, ROOT } from './lib/prepare';
+import { benchMachine, prepareBrowserBench, signInPage, type BenchMachine } from './lib/bench-browser';
 
 export interface WorkspaceBenchOptions {
   databaseUrl: string;
@@ -69,7 +66,7 @@ export interface WorkspaceBenchResults {
     relations: number;
     graphs: number;
   };
-  machine?: { cpus: number; model: string; loadavg: number[]; memoryGb: number; chromium: string };
+  machine?: BenchMachine;
 }
 
 const TARGETS = {
@@ -121,36 +118,14 @@ export function benchText(chars: number, tagCount: number) {
   return { text, tags: tagged.map((g) => g.tag), fillers: tagged.map((g) => g.filler) };
 }
 
-async function signIn(page: Page, base: string, username: string, password: string) {
-  await page.goto(`${base}/lp/login`);
-  await page.getByTestId('login-username').fill(username);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/entity\/process$/);
-}
-
-function chromiumPath(): string | null {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (c) => c && fs.existsSync(c),
-  );
-  return found ?? null;
-}
-
 export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<WorkspaceBenchResults> {
   const chars = o.chars ?? 100_000;
   const tagCount = o.tags ?? 5000;
   const relationCount = o.relations ?? 1000;
   const graphCount = o.graphs ?? 200;
-  const executablePath = chromiumPath();
-  if (!executablePath)
-    return { skipped: 'Chromium not found (scripts/install-system-deps.sh or CHROMIUM_PATH)' };
-  try {
-    buildWebIfStale();
-  } catch (e) {
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'index.html')))
-      return { skipped: `dist/web is missing and the web build failed: ${(e as Error).message}` };
-    console.log('[bench] the web build failed: measuring the dist/web already there');
-  }
+  const prepared = prepareBrowserBench();
+  if ('skipped' in prepared) return prepared;
+  const { executablePath } = prepared;
 
   const app = await startBenchApp(o, {
     queuePrefix: 'bench-ws',
@@ -312,7 +287,7 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
     await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
-    await signIn(page, base, login, password);
+    await signInPage(page, base, login, password);
     const url = `${base}/entity/process/${processId}/document/${documentId}`;
     const drawn = (n: number) =>
       page
@@ -546,13 +521,7 @@ export async function benchWorkspace(o: WorkspaceBenchOptions): Promise<Workspac
         relations: relationRows.length,
         graphs: graphRows.length,
       },
-      machine: {
-        cpus: os.cpus().length,
-        model: os.cpus()[0]?.model ?? '',
-        loadavg: os.loadavg().map((x) => round(x, 2)),
-        memoryGb: round(os.totalmem() / 1024 ** 3),
-        chromium: browser.version(),
-      },
+      machine: benchMachine(browser),
     };
   } finally {
     await browser.close().catch(() => undefined);

@@ -16,8 +16,11 @@
  *   (scripts/bench-lists.ts, issue 13), under `lists`.
  * - measures the graph page in headless Chromium (scripts/bench-graph.ts, issue 17): time to the first node
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph or BENCH_ONLY=lists
- * runs only that part (its figures merged into the results file).
+ * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording and
+ *   the waveform drawn from them in Chromium, under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
+ *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
+ * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists or
+ * BENCH_ONLY=speech runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +35,7 @@ import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
+import { benchSpeech, printSpeechResults } from './bench-speech';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
@@ -75,8 +79,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && only !== 'workspace' && only !== 'lists' && only !== 'graph')
-      throw new Error('BENCH_ONLY can only be workspace, graph or lists');
+    if (only && !['workspace', 'lists', 'graph', 'speech'].includes(only))
+      throw new Error('BENCH_ONLY can only be workspace, graph, lists or speech');
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -177,7 +181,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph'
+      only === 'lists' || only === 'graph' || only === 'speech'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -192,7 +196,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists'
+      only === 'lists' || only === 'speech'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -203,13 +207,27 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph'
+      only === 'workspace' || only === 'graph' || only === 'speech'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
             documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
           });
     if (lists) printListsResults(lists);
+    // Hours of audio (scripts/bench-speech.ts): a 2-hour recording of its own in the same database.
+    const speech =
+      only && only !== 'speech'
+        ? undefined
+        : await benchSpeech({
+            databaseUrl: pg.urlFor(db),
+            temporalAddress: temporal.address,
+            workflowCode: (await bundlePromise).code,
+            filesDir,
+            seconds: sizeFromEnv('BENCH_SPEECH_SECONDS', 7200),
+            utterances: sizeFromEnv('BENCH_SPEECH_UTTERANCES', 1500),
+            tokens: sizeFromEnv('BENCH_SPEECH_TOKENS', 20_000),
+          });
+    if (speech) printSpeechResults(speech);
     const now = new Date().toISOString();
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
@@ -217,6 +235,7 @@ async function main() {
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
+      ...(speech ? { speech: { date: now, ...speech } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

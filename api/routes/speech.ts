@@ -36,7 +36,6 @@ import { createFileStore } from '../../server/files';
 import { sanitizeFilename } from '../../server/document-intake';
 import { documentEditViolations } from '../../domain/document-edit';
 import { timeOrderPosition, TokenProperties, UTTERANCE_MESSAGES } from '../../domain/utterances';
-import type { UtterancePatch } from '../../domain/utterances';
 
 const id = z.number().int().min(1).max(MAX_ID);
 /** An id of the write: positive for an existing row, negative for a new one (-1, -2, ...). */
@@ -136,18 +135,16 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const user = currentUser(ctx);
     const node = await writableNode(ctx, user);
     const raw = body(ctx, batchSchema, 'utterances');
-    const items: UtterancePatch[] = Array.isArray(raw) ? raw : raw.batch;
+    const items = Array.isArray(raw) ? raw : raw.batch;
+    // the batch's document: that of its existing utterances, else the docId its new ones name
     const existing = items.find((u) => u.id > 0);
-    const named = (Array.isArray(raw) ? raw : raw.batch).find((u) => u.docId)?.docId;
+    const named = items.find((u) => u.docId)?.docId ?? undefined;
+    new FieldErrorCollector('utterances')
+      .check('docId', existing || named ? null : { code: 'NotBlank', key: 'entity.validation.required' })
+      .throwIfAny();
     const found = existing
       ? await speech.documentOfUtterance(knex, existing.id)
-      : named
-        ? await knex('documents').where('id', named).first('id as documentId', 'process_id as processId')
-        : undefined;
-    if (!existing && !named)
-      throw new FieldErrorCollector('utterances')
-        .check('docId', { code: 'NotBlank', key: 'entity.validation.required' })
-        .throwIfAny() as never;
+      : await knex('documents').where('id', named!).first('id as documentId', 'process_id as processId');
     const doc = inProcess(user, found, node, 'document');
     if (named && named !== doc.documentId) throw unreachable(user, 'document');
     const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
@@ -171,7 +168,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const input = body(ctx, tokenCreateSchema, 'utteranceToken');
     const doc = inProcess(user, await speech.documentOfUtterance(knex, input.utteranceId), node, 'utterance');
     const { tokenIds } = await speech.writeTranscript(knex, user, node, doc.documentId, (state) => {
-      const u = state.utterances.find((x) => x.id === input.utteranceId)!;
+      const u = state.utterances.find((x) => x.id === input.utteranceId);
+      if (!u) throw notFound('utterance'); // removed meanwhile
       const byId = new Map(state.tokens.map((t) => [t.id, t]));
       const list = u.tokenIds.map((tid) => ({ id: tid }));
       const at =
@@ -196,9 +194,9 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const doc = inProcess(user, await speech.documentOfToken(knex, input.id), node, 'utteranceToken');
     await speech.writeTranscript(knex, user, node, doc.documentId, (state) => {
       const t = state.tokens.find((x) => x.id === input.id);
-      const u = state.utterances.find((x) => x.id === t?.utteranceId);
-      // moved away meanwhile: plan it in the utterance it is in now
-      if (!u) return { patches: [] };
+      const u = t && state.utterances.find((x) => x.id === t.utteranceId);
+      // deleted meanwhile (the document was read before the transaction)
+      if (!u) throw notFound('utteranceToken');
       return {
         patches: [{ id: u.id, tokens: u.tokenIds.map((tid) => (tid === input.id ? input : { id: tid })) }],
       };

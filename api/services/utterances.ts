@@ -234,6 +234,7 @@ export async function writeTranscript(
     const patches = mapIds(write, utteranceIds, tokenIds);
     const actors = new Set<string>([
       ARTIFACT_ACTOR,
+      ARTIFACT_ACTOR.toLowerCase(),
       ...state.utterances.map((u) => u.actor),
       ...(await trx('process_actors').where('process_id', node.processId).pluck('actor')),
     ]);

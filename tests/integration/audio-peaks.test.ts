@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createParserActivities } from '../../activities/parser';
 import { decodePeaks, windowCount, type AudioPeaks } from '../../domain/audio-peaks';
+import { insertStoredDocument } from '../support/documents';
 import { buildProcess, buildUser, setupSuite } from '../support/harness';
 import { speech } from '../support/media';
 
@@ -51,25 +52,8 @@ describe('waveform peaks', () => {
     await fs.rm(filesDir, { recursive: true, force: true });
   });
 
-  async function addDocument(data: Buffer, filename: string, mimeType: string): Promise<number> {
-    const hash = crypto.createHash('sha256').update(data).digest('hex');
-    const rel = path.posix.join(hash.slice(0, 2), hash.slice(2, 4), hash);
-    await fs.mkdir(path.join(filesDir, path.dirname(rel)), { recursive: true });
-    await fs.writeFile(path.join(filesDir, rel), data);
-    const [doc] = await suite
-      .knex('documents')
-      .insert({
-        process_id: processId,
-        filename,
-        path: rel,
-        content_hash: hash,
-        mime_type: mimeType,
-        size: data.length,
-        document_type: mimeType.startsWith('text/') ? 'TEXTFILE' : 'AUDIOFILE',
-      })
-      .returning('id');
-    return doc.id;
-  }
+  const addDocument = (data: Buffer, filename: string, mimeType: string): Promise<number> =>
+    insertStoredDocument(suite.knex, filesDir, processId, { data, filename, mimeType });
 
   const getPeaks = (id: number, token = reader) =>
     fetch(`${suite.api.baseUrl}/api/asr-documents/${id}/peaks`, {

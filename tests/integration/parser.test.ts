@@ -18,6 +18,7 @@ import { createProjectionActivities } from '../../activities/projection';
 import { INTERNAL_STEP_ERROR } from '../../activities/projection/error-message';
 import { documentWorkflowId } from '../../workflows/contract';
 import { createKnex } from '../../db/connection';
+import { insertStoredDocument } from '../support/documents';
 import { buildProcess } from '../support/harness';
 import { GraphBuilder, eventually, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
 import { cp1250, eml, officeFromText, renderPage, scannedPdf, speech, textPdf } from '../support/media';
@@ -62,26 +63,8 @@ describe('file parser', () => {
     await fs.rm(filesDir, { recursive: true, force: true });
   });
 
-  /** Stores a file as the upload does (by content hash) and inserts its document row. */
-  async function addDocument(data: Buffer, filename: string, mimeType: string): Promise<number> {
-    const hash = crypto.createHash('sha256').update(data).digest('hex');
-    const rel = path.posix.join(hash.slice(0, 2), hash.slice(2, 4), hash);
-    await fs.mkdir(path.join(filesDir, path.dirname(rel)), { recursive: true });
-    await fs.writeFile(path.join(filesDir, rel), data);
-    const audio = mimeType.startsWith('audio/') || mimeType === 'application/json';
-    const [doc] = await knex('documents')
-      .insert({
-        process_id: processId,
-        filename,
-        path: rel,
-        content_hash: hash,
-        mime_type: mimeType,
-        size: data.length,
-        document_type: audio ? 'AUDIOFILE' : 'TEXTFILE',
-      })
-      .returning('id');
-    return doc.id;
-  }
+  const addDocument = (data: Buffer, filename: string, mimeType: string): Promise<number> =>
+    insertStoredDocument(knex, filesDir, processId, { data, filename, mimeType });
 
   const parse = (documentId: number, attempt = 1): Promise<ParseDocumentResult> =>
     parser.parseDocument({ documentId, stepId: ++stepSeq, nodeId: 1, attempt });

@@ -400,11 +400,31 @@ describe('speech workspace API', () => {
     expect(await utterances()).toEqual(us);
   });
 
+  it('refuses every write once the step is completed (no longer WAITING), and the reads still answer', async () => {
+    const us = await utterances();
+    const [step] = await s.knex('steps').where({ document_id: docId, node_id: span }).select('id');
+    expect((await s.send('PUT', `/api/steps/${step.id}/complete`, writer.token)).status).toBe(200);
+    await stepReaching(s.knex, docId, span, ['DONE']);
+    const ala = us[0].tokens[0];
+    for (const [method, path, json] of [
+      ['PUT', '/api/utterance-tokens', { id: ala.id, value: 'Ola' }],
+      ['PUT', '/api/utterances', { id: us[0].id, actor: 'SPEAKER2' }],
+      ['POST', '/api/utterance-tokens', { utteranceId: us[0].id, value: 'x', tsStart: 0, tsEnd: 1 }],
+      ['DELETE', `/api/utterance-tokens/${ala.id}`, undefined],
+    ] as const) {
+      const res = await send(method, path, json);
+      expect([method, path, res.status, res.body.errorKey]).toEqual([method, path, 409, 'notWaiting']);
+    }
+    expect(await utterances()).toEqual(us);
+  });
+
   it('lists, searches, shows, creates, renames and deletes asr documents per process', async () => {
     const list = await s.get(`/api/asr-documents?processId=${processId}`, writer.token);
     expect(list.status).toBe(200);
     expect(list.headers.get('x-total-count')).toBe('1');
-    expect(list.body).toEqual([{ id: docId, processId, filename: 'talk.json', status: 'WAITING' }]);
+    expect(list.body).toEqual([
+      { id: docId, processId, filename: 'talk.json', status: expect.stringMatching(/^(WAITING|DONE)$/) },
+    ]);
     expect((await s.get(`/api/asr-documents/${docId}`, writer.token)).body).toMatchObject({
       id: docId,
       processId,

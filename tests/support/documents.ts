@@ -1,8 +1,11 @@
 /**
  * Builders of documents and their issues inserted directly (no workflow, no API rules), for the suites of
- * lists that only read them (document-info, the issues dashboard).
+ * lists that only read them (document-info, the issues dashboard), and of documents with a real stored file
+ * for the parser's suites.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Knex } from 'knex';
 
 /** Inserts a document of a process with its assignees, blocker and steps ([nodeId, status] in order). */
@@ -105,4 +108,33 @@ export async function insertIssue(knex: Knex, documentId: number, spec: IssueSpe
       text: r.text ?? (r.automatic ? 'Status changed' : 'A comment'),
     });
   return Number(i.id);
+}
+
+/**
+ * Stores a file as the upload does (by content hash under `filesDir`) and inserts its document row (a
+ * recording or a JSON transcript is an AUDIOFILE); its id.
+ */
+export async function insertStoredDocument(
+  knex: Knex,
+  filesDir: string,
+  processId: number,
+  file: { data: Buffer; filename: string; mimeType: string },
+): Promise<number> {
+  const hash = crypto.createHash('sha256').update(file.data).digest('hex');
+  const rel = path.posix.join(hash.slice(0, 2), hash.slice(2, 4), hash);
+  await fs.mkdir(path.join(filesDir, path.dirname(rel)), { recursive: true });
+  await fs.writeFile(path.join(filesDir, rel), file.data);
+  const audio = file.mimeType.startsWith('audio/') || file.mimeType === 'application/json';
+  const [doc] = await knex('documents')
+    .insert({
+      process_id: processId,
+      filename: file.filename,
+      path: rel,
+      content_hash: hash,
+      mime_type: file.mimeType,
+      size: file.data.length,
+      document_type: audio ? 'AUDIOFILE' : 'TEXTFILE',
+    })
+    .returning('id');
+  return doc.id;
 }

@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router-dom';
 import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@domain';
 import { PrivateRoute } from '../shell/components/PrivateRoute';
 import { NotBuiltYetPage } from '../shell/components/StatusPages';
+import { asrDocumentRoutes } from '../asr-documents/routes';
 import { dashboardRoute } from '../dashboard/routes';
 import { documentDetailRoutes } from '../document-detail/routes';
 import { documentListRoute } from '../document-list/routes';
@@ -76,10 +77,7 @@ export const processRoutes: RouteObject[] = [
         path: 'node',
         element: <NotBuiltYetPage page="node" />,
       },
-      {
-        path: 'asr-document',
-        element: <NotBuiltYetPage page="asrDocument" />,
-      },
+      ...asrDocumentRoutes,
     ],
   },
 ];

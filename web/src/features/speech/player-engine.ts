@@ -136,13 +136,10 @@ export class PlayerEngine {
 
   constructor(private readonly o: EngineOptions) {
     installCspSafeRenderer();
-    this.media = document.createElement('audio');
-    // Metadata only until play: the browser then streams with range requests.
-    this.media.preload = 'metadata';
     this.regions = RegionsPlugin.create();
+    // wavesurfer's own media element (in its shadow root; removed and stopped by its destroy).
     this.ws = WaveSurfer.create({
       container: o.container,
-      media: this.media,
       height: o.height ?? 96,
       waveColor: '#9aa8b8',
       progressColor: '#0d6efd',
@@ -154,6 +151,9 @@ export class PlayerEngine {
       hideScrollbar: false,
       plugins: [this.regions],
     });
+    this.media = this.ws.getMediaElement() as HTMLAudioElement;
+    // Metadata only until play: the browser then streams with range requests.
+    this.media.preload = 'metadata';
     const events = o.events;
     const onMediaError = () => events().onMediaError(mediaErrorKind(this.media));
     this.media.addEventListener('error', onMediaError);
@@ -226,8 +226,11 @@ export class PlayerEngine {
   }
   /** 0: the whole recording fits the width; otherwise pixels per second (32..4096). */
   zoom(pxPerSec: number): void {
-    this.zoomLevel = pxPerSec === 0 ? 0 : Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, pxPerSec));
-    if (this.ready) this.ws.zoom(this.zoomLevel);
+    const level = pxPerSec === 0 ? 0 : Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, pxPerSec));
+    // The same level again would redraw the whole waveform for nothing (the first render is at fit).
+    if (level === this.zoomLevel) return;
+    this.zoomLevel = level;
+    if (this.ready) this.ws.zoom(level);
   }
   getZoom = (): number => this.zoomLevel;
 
@@ -307,10 +310,7 @@ export class PlayerEngine {
   destroy(): void {
     this.unsubscribe.forEach((u) => u());
     this.disableDrag?.();
+    // Pauses, removes and empties the media element, which stops its download.
     this.ws.destroy();
-    // The media element is ours (wavesurfer leaves an external one alone): stop its download.
-    this.media.pause();
-    this.media.removeAttribute('src');
-    this.media.load();
   }
 }

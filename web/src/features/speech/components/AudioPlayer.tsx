@@ -22,15 +22,7 @@
  *   leaves a draft region until `regions` changes (or `clearDraft()`); a resize by the edges, or the
  *   timestamp editor, calls onRegionUpdate. Times in seconds, rounded to 2 decimals.
  */
-import {
-  forwardRef,
-  useEffect,
-  useImperativeHandle,
-  useMemo,
-  useRef,
-  useState,
-  type SVGProps,
-} from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type SVGProps } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { audioStreamUrl, speechQueries } from '../api';
@@ -266,7 +258,11 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
       data-playing={state.playing}
     >
       {notice && (
-        <div className="alert alert-warning py-1 px-2 small mb-2" role="status" data-testid="audio-player-notice">
+        <div
+          className="alert alert-warning py-1 px-2 small mb-2"
+          role="status"
+          data-testid="audio-player-notice"
+        >
           {notice}
         </div>
       )}
