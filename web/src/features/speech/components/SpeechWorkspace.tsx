@@ -19,12 +19,16 @@ import type { DocumentStateDTO } from '@domain/document-state-types';
 import type { TagTypeOption } from '@domain/tags';
 import { supportsLabelling } from '@domain/tags';
 import { clickedSegment, tokenAt } from '@domain/transcript-edit';
-import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
 import { IssueForm } from '../../workspace/components/IssueForm';
 import { LabelMenu } from '../../workspace/components/LabelMenu';
-import { typing, WorkspaceFrame, type FrameContext } from '../../workspace/components/WorkspaceFrame';
+import {
+  typing,
+  StepLoading,
+  WorkspaceFrame,
+  type FrameContext,
+} from '../../workspace/components/WorkspaceFrame';
 import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
@@ -347,16 +351,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  if (!step || step.status === 'PROCESSING' || utterances.isPending) {
-    return (
-      <div className="ws-center">
-        <DelayedSpinner
-          label={t(step?.status === 'PROCESSING' ? 'workspace.processing' : 'workspace.loading')}
-          testId="workspace-loading"
-        />
-      </div>
-    );
-  }
+  if (!step || step.status === 'PROCESSING' || utterances.isPending) return <StepLoading step={step} />;
 
   return (
     <div

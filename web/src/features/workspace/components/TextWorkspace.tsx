@@ -3,38 +3,27 @@
  * sidebar, step sidebar, settings), the text in the mode of the selected step.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { modeSatisfies } from '@domain';
 import type { DocumentStateDTO } from '@domain/document-state-types';
-import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { workspaceQueries } from '../api';
 import { ClassifierPanel } from './ClassifierPanel';
 import { EditingView } from './EditingView';
 import { LabelingView } from './LabelingView';
 import { ReadOnlyText } from './ReadOnlyText';
-import { WorkspaceFrame, type FrameContext } from './WorkspaceFrame';
+import { StepLoading, WorkspaceFrame, type FrameContext } from './WorkspaceFrame';
 
 export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
   return <WorkspaceFrame state={state}>{(ctx) => <TextMain state={state} ctx={ctx} />}</WorkspaceFrame>;
 }
 
 function TextMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext }) {
-  const { t } = useTranslation();
   const doc = state.document;
   const document = useQuery(workspaceQueries.document(doc.id));
   const { step, mode, editable, stepNodeMode, showHidden } = ctx;
 
   const text = document.data?.content?.content ?? '';
-  if (!step || step.status === 'PROCESSING' || document.isPending) {
-    return (
-      <div className="ws-center">
-        <DelayedSpinner
-          label={t(step?.status === 'PROCESSING' ? 'workspace.processing' : 'workspace.loading')}
-          testId="workspace-loading"
-        />
-      </div>
-    );
-  }
+  if (!step || step.status === 'PROCESSING' || document.isPending) return <StepLoading step={step} />;
+
   if (mode === 'EDITING') {
     return (
       <EditingView

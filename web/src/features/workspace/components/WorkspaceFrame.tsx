@@ -10,6 +10,7 @@ import { useSearchParams } from 'react-router-dom';
 import { higherMode, nodeMode, type AccessMode } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { useSession } from '../../account/session';
 import { useProcessAccessMode } from '../../processes/api';
 import { useIssuesTool } from '../hooks/useIssuesTool';
@@ -33,6 +34,19 @@ const ADMIN_ONLY = ['ADMIN'] as const;
 /** True while focus is in a field that takes text (the single-key shortcuts stay out of its way). */
 export const typing = (el: Element | null) =>
   !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable);
+
+/** The main column while the document loads, the step is absent or the step is PROCESSING (spec 2 section 2). */
+export function StepLoading({ step }: { step: StepDTO | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="ws-center">
+      <DelayedSpinner
+        label={t(step?.status === 'PROCESSING' ? 'workspace.processing' : 'workspace.loading')}
+        testId="workspace-loading"
+      />
+    </div>
+  );
+}
 
 /** What the workspace inside the frame works with. */
 export interface FrameContext {
