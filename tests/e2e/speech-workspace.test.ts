@@ -13,7 +13,16 @@ import knexFactory, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
-import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import {
+  api,
+  BASE_URL,
+  chooseLanguage,
+  createProcess,
+  launch,
+  shot,
+  signedInPage,
+  tokenFor,
+} from './support';
 
 interface StepView {
   id: number;
@@ -332,5 +341,13 @@ describe('speech workspace in Chromium', () => {
     await page.reload();
     await page.locator('[data-testid="token"][data-tag-ids]').filter({ hasText: 'Anna' }).waitFor();
     await shot(page, '65-speech-token-tag');
+  });
+
+  it('speaks Polish', async () => {
+    await chooseLanguage(page, 'pl');
+    await page.getByTestId('speech-mode').getByText('Zaznacz słowa i kliknij prawym przyciskiem').waitFor();
+    await tokenEl(page, 'Anna').click();
+    await shot(page, '66-speech-workspace-pl');
+    await chooseLanguage(page, 'en');
   });
 });
