@@ -6,6 +6,9 @@
  * a reload), splits one into two words, changes an utterance's actor with p, extracts tokens with e, marks a
  * word unclear through the editing menu, picks a hint, completes the step; then starts Entities and tags a
  * token through the label menu. The API is only used to set up and to check what was saved.
+ * A second suite uploads an espeak-ng recording (WAV through the parser: peaks, a playable stream; its words
+ * are written to the database with known times): Space plays with the spoken word highlighted, and a drag on
+ * the waveform tags a time span, drawn after a reload as a region with its type's name.
  * Screenshots go to tests/artifacts/ (60-...).
  */
 import crypto from 'node:crypto';
@@ -13,6 +16,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
+import { speech } from '../support/media';
 import {
   api,
   BASE_URL,
@@ -349,5 +353,143 @@ describe('speech workspace in Chromium', () => {
     await tokenEl(page, 'Anna').click();
     await shot(page, '66-speech-workspace-pl');
     await chooseLanguage(page, 'en');
+  });
+});
+
+describe('speech workspace on a real recording in Chromium', () => {
+  let knex: Knex;
+  let browser: Browser;
+  let token: string;
+  let processId: number;
+  let documentId: number;
+  let span: number;
+  let person: number;
+  const contexts: BrowserContext[] = [];
+  const suffix = crypto.randomBytes(3).toString('hex');
+
+  beforeAll(async () => {
+    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    token = await tokenFor(admin.login, admin.password);
+    processId = await createProcess(token, `Speech recording ${suffix}`);
+    const nodes = await api<{ id: number; activityType: string }[]>(
+      token,
+      `/api/nodes?processId=${processId}`,
+    );
+    const upload = nodes.find((n) => n.activityType === 'HUP')!;
+    span = (
+      await api<{ id: number }>(token, '/api/nodes', {
+        method: 'POST',
+        body: JSON.stringify({ processId, name: 'Spans', activityType: 'SPAN' }),
+      })
+    ).id;
+    person = (
+      await api<{ id: number }>(token, `/api/node/${span}/ner-tag-type`, {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'Laughter',
+          backgroundColor: '#cfe2ff',
+          textColor: '#052c65',
+          mandatory: false,
+          selectable: true,
+          disabled: false,
+        }),
+      })
+    ).id;
+    await api(token, '/api/edges', {
+      method: 'POST',
+      body: JSON.stringify({ fromId: upload.id, toId: span }),
+    });
+    const form = new FormData();
+    form.append('nodeId', String(upload.id));
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await speech('the weather is nice today and we go to the park'))]),
+      `weather-${suffix}.wav`,
+    );
+    const res = await fetch(`${BASE_URL}/api/file-upload`, {
+      method: 'POST',
+      headers: { Authorization: token },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    documentId = ((await res.json()) as { id: number }).id;
+    await eventuallyMatches(
+      () => api<{ steps: StepView[] }>(token, `/api/v2/document/${documentId}/state`),
+      (s) => s.steps.some((x) => x.nodeId === span && x.status === 'WAITING'),
+      'the span step waits',
+    );
+    // The words of the sentence with times spread over the recording (what the recognizer makes of
+    // espeak-ng's voice varies by machine; the playback and the waveform are what this test is about).
+    await knex('utterances').where({ document_id: documentId }).delete();
+    const [utterance] = await knex('utterances')
+      .insert({ document_id: documentId, actor: 'SPEAKER1', prev_id: null, next_id: null })
+      .returning('id');
+    const words = 'the weather is nice today and we go to the park'.split(' ');
+    await knex('utterance_tokens').insert(
+      words.map((value, position) => ({
+        utterance_id: utterance.id,
+        position,
+        value,
+        ts_start: position * 250,
+        ts_end: position * 250 + 200,
+      })),
+    );
+    browser = await launch();
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await knex?.destroy();
+  });
+
+  it('plays with the spoken word highlighted, and tags a time span dragged on the waveform', async () => {
+    // the sentence lasts about 3 s; its words are timed 0.25 s apart from the start
+    const writer = await buildUser(knex, {
+      authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
+    });
+    const page = await signedInPage(browser, contexts, writer);
+    await page.goto(`${BASE_URL}/entity/process/${processId}/document/${documentId}`);
+    await page.getByTestId('speech-workspace').waitFor();
+    await page.locator('[data-testid="token"]').first().waitFor();
+    await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor({ timeout: 60000 });
+    // Space plays (focus on nothing in particular); the word being spoken is marked.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press(' ');
+    await page.locator('.sp-token-playing').first().waitFor({ timeout: 30000 });
+    await shot(page, '67-speech-playing');
+    await page.keyboard.press(' ');
+
+    await page.getByTestId('step-action-startWorking').click();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
+    const box = (await page.getByTestId('audio-player-waveform').boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.3, y, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.45, y, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId('label-menu').waitFor();
+    await page.keyboard.type('Laughter');
+    await page.locator('[data-testid="label-option"][data-active="true"]').waitFor();
+    await page.keyboard.press('Enter');
+    const tags = await eventuallyMatches(
+      () =>
+        api<{ id: number; type: string; nerTagTypeId: number; tsStart: number; tsEnd: number }[]>(
+          token,
+          `/api/ner-tags?documentId=${documentId}`,
+        ),
+      (list) => list.some((t) => t.type === 'TIMESPAN_TAG' && t.nerTagTypeId === person),
+      'the time span is saved',
+    );
+    const saved = tags.find((t) => t.type === 'TIMESPAN_TAG')!;
+    expect(saved.tsStart).toBeLessThan(saved.tsEnd);
+    expect(saved.tsStart % 10).toBe(0);
+    await page.reload();
+    const region = page.locator(`[data-testid="audio-player-waveform"] [data-region-id="${saved.id}"]`);
+    await region.waitFor({ state: 'attached', timeout: 60000 });
+    expect(await region.textContent()).toBe('Laughter');
+    await shot(page, '68-speech-time-span');
   });
 });
