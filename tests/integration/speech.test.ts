@@ -355,6 +355,29 @@ describe('speech workspace API', () => {
     expect((await send('DELETE', `/api/utterance-tokens/${kotka.id}`)).status).toBe(204);
     const tags = (await s.get(`/api/ner-tags?documentId=${docId}`, writer.token)).body as NerTagDTO[];
     expect(tags.find((t) => t.id === tokenTag.body.id)!.utteranceTokens).toEqual([{ id: kota.id }]);
+
+    // re-tokening a token tag: its times follow its tokens
+    const i = us[1].tokens.find((t) => t.value === 'i')!;
+    const retokened = await s.send('PUT', '/api/ner-tags', writer.token, {
+      id: tokenTag.body.id,
+      utteranceTokens: [{ id: i.id }, { id: kota.id }],
+    });
+    expect(retokened.status).toBe(200);
+    expect(retokened.body).toMatchObject({
+      utteranceTokens: [{ id: kota.id }, { id: i.id }].sort((a, b) => a.id - b.id),
+      tsStart: 550,
+      tsEnd: 1000,
+    });
+
+    // no word may be deleted while the document has a relation graph (spec 2 section 5)
+    const [step] = await s.knex('steps').where({ document_id: docId, node_id: span }).select('id');
+    const [graph] = await s
+      .knex('ner_tag_relation_graphs')
+      .insert({ document_id: docId, step_id: step.id, node_id: span })
+      .returning('id');
+    const blocked = await send('DELETE', `/api/utterance-tokens/${i.id}`);
+    expect([blocked.status, blocked.body.message]).toEqual([409, 'error.token.cannotDelete']);
+    await s.knex('ner_tag_relation_graphs').where('id', graph.id).delete();
   });
 
   it('refuses a caller without WRITE, a step the caller may not edit, another process and its node', async () => {
@@ -445,6 +468,20 @@ describe('speech workspace API', () => {
       filename: 'nagranie.wav',
     });
     expect([renamed.status, renamed.body.filename]).toEqual([200, 'nagranie.wav']);
+    // a text document is no asr document
+    const [text] = await s
+      .knex('documents')
+      .insert({
+        process_id: processId,
+        filename: 'plain.txt',
+        path: 'aa/bb/plain',
+        content_hash: 'x'.repeat(64),
+        mime_type: 'text/plain',
+        size: 1,
+        document_type: 'TEXTFILE',
+      })
+      .returning('id');
+    expect((await s.get(`/api/asr-documents/${text.id}`, writer.token)).status).toBe(404);
     const moved = await s.send('PUT', '/api/asr-documents', admin.token, {
       id: created.body.id,
       processId: MISSING_ID,
