@@ -26,7 +26,8 @@ export function createApp(deps: AppDeps): Koa {
   app.on('error', (err: Error, ctx?: Koa.Context) => {
     // A media element closing a range response once it has what it needs (the audio player does at every
     // seek and open): the client's choice, not a fault.
-    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE') return;
     if (process.env.NODE_ENV !== 'test' || process.env.LOG_ERRORS) {
       console.error(`[api] ${ctx?.method ?? ''} ${ctx?.path ?? ''}:`, err);
     }

@@ -4,7 +4,8 @@
  * computed on the first request): the waveform is drawn from the peaks with no whole-file download (every
  * audio request is a range request, and nothing but the metadata is fetched before play); play and pause,
  * skip +-10 s, the speed menu, zoom and the waveform toggle work; a drag on the waveform creates a region
- * (the page keeps it), the timestamp editor changes its end and reverts an invalid input; with the
+ * (the page keeps it), the timestamp editor changes its end and reverts an invalid input, a drag of its
+ * right edge resizes it; with the
  * source-download-blocked setting the audio is never requested, the controls are disabled and a notice
  * says why; a format the browser cannot play gets its notice. Screenshots go to tests/artifacts/.
  */
@@ -207,7 +208,7 @@ describe('audio player in Chromium', () => {
     expect(await page.getByTestId('audio-player-waveform').isVisible()).toBe(true);
   });
 
-  it('creates a region by dragging on the waveform and edits its end with the timestamp editor', async () => {
+  it('creates a region by dragging on the waveform, edits its end with the timestamp editor and by its edge', async () => {
     const { page } = await pageWithRequests();
     await page.goto(detailUrl(documentId));
     await ready(page);
@@ -221,6 +222,9 @@ describe('audio player in Chromium', () => {
     const region = page.locator('[data-testid="audio-player-waveform"] [data-region-id="span-1"]');
     await region.waitFor();
     expect(await region.textContent()).toBe('1');
+    // The drawn draft gave way to the page's region: one region on the waveform.
+    const regions = page.locator('[data-testid="audio-player-waveform"] [part~="region"]');
+    await eventually('one region left', async () => (await regions.count()) === 1);
     await region.click();
     const end = page.getByTestId('audio-player-range-end-field');
     await end.waitFor();
@@ -246,6 +250,21 @@ describe('audio player in Chromium', () => {
     expect(await start.getAttribute('class')).toContain('is-invalid');
     await start.press('Tab');
     expect(await start.inputValue()).toBe(startBefore);
+
+    // Resized by its right edge: onRegionUpdate gives the new end, which the editor shows.
+    const handle = region.locator('[part~="region-handle-right"]');
+    const h = (await handle.boundingBox())!;
+    await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(h.x + h.width / 2 + 30, h.y + h.height / 2, { steps: 5 });
+    await page.mouse.move(h.x + h.width / 2 + 60, h.y + h.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const resized = await eventually('the end moved by the edge', async () => {
+      const v = await end.inputValue();
+      return secs(v) > secs(endAfter) + 0.2 ? v : undefined;
+    });
+    expect(await start.inputValue()).toBe(startBefore);
+    expect(resized).toMatch(/^\d\d:\d\d:\d\d$/);
     await shot(page, 'audio-player-region-1440');
   });
 

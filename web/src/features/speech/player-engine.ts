@@ -121,6 +121,15 @@ function mediaErrorKind(media: HTMLMediaElement): 'format' | 'network' {
     : 'network';
 }
 
+/**
+ * Removes a region for good: the plugin appends a new region's element in a timeout of its own, which would
+ * put back an element removed before it runs; so the element is hidden now and the region removed after.
+ */
+function discard(region: Region): void {
+  if (region.element) region.element.style.display = 'none';
+  setTimeout(() => region.remove(), 0);
+}
+
 export class PlayerEngine {
   readonly media: HTMLAudioElement;
   private readonly ws: WaveSurfer;
@@ -172,7 +181,7 @@ export class PlayerEngine {
       this.regions.on('region-created', (r) => {
         if (this.ids.has(r.id)) return;
         // A drag on the waveform: the one draft, reported to the caller.
-        this.draft?.remove();
+        this.clearDraft();
         this.draft = r;
         events().onRegionCreate(roundCentis(r.start), roundCentis(r.end));
       }),
@@ -245,7 +254,7 @@ export class PlayerEngine {
   }
 
   clearDraft(): void {
-    this.draft?.remove();
+    if (this.draft) discard(this.draft);
     this.draft = null;
   }
 
@@ -261,7 +270,7 @@ export class PlayerEngine {
     for (const region of this.regions.getRegions()) {
       if (!wanted.has(region.id)) {
         this.ids.delete(region.id);
-        region.remove();
+        discard(region);
       }
     }
     const existing = new Map(this.regions.getRegions().map((r) => [r.id, r]));
