@@ -10,6 +10,13 @@ describe('issueInput', () => {
       startOffset: 1,
       endOffset: 4,
     });
+    expect(issueInput(3, { tokenIds: [5, 6] }, 'd', 9)).toEqual({
+      docId: 3,
+      text: 'd',
+      stepId: 9,
+      type: 'TOKEN',
+      tokens: [{ id: 5 }, { id: 6 }],
+    });
     expect(issueInput(3, { tagId: 7 }, 'd', 9)).toMatchObject({ type: 'TAG', tags: [{ id: 7 }], stepId: 9 });
     expect(issueInput(3, { tagId: 7, toTagId: 8 }, 'd')).toMatchObject({
       type: 'TAG',

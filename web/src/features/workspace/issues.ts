@@ -5,11 +5,12 @@
 import type { IssueInput } from '@domain/issues';
 
 /**
- * What the issue is raised on: a text range (TEXT), a tag or two (TAG), or a relation, saved or a candidate
- * (RELATION, for the relation menu).
+ * What the issue is raised on: a text range (TEXT), a tag or two (TAG), a relation, saved or a candidate
+ * (RELATION, for the relation menu), or transcript tokens (TOKEN, the speech workspace's selection problem).
  */
 export type IssueAnchor =
   | { startOffset: number; endOffset: number }
+  | { tokenIds: number[] }
   | { tagId: number; toTagId?: number }
   | { relation: { fromId: number; toId: number; relationTypeId: number } };
 
@@ -21,6 +22,7 @@ export function issueInput(
   stepId: number | null = null,
 ): IssueInput {
   const base = { docId: documentId, text, stepId };
+  if ('tokenIds' in anchor) return { ...base, type: 'TOKEN', tokens: anchor.tokenIds.map((id) => ({ id })) };
   if ('relation' in anchor) return { ...base, type: 'RELATION', relation: anchor.relation };
   if ('tagId' in anchor)
     return {

@@ -1,7 +1,7 @@
 /**
  * The workspace route's page: reads the ids, loads the document state and picks the workspace by
- * documentType (spec 2 section 2): TEXTFILE the text workspace, AUDIOFILE the speech workspace (not built
- * yet: a notice), anything else 'Invalid document type'. Loading shows the delayed spinner; a render failure
+ * documentType (spec 2 section 2): TEXTFILE the text workspace, AUDIOFILE the speech workspace
+ * (../../speech), anything else 'Invalid document type'. Loading shows the delayed spinner; a render failure
  * inside shows the 'Ooops something went wrong...' modal with its link to /home.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { Link, Navigate, useParams } from 'react-router-dom';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { ErrorBoundary } from '../../../components/ErrorBoundary';
 import { workspaceQueries } from '../api';
+import { SpeechWorkspace } from '../../speech/components/SpeechWorkspace';
 import { parseId } from '../model';
 import { TextWorkspace } from './TextWorkspace';
 import '../workspace.css';
@@ -50,12 +51,7 @@ function WorkspaceLoader({ processId, documentId }: { processId: number; documen
     case 'TEXTFILE':
       return <TextWorkspace state={state.data} />;
     case 'AUDIOFILE':
-      return (
-        <Notice testId="speech-not-built" tone="secondary" titleKey="workspace.speechNotBuilt.title">
-          <p className="mb-0">{t('workspace.speechNotBuilt.body')}</p>
-          <p className="mb-0 mt-2 small text-body-secondary">{doc.filename}</p>
-        </Notice>
-      );
+      return <SpeechWorkspace state={state.data} />;
     default:
       return <Notice testId="invalid-document-type" tone="danger" titleKey="workspace.invalidDocumentType" />;
   }

@@ -1,0 +1,492 @@
+/**
+ * The speech workspace in Chromium (issue 14 sections 2 and 3) on an AUDIOFILE document made from an imported JSON
+ * transcript (the parser's .json import; fast and deterministic, its "audio" is the JSON file, so the player
+ * shows its cannot-play notice). The process: Upload -> Proofread (FILE_PARSER, stays WAITING: the EDITING
+ * view) -> Entities (SPAN: the LABELING view). A WRITE user starts Proofread, fixes a word inline (saved after
+ * a reload), splits one into two words, changes an utterance's actor with p, extracts tokens with e, marks a
+ * word unclear through the editing menu, picks a hint, completes the step; then starts Entities and tags a
+ * token through the label menu. The API is only used to set up and to check what was saved.
+ * A second suite uploads an espeak-ng recording (WAV through the parser: peaks, a playable stream; its words
+ * are written to the database with known times): Space plays with the spoken word highlighted, and a drag on
+ * the waveform tags a time span, drawn after a reload as a region with its type's name.
+ * Screenshots go to tests/artifacts/ (60-...).
+ */
+import crypto from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eventuallyMatches } from '../support/eventually';
+import { buildUser, type BuiltUser } from '../support/harness';
+import { speech } from '../support/media';
+import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+
+interface StepView {
+  id: number;
+  status: string;
+  nodeId: number;
+}
+interface TokenView {
+  id: number;
+  value: string;
+  tsStart: number;
+  tsEnd: number;
+  unclear: boolean;
+}
+interface UtteranceView {
+  id: number;
+  actor: string;
+  prevId: number | null;
+  nextId: number | null;
+  tokens: TokenView[];
+}
+
+/** What the test reads of a row in the page (the tests' TypeScript has no DOM library). */
+interface RowNode {
+  querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+}
+
+const TRANSCRIPT = {
+  utterances: [
+    {
+      actor: 'SPEAKER1',
+      tokens: [
+        { value: 'Hello', tsStart: 0, tsEnd: 400 },
+        { value: 'wrold', tsStart: 450, tsEnd: 900, hints: [{ value: 'world', confidence: 0.6 }] },
+        { value: 'and', tsStart: 950, tsEnd: 1100 },
+        { value: 'icecream', tsStart: 1150, tsEnd: 1600 },
+        { value: '.', tsStart: 1600, tsEnd: 1620 },
+      ],
+    },
+    {
+      actor: 'SPEAKER1',
+      tokens: [
+        { value: 'We', tsStart: 2500, tsEnd: 2700 },
+        { value: 'meet', tsStart: 2750, tsEnd: 3000 },
+        { value: 'Anna', tsStart: 3050, tsEnd: 3400 },
+        { value: 'in', tsStart: 3450, tsEnd: 3550 },
+        { value: 'Warsaw', tsStart: 3600, tsEnd: 4100 },
+        { value: 'today', tsStart: 4150, tsEnd: 4500 },
+      ],
+    },
+    {
+      actor: 'SPEAKER2',
+      tokens: [
+        { value: 'Sounds', tsStart: 5500, tsEnd: 5900 },
+        { value: 'grate', tsStart: 5950, tsEnd: 6300, hints: [{ value: 'great', confidence: 0.7 }] },
+      ],
+    },
+  ],
+};
+
+describe('speech workspace in Chromium', () => {
+  let knex: Knex;
+  let browser: Browser;
+  let token: string;
+  let processId: number;
+  let documentId: number;
+  let writer: BuiltUser;
+  let page: Page;
+  const ids = { proofread: 0, entities: 0, person: 0 };
+  const contexts: BrowserContext[] = [];
+  const suffix = crypto.randomBytes(3).toString('hex');
+  const eventually = eventuallyMatches;
+
+  const steps = async () =>
+    (await api<{ steps: StepView[] }>(token, `/api/v2/document/${documentId}/state`)).steps;
+  const transcript = () => api<UtteranceView[]>(token, `/api/asr-documents/${documentId}/utterances`);
+  const words = (list: UtteranceView[]) => list.map((u) => u.tokens.map((t) => t.value).join(' '));
+  const workspaceUrl = () => `${BASE_URL}/entity/process/${processId}/document/${documentId}`;
+  const tokenEl = (p: Page, value: string) =>
+    p.locator('[data-testid="token"]').filter({ hasText: new RegExp(`^${value.replace(/[.?]/g, '\\$&')}$`) });
+  /** The workspace shows the saved transcript: every utterance's words as the API answers them. */
+  async function shownAsSaved(p: Page) {
+    const saved = await transcript();
+    await eventually(
+      () =>
+        p.locator('[data-testid="utterance"]').evaluateAll((els) =>
+          els.map((e) =>
+            Array.from((e as unknown as RowNode).querySelectorAll('[data-testid="token"]'))
+              .map((t) => t.textContent)
+              .join(' '),
+          ),
+        ),
+      (shown) => JSON.stringify(shown) === JSON.stringify(words(saved)),
+      'the page shows the saved transcript',
+    );
+    return saved;
+  }
+  const idle = (p: Page) => p.locator('[data-testid="speech-workspace"][data-editing-mode="NONE"]').waitFor();
+
+  beforeAll(async () => {
+    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    token = await tokenFor(admin.login, admin.password);
+    processId = await createProcess(token, `Speech workspace ${suffix}`);
+    writer = await buildUser(knex, {
+      authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
+    });
+    await api(token, `/api/process/${processId}/process-actors`, {
+      method: 'PUT',
+      body: JSON.stringify([
+        { actor: 'SPEAKER1', name: 'Interviewer' },
+        { actor: 'SPEAKER2', name: 'Guest' },
+      ]),
+    });
+    const nodes = await api<{ id: number; activityType: string }[]>(
+      token,
+      `/api/nodes?processId=${processId}`,
+    );
+    const upload = nodes.find((n) => n.activityType === 'HUP')!;
+    const node = async (body: Record<string, unknown>) =>
+      (
+        await api<{ id: number }>(token, '/api/nodes', {
+          method: 'POST',
+          body: JSON.stringify({ processId, ...body }),
+        })
+      ).id;
+    ids.proofread = await node({ name: 'Proofread', activityType: 'FILE_PARSER', autoStepStatus: 'WAITING' });
+    ids.entities = await node({ name: 'Entities', activityType: 'SPAN' });
+    ids.person = (
+      await api<{ id: number }>(token, `/api/node/${ids.entities}/ner-tag-type`, {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'Person',
+          backgroundColor: '#f8d7da',
+          textColor: '#58151c',
+          mandatory: false,
+          selectable: true,
+          disabled: false,
+        }),
+      })
+    ).id;
+    for (const [fromId, toId] of [
+      [upload.id, ids.proofread],
+      [ids.proofread, ids.entities],
+    ])
+      await api(token, '/api/edges', { method: 'POST', body: JSON.stringify({ fromId, toId }) });
+
+    const form = new FormData();
+    form.append('nodeId', String(upload.id));
+    form.append(
+      'file',
+      new Blob([JSON.stringify(TRANSCRIPT)], { type: 'application/json' }),
+      `interview-${suffix}.json`,
+    );
+    const res = await fetch(`${BASE_URL}/api/file-upload`, {
+      method: 'POST',
+      headers: { Authorization: token },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    documentId = ((await res.json()) as { id: number }).id;
+    // The upload types a .json file TEXTFILE (domain/upload-check.ts) though the parser reads it as a
+    // transcript: the recording's type is set as an audio upload would have it.
+    await knex('documents').where('id', documentId).update({ document_type: 'AUDIOFILE' });
+    await eventually(
+      steps,
+      (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
+      'the proofread step waits',
+    );
+    browser = await launch();
+    page = await signedInPage(browser, contexts, writer);
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await knex?.destroy();
+  });
+
+  it('opens the transcript with actors, and starts the proofread step', async () => {
+    await page.goto(workspaceUrl());
+    await page.getByTestId('speech-workspace').waitFor();
+    await shownAsSaved(page);
+    const actors = await page.getByTestId('utterance-actor').allTextContents();
+    expect(actors).toEqual(['Interviewer', 'Interviewer', 'Guest']);
+    // Punctuation is drawn with the word before it.
+    await tokenEl(page, 'icecream.').waitFor();
+    await page.getByTestId('step-action-startWorking').click();
+    await page.locator('[data-testid="workspace-mode"][data-mode="EDITING"]').waitFor();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
+    await page.getByTestId('audio-player').waitFor();
+    await shot(page, '60-speech-workspace');
+  });
+
+  it('fixes a word inline, refuses what the rules refuse, and keeps it after a reload', async () => {
+    await tokenEl(page, 'wrold').dblclick();
+    const input = page.getByTestId('token-editor-input');
+    await input.fill('one two three');
+    await page.getByTestId('token-editor-message').getByText('Max two words allowed').waitFor();
+    await input.fill('wor!d');
+    await page.getByTestId('token-editor-message').getByText('Invalid input').waitFor();
+    await input.fill('');
+    await page.getByTestId('token-editor-message').getByText('The word will be deleted').waitFor();
+    await shot(page, '61-speech-inline-edit');
+    await input.fill('world');
+    await input.press('Enter');
+    await eventually(transcript, (l) => words(l)[0] === 'Hello world and icecream.', 'the word is saved');
+    await page.reload();
+    await page.getByTestId('speech-workspace').waitFor();
+    await tokenEl(page, 'world').waitFor();
+    await shownAsSaved(page);
+  });
+
+  it('splits a word into two tokens, the second from the old end to the old end + 50 ms', async () => {
+    await tokenEl(page, 'icecream.').dblclick();
+    await page.getByTestId('token-editor-input').fill('ice cream.');
+    await page.getByTestId('token-editor-input').press('Enter');
+    const saved = await eventually(
+      transcript,
+      (l) => words(l)[0] === 'Hello world and ice cream.',
+      'the split is saved',
+    );
+    const cream = saved[0].tokens.find((t) => t.value === 'cream.')!;
+    expect([cream.tsStart, cream.tsEnd]).toEqual([1620, 1670]);
+    await shownAsSaved(page);
+  });
+
+  it('changes an utterance actor with p, arrows and Enter', async () => {
+    await idle(page);
+    await tokenEl(page, 'Sounds').click();
+    await page.keyboard.press('p');
+    await page.locator('[data-testid="speech-workspace"][data-editing-mode="ACTOR_CHANGE"]').waitFor();
+    await page.keyboard.press('ArrowRight'); // SPEAKER2 -> ARTIFACT
+    await page.keyboard.press('ArrowRight'); // -> SPEAKER1
+    await shot(page, '62-speech-actor-change');
+    await page.keyboard.press('Enter');
+    await eventually(transcript, (l) => l[2].actor === 'SPEAKER1', 'the actor is saved');
+    await idle(page);
+    await eventually(
+      () => page.getByTestId('utterance-actor').allTextContents(),
+      (a) => a[2] === 'Interviewer',
+      'the row shows the new actor',
+    );
+  });
+
+  it('extracts the selected tokens into a new utterance with e and saves it with Enter', async () => {
+    await tokenEl(page, 'Anna').click();
+    await tokenEl(page, 'in').click({ modifiers: ['Shift'] });
+    await page.keyboard.press('e');
+    await page
+      .locator('[data-testid="speech-workspace"][data-editing-mode="EXTRACT_NEW_UTTERANCE"]')
+      .waitFor();
+    // The first and last words cannot be extracted: the draft shows three utterances in place of one.
+    expect(await page.getByTestId('utterance').count()).toBe(5);
+    await shot(page, '63-speech-extract');
+    await page.keyboard.press('Enter');
+    const saved = await eventually(transcript, (l) => l.length === 5, 'the extraction is saved');
+    expect(words(saved).slice(1, 4)).toEqual(['We meet', 'Anna in', 'Warsaw today']);
+    // The list stays one chain in order.
+    for (let i = 0; i < saved.length; i++) {
+      expect(saved[i].prevId).toBe(i ? saved[i - 1].id : null);
+      expect(saved[i].nextId).toBe(i < saved.length - 1 ? saved[i + 1].id : null);
+    }
+    await idle(page);
+    await shownAsSaved(page);
+  });
+
+  it('marks a word unclear through the editing menu and picks a hint', async () => {
+    await tokenEl(page, 'meet').click({ button: 'right' });
+    await page.getByTestId('editing-menu').waitFor();
+    await page.getByTestId('menu-unclear').click();
+    await page.getByTestId('menu-unclear-toggle').click();
+    await eventually(
+      transcript,
+      (l) => l[1].tokens.find((t) => t.value === 'meet')?.unclear === true,
+      'the unclear mark is saved',
+    );
+    await page.locator('[data-testid="token"][data-unclear="true"]').filter({ hasText: 'meet' }).waitFor();
+
+    await tokenEl(page, 'grate').click({ button: 'right' });
+    await page.getByTestId('menu-hints').click();
+    await page.getByTestId('hints-menu').getByTestId('hint').first().waitFor();
+    expect(await page.getByTestId('hint').allTextContents()).toEqual(['great']);
+    await shot(page, '64-speech-hints');
+    await page.getByTestId('hint').click();
+    await eventually(transcript, (l) => words(l)[4] === 'Sounds great', 'the hint is saved');
+    await tokenEl(page, 'great').waitFor();
+  });
+
+  it('completes the proofread step and tags a token in the span step', async () => {
+    await page.getByTestId('step-accept-menu').click();
+    await page.getByTestId('step-action-complete').click();
+    await eventually(
+      steps,
+      (s) => s.some((x) => x.nodeId === ids.entities && x.status === 'WAITING'),
+      'the span step waits',
+    );
+    await page.reload();
+    await page.getByTestId('speech-workspace').waitFor();
+    await page.getByTestId('step-action-startWorking').click();
+    await page.locator('[data-testid="workspace-mode"][data-mode="LABELING"]').waitFor();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
+    await tokenEl(page, 'Anna').click({ button: 'right' });
+    await page.getByTestId('label-menu').waitFor();
+    await page.keyboard.type('Person');
+    await page.locator('[data-testid="label-option"][data-active="true"]').waitFor();
+    await page.keyboard.press('Enter');
+    await eventually(
+      () =>
+        api<{ type: string; nerTagTypeId: number; utteranceTokens: { id: number }[] }[]>(
+          token,
+          `/api/ner-tags?documentId=${documentId}`,
+        ),
+      (tags) => tags.some((t) => t.type === 'ASR_NER_TAG' && t.nerTagTypeId === ids.person),
+      'the token tag is saved',
+    );
+    await page.reload();
+    await page.locator('[data-testid="token"][data-tag-ids]').filter({ hasText: 'Anna' }).waitFor();
+    await shot(page, '65-speech-token-tag');
+  });
+
+  it('speaks Polish', async () => {
+    // The navbar's language menu (chooseLanguage's wait evaluates a string, which the CSP refuses when it polls).
+    const language = async (locale: 'en' | 'pl') => {
+      await page.getByTestId('language-menu').click();
+      await page.getByTestId(`language-${locale}`).click();
+    };
+    await language('pl');
+    await page.getByTestId('speech-mode').getByText('Zaznacz słowa i kliknij prawym przyciskiem').waitFor();
+    await tokenEl(page, 'Anna').click();
+    await shot(page, '66-speech-workspace-pl');
+    await language('en');
+    await page.getByTestId('speech-mode').getByText('Select words and right-click').waitFor();
+  });
+});
+
+describe('speech workspace on a real recording in Chromium', () => {
+  let knex: Knex;
+  let browser: Browser;
+  let token: string;
+  let processId: number;
+  let documentId: number;
+  let span: number;
+  let person: number;
+  const contexts: BrowserContext[] = [];
+  const suffix = crypto.randomBytes(3).toString('hex');
+
+  beforeAll(async () => {
+    knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
+    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    token = await tokenFor(admin.login, admin.password);
+    processId = await createProcess(token, `Speech recording ${suffix}`);
+    const nodes = await api<{ id: number; activityType: string }[]>(
+      token,
+      `/api/nodes?processId=${processId}`,
+    );
+    const upload = nodes.find((n) => n.activityType === 'HUP')!;
+    span = (
+      await api<{ id: number }>(token, '/api/nodes', {
+        method: 'POST',
+        body: JSON.stringify({ processId, name: 'Spans', activityType: 'SPAN' }),
+      })
+    ).id;
+    person = (
+      await api<{ id: number }>(token, `/api/node/${span}/ner-tag-type`, {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'Laughter',
+          backgroundColor: '#cfe2ff',
+          textColor: '#052c65',
+          mandatory: false,
+          selectable: true,
+          disabled: false,
+        }),
+      })
+    ).id;
+    await api(token, '/api/edges', {
+      method: 'POST',
+      body: JSON.stringify({ fromId: upload.id, toId: span }),
+    });
+    const form = new FormData();
+    form.append('nodeId', String(upload.id));
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await speech('the weather is nice today and we go to the park'))]),
+      `weather-${suffix}.wav`,
+    );
+    const res = await fetch(`${BASE_URL}/api/file-upload`, {
+      method: 'POST',
+      headers: { Authorization: token },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    documentId = ((await res.json()) as { id: number }).id;
+    await eventuallyMatches(
+      () => api<{ steps: StepView[] }>(token, `/api/v2/document/${documentId}/state`),
+      (s) => s.steps.some((x) => x.nodeId === span && x.status === 'WAITING'),
+      'the span step waits',
+    );
+    // The words of the sentence with times spread over the recording (what the recognizer makes of
+    // espeak-ng's voice varies by machine; the playback and the waveform are what this test is about).
+    await knex('utterances').where({ document_id: documentId }).delete();
+    const [utterance] = await knex('utterances')
+      .insert({ document_id: documentId, actor: 'SPEAKER1', prev_id: null, next_id: null })
+      .returning('id');
+    const words = 'the weather is nice today and we go to the park'.split(' ');
+    await knex('utterance_tokens').insert(
+      words.map((value, position) => ({
+        utterance_id: utterance.id,
+        position,
+        value,
+        ts_start: position * 250,
+        ts_end: position * 250 + 200,
+      })),
+    );
+    browser = await launch();
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await knex?.destroy();
+  });
+
+  it('plays with the spoken word highlighted, and tags a time span dragged on the waveform', async () => {
+    // the sentence lasts about 3 s; its words are timed 0.25 s apart from the start
+    const writer = await buildUser(knex, {
+      authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
+    });
+    const page = await signedInPage(browser, contexts, writer);
+    await page.goto(`${BASE_URL}/entity/process/${processId}/document/${documentId}`);
+    await page.getByTestId('speech-workspace').waitFor();
+    await page.locator('[data-testid="token"]').first().waitFor();
+    await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor({ timeout: 60000 });
+    // Space plays (focus on nothing in particular); the word being spoken is marked.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press(' ');
+    await page.locator('.sp-token-playing').first().waitFor({ timeout: 30000 });
+    await shot(page, '67-speech-playing');
+    await page.keyboard.press(' ');
+
+    await page.getByTestId('step-action-startWorking').click();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
+    const box = (await page.getByTestId('audio-player-waveform').boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.3, y, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.45, y, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId('label-menu').waitFor();
+    await page.keyboard.type('Laughter');
+    await page.locator('[data-testid="label-option"][data-active="true"]').waitFor();
+    await page.keyboard.press('Enter');
+    const tags = await eventuallyMatches(
+      () =>
+        api<{ id: number; type: string; nerTagTypeId: number; tsStart: number; tsEnd: number }[]>(
+          token,
+          `/api/ner-tags?documentId=${documentId}`,
+        ),
+      (list) => list.some((t) => t.type === 'TIMESPAN_TAG' && t.nerTagTypeId === person),
+      'the time span is saved',
+    );
+    const saved = tags.find((t) => t.type === 'TIMESPAN_TAG')!;
+    expect(saved.tsStart).toBeLessThan(saved.tsEnd);
+    expect(saved.tsStart % 10).toBe(0);
+    await page.reload();
+    const region = page.locator(`[data-testid="audio-player-waveform"] [data-region-id="${saved.id}"]`);
+    await region.waitFor({ state: 'attached', timeout: 60000 });
+    expect(await region.textContent()).toBe('Laughter');
+    await shot(page, '68-speech-time-span');
+  });
+});

@@ -1,0 +1,506 @@
+/**
+ * The speech-recognition workspace of an AUDIOFILE document (spec 2 sections 2 and 4), inside the frame the
+ * text workspace uses (header, tools, step sidebar, settings): the utterance editor above the audio player.
+ * The selected step's mode decides what the transcript does: EDITING (a file parser step) edits it (inline
+ * token edit, hints, the editing menu, p ] e and up/down), LABELING (span and lexicon steps) tags tokens
+ * through the label menu and time spans by dragging on the waveform, anything else only reads and plays.
+ *
+ * Keyboard (not while typing in a field or with a menu open): p actor change (left/right choose, Enter saves,
+ * Escape resets), ] extract the rest of the utterance, e extract the selection, up/down move the extracted
+ * block (Enter saves, Escape restores), left/right traverse tokens (Shift extends the selection), Space plays
+ * or pauses (mode NONE only), Enter edits the selected word, Delete deletes the selected tag (labelling),
+ * h (the frame) shows hidden tokens.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { modeSatisfies } from '@domain';
+import type { DocumentStateDTO } from '@domain/document-state-types';
+import type { TagTypeOption } from '@domain/tags';
+import { supportsLabelling } from '@domain/tags';
+import { clickedSegment, tokenAt } from '@domain/transcript-edit';
+import { toast } from '../../../components/toast';
+import { processQueries } from '../../processes/api';
+import { IssueForm } from '../../workspace/components/IssueForm';
+import { LabelMenu } from '../../workspace/components/LabelMenu';
+import {
+  typing,
+  StepLoading,
+  WorkspaceFrame,
+  type FrameContext,
+} from '../../workspace/components/WorkspaceFrame';
+import { useIssuesFollowTags } from '../../workspace/issuesApi';
+import { relationQueries } from '../../workspace/relationsApi';
+import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
+import { transcriptCalls, transcriptQueries, type TokenDTO } from '../transcriptApi';
+import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
+import {
+  actorOptions,
+  selectedTokens,
+  tagTimeMs,
+  tagsByToken,
+  timeline,
+  timespanRegions,
+  traverse,
+  windowOf,
+} from '../transcript';
+import { EditingMenu } from './EditingMenu';
+import { HintsMenu } from './HintsMenu';
+import { AudioPlayer, type AudioPlayerHandle, type RegionId } from './AudioPlayer';
+import { TokenEditor } from './TokenEditor';
+import { TokenTimeRange } from './TokenTimeRange';
+import { UtteranceList, type TokenEvents } from './UtteranceList';
+import '../editor.css';
+
+export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
+  return <WorkspaceFrame state={state}>{(ctx) => <SpeechMain state={state} ctx={ctx} />}</WorkspaceFrame>;
+}
+
+type Menu =
+  | { kind: 'editing'; x: number; y: number }
+  | { kind: 'hints'; x: number; y: number; token: TokenDTO; previous: TokenDTO | null }
+  | { kind: 'label'; x: number; y: number; tokens: TokenDTO[] }
+  | { kind: 'timespan'; x: number; y: number; start: number; end: number }
+  | { kind: 'issue'; x: number; y: number; tokens: TokenDTO[] };
+
+const PLAYING = 'sp-token-playing';
+
+function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const doc = state.document;
+  const { step, mode } = ctx;
+  const utterances = useQuery(transcriptQueries.utterances(doc.id));
+  const process = useQuery(processQueries.detail(doc.processId));
+  const tags = useQuery(tagQueries.ner(doc.id));
+  const graphs = useQuery(relationQueries.graphs(doc.id));
+  useIssuesFollowTags(doc.id);
+  const editing = mode === 'EDITING';
+  const labeling = mode === 'LABELING';
+  const nodeId = step?.nodeId ?? null;
+
+  const actors = useMemo(
+    () => actorOptions(process.data?.actors ?? [], t('speech.artifact')),
+    [process.data?.actors, t],
+  );
+  const editor = useTranscriptEditor({
+    documentId: doc.id,
+    nodeId,
+    editable: ctx.editable && editing,
+    saved: utterances.data ?? [],
+    actors: useMemo(() => actors.map((a) => a.actor), [actors]),
+  });
+  const { list, selection } = editor;
+  const [menu, setMenu] = useState<Menu | null>(null);
+  const [editingTokenId, setEditingTokenId] = useState<number | null>(null);
+  const [selectedTagId, setSelectedTagId] = useState<number | null>(null);
+  const hasGraphs = (graphs.data?.length ?? 0) > 0;
+  const downloadBlocked = ctx.settings['source-download-blocked'];
+  const canTag = ctx.editable && labeling && nodeId !== null;
+
+  const byToken = useMemo(() => tagsByToken(tags.data ?? []), [tags.data]);
+  const regions = useMemo(() => timespanRegions(tags.data ?? [], canTag), [tags.data, canTag]);
+  const times = useMemo(() => timeline(list), [list]);
+  const indexOf = useMemo(() => new Map(list.map((u, i) => [u.id, i])), [list]);
+  const chosen = useMemo(() => selectedTokens(list, selection), [list, selection]);
+
+  // --- playback: the spoken word marked on the DOM and kept in view ---
+  const rootRef = useRef<HTMLDivElement>(null);
+  const playerRef = useRef<AudioPlayerHandle | null>(null);
+  const playingId = useRef<number | null>(null);
+  const onTimeUpdate = useCallback(
+    (seconds: number) => {
+      const at = tokenAt(
+        times.map((p) => p.token),
+        seconds * 1000,
+      );
+      const id = at >= 0 ? times[at].token.id : null;
+      const root = rootRef.current;
+      if (!root) return;
+      if (playingId.current !== id && playingId.current !== null)
+        root.querySelector(`[data-token-id="${playingId.current}"]`)?.classList.remove(PLAYING);
+      playingId.current = id;
+      if (id === null) return;
+      // The word, else its window (not drawn while far from the viewport: scrolled to, it is drawn).
+      const el =
+        root.querySelector<HTMLElement>(`[data-token-id="${id}"]`) ??
+        root.querySelector<HTMLElement>(
+          `[data-window="${windowOf(indexOf.get(times[at].utteranceId) ?? 0)}"]`,
+        );
+      if (!el) return;
+      if (el.dataset.tokenId) el.classList.add(PLAYING);
+      const r = el.getBoundingClientRect();
+      const box = root.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) el.scrollIntoView({ block: 'center' });
+    },
+    [times, indexOf],
+  );
+
+  // --- tokens: click, context menu, double click ---
+  const tokenOf = (utteranceId: number, index: number) =>
+    list.find((u) => u.id === utteranceId)?.tokens[index] ?? null;
+
+  const onTokenClick = (utteranceId: number, index: number, e: MouseEvent) => {
+    if (editor.mode !== 'NONE') return;
+    const extend = e.shiftKey && selection?.utteranceId === utteranceId;
+    editor.setSelection(
+      extend ? { ...selection!, focus: index } : { utteranceId, anchor: index, focus: index },
+    );
+    const token = tokenOf(utteranceId, index);
+    const tag = token ? byToken.get(token.id)?.[0] : undefined;
+    setSelectedTagId(tag?.id ?? null);
+    if (token && !extend) {
+      const seg = clickedSegment(token);
+      playerRef.current?.seek(seg.start);
+    }
+  };
+
+  const onTokenContextMenu = (utteranceId: number, index: number, e: MouseEvent) => {
+    e.preventDefault();
+    if (editor.mode !== 'NONE') return;
+    const inSelection =
+      selection?.utteranceId === utteranceId &&
+      index >= Math.min(selection.anchor, selection.focus) &&
+      index <= Math.max(selection.anchor, selection.focus);
+    const sel = inSelection ? selection! : { utteranceId, anchor: index, focus: index };
+    if (!inSelection) editor.setSelection(sel);
+    const tokens = selectedTokens(list, sel);
+    if (editing) setMenu({ kind: 'editing', x: e.clientX, y: e.clientY });
+    else if (labeling && canTag) setMenu({ kind: 'label', x: e.clientX, y: e.clientY, tokens });
+  };
+
+  const onTokenDoubleClick = (utteranceId: number, index: number) => {
+    if (!editor.canWrite || editor.mode !== 'NONE') return;
+    const token = tokenOf(utteranceId, index);
+    if (token) setEditingTokenId(token.id);
+  };
+
+  const openHints = (x: number, y: number) => {
+    const token = chosen[0];
+    if (!token || !selection) return;
+    const u = list.find((x) => x.id === selection.utteranceId);
+    const at = u ? u.tokens.indexOf(token) : -1;
+    const previous = u && at > 0 ? u.tokens[at - 1] : null;
+    setMenu({ kind: 'hints', x, y, token, previous });
+  };
+
+  // --- tags ---
+  const refetchTags = () => queryClient.invalidateQueries({ queryKey: tagKeys.ner(doc.id) });
+  const tagOptions = useQuery({
+    ...transcriptQueries.options(
+      doc.id,
+      nodeId ?? 0,
+      menu?.kind === 'timespan' ? 'TIMESPAN_TAG' : 'ASR_NER_TAG',
+    ),
+    enabled: nodeId !== null && (menu?.kind === 'label' || menu?.kind === 'timespan'),
+  });
+
+  /** Spec 2 section 5 "Time-span tag save": a tag-type node and an active step are needed. */
+  const timespanRefusal = (): string | null => {
+    if (!step || !supportsLabelling(step.nodeDTO.activityType, 'TIMESPAN_TAG'))
+      return t('speech.tags.noNode');
+    if (!ctx.editable) return t('speech.tags.noStep');
+    return null;
+  };
+
+  const chooseTag = async (option: TagTypeOption) => {
+    const m = menu;
+    setMenu(null);
+    if (!m) return;
+    try {
+      if (m.kind === 'label')
+        await transcriptCalls.tagTokens(
+          doc.id,
+          option.optionId,
+          m.tokens.map((x) => x.id),
+        );
+      else if (m.kind === 'timespan')
+        await transcriptCalls.tagTimespan(doc.id, option.optionId, tagTimeMs(m.start), tagTimeMs(m.end));
+    } catch {
+      /* the API's toast */
+    }
+    await refetchTags();
+  };
+
+  const onRegionCreate = (start: number, end: number) => {
+    const refusal = timespanRefusal();
+    if (refusal) {
+      toast.error(refusal);
+      return;
+    }
+    const box = rootRef.current?.getBoundingClientRect();
+    setMenu({
+      kind: 'timespan',
+      x: (box?.left ?? 100) + 40,
+      y: (box?.bottom ?? 300) - 320,
+      start,
+      end,
+    });
+  };
+
+  const onRegionUpdate = async (id: RegionId, start: number, end: number) => {
+    const refusal = timespanRefusal();
+    if (refusal) {
+      toast.error(refusal);
+      await refetchTags();
+      return;
+    }
+    await transcriptCalls.resizeTimespan(Number(id), tagTimeMs(start), tagTimeMs(end)).catch(() => undefined);
+    await refetchTags();
+  };
+
+  const removeSelectedTag = async () => {
+    if (!canTag || selectedTagId === null) return;
+    const id = selectedTagId;
+    setSelectedTagId(null);
+    await tagCalls.remove(id).catch(() => undefined);
+    await refetchTags();
+  };
+
+  // The rows are memoised: they get stable callbacks that call the latest handlers.
+  const latest = useRef({
+    onTokenClick,
+    onTokenContextMenu,
+    onTokenDoubleClick,
+    editorOf: (_: TokenDTO): ReactNode => null,
+  });
+  latest.current = {
+    onTokenClick,
+    onTokenContextMenu,
+    onTokenDoubleClick,
+    editorOf: (token: TokenDTO) => (
+      <TokenEditor
+        token={token}
+        deletionAllowed={!hasGraphs}
+        onCancel={() => setEditingTokenId(null)}
+        onSave={(value) => {
+          setEditingTokenId(null);
+          void editor.saveTokenEdit(token, value, !hasGraphs);
+        }}
+      />
+    ),
+  };
+  const events = useMemo<TokenEvents>(
+    () => ({
+      onTokenClick: (u, i, e) => latest.current.onTokenClick(u, i, e),
+      onTokenContextMenu: (u, i, e) => latest.current.onTokenContextMenu(u, i, e),
+      onTokenDoubleClick: (u, i) => latest.current.onTokenDoubleClick(u, i),
+    }),
+    [],
+  );
+  const renderEditor = useCallback((token: TokenDTO) => latest.current.editorOf(token), []);
+
+  // --- keyboard (spec 2 section 4) ---
+  const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  keyHandler.current = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || menu || editingTokenId !== null) return;
+    if (typing(window.document.activeElement)) return;
+    const key = e.key;
+    const handled = () => e.preventDefault();
+    if (editor.mode === 'ACTOR_CHANGE') {
+      if (key === 'ArrowLeft' || key === 'ArrowRight') editor.stepActor(key === 'ArrowRight' ? 1 : -1);
+      else if (key === 'Enter') void editor.apply();
+      else if (key === 'Escape') editor.cancel();
+      else return;
+      return handled();
+    }
+    if (editor.mode === 'EXTRACT_TOKEN' || editor.mode === 'EXTRACT_NEW_UTTERANCE') {
+      if (key === 'ArrowUp' || key === 'ArrowDown') editor.moveBlock(key === 'ArrowDown' ? 1 : -1);
+      else if (key === 'Enter') void editor.apply();
+      else if (key === 'Escape') editor.cancel();
+      else return;
+      return handled();
+    }
+    if (key === ' ') {
+      playerRef.current?.togglePlay();
+      return handled();
+    }
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      const next = traverse(list, selection, key === 'ArrowRight' ? 1 : -1, e.shiftKey);
+      editor.setSelection(next);
+      if (next) {
+        const el = rootRef.current?.querySelector(
+          `[data-utterance-id="${next.utteranceId}"] [data-testid="token"]`,
+        );
+        el?.closest('[data-utterance-id]')?.scrollIntoView({ block: 'nearest' });
+      }
+      return handled();
+    }
+    if (key === 'Escape') {
+      editor.setSelection(null);
+      setSelectedTagId(null);
+      return;
+    }
+    if (editing && key === 'p') {
+      if (editor.startActorChange()) handled();
+    } else if (editing && key === ']') {
+      if (editor.startExtract('rest')) handled();
+    } else if (editing && key === 'e') {
+      if (editor.startExtract('selection')) handled();
+    } else if (editing && key === 'Enter' && chosen.length === 1 && editor.canWrite) {
+      setEditingTokenId(chosen[0].id);
+      handled();
+    } else if (labeling && (key === 'Delete' || key === 'Backspace') && selectedTagId !== null) {
+      void removeSelectedTag();
+      handled();
+    }
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => keyHandler.current(e);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (!step || step.status === 'PROCESSING' || utterances.isPending) return <StepLoading step={step} />;
+
+  return (
+    <div
+      className="sp"
+      data-testid="speech-workspace"
+      data-editing-mode={editor.mode}
+      data-editable={ctx.editable}
+    >
+      <div className="sp-bar small text-body-secondary" data-testid="speech-mode">
+        {editor.mode === 'NONE' ? (
+          <span>
+            {t(editing ? 'speech.hint.editing' : labeling ? 'speech.hint.labeling' : 'speech.hint.reading')}
+          </span>
+        ) : (
+          <span className="fw-semibold text-body">{t(`speech.mode.${editor.mode}`)}</span>
+        )}
+        {editor.busy && <span className="ms-2">{t('speech.saving')}</span>}
+      </div>
+      <div
+        className="sp-list"
+        ref={rootRef}
+        data-testid="utterances"
+        tabIndex={-1}
+        style={{
+          fontSize: 'var(--ws-font-size)',
+          lineHeight: 'var(--ws-line-height)',
+          color: 'var(--ws-font-color)',
+        }}
+      >
+        <UtteranceList
+          list={list}
+          actors={actors}
+          selection={selection}
+          actorDraft={editor.actorDraft}
+          draftBlock={editor.draftBlock}
+          tagsByToken={byToken}
+          selectedTagId={selectedTagId}
+          showHidden={ctx.showHidden}
+          editingTokenId={editingTokenId}
+          renderEditor={renderEditor}
+          rootRef={rootRef}
+          events={events}
+        />
+      </div>
+      <AudioPlayer
+        ref={playerRef}
+        documentId={doc.id}
+        mimeType={doc.mimeType}
+        playbackEnabled={editor.mode === 'NONE'}
+        downloadBlocked={downloadBlocked}
+        regions={regions}
+        selectedRegionId={selectedTagId}
+        regionCreationEnabled={canTag}
+        onRegionClick={(id) => setSelectedTagId(Number(id))}
+        onTimeUpdate={onTimeUpdate}
+        onRegionCreate={onRegionCreate}
+        onRegionUpdate={(id, s, e) => void onRegionUpdate(id, s, e)}
+      />
+      {menu?.kind === 'editing' && (
+        <EditingMenu
+          x={menu.x}
+          y={menu.y}
+          tokens={chosen}
+          canWrite={editor.canWrite}
+          downloadBlocked={downloadBlocked}
+          canExtract={editor.canExtractSelection}
+          hasGraphs={hasGraphs}
+          canReportIssue={modeSatisfies(ctx.processMode, 'WRITE')}
+          renderTimeRange={(token, done) => (
+            <TokenTimeRange
+              token={token}
+              onSave={(s, e) => {
+                done();
+                void editor.setTimes(token, s, e);
+              }}
+            />
+          )}
+          onHints={() => openHints(menu.x, menu.y)}
+          onEdit={() => {
+            setMenu(null);
+            setEditingTokenId(chosen[0]?.id ?? null);
+          }}
+          onExtract={() => {
+            setMenu(null);
+            editor.startExtract('selection');
+          }}
+          onDelete={() => {
+            setMenu(null);
+            void editor.deleteTokens(chosen);
+          }}
+          onUnclear={(unclear) => {
+            setMenu(null);
+            void editor.setUnclear(chosen, unclear);
+          }}
+          onProperty={(p) => {
+            setMenu(null);
+            void editor.toggleProperty(chosen, p);
+          }}
+          onReportIssue={() => setMenu({ kind: 'issue', x: menu.x, y: menu.y, tokens: chosen })}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      {menu?.kind === 'hints' && (
+        <HintsMenu
+          x={menu.x}
+          y={menu.y}
+          documentId={doc.id}
+          token={menu.token}
+          previous={menu.previous}
+          onPick={(value) => {
+            const token = menu.token;
+            setMenu(null);
+            void editor.setValue(token, value);
+          }}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      {(menu?.kind === 'label' || menu?.kind === 'timespan') && (
+        <LabelMenu
+          x={menu.x}
+          y={menu.y}
+          options={tagOptions.data}
+          purpose="new"
+          selectedText={
+            menu.kind === 'label'
+              ? menu.tokens.map((x) => x.value).join(' ')
+              : `${menu.start.toFixed(2)} s – ${menu.end.toFixed(2)} s`
+          }
+          occurrences={0}
+          onReportIssue={
+            menu.kind === 'label' && modeSatisfies(ctx.processMode, 'WRITE')
+              ? () => setMenu({ kind: 'issue', x: menu.x, y: menu.y, tokens: menu.tokens })
+              : undefined
+          }
+          onChoose={(option) => void chooseTag(option)}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      {menu?.kind === 'issue' && (
+        <IssueForm
+          x={menu.x}
+          y={menu.y}
+          documentId={doc.id}
+          stepId={step.id}
+          anchor={{ tokenIds: menu.tokens.map((x) => x.id) }}
+          subject={menu.tokens.map((x) => x.value).join(' ')}
+          onClose={() => setMenu(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * The utterance editor's state (spec 2 section 4): the selection, the editing mode (NONE, EXTRACT_TOKEN,
+ * EXTRACT_NEW_UTTERANCE, ACTOR_CHANGE), the draft transcript of an extraction in progress (new utterances
+ * with ids from -1 down) and the actor being chosen, and the writes: Enter saves the mode's change, Escape
+ * restores what was saved. Token writes (inline edit, hints, the editing menu) go straight to the token
+ * routes. After every write the transcript is refetched.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import {
+  canExtractRest,
+  canExtractSelection,
+  checkTokenEdit,
+  cycleActor,
+  dropEmpty,
+  extractRest,
+  extractSelection,
+  moveExtracted,
+  splitTokenTimes,
+  transcriptBatch,
+  type Extraction,
+} from '@domain/transcript-edit';
+import {
+  transcriptCalls,
+  transcriptKeys,
+  type TokenDTO,
+  type TokenProperty,
+  type UtteranceDTO,
+} from '../transcriptApi';
+import { selectionRange, type Selection } from '../transcript';
+
+export type EditingMode = 'NONE' | 'EXTRACT_TOKEN' | 'EXTRACT_NEW_UTTERANCE' | 'ACTOR_CHANGE';
+
+interface Draft {
+  list: UtteranceDTO[];
+  extraction: Extraction;
+  block: TokenDTO[];
+}
+
+export interface EditorDeps {
+  documentId: number;
+  /** The active step's node (the writes name it); null: nothing can be written. */
+  nodeId: number | null;
+  editable: boolean;
+  saved: UtteranceDTO[];
+  actors: readonly string[];
+}
+
+const tokenInput = (t: TokenDTO) => ({
+  id: t.id,
+  utteranceId: t.utteranceId,
+  value: t.value,
+  tsStart: t.tsStart ?? 0,
+  tsEnd: t.tsEnd ?? t.tsStart ?? 0,
+  properties: t.properties,
+  unclear: t.unclear,
+});
+
+export function useTranscriptEditor({ documentId, nodeId, editable, saved, actors }: EditorDeps) {
+  const queryClient = useQueryClient();
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const [mode, setMode] = useState<EditingMode>('NONE');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [actorDraft, setActorDraft] = useState<{ utteranceId: number; actor: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const list = draft?.list ?? saved;
+  const canWrite = editable && nodeId !== null;
+
+  const refetch = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: transcriptKeys.utterances(documentId) }),
+    [queryClient, documentId],
+  );
+
+  /** Runs a write once at a time; the transcript is refetched whatever the answer. */
+  const write = useCallback(
+    async (run: (node: number) => Promise<unknown>): Promise<boolean> => {
+      if (!canWrite || nodeId === null) return false;
+      setBusy(true);
+      try {
+        await run(nodeId);
+        return true;
+      } catch {
+        return false; // the API's toast has told the user
+      } finally {
+        await refetch();
+        setBusy(false);
+      }
+    },
+    [canWrite, nodeId, refetch],
+  );
+
+  const selectedUtterance = useMemo(
+    () => (selection ? (list.find((u) => u.id === selection.utteranceId) ?? null) : null),
+    [list, selection],
+  );
+
+  // --- modes ---
+
+  const startActorChange = () => {
+    if (!canWrite || mode !== 'NONE' || !selectedUtterance || selectedUtterance.id < 0) return false;
+    setActorDraft({ utteranceId: selectedUtterance.id, actor: selectedUtterance.actor });
+    setMode('ACTOR_CHANGE');
+    return true;
+  };
+
+  const stepActor = (dir: 1 | -1) =>
+    setActorDraft((d) => (d ? { ...d, actor: cycleActor(actors, d.actor, dir) } : d));
+
+  const canExtractRestNow =
+    canWrite &&
+    mode === 'NONE' &&
+    !!selectedUtterance &&
+    !!selection &&
+    canExtractRest(selectedUtterance.tokens, selectionRange(selection)[0]);
+  const canExtractSelectionNow =
+    canWrite &&
+    mode === 'NONE' &&
+    !!selectedUtterance &&
+    !!selection &&
+    canExtractSelection(selectedUtterance.tokens, ...selectionRange(selection));
+
+  const startExtract = (kind: 'rest' | 'selection') => {
+    if (!selection || !selectedUtterance) return false;
+    if (kind === 'rest' ? !canExtractRestNow : !canExtractSelectionNow) return false;
+    const [from, to] = selectionRange(selection);
+    const r =
+      kind === 'rest'
+        ? extractRest(saved, selectedUtterance.id, from)
+        : extractSelection(saved, selectedUtterance.id, from, to);
+    if (!r) return false;
+    const block = r.list.find((u) => u.id === r.extraction.blockId)!.tokens;
+    setDraft({ list: r.list as UtteranceDTO[], extraction: r.extraction, block });
+    setMode(kind === 'rest' ? 'EXTRACT_TOKEN' : 'EXTRACT_NEW_UTTERANCE');
+    setSelection({ utteranceId: r.extraction.blockId, anchor: 0, focus: block.length - 1 });
+    return true;
+  };
+
+  const moveBlock = (dir: 1 | -1) => {
+    if (!draft) return;
+    const r = moveExtracted(draft.list, draft.extraction, draft.block, dir);
+    if (!r) return;
+    setDraft({ ...draft, list: r.list as UtteranceDTO[], extraction: r.extraction });
+    const host = r.list.find((u) => u.tokens.includes(draft.block[0]));
+    if (host) {
+      const at = host.tokens.indexOf(draft.block[0]);
+      setSelection({ utteranceId: host.id, anchor: at, focus: at + draft.block.length - 1 });
+    }
+  };
+
+  const cancel = () => {
+    setDraft(null);
+    setActorDraft(null);
+    setMode('NONE');
+  };
+
+  /** Enter: saves the mode's change (the actor, or the extraction's new and changed utterances). */
+  const apply = async () => {
+    if (mode === 'ACTOR_CHANGE' && actorDraft) {
+      const u = saved.find((x) => x.id === actorDraft.utteranceId);
+      const d = actorDraft;
+      cancel();
+      if (!u || u.actor === d.actor) return;
+      await write((node) => transcriptCalls.updateUtterance(node, { id: u.id, actor: d.actor }));
+      return;
+    }
+    if (draft) {
+      const batch = transcriptBatch(saved, dropEmpty(draft.list));
+      cancel();
+      setSelection(null);
+      if (batch.length) await write((node) => transcriptCalls.saveBatch(node, documentId, batch));
+    }
+  };
+
+  // --- token writes ---
+
+  /** The inline edit's save: the value, a second word as a new token after it, or the token deleted. */
+  const saveTokenEdit = (token: TokenDTO, input: string, deletionAllowed: boolean) => {
+    const check = checkTokenEdit(input, deletionAllowed);
+    if (check.kind === 'error') return Promise.resolve(false);
+    if (check.kind === 'delete') return write((node) => transcriptCalls.deleteToken(node, token.id));
+    const [first, second] = check.words;
+    return write(async (node) => {
+      if (first !== token.value)
+        await transcriptCalls.updateToken(node, { ...tokenInput(token), value: first });
+      if (second !== undefined)
+        await transcriptCalls.createToken(node, {
+          utteranceId: token.utteranceId,
+          value: second,
+          ...splitTokenTimes(token),
+        });
+    });
+  };
+
+  const setValue = (token: TokenDTO, value: string) =>
+    write((node) => transcriptCalls.updateToken(node, { ...tokenInput(token), value }));
+
+  const setUnclear = (tokens: readonly TokenDTO[], unclear: boolean) =>
+    write(async (node) => {
+      for (const t of tokens) await transcriptCalls.updateToken(node, { ...tokenInput(t), unclear });
+    });
+
+  /** Sets the property on every token, or removes it when all of them have it. */
+  const toggleProperty = (tokens: readonly TokenDTO[], property: TokenProperty) => {
+    const all = tokens.every((t) => t.properties.includes(property));
+    return write(async (node) => {
+      for (const t of tokens) {
+        const properties = all
+          ? t.properties.filter((p) => p !== property)
+          : [...t.properties.filter((p) => p !== property), property];
+        await transcriptCalls.updateToken(node, { ...tokenInput(t), properties });
+      }
+    });
+  };
+
+  const setTimes = (token: TokenDTO, tsStart: number, tsEnd: number) =>
+    write((node) =>
+      transcriptCalls.updateToken(node, {
+        ...tokenInput(token),
+        tsStart: Math.round(tsStart),
+        tsEnd: Math.round(tsEnd),
+      }),
+    );
+
+  const deleteTokens = (tokens: readonly TokenDTO[]) =>
+    write(async (node) => {
+      for (const t of tokens) await transcriptCalls.deleteToken(node, t.id);
+    }).then((ok) => {
+      setSelection(null);
+      return ok;
+    });
+
+  return {
+    list,
+    selection,
+    setSelection,
+    selectedUtterance,
+    mode,
+    actorDraft,
+    draftBlock: draft?.block ?? null,
+    busy,
+    canWrite,
+    canExtractRest: canExtractRestNow,
+    canExtractSelection: canExtractSelectionNow,
+    startActorChange,
+    stepActor,
+    startExtract,
+    moveBlock,
+    apply,
+    cancel,
+    saveTokenEdit,
+    setValue,
+    setUnclear,
+    toggleProperty,
+    setTimes,
+    deleteTokens,
+  };
+}
+
+export type TranscriptEditor = ReturnType<typeof useTranscriptEditor>;
