@@ -102,6 +102,8 @@ async function main(): Promise<number> {
       NODE_ENV: 'production',
       // The API documentation is on, as an administrator who wants it runs the app (issue 15).
       APP_PROFILES: 'dev,api-docs',
+      // The worker serves its Temporal metrics here; the API reads them into management/prometheus.
+      WORKER_METRICS_PORT: String(await freePort()),
       // The suites share the database: this worker must not move their nodes' schedules to its queue.
       SCHEDULE_SYNC: 'off',
       // Nor start workflows of documents the suites insert without one.

@@ -66,6 +66,11 @@ export interface AppConfig {
   listResultWindow: number;
   /** Audit events older than this many days are deleted (AUDIT_RETENTION_DAYS, default 30; api/services/audits.ts). */
   auditRetentionDays: number;
+  /**
+   * The workers' Prometheus endpoints whose metrics `management/prometheus` and the metrics page add to the
+   * API's (WORKER_METRICS_URLS, comma-separated; by default the one worker of WORKER_METRICS_PORT on this host).
+   */
+  workerMetricsUrls: string[];
 }
 
 /**
@@ -180,6 +185,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
     outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
+    workerMetricsUrls: env.WORKER_METRICS_URLS
+      ? env.WORKER_METRICS_URLS.split(',')
+          .map((u) => u.trim())
+          .filter(Boolean)
+      : env.WORKER_METRICS_PORT
+        ? [`http://127.0.0.1:${positive(env, 'WORKER_METRICS_PORT', 9464)}/metrics`]
+        : [],
     oidc:
       env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID
         ? {

@@ -32,7 +32,8 @@ import { maskObject, maskValue } from '../../server/masking';
 import { loggerLevelSchema } from './logger-body';
 import { body, idParam } from '../validate';
 import { badRequest } from '../errors';
-import { jhiMetrics } from '../services/metrics';
+import { jhiMetrics, scrapeWorkers, workerFamilies, workerSummary } from '../services/metrics';
+import { writeExposition } from '../../server/prometheus-text';
 import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
 
@@ -187,12 +188,17 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
 
   router.get('/prometheus', async (ctx) => {
     const { registry } = watched().metrics;
+    const [own, workers] = await Promise.all([registry.metrics(), scrapeWorkers(config.workerMetricsUrls)]);
     ctx.type = registry.contentType;
-    ctx.body = await registry.metrics();
+    ctx.body = own + writeExposition(workerFamilies(workers));
   });
 
   router.get('/jhimetrics', async (ctx) => {
-    ctx.body = await jhiMetrics(watched().metrics.registry);
+    const [own, workers] = await Promise.all([
+      jhiMetrics(watched().metrics.registry),
+      scrapeWorkers(config.workerMetricsUrls),
+    ]);
+    ctx.body = { ...own, workers: workerSummary(workers) };
   });
 
   router.get('/threaddump', (ctx) => {

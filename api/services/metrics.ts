@@ -9,13 +9,16 @@
  *   (one count query grouped by status per scrape, cached 15 s; the gauge is absent while Temporal is down);
  * - `tracker_sessions`: the activity tracker's open sessions on this process.
  * The worker runs in another process: its SDK metrics (task slots, activity and workflow task latencies,
- * failures) are exposed by the Temporal runtime on the worker's own port (WORKER_METRICS_PORT,
- * workflows/worker.ts) and scraped there.
+ * failures) are served by the Temporal runtime on the worker's own port (WORKER_METRICS_PORT,
+ * workflows/worker.ts); the API reads the endpoints of WORKER_METRICS_URLS on each scrape and adds their
+ * families, labelled `worker` (scrapeWorkers, workerFamilies; server/prometheus-text.ts), and the metrics
+ * page shows their activities by type (workerSummary).
  */
 import type { Context, Next } from 'koa';
 import type { Knex } from 'knex';
 import client from 'prom-client';
 import type { TemporalGateway } from '../temporal';
+import { mergeWorkers, type Family } from '../../server/prometheus-text';
 
 export const HTTP_METRIC = 'http_server_requests_seconds';
 /** Workflow types counted by status. */
@@ -238,4 +241,63 @@ function countGc(m: JsonMetric | undefined): number {
   return (m?.values ?? [])
     .filter((v) => v.metricName === 'nodejs_gc_duration_seconds_count')
     .reduce((s, v) => s + v.value, 0);
+}
+
+/** One worker's metrics endpoint read, or null when it did not answer within `timeoutMs`. */
+export interface WorkerScrape {
+  worker: string;
+  text: string | null;
+}
+
+/** Reads the workers' Prometheus endpoints (configured by the operator: WORKER_METRICS_URLS), in parallel. */
+export async function scrapeWorkers(urls: readonly string[], timeoutMs = 2000): Promise<WorkerScrape[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      const worker = new URL(url).host;
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+        return { worker, text: res.ok ? await res.text() : null };
+      } catch {
+        return { worker, text: null };
+      }
+    }),
+  );
+}
+
+/** The workers' families for the exposition, with `workbench_worker_up{worker}` saying which answered. */
+export function workerFamilies(scrapes: WorkerScrape[]): Family[] {
+  const up: Family = {
+    name: 'workbench_worker_up',
+    help: "1 when the worker's metrics endpoint answered the API's scrape, else 0",
+    type: 'gauge',
+    samples: scrapes.map((s) => ({
+      name: 'workbench_worker_up',
+      labels: { worker: s.worker },
+      value: s.text === null ? 0 : 1,
+    })),
+  };
+  const answered = scrapes.filter((s): s is { worker: string; text: string } => s.text !== null);
+  return scrapes.length ? [up, ...mergeWorkers(answered)] : [];
+}
+
+/** What the metrics page shows of the workers: activities run and failed by type, free task slots. */
+export function workerSummary(scrapes: WorkerScrape[]) {
+  const families = mergeWorkers(
+    scrapes.filter((s): s is { worker: string; text: string } => s.text !== null),
+  );
+  const samples = (name: string) => families.flatMap((f) => f.samples).filter((s) => s.name === name);
+  const activities: Record<string, { count: number; failed: number }> = {};
+  for (const s of samples('temporal_activity_execution_latency_count'))
+    (activities[s.labels.activity_type] ??= { count: 0, failed: 0 }).count += s.value;
+  for (const s of samples('temporal_activity_execution_failed'))
+    (activities[s.labels.activity_type] ??= { count: 0, failed: 0 }).failed += s.value;
+  const slotsAvailable: Record<string, number> = {};
+  for (const s of samples('temporal_worker_task_slots_available'))
+    slotsAvailable[s.labels.worker_type] = (slotsAvailable[s.labels.worker_type] ?? 0) + s.value;
+  return {
+    configured: scrapes.length,
+    reachable: scrapes.filter((s) => s.text !== null).length,
+    activities,
+    slotsAvailable,
+  };
 }

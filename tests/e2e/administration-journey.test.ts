@@ -130,8 +130,19 @@ describe('administration journey in Chromium', () => {
 
     // 6. the metrics page draws its charts; the API docs open
     await adminMenu('metrics');
-    await admin.getByTestId('metrics-summary').waitFor();
+    await admin
+      .getByTestId('metrics-summary')
+      .filter({ hasText: /Workers answering\s*1 \/ 1(?!\d)/ })
+      .waitFor();
     await admin.getByTestId('chart-routes').locator('canvas').waitFor();
+    await admin.getByTestId('chart-activities').waitFor();
+    // the worker's own Temporal metrics, read by the API into its exposition, labelled with the worker
+    const exposition = await (
+      await fetch(`${BASE_URL}/management/prometheus`, { headers: { Authorization: await apiToken() } })
+    ).text();
+    expect(exposition).toMatch(/^workbench_worker_up\{worker="127\.0\.0\.1:\d+"\} 1$/m);
+    expect(exposition).toMatch(/^temporal_worker_task_slots_available\{worker="127\.0\.0\.1:\d+",/m);
+    expect(exposition.match(/^# TYPE temporal_worker_task_slots_available gauge$/gm)).toHaveLength(1);
     await adminMenu('docs');
     await admin
       .getByTestId('api-docs-swagger')

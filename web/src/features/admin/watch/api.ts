@@ -44,6 +44,13 @@ export interface JhiMetricsDTO {
   };
   workflows: Record<string, Record<string, number>>;
   tracker: { sessions: number | null };
+  /** the workers' metrics endpoints (WORKER_METRICS_URLS), read on each call */
+  workers: {
+    configured: number;
+    reachable: number;
+    activities: Record<string, { count: number; failed: number }>;
+    slotsAvailable: Record<string, number>;
+  };
 }
 
 export interface ThreadDumpDTO {

@@ -124,6 +124,7 @@ export function MetricsPage() {
                 `${m.eventLoop.activeHandles} / ${m.eventLoop.activeRequests}`,
               ],
               [t('adminWatch.metrics.trackerSessions'), String(m.tracker.sessions ?? 0)],
+              [t('adminWatch.metrics.workers'), `${m.workers.reachable} / ${m.workers.configured}`],
             ].map(([label, value]) => (
               <div key={label} className="col-6 col-md-3">
                 <div className="border rounded p-2 h-100">
@@ -212,6 +213,34 @@ export function MetricsPage() {
                   scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } },
                 }}
               />
+            </Card>
+            <Card title={t('adminWatch.metrics.activitiesChart')} testId="chart-activities">
+              {Object.keys(m.workers.activities).length === 0 ? (
+                <p className="small text-body-secondary mb-0" data-testid="chart-activities-empty">
+                  {m.workers.configured
+                    ? t('adminWatch.metrics.noActivities')
+                    : t('adminWatch.metrics.noWorkers')}
+                </p>
+              ) : (
+                <Bar
+                  data={{
+                    labels: Object.keys(m.workers.activities),
+                    datasets: [
+                      {
+                        label: t('adminWatch.metrics.activitiesRun'),
+                        data: Object.values(m.workers.activities).map((a) => a.count),
+                        backgroundColor: '#3b5bdb',
+                      },
+                      {
+                        label: t('adminWatch.metrics.activitiesFailed'),
+                        data: Object.values(m.workers.activities).map((a) => a.failed),
+                        backgroundColor: '#e03131',
+                      },
+                    ],
+                  }}
+                  options={{ animation: false, indexAxis: 'y', scales: { x: { beginAtZero: true } } }}
+                />
+              )}
             </Card>
             <Card title={t('adminWatch.metrics.codes')} testId="metrics-codes">
               <table className="table table-sm small mb-0">
