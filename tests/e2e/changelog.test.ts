@@ -1,6 +1,6 @@
 /**
  * Changelog (issue 15 section 4) in Chromium: reachable signed out and from the header's version label, the
- * spec's versions v1.11 to v0.10 with Features and Bugfixes after this product's releases, in English and
+ * spec's versions v1.11 to v0.10 with Features and Bugfixes, then this product's releases, in English and
  * in Polish. Screenshot in tests/artifacts/.
  */
 import { buildUser } from '../support/harness';
@@ -21,7 +21,8 @@ describe('changelog in Chromium', () => {
     const history = versions.filter((v) => v?.startsWith('v'));
     expect(history[0]).toBe('v1.11');
     expect(history[history.length - 1]).toBe('v0.10');
-    expect(versions.indexOf('v1.11')).toBeGreaterThan(0); // own releases first
+    expect(versions[0]).toBe('v1.11'); // the spec's versions first, then this product's releases
+    expect(versions.indexOf('2026.11.24')).toBeGreaterThan(versions.indexOf('v0.10'));
     const v111 = anonymous.locator('[data-version="v1.11"]');
     expect(await v111.textContent()).toContain('Bugfixes');
     expect(await v111.textContent()).toContain('A completed step stays completed');

@@ -1,4 +1,4 @@
-/** Changelog (spec 3 "Changelog page"; issue 15 section 4): this product's releases, then the spec's history. */
+/** Changelog (spec 3 "Changelog page"; issue 15 section 4): the spec's versions v1.11 to v0.10, then this product's releases. */
 import { useTranslation } from 'react-i18next';
 import { OWN_RELEASES, SPEC_HISTORY, type Release, type Text } from './changelog';
 
@@ -62,12 +62,12 @@ export function ChangelogPage() {
   return (
     <div className="container py-4" style={{ maxWidth: 880 }} data-testid="changelog-page">
       <h1 className="h3 mb-4">{t('changelog.title')}</h1>
-      <h2 className="h4 mb-3">{t('changelog.own')}</h2>
-      {OWN_RELEASES.map((r) => (
+      <h2 className="h4 mb-3">{t('changelog.history')}</h2>
+      {SPEC_HISTORY.map((r) => (
         <ReleaseCard key={r.version} release={r} lang={lang} />
       ))}
-      <h2 className="h4 mt-4 mb-3">{t('changelog.history')}</h2>
-      {SPEC_HISTORY.map((r) => (
+      <h2 className="h4 mt-4 mb-3">{t('changelog.own')}</h2>
+      {OWN_RELEASES.map((r) => (
         <ReleaseCard key={r.version} release={r} lang={lang} />
       ))}
     </div>

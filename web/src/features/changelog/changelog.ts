@@ -1,6 +1,7 @@
 /**
  * The changelog (spec 3 "Changelog page"; issue 15 section 4), the one data file of the page: the
- * specification's history v0.10 to v1.11, then this product's own releases, newest first within each part.
+ * specification's history v0.10 to v1.11, then this product's own releases (the order issue 15 asks for),
+ * newest first within each part.
  * Every entry is written in English and Polish; the page shows the current locale's.
  *
  * The spec names the range (v0.10 to v1.11) and the highlights of that history without saying which version
