@@ -20,18 +20,20 @@ describe('graph and node configuration in Chromium', () => {
   async function addNext(fromName: string, type: string, name: string): Promise<void> {
     // On a loaded machine the graph may redraw (its layout after a refetch) between the chooser's opening and
     // the click, and the chooser the click landed on is gone: open it again, as a user would, a few times.
+    // The redraw may also close the chooser before its option is clicked: that is retried the same way.
     for (let attempt = 1; ; attempt++) {
-      await node(fromName).hover();
-      await node(fromName).getByTestId('graph-node-add').click();
-      await page
-        .getByTestId('node-type-chooser')
-        .locator(`[data-testid="node-type-option"][data-type="${type}"]`)
-        .click();
       try {
+        await node(fromName).hover();
+        await node(fromName).getByTestId('graph-node-add').click();
+        await page
+          .getByTestId('node-type-chooser')
+          .locator(`[data-testid="node-type-option"][data-type="${type}"]`)
+          .click({ timeout: 10000 });
         await page.getByTestId('add-node-modal').waitFor({ timeout: 5000 });
         break;
       } catch (err) {
         if (attempt >= 3) throw err;
+        await page.keyboard.press('Escape');
       }
     }
     await page.getByTestId('add-node-name').fill(name);
