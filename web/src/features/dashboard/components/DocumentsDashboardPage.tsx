@@ -22,6 +22,7 @@ import type { StepStatus } from '@domain/steps';
 import { useDebounced } from '../../../components/hooks';
 import { IconClose, IconEye, IconFile, IconSearch } from '../../../components/icons';
 import { Pagination } from '../../../components/Pagination';
+import { DashboardTabs } from './DashboardTabs';
 import { FIRST_PAGE, NO_ANSWER, pageCount, type PagePosition } from '../../../components/pagination';
 import { useSession } from '../../account/session';
 import { nodeQueries } from '../../graph/api';
@@ -118,22 +119,14 @@ function DocumentsDashboard({
   return (
     <div className="card shadow-sm border-0" data-testid="documents-dashboard" data-tab={tab}>
       <div className="card-header bg-body border-bottom-0 pb-0 d-flex flex-wrap align-items-end gap-2">
-        <ul className="nav nav-tabs card-header-tabs me-auto documents-tabs" role="tablist">
-          {tabs.map((id) => (
-            <li className="nav-item" key={id}>
-              <button
-                type="button"
-                role="tab"
-                className={`nav-link ${tab === id ? 'active' : ''}`}
-                aria-selected={tab === id}
-                onClick={() => setTab(id)}
-                data-testid={`documents-tab-${id}`}
-              >
-                {t(`dashboard.documentTabs.${id}`)}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <DashboardTabs
+          tabs={tabs}
+          tab={tab}
+          onTab={setTab}
+          labelKey="dashboard.documentTabs"
+          testIdPrefix="documents-tab"
+          className="me-auto documents-tabs"
+        />
         <div className="d-flex flex-wrap gap-2 mb-2">
           <button
             type="button"

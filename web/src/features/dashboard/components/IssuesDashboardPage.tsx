@@ -14,6 +14,7 @@ import { DOCUMENT_INFO_PAGE_SIZE, IssueStatuses, type IssueStatus } from '@domai
 import { useDebounced } from '../../../components/hooks';
 import { IconComment } from '../../../components/icons';
 import { Pagination } from '../../../components/Pagination';
+import { DashboardTabs } from './DashboardTabs';
 import { FIRST_PAGE, NO_ANSWER, pageCount, type PagePosition } from '../../../components/pagination';
 import { useSession } from '../../account/session';
 import { useProcessAccessMode } from '../../processes/api';
@@ -100,22 +101,13 @@ function IssuesDashboard({
   return (
     <div className="card shadow-sm border-0" data-testid="issues-dashboard" data-tab={tab}>
       <div className="card-header bg-body border-bottom-0 pb-0">
-        <ul className="nav nav-tabs card-header-tabs" role="tablist">
-          {tabs.map((id) => (
-            <li className="nav-item" key={id}>
-              <button
-                type="button"
-                role="tab"
-                className={`nav-link ${tab === id ? 'active' : ''}`}
-                aria-selected={tab === id}
-                onClick={() => setTab(id)}
-                data-testid={`issues-tab-${id}`}
-              >
-                {t(`dashboard.issueTabs.${id}`)}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <DashboardTabs
+          tabs={tabs}
+          tab={tab}
+          onTab={setTab}
+          labelKey="dashboard.issueTabs"
+          testIdPrefix="issues-tab"
+        />
       </div>
       <div className="card-body border-bottom d-flex flex-wrap gap-2 align-items-center">
         <input
