@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import { badRequest } from './errors';
-import { idParam } from './validate';
+import { pageQuery } from './validate';
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -26,11 +26,7 @@ export function pageRequest(
   query: Context['query'],
   opts: { defaultSize: number; sorts: Readonly<Record<string, string>>; defaultSort: string },
 ): PageRequest {
-  const [pageRaw] = values(query.page);
-  const [sizeRaw] = values(query.size);
-  const page = pageRaw === undefined || pageRaw === '' ? 0 : idParam(pageRaw, 'page');
-  const size = sizeRaw === undefined || sizeRaw === '' ? opts.defaultSize : idParam(sizeRaw, 'size');
-  if (size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`size must be from 1 to ${MAX_PAGE_SIZE}`);
+  const { page, size } = pageQuery({ query }, opts.defaultSize, MAX_PAGE_SIZE);
   const given = values(query.sort).filter((s) => s.trim() !== '');
   const sort = (given.length ? given : [opts.defaultSort]).map((s) => {
     const [property, direction = 'asc'] = s.split(',').map((p) => p.trim());

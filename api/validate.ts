@@ -97,15 +97,25 @@ export function idParam(value: unknown, name = 'id'): number {
   return Number(text);
 }
 
-/** `?page&size` of a paged list: page from 0 (default 0), size 1..100 (default `defaultSize`); else 400. */
-export function pageQuery(ctx: Context, defaultSize: number): { page: number; size: number } {
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const pageRaw = first(ctx.query.page);
-  const sizeRaw = first(ctx.query.size);
-  const page = pageRaw === undefined ? 0 : idParam(pageRaw, 'page');
-  const size = sizeRaw === undefined ? defaultSize : idParam(sizeRaw, 'size');
-  if (size < 1 || size > 100)
-    throw new HttpError(400, { message: 'error.http.400', detail: 'page >= 0 and 1 <= size <= 100' });
+/** The first value of a query parameter (`?a=1&a=2` gives '1'). */
+export const firstValue = (v: string | string[] | undefined): string | undefined =>
+  Array.isArray(v) ? v[0] : v;
+
+/**
+ * `?page&size` of a paged list: page from 0 (default 0), size 1..`max` (default `defaultSize`); an empty
+ * value is the default; anything else is a 400.
+ */
+export function pageQuery(
+  ctx: { query: Context['query'] },
+  defaultSize: number,
+  max = 100,
+): { page: number; size: number } {
+  const pageRaw = firstValue(ctx.query.page);
+  const sizeRaw = firstValue(ctx.query.size);
+  const page = pageRaw === undefined || pageRaw === '' ? 0 : idParam(pageRaw, 'page');
+  const size = sizeRaw === undefined || sizeRaw === '' ? defaultSize : idParam(sizeRaw, 'size');
+  if (size < 1 || size > max)
+    throw new HttpError(400, { message: 'error.http.400', detail: `page >= 0 and 1 <= size <= ${max}` });
   return { page, size };
 }
 

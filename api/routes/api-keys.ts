@@ -10,6 +10,7 @@ import { currentUser, refuseApiKeyCaller } from '../auth';
 import { FieldErrorCollector, notFound } from '../errors';
 import { createApiKey, deleteApiKey, listApiKeys } from '../services/api-keys';
 import { AuditTypes, recordAudit } from '../services/audits';
+import { setTotal } from '../paging';
 import { body, idParam, pageQuery } from '../validate';
 import { API_KEY_PAGE_SIZE, expirationDateRule, expirationInstant } from '../../domain/api-keys';
 
@@ -24,7 +25,7 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     refuseApiKeyCaller(ctx);
     const { page, size } = pageQuery(ctx, API_KEY_PAGE_SIZE);
     const result = await listApiKeys(knex, user.id, page, size);
-    ctx.set('X-Total-Count', String(result.page.totalElements));
+    setTotal(ctx, result.page.totalElements);
     ctx.body = result;
   });
 

@@ -33,15 +33,12 @@ import { stepResults } from '../../db/queries/export';
 import type { AppDeps } from '../app';
 import { currentUser } from '../auth';
 import { fieldErrors } from '../errors';
-import { idParam } from '../validate';
+import { firstValue, idParam } from '../validate';
 import { nodeWithAccess } from './labels';
 
 const OBJECT = 'stepResultExport';
 
-function queryText(ctx: Context, name: string): string | undefined {
-  const raw = ctx.query[name];
-  return Array.isArray(raw) ? raw[0] : raw;
-}
+const queryText = (ctx: Context, name: string): string | undefined => firstValue(ctx.query[name]);
 
 /** The formatted text of a batch; `first` says whether a row was written before (JSON's commas). */
 function formatBatch(

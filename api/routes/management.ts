@@ -30,7 +30,8 @@ import { httpLogPage } from '../../db/queries/http-logs';
 import { isLogLevel, LOG_LEVELS, listLoggers, setLogLevel } from '../../server/logger';
 import { maskObject, maskValue } from '../../server/masking';
 import { loggerLevelSchema } from './logger-body';
-import { body, idParam } from '../validate';
+import { setTotal } from '../paging';
+import { body, pageQuery } from '../validate';
 import { badRequest } from '../errors';
 import { jhiMetrics, scrapeWorkers, workerFamilies, workerSummary } from '../services/metrics';
 import { writeExposition } from '../../server/prometheus-text';
@@ -246,13 +247,11 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
   });
 
   router.get('/http-logs', async (ctx) => {
-    const page = ctx.query.page === undefined ? 0 : idParam(ctx.query.page, 'page');
-    const size = ctx.query.size === undefined ? 25 : idParam(ctx.query.size, 'size');
-    if (size < 1 || size > 100) throw badRequest('size must be from 1 to 100');
+    const { page, size } = pageQuery(ctx, 25);
     // Entries of the last second may still be in this process's buffer.
     await watched().httpLogs.flush();
     const { rows, total } = await httpLogPage(knex, page, size);
-    ctx.set('X-Total-Count', String(total));
+    setTotal(ctx, total);
     ctx.body = rows;
   });
 

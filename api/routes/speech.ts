@@ -28,7 +28,8 @@ import * as asr from '../services/asr-documents';
 import * as documents from '../services/documents';
 import { nerTagsOfToken } from '../services/tags';
 import * as speech from '../services/utterances';
-import { body, idParam, MAX_ID, stepIdsQuery } from '../validate';
+import { setTotal } from '../paging';
+import { body, firstValue, idParam, MAX_ID, pageQuery, stepIdsQuery } from '../validate';
 import { documentById, renameDocument } from '../../db/queries/documents';
 import { nodeRef, obligatoryUploadNode } from '../../db/queries/nodes';
 import { tokenById } from '../../db/queries/utterances';
@@ -84,15 +85,6 @@ export const asrUpdateSchema = z.object({
   filename: z.string().nullish(),
 });
 
-/** `?page&size` of the asr-document list (size 1 to 100, default 20). */
-function pageOf(ctx: Context): asr.Page {
-  const page = ctx.query.page === undefined ? 0 : idParam(ctx.query.page, 'page');
-  const size = ctx.query.size === undefined ? 20 : idParam(ctx.query.size, 'size');
-  if (size < 1 || size > 100)
-    throw new HttpError(400, { message: 'error.http.400', detail: 'Parameter size must be from 1 to 100' });
-  return { page, size };
-}
-
 export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router();
   const store = createFileStore(config.filesDir);
@@ -145,7 +137,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
       .throwIfAny();
     const found = existing
       ? await speech.documentOfUtterance(knex, existing.id)
-      : await knex('documents').where('id', named!).first('id as documentId', 'process_id as processId');
+      : await documentById(knex, named!).then((d) => d && { documentId: d.id, processId: d.processId });
     const doc = inProcess(user, found, node, 'document');
     if (named && named !== doc.documentId) throw unreachable(user, 'document');
     const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
@@ -253,9 +245,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
   const respondPage = async (ctx: Context, query: string | null) => {
     const user = currentUser(ctx);
     const processIds = await readableProcesses(ctx, user);
-    const { rows, total } = await asr.listAsrDocuments(knex, processIds, query, pageOf(ctx));
-    ctx.set('X-Total-Count', String(total));
-    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
+    const { rows, total } = await asr.listAsrDocuments(knex, processIds, query, pageQuery(ctx, 20));
+    setTotal(ctx, total);
     ctx.body = rows;
   };
 
@@ -265,8 +256,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
   });
 
   router.get('/api/_search/asr-documents', async (ctx) => {
-    const q = ctx.query.query;
-    await respondPage(ctx, (Array.isArray(q) ? q[0] : q) ?? '');
+    await respondPage(ctx, firstValue(ctx.query.query) ?? '');
   });
 
   /** An asr document the caller holds the mode on (another process's answers like an unknown one). */

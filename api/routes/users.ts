@@ -20,7 +20,7 @@ import {
   missingComponents,
   unknownRoles,
 } from '../services/user-admin';
-import { body, idParam } from '../validate';
+import { body, firstValue, idParam } from '../validate';
 import { Roles } from '../../domain/enums';
 import {
   authorityShapeRule,
@@ -60,8 +60,6 @@ export const schemas = {
 };
 
 type AuthorityBody = z.infer<typeof authoritySchema>;
-
-const firstValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** A new entity may not carry an id (JHipster's `idexists`); an update must. */
 const idExists = () =>

@@ -31,7 +31,8 @@ import type { AuthUser } from '../auth';
 import { mayReadDocumentOf, unreachable } from '../auth';
 import { FieldErrorCollector, fieldErrors, HttpError } from '../errors';
 import { MAX_ID, parse } from '../validate';
-import { first, listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
+import { firstValue as first } from '../validate';
+import { listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
 
 const id = z.number().int().min(0).max(MAX_ID);
 const ids = z.array(id).min(1).max(1000);

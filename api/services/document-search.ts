@@ -27,7 +27,8 @@ import {
 import { assertProcessMode, type AuthUser } from '../auth';
 import { FieldErrorCollector } from '../errors';
 import { MAX_ID, parse } from '../validate';
-import { first, listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
+import { firstValue as first } from '../validate';
+import { listPageRequest, pageAndCount, type ListAnswer, type ListPageRequest } from './list-paging';
 
 const id = z.number().int().min(0).max(MAX_ID);
 export const documentSearchBodySchema = z.object({

@@ -14,6 +14,7 @@ import {
   utteranceTokens,
   type TokenRow,
   type UtteranceRow,
+  UTTERANCE_COLUMNS,
 } from '../../db/queries/utterances';
 import {
   ARTIFACT_ACTOR,
@@ -58,9 +59,7 @@ export async function documentOfToken(
 
 /** One utterance with its tokens in order. */
 export async function utteranceDTO(knex: Knex, id: number): Promise<UtteranceDTO | null> {
-  const u: UtteranceRow | undefined = await knex('utterances')
-    .where('id', id)
-    .first('id', 'document_id as docId', 'actor', 'prev_id as prevId', 'next_id as nextId');
+  const u: UtteranceRow | undefined = await knex('utterances').where('id', id).first(UTTERANCE_COLUMNS);
   if (!u) return null;
   return { ...u, tokens: await utteranceTokens(knex, [id]) };
 }
