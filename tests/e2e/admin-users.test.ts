@@ -8,7 +8,17 @@ import crypto from 'node:crypto';
 import knexFactory from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildUser } from '../support/harness';
-import { BASE_URL, api, apiToken, createProcess, launch, settledCount, shot, signedInPage } from './support';
+import { createUserWithGrants, signInAfterAFailure } from './admin-pages';
+import {
+  BASE_URL,
+  apiToken,
+  createProcess,
+  launch,
+  settledCount,
+  shot,
+  signedInPage,
+  uploadNodeOf,
+} from './support';
 
 describe('user administration in Chromium', () => {
   let browser: Browser;
@@ -22,11 +32,6 @@ describe('user administration in Chromium', () => {
   let hidden: { id: number; name: string };
   let nodeId: number;
   let hiddenNodeId: number;
-
-  const uploadNodeOf = async (token: string, processId: number) =>
-    (await api<{ id: number; activityType: string }[]>(token, `/api/nodes?processId=${processId}`)).find(
-      (n) => n.activityType === 'HUP',
-    )!.id;
 
   beforeAll(async () => {
     const token = await apiToken();
@@ -58,29 +63,11 @@ describe('user administration in Chromium', () => {
   });
 
   it('creates a user with READ on a process and WRITE on a node, chosen from pickers', async () => {
-    await admin.getByTestId('admin-menu').click();
-    await admin.getByTestId('menu-admin-user-management').click();
-    await admin.getByTestId('users-table').waitFor();
-    await admin.getByTestId('users-create').click();
-    await admin.getByTestId('user-login').fill(login);
-    await admin.getByTestId('user-email').fill(`${login}@example.test`);
-    await admin.getByTestId('user-firstName').fill('Anna');
-    await admin.getByTestId('user-lastName').fill('Notator');
-    await admin.getByTestId('user-password').fill(password);
-    await admin.getByTestId('user-langKey').selectOption('pl');
-
-    await admin.getByTestId('user-authorities-scope').selectOption('PROCESS');
-    await admin.getByTestId('user-authorities-process').selectOption({ label: readable.name });
-    await admin.getByTestId('user-authorities-mode').selectOption('READ');
-    await admin.getByTestId('user-authorities-add').click();
-    await admin.getByTestId('user-authorities-scope').selectOption('NODE');
-    await admin.getByTestId('user-authorities-process').selectOption({ label: nodeProcess.name });
-    await admin.getByTestId('user-authorities-node').selectOption(String(nodeId));
-    await admin.getByTestId('user-authorities-mode').selectOption('WRITE');
-    await admin.getByTestId('user-authorities-add').click();
-    const rows = admin.getByTestId('user-authorities-row-name');
-    expect(await settledCount(rows, 2)).toBe(2);
-    expect(await rows.allTextContents()).toEqual([readable.name, expect.stringContaining(nodeProcess.name)]);
+    await createUserWithGrants(
+      admin,
+      { login, password, firstName: 'Anna', lastName: 'Notator', langKey: 'pl' },
+      { readProcess: readable.name, nodeProcess: nodeProcess.name, nodeId },
+    );
     await shot(admin, 'admin-user-create');
     await admin.getByTestId('user-save').click();
 
@@ -97,18 +84,7 @@ describe('user administration in Chromium', () => {
   });
 
   it('the new user, in a second browser context, sees only what the authorities allow', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    await page.goto(`${BASE_URL}/lp/login`);
-    await page.getByTestId('login-username').fill(login);
-    await page.getByTestId('login-password').fill('not-the-password');
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('login-error').waitFor();
-    await page.getByTestId('login-password').fill(password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL(/\/entity\/process$/);
+    const page = await signInAfterAFailure(browser, contexts, login, password);
 
     // the process list holds the process granted READ, not the others
     const processRows = page.getByTestId('process-row');

@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { buildUser } from '../support/harness';
+import { createUserWithGrants, signInAfterAFailure } from './admin-pages';
 import {
   api,
   apiToken,
@@ -56,23 +57,11 @@ describe('administration journey in Chromium', () => {
 
   it('walks the administration of issue 15 end to end', async () => {
     // 1. the administrator creates the user, its authorities chosen from the pickers
-    await adminMenu('user-management');
-    await admin.getByTestId('users-create').click();
-    await admin.getByTestId('user-login').fill(login);
-    await admin.getByTestId('user-email').fill(`${login}@example.test`);
-    await admin.getByTestId('user-firstName').fill('Jan');
-    await admin.getByTestId('user-lastName').fill('Journey');
-    await admin.getByTestId('user-password').fill(password);
-    await admin.getByTestId('user-authorities-scope').selectOption('PROCESS');
-    await admin.getByTestId('user-authorities-process').selectOption({ label: readable.name });
-    await admin.getByTestId('user-authorities-mode').selectOption('READ');
-    await admin.getByTestId('user-authorities-add').click();
-    await admin.getByTestId('user-authorities-scope').selectOption('NODE');
-    await admin.getByTestId('user-authorities-process').selectOption({ label: nodeProcess.name });
-    await admin.getByTestId('user-authorities-node').selectOption(String(nodeId));
-    await admin.getByTestId('user-authorities-mode').selectOption('WRITE');
-    await admin.getByTestId('user-authorities-add').click();
-    expect(await settledCount(admin.getByTestId('user-authorities-row-name'), 2)).toBe(2);
+    await createUserWithGrants(
+      admin,
+      { login, password, firstName: 'Jan', lastName: 'Journey' },
+      { readProcess: readable.name, nodeProcess: nodeProcess.name, nodeId },
+    );
     await admin.getByTestId('user-save').click();
     await admin.waitForURL(/\/admin\/user-management$/);
 
@@ -80,18 +69,7 @@ describe('administration journey in Chromium', () => {
     await adminMenu('tracker');
     await admin.waitForURL(/\/admin\/tracker$/);
     await admin.locator('[data-testid="tracker-status"][data-connected="true"]').waitFor();
-    const context = await suite.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    suite.contexts.push(context);
-    user = await context.newPage();
-    user.setDefaultTimeout(15000);
-    await user.goto(`${BASE_URL}/lp/login`);
-    await user.getByTestId('login-username').fill(login);
-    await user.getByTestId('login-password').fill('not-the-password');
-    await user.getByTestId('login-submit').click();
-    await user.getByTestId('login-error').waitFor();
-    await user.getByTestId('login-password').fill(password);
-    await user.getByTestId('login-submit').click();
-    await user.waitForURL(/\/entity\/process$/);
+    user = await signInAfterAFailure(suite.browser, suite.contexts, login, password);
     const trackerRow = admin.locator(`[data-testid="tracker-row"][data-user="${login}"]`);
     await trackerRow.getByTestId('tracker-page-cell').filter({ hasText: '/entity/process' }).waitFor();
 
@@ -106,6 +84,8 @@ describe('administration journey in Chromium', () => {
       .getByTestId('tracker-page-cell')
       .filter({ hasText: `/entity/process/${readable.id}/documents` })
       .waitFor();
+    // the page itself, not only its route: then nothing refused it
+    await user.getByTestId('document-list').waitFor();
     expect(await user.getByTestId('not-authorized').count()).toBe(0);
     await shot(admin, '96-journey-tracker');
 
