@@ -197,6 +197,8 @@ export function ApiKeysPage() {
             remove.mutate(deleting.id, {
               onSuccess: () => {
                 if (created?.id === deleting.id) setCreated(null);
+                // the last key of a later page: back to the page before, which has keys
+                if (data?.content.length === 1 && page > 0) setPage(page - 1);
                 setDeleting(null);
               },
             })

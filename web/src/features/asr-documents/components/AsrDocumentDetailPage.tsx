@@ -5,13 +5,9 @@ import { Link, useParams } from 'react-router-dom';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { processQueries } from '../../processes/api';
 import { asrQueries } from '../api';
+import { formatClock } from '../../speech/components/UtteranceList';
 
 /** mm:ss of a time in ms. */
-const clock = (ms: number | null) => {
-  if (ms === null) return '';
-  const s = Math.floor(ms / 1000);
-  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-};
 
 export function AsrDocumentDetailPage() {
   const { t } = useTranslation();
@@ -50,7 +46,7 @@ export function AsrDocumentDetailPage() {
                 {actorName(u.actor)}
               </span>
               <span className="text-body-secondary small align-self-start">
-                {clock(u.tokens[0]?.tsStart ?? null)}
+                {formatClock(u.tokens[0]?.tsStart ?? null)}
               </span>
               <span data-testid="asr-utterance-tokens">{u.tokens.map((k) => k.value).join(' ')}</span>
             </li>
