@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { createKnex } from '../db/connection';
 import { indexDocument } from '../activities/rag';
 import { rankChunks, retrieve } from '../activities/rag/retrieve';
+import { seededRandom } from './lib/seeded-random';
 
 export interface RagBenchResults {
   chunks: number;
@@ -22,18 +23,6 @@ export interface RagBenchResults {
   seedMs: number;
   indexMsPerDocument: number;
   retrievalMs: { p50: number; p95: number; max: number };
-}
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SYLLABLES = [
@@ -89,7 +78,7 @@ export async function benchRag(opts: {
   documents: number;
 }): Promise<RagBenchResults> {
   const knex = createKnex(opts.databaseUrl);
-  const rand = prng(16);
+  const rand = seededRandom(16);
   try {
     const vocabulary = words(rand, 5000, SYLLABLES, 3);
     // places: 4 syllables from another set, so no filler word is a place
