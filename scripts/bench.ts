@@ -72,13 +72,20 @@ const sizeFromEnv = (name: string, fallback: number) => {
 };
 
 async function main() {
-  const cli = ensureTemporalCli();
-  const temporalPromise = startTemporalDevServer(cli, { uiPort: null });
-  const bundlePromise = bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows/index'),
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
-  });
+  // BENCH_ONLY=rag needs neither Temporal nor the workflow bundle: neither is started (on a loaded machine
+  // they take minutes).
+  const engineless = process.env.BENCH_ONLY === 'rag';
+  const notStarted = () => Promise.reject(new Error('not started with BENCH_ONLY=rag'));
+  const temporalPromise = engineless
+    ? (notStarted() as ReturnType<typeof startTemporalDevServer>)
+    : startTemporalDevServer(ensureTemporalCli(), { uiPort: null });
+  const bundlePromise = engineless
+    ? (notStarted() as ReturnType<typeof bundleWorkflowCode>)
+    : bundleWorkflowCode({
+        workflowsPath: require.resolve('../workflows/index'),
+        workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+        logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+      });
   // Settled either way, so a failure of one does not leave the other running unobserved.
   temporalPromise.catch(() => {});
   bundlePromise.catch(() => {});
@@ -170,7 +177,7 @@ async function main() {
           const bundle = await bundlePromise;
           const engine = await benchEngine({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: bundle.code,
             filesDir,
             roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
@@ -191,7 +198,7 @@ async function main() {
         })();
 
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
-    temporal = await temporalPromise;
+    if (!engineless) temporal = await temporalPromise;
     const workspace =
       only === 'lists' ||
       only === 'graph' ||
@@ -202,7 +209,7 @@ async function main() {
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: (await bundlePromise).code,
             filesDir,
             chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
@@ -217,7 +224,7 @@ async function main() {
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: (await bundlePromise).code,
             filesDir,
           });
@@ -242,7 +249,7 @@ async function main() {
         ? undefined
         : await benchSpeech({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: (await bundlePromise).code,
             filesDir,
             seconds: sizeFromEnv('BENCH_SPEECH_SECONDS', 7200),
@@ -278,7 +285,7 @@ async function main() {
         ? undefined
         : await benchTracker({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             clients: sizeFromEnv('BENCH_TRACKER_CLIENTS', 1000),
             reports: sizeFromEnv('BENCH_TRACKER_REPORTS', 300),
           });
