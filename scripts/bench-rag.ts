@@ -60,6 +60,7 @@ const ATTRIBUTES = [
 ];
 
 function words(rand: () => number, n: number, syllables: readonly string[], parts: number): string[] {
+  if (syllables.length ** parts < n) throw new Error(`${n} words cannot be made of ${parts} syllables`);
   const out = new Set<string>();
   while (out.size < n) {
     let w = '';
@@ -80,7 +81,7 @@ export async function benchRag(opts: {
   const knex = createKnex(opts.databaseUrl);
   const rand = seededRandom(16);
   try {
-    const vocabulary = words(rand, 5000, SYLLABLES, 3);
+    const vocabulary = words(rand, 5000, SYLLABLES, 4);
     // places: 4 syllables from another set, so no filler word is a place
     const places = words(rand, 60, ['zor', 'qua', 'xen', 'yl', 'wix', 'jor', 'fev', 'hul'], 3);
     const [process] = await knex('processes')
