@@ -43,6 +43,29 @@ export interface RelationsWorld {
   tag: Record<'anna' | 'warsaw' | 'acme' | 'jan' | 'krakow' | 'nobody', number>;
 }
 
+/** A selectable NER tag type of a SPAN node (black text), added through the API; its id. */
+export async function addNerTagType(
+  token: string,
+  nodeId: number,
+  name: string,
+  backgroundColor: string,
+): Promise<number> {
+  const body = {
+    name,
+    backgroundColor,
+    textColor: '#000000',
+    mandatory: false,
+    selectable: true,
+    disabled: false,
+  };
+  return (
+    await api<{ id: number }>(token, `/api/node/${nodeId}/ner-tag-type`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    })
+  ).id;
+}
+
 export async function buildRelationsWorld(
   knex: Knex,
   { processName, filename, text }: { processName: string; filename: string; text: string },
@@ -61,14 +84,7 @@ export async function buildRelationsWorld(
     handlesRelations: true,
   });
   const tagType = (name: string, backgroundColor: string) =>
-    post(`/api/node/${span}/ner-tag-type`, {
-      name,
-      backgroundColor,
-      textColor: '#000000',
-      mandatory: false,
-      selectable: true,
-      disabled: false,
-    });
+    addNerTagType(token, span, name, backgroundColor);
   const person = await tagType('Person', '#f8d7da');
   const place = await tagType('Place', '#cfe2ff');
   const org = await tagType('Org', '#d1e7dd');

@@ -30,6 +30,8 @@ import {
   tokenFor,
   uploadNodeOf,
 } from './support';
+import { addNerTagType } from './relations-world';
+import { uploadTranscript } from './transcript-upload';
 
 interface UtteranceView {
   id: number;
@@ -105,17 +107,8 @@ describe('relations between token tags in the speech workspace', () => {
     });
     const post = async (path: string, body: Record<string, unknown>) =>
       (await api<{ id: number }>(token, path, { method: 'POST', body: JSON.stringify(body) })).id;
-    const tagType = (name: string, backgroundColor: string) =>
-      post(`/api/node/${ids.entities}/ner-tag-type`, {
-        name,
-        backgroundColor,
-        textColor: '#000000',
-        mandatory: false,
-        selectable: true,
-        disabled: false,
-      });
-    ids.person = await tagType('Person', '#f8d7da');
-    ids.place = await tagType('Place', '#cfe2ff');
+    ids.person = await addNerTagType(token, ids.entities, 'Person', '#f8d7da');
+    ids.place = await addNerTagType(token, ids.entities, 'Place', '#cfe2ff');
     ids.livesIn = await post('/api/ner-tag-relation-types', {
       nodeId: ids.entities,
       name: 'lives in',
@@ -126,23 +119,7 @@ describe('relations between token tags in the speech workspace', () => {
     });
     await addEdges(token, [upload, parse], [parse, ids.entities]);
 
-    const form = new FormData();
-    form.append('nodeId', String(upload));
-    form.append(
-      'file',
-      new Blob([JSON.stringify(TRANSCRIPT)], { type: 'application/json' }),
-      `talk-${suffix}.json`,
-    );
-    const res = await fetch(`${BASE_URL}/api/file-upload`, {
-      method: 'POST',
-      headers: { Authorization: token },
-      body: form,
-    });
-    expect(res.status).toBe(201);
-    documentId = ((await res.json()) as { id: number }).id;
-    // The upload types a .json file TEXTFILE (domain/upload-check.ts) though the parser reads it as a
-    // transcript: the recording's type is set as an audio upload would have it.
-    await suite.knex('documents').where('id', documentId).update({ document_type: 'AUDIOFILE' });
+    documentId = await uploadTranscript(suite.knex, token, upload, TRANSCRIPT, `talk-${suffix}.json`);
     await eventually(
       () =>
         api<{ steps: { nodeId: number; status: string }[] }>(token, `/api/v2/document/${documentId}/state`),
@@ -201,7 +178,8 @@ describe('relations between token tags in the speech workspace', () => {
         `[data-testid="relation-arc"][data-from="${tag.anna}"][data-to="${tag.warsaw}"][data-pending="true"]`,
       )
       .waitFor();
-    expect(await page.getByTestId('draft-relation').textContent()).toBe('“Anna Kowalska”lives in“Warsaw”');
+    // the row names the tags by their words (then its remove button)
+    expect(await page.getByTestId('draft-relation').textContent()).toBe('“Anna Kowalska”lives in“Warsaw”×');
     await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
     await shot(page, '68-speech-relation-draft');
     await page.getByTestId('relation-create').click();
@@ -220,7 +198,7 @@ describe('relations between token tags in the speech workspace', () => {
       )
       .waitFor();
     expect(await page.getByTestId('relation-row').allTextContents()).toEqual([
-      '“Anna Kowalska”lives in“Warsaw”',
+      '“Anna Kowalska”lives in“Warsaw”×',
     ]);
     await page.getByTestId('relation-graph-toggle').click();
     await page.getByTestId('relation-graph-node').nth(1).waitFor();

@@ -18,6 +18,7 @@ import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { speech } from '../support/media';
 import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
+import { uploadTranscript } from './transcript-upload';
 
 interface StepView {
   id: number;
@@ -164,23 +165,7 @@ describe('speech workspace in Chromium', () => {
     ])
       await api(token, '/api/edges', { method: 'POST', body: JSON.stringify({ fromId, toId }) });
 
-    const form = new FormData();
-    form.append('nodeId', String(upload.id));
-    form.append(
-      'file',
-      new Blob([JSON.stringify(TRANSCRIPT)], { type: 'application/json' }),
-      `interview-${suffix}.json`,
-    );
-    const res = await fetch(`${BASE_URL}/api/file-upload`, {
-      method: 'POST',
-      headers: { Authorization: token },
-      body: form,
-    });
-    expect(res.status).toBe(201);
-    documentId = ((await res.json()) as { id: number }).id;
-    // The upload types a .json file TEXTFILE (domain/upload-check.ts) though the parser reads it as a
-    // transcript: the recording's type is set as an audio upload would have it.
-    await knex('documents').where('id', documentId).update({ document_type: 'AUDIOFILE' });
+    documentId = await uploadTranscript(knex, token, upload.id, TRANSCRIPT, `interview-${suffix}.json`);
     await eventually(
       steps,
       (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
