@@ -6,7 +6,8 @@
  * "Krakow" (Place). A WRITE user starts Entities, then:
  * - selects Anna's words and Alt+clicks Warsaw: the one candidate goes into the draft (a dashed arc over the
  *   transcript), Create saves the graph; after a reload the arc, the relations panel's row and the graph
- *   view's cards (the tags' words) are there;
+ *   view's cards (the tags' words) are there, the list's search finds the words; the relation graph window
+ *   shows the same, and a card chosen there selects the words in the workspace;
  * - Delete on Warsaw's tag opens the 'cannot remove tag' modal, which leads to the graph; the tag stays;
  * - 'Highlight tags without relation' outlines Krakow only;
  * - the panel speaks Polish;
@@ -24,6 +25,7 @@ import {
   BASE_URL,
   browserSuite,
   chooseLanguage,
+  clickOpening800x600,
   createProcess,
   shot,
   signedInPage,
@@ -210,6 +212,29 @@ describe('relations between token tags in the speech workspace', () => {
     await page.locator(`[data-testid="relation-graph-node"][data-tag-id="${tag.warsaw}"]`).click();
     await page.locator(`[data-testid="token"][data-tags~="${tag.warsaw}"].sp-token-tag-selected`).waitFor();
     await shot(page, '69-speech-relation-graph');
+    // the list's search looks in the tags' words
+    await page.getByTestId('relation-search').fill('KOWAL');
+    await page.getByTestId('relation-row').waitFor();
+    await page.getByTestId('relation-search').fill('Krakow');
+    await page.getByTestId('relation-row').waitFor({ state: 'detached' });
+    await page.getByTestId('relation-search').fill('');
+    await page.getByTestId('relation-row').waitFor();
+  });
+
+  it('opens the graph in its own window, which reads the transcript; a card there selects the words here', async () => {
+    const popup = await clickOpening800x600(page, page.getByTestId('relation-graph-window'));
+    await popup.getByTestId('relations-window').waitFor();
+    await popup.getByTestId('relation-graph-node').nth(1).waitFor();
+    expect(await popup.getByTestId('relation-row').allTextContents()).toEqual([
+      '“Anna Kowalska”lives in“Warsaw”×',
+    ]);
+    await popup.getByTestId('relation-graph-node').filter({ hasText: 'Anna Kowalska' }).click();
+    await page
+      .locator(`[data-testid="token"][data-tags~="${tag.anna}"].sp-token-tag-selected`)
+      .first()
+      .waitFor();
+    await shot(popup, '69-speech-relation-window');
+    await popup.close();
   });
 
   it('refuses to delete a related tag with the cannot-remove-tag modal, which leads to the graph', async () => {

@@ -394,7 +394,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       </div>
       <div className="sp-body">
         <div
-          className={`sp-list${relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
+          className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
           ref={rootRef}
           data-testid="utterances"
           tabIndex={-1}
