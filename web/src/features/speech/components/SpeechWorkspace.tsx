@@ -392,37 +392,35 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         )}
         {editor.busy && <span className="ms-2">{t('speech.saving')}</span>}
       </div>
-      <div className="sp-body">
-        <div
-          className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
-          ref={rootRef}
-          data-testid="utterances"
-          tabIndex={-1}
-          style={{
-            fontSize: 'var(--ws-font-size)',
-            lineHeight: 'var(--ws-line-height)',
-            color: 'var(--ws-font-color)',
-          }}
-        >
-          <UtteranceList
-            list={list}
-            actors={actors}
-            selection={selection}
-            actorDraft={editor.actorDraft}
-            draftBlock={editor.draftBlock}
-            tagsByToken={byToken}
-            selectedTagId={selectedTagId}
-            showHidden={ctx.showHidden}
-            editingTokenId={editingTokenId}
-            renderEditor={renderEditor}
-            rootRef={rootRef}
-            events={events}
-          />
-        </div>
-        {labeling && (
-          <Relations {...relations.views} highlightUnrelated={ctx.highlightUnrelated} version={tags.data} />
-        )}
+      <div
+        className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
+        ref={rootRef}
+        data-testid="utterances"
+        tabIndex={-1}
+        style={{
+          fontSize: 'var(--ws-font-size)',
+          lineHeight: 'var(--ws-line-height)',
+          color: 'var(--ws-font-color)',
+        }}
+      >
+        <UtteranceList
+          list={list}
+          actors={actors}
+          selection={selection}
+          actorDraft={editor.actorDraft}
+          draftBlock={editor.draftBlock}
+          tagsByToken={byToken}
+          selectedTagId={selectedTagId}
+          showHidden={ctx.showHidden}
+          editingTokenId={editingTokenId}
+          renderEditor={renderEditor}
+          rootRef={rootRef}
+          events={events}
+        />
       </div>
+      {labeling && (
+        <Relations {...relations.views} highlightUnrelated={ctx.highlightUnrelated} version={tags.data} />
+      )}
       <AudioPlayer
         ref={playerRef}
         documentId={doc.id}
