@@ -1,6 +1,7 @@
 /**
  * A recording made from an imported JSON transcript, for the speech workspace suites: the parser's .json
- * import is fast and deterministic (its "audio" is the JSON file, so the player shows its cannot-play notice).
+ * import is fast and deterministic (its "audio" is the JSON file, so the player shows its cannot-play
+ * notice).
  */
 import type { Knex } from 'knex';
 import { BASE_URL } from './support';

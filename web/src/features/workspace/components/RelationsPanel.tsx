@@ -99,7 +99,7 @@ export function RelationsPanel({
     panelRef.current?.querySelector(`[data-arc-key="${selectedKey}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selectedKey]);
 
-  // Built once per tag texts, tags, types and language, so that the list of the saved graphs (up to thousands of
+  // Built once per tag texts, types and language, so that the list of the saved graphs (up to thousands of
   // rows) is not drawn again at each render of the labelling view (scrolling redraws it).
   const typesById = rel.typesById;
   const { typeName, pair, reportButton, removeButton } = useMemo(() => {
