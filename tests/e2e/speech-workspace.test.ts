@@ -177,10 +177,10 @@ describe('speech workspace in Chromium', () => {
       body: form,
     });
     expect(res.status).toBe(201);
-    documentId = ((await res.json()) as { id: number }).id;
-    // The upload types a .json file TEXTFILE (domain/upload-check.ts) though the parser reads it as a
-    // transcript: the recording's type is set as an audio upload would have it.
-    await knex('documents').where('id', documentId).update({ document_type: 'AUDIOFILE' });
+    const created = (await res.json()) as { id: number; documentType: string };
+    documentId = created.id;
+    // A transcript of the JSON import format is typed as a recording's transcript (domain/upload-check.ts).
+    expect(created.documentType).toBe('AUDIOFILE');
     await eventually(
       steps,
       (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
