@@ -20,7 +20,15 @@ import { eventuallyMatches as eventually } from '../support/eventually';
 import type { BuiltUser } from '../support/harness';
 import { speech } from '../support/media';
 import {
+  dragTimeSpan,
+  expectOneChain,
+  shownAsSaved as shownWords,
+  type StepView,
+  type UtteranceView,
+} from './speech-support';
+import {
   addEdges,
+  addNerTagType,
   addNode,
   api,
   BASE_URL,
@@ -30,28 +38,10 @@ import {
   shot,
   signedInPage,
   uploadNodeOf,
+  uploadThrough,
   userOnProcess,
 } from './support';
 
-interface StepView {
-  id: number;
-  status: string;
-  nodeId: number;
-}
-interface TokenView {
-  id: number;
-  value: string;
-  tsStart: number;
-  tsEnd: number;
-  unclear: boolean;
-}
-interface UtteranceView {
-  id: number;
-  actor: string;
-  prevId: number | null;
-  nextId: number | null;
-  tokens: TokenView[];
-}
 interface TagView {
   id: number;
   type: string;
@@ -59,11 +49,6 @@ interface TagView {
   tsStart: number | null;
   tsEnd: number | null;
   utteranceTokens?: { id: number }[];
-}
-
-/** What the test reads of a row in the page (the tests' TypeScript has no DOM library). */
-interface RowNode {
-  querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
 }
 
 /** Two sentences with a pause between them: pocketsphinx makes (at least) two utterances of them. */
@@ -91,7 +76,6 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
     (await api<{ steps: StepView[] }>(token, `/api/v2/document/${documentId}/state`)).steps;
   const transcript = () => api<UtteranceView[]>(token, `/api/asr-documents/${documentId}/utterances`);
   const tags = () => api<TagView[]>(token, `/api/ner-tags?documentId=${documentId}`);
-  const words = (list: UtteranceView[]) => list.map((u) => u.tokens.map((t) => t.value).join(' '));
   const tokenOf = (list: UtteranceView[], id: number) =>
     list.flatMap((u) => u.tokens).find((t) => t.id === id);
   const utteranceOf = (list: UtteranceView[], tokenId: number) =>
@@ -102,19 +86,7 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
 
   /** The workspace shows the saved transcript: every utterance's words and actor as the API answers them. */
   async function shownAsSaved(p: Page) {
-    const saved = await transcript();
-    await eventually(
-      () =>
-        p.locator('[data-testid="utterance"]').evaluateAll((els) =>
-          els.map((e) =>
-            Array.from((e as unknown as RowNode).querySelectorAll('[data-testid="token"]'))
-              .map((t) => t.textContent)
-              .join(' '),
-          ),
-        ),
-      (shown) => JSON.stringify(shown) === JSON.stringify(words(saved)),
-      'the page shows the saved transcript',
-    );
+    const saved = await shownWords(p, transcript);
     const actors = await p
       .getByTestId('utterance-actor')
       .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { actor: string } }).dataset.actor));
@@ -140,34 +112,19 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
       autoStepStatus: 'WAITING',
     });
     ids.entities = await addNode(token, processId, { name: 'Entities', activityType: 'SPAN' });
-    const tagType = async (name: string, backgroundColor: string, textColor: string) =>
-      (
-        await api<{ id: number }>(token, `/api/node/${ids.entities}/ner-tag-type`, {
-          method: 'POST',
-          body: JSON.stringify({
-            name,
-            backgroundColor,
-            textColor,
-            mandatory: false,
-            selectable: true,
-            disabled: false,
-          }),
-        })
-      ).id;
-    ids.person = await tagType('Person', '#f8d7da', '#58151c');
-    ids.laughter = await tagType('Laughter', '#cfe2ff', '#052c65');
+    ids.person = await addNerTagType(token, ids.entities, {
+      name: 'Person',
+      backgroundColor: '#f8d7da',
+      textColor: '#58151c',
+    });
+    ids.laughter = await addNerTagType(token, ids.entities, {
+      name: 'Laughter',
+      backgroundColor: '#cfe2ff',
+      textColor: '#052c65',
+    });
     await addEdges(token, [upload, ids.proofread], [ids.proofread, ids.entities]);
 
-    const form = new FormData();
-    form.append('nodeId', String(upload));
-    form.append('file', new Blob([new Uint8Array(await speech(SPOKEN))]), `walk-${suffix}.wav`);
-    const res = await fetch(`${BASE_URL}/api/file-upload`, {
-      method: 'POST',
-      headers: { Authorization: token },
-      body: form,
-    });
-    expect(res.status).toBe(201);
-    documentId = ((await res.json()) as { id: number }).id;
+    documentId = (await uploadThrough(token, upload, `walk-${suffix}.wav`, await speech(SPOKEN))).id;
     await eventually(
       steps,
       (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
@@ -188,10 +145,7 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
     expect(all.length).toBeGreaterThanOrEqual(8);
     for (let i = 1; i < all.length; i++) expect(all[i].tsStart).toBeGreaterThanOrEqual(all[i - 1].tsStart);
     for (const t of all) expect(t.tsEnd).toBeGreaterThanOrEqual(t.tsStart);
-    for (let i = 0; i < list.length; i++) {
-      expect(list[i].prevId).toBe(i ? list[i - 1].id : null);
-      expect(list[i].nextId).toBe(i < list.length - 1 ? list[i + 1].id : null);
-    }
+    expectOneChain(list);
 
     // The hint: a word whose suggestions (as the menu makes them) hold a plain word.
     const hints = await api<{ utteranceTokenId: number; value: string }[]>(
@@ -330,10 +284,7 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
     await page.keyboard.press('Enter');
     const saved = await eventually(transcript, (l) => l.length === rows + 2, 'the extraction is saved');
     expect(utteranceOf(saved, pick.extract).tokens.map((t) => t.id)).toEqual([pick.extract]);
-    for (let i = 0; i < saved.length; i++) {
-      expect(saved[i].prevId).toBe(i ? saved[i - 1].id : null);
-      expect(saved[i].nextId).toBe(i < saved.length - 1 ? saved[i + 1].id : null);
-    }
+    expectOneChain(saved);
     // Only the order of the words changed hands: the same words, in the same order.
     expect(saved.flatMap((u) => u.tokens.map((t) => t.id))).toEqual(
       before.flatMap((u) => u.tokens.map((t) => t.id)),
@@ -410,17 +361,7 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
     await page.locator(`[data-testid="token"][data-token-id="${pick.tag}"][data-tag-ids]`).waitFor();
 
     await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor({ timeout: 60000 });
-    const box = (await page.getByTestId('audio-player-waveform').boundingBox())!;
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width * 0.2, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.3, y, { steps: 5 });
-    await page.mouse.move(box.x + box.width * 0.45, y, { steps: 5 });
-    await page.mouse.up();
-    await page.getByTestId('label-menu').waitFor();
-    await page.keyboard.type('Laughter');
-    await page.locator('[data-testid="label-option"][data-active="true"]').waitFor();
-    await page.keyboard.press('Enter');
+    await dragTimeSpan(page, 'Laughter');
     const saved = await eventually(
       tags,
       (list) => list.some((t) => t.type === 'TIMESPAN_TAG' && t.nerTagTypeId === ids.laughter),
