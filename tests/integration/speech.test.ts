@@ -384,10 +384,10 @@ describe('speech workspace API', () => {
     const us = await utterances();
     const victim = us[1].tokens[us[1].tokens.length - 1];
     const [step] = await s.knex('steps').where({ document_id: docId, node_id: span }).select('id');
-    // Another writer holds the document row (as a relation graph's save does) before the deletion comes.
+    // A relation graph's save holds the document row (FOR SHARE, tag-steps holdDocument) before the deletion comes.
     const holder = await s.knex.transaction();
     try {
-      await holder('documents').where('id', docId).forUpdate().first('id');
+      await holder('documents').where('id', docId).forShare().first('id');
       const deletion = send('DELETE', `/api/utterance-tokens/${victim.id}`);
       await eventually('the deletion waits for the document row', async () => {
         const { rows } = await s.knex.raw<{ rows: { n: number }[] }>(
