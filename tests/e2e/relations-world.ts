@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser } from '../support/harness';
-import { api, createProcess, tokenFor } from './support';
+import { addNerTagType, api, createProcess, tokenFor } from './support';
 
 /** A relation graph as GET api/ner-tag-relation-graphs answers it (what the suites look at). */
 export interface GraphView {
@@ -43,29 +43,6 @@ export interface RelationsWorld {
   tag: Record<'anna' | 'warsaw' | 'acme' | 'jan' | 'krakow' | 'nobody', number>;
 }
 
-/** A selectable NER tag type of a SPAN node (black text), added through the API; its id. */
-export async function addNerTagType(
-  token: string,
-  nodeId: number,
-  name: string,
-  backgroundColor: string,
-): Promise<number> {
-  const body = {
-    name,
-    backgroundColor,
-    textColor: '#000000',
-    mandatory: false,
-    selectable: true,
-    disabled: false,
-  };
-  return (
-    await api<{ id: number }>(token, `/api/node/${nodeId}/ner-tag-type`, {
-      method: 'POST',
-      body: JSON.stringify(body),
-    })
-  ).id;
-}
-
 export async function buildRelationsWorld(
   knex: Knex,
   { processName, filename, text }: { processName: string; filename: string; text: string },
@@ -84,7 +61,7 @@ export async function buildRelationsWorld(
     handlesRelations: true,
   });
   const tagType = (name: string, backgroundColor: string) =>
-    addNerTagType(token, span, name, backgroundColor);
+    addNerTagType(token, span, { name, backgroundColor, textColor: '#000000' });
   const person = await tagType('Person', '#f8d7da');
   const place = await tagType('Place', '#cfe2ff');
   const org = await tagType('Org', '#d1e7dd');

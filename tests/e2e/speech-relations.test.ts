@@ -20,6 +20,7 @@ import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import {
   addEdges,
+  addNerTagType,
   addNode,
   api,
   BASE_URL,
@@ -31,9 +32,8 @@ import {
   signedInPage,
   tokenFor,
   uploadNodeOf,
+  uploadThrough,
 } from './support';
-import { addNerTagType } from './relations-world';
-import { uploadTranscript } from './transcript-upload';
 
 interface UtteranceView {
   id: number;
@@ -109,8 +109,16 @@ describe('relations between token tags in the speech workspace', () => {
     });
     const post = async (path: string, body: Record<string, unknown>) =>
       (await api<{ id: number }>(token, path, { method: 'POST', body: JSON.stringify(body) })).id;
-    ids.person = await addNerTagType(token, ids.entities, 'Person', '#f8d7da');
-    ids.place = await addNerTagType(token, ids.entities, 'Place', '#cfe2ff');
+    ids.person = await addNerTagType(token, ids.entities, {
+      name: 'Person',
+      backgroundColor: '#f8d7da',
+      textColor: '#000000',
+    });
+    ids.place = await addNerTagType(token, ids.entities, {
+      name: 'Place',
+      backgroundColor: '#cfe2ff',
+      textColor: '#000000',
+    });
     ids.livesIn = await post('/api/ner-tag-relation-types', {
       nodeId: ids.entities,
       name: 'lives in',
@@ -121,7 +129,10 @@ describe('relations between token tags in the speech workspace', () => {
     });
     await addEdges(token, [upload, parse], [parse, ids.entities]);
 
-    documentId = await uploadTranscript(suite.knex, token, upload, TRANSCRIPT, `talk-${suffix}.json`);
+    const created = await uploadThrough(token, upload, `talk-${suffix}.json`, JSON.stringify(TRANSCRIPT));
+    // a transcript of the JSON import format is typed as a recording's (domain/upload-check.ts)
+    expect(created.documentType).toBe('AUDIOFILE');
+    documentId = created.id;
     await eventually(
       () =>
         api<{ steps: { nodeId: number; status: string }[] }>(token, `/api/v2/document/${documentId}/state`),
