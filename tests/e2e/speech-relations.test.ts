@@ -10,6 +10,7 @@
  *   shows the same, and a card chosen there selects the words in the workspace;
  * - Delete on Warsaw's tag opens the 'cannot remove tag' modal, which leads to the graph; the tag stays;
  * - 'Highlight tags without relation' outlines Krakow only;
+ * - a RELATION issue raised from the relation's row is named by the tags' words;
  * - the panel speaks Polish;
  * - removing the relation (the only one of its graph: the graph goes) asks first, then the tag can go.
  * Screenshots go to tests/artifacts/ (68-...).
@@ -230,6 +231,23 @@ describe('relations between token tags in the speech workspace', () => {
     await page.getByTestId('relation-row').waitFor({ state: 'detached' });
     await page.getByTestId('relation-search').fill('');
     await page.getByTestId('relation-row').waitFor();
+  });
+
+  it('raises a RELATION issue from the relation row, named by the tags words', async () => {
+    await page.getByTestId('relation-row').getByTestId('relation-report-issue').click();
+    await page.getByTestId('issue-form').waitFor();
+    expect(await page.getByTestId('issue-form-subject').textContent()).toBe(
+      '“Anna Kowalska → Warsaw (lives in)”',
+    );
+    await page.getByTestId('issue-form-text').fill('Lives there, or was born there?');
+    await page.getByTestId('issue-form-submit').click();
+    await page.getByTestId('issue-form').waitFor({ state: 'detached' });
+    const issues = await eventually(
+      () => api<{ type: string; title: string }[]>(token, `/api/document/${documentId}/issues`),
+      (list) => list.length === 1,
+      'the issue is saved',
+    );
+    expect(issues[0]).toMatchObject({ type: 'RELATION', title: 'Anna Kowalska - Warsaw' });
   });
 
   it('opens the graph in its own window, which reads the transcript; a card there selects the words here', async () => {
