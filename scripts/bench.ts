@@ -25,9 +25,12 @@
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
  * - seeds 100,000 chunks (BENCH_RAG_CHUNKS) and 200 fact documents (BENCH_RAG_DOCUMENTS) in a RAG process and
  *   measures recall@10 of the lexical retrieval and its time (scripts/bench-rag.ts, issue 16), under `rag`.
+ * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
+ *   the rollups built by the triggers of migration 023) and times `POST api/statistics` of each type over a
+ *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
  * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
- * BENCH_ONLY=speech, BENCH_ONLY=tracker, BENCH_ONLY=export or BENCH_ONLY=rag runs only that part (its figures merged into the
- * results file).
+ * BENCH_ONLY=speech, BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only
+ * that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +48,7 @@ import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
 import { benchRag, printRagResults } from './bench-rag';
 import { benchSpeech, printSpeechResults } from './bench-speech';
+import { benchStatistics, printStatisticsResults } from './bench-statistics';
 import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
@@ -98,8 +102,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'speech', 'tracker', 'export', 'rag'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech, tracker, export or rag');
+    const parts = ['workspace', 'lists', 'graph', 'speech', 'tracker', 'export', 'rag', 'statistics'];
+    if (only && !parts.includes(only)) throw new Error(`BENCH_ONLY can only be ${parts.join(', ')}`);
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -200,12 +204,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     if (!engineless) temporal = await temporalPromise;
     const workspace =
-      only === 'lists' ||
-      only === 'graph' ||
-      only === 'speech' ||
-      only === 'tracker' ||
-      only === 'export' ||
-      only === 'rag'
+      only && only !== 'workspace'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -220,7 +219,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'speech' || only === 'tracker' || only === 'export' || only === 'rag'
+      only && only !== 'workspace' && only !== 'graph'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -231,12 +230,7 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' ||
-      only === 'graph' ||
-      only === 'speech' ||
-      only === 'tracker' ||
-      only === 'export' ||
-      only === 'rag'
+      only && only !== 'lists'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -279,6 +273,17 @@ async function main() {
           });
     if (rag) printRagResults(rag);
 
+    // Statistics at scale (scripts/bench-statistics.ts): seeds its own process in the same database.
+    const statistics =
+      only && only !== 'statistics'
+        ? undefined
+        : await benchStatistics({
+            databaseUrl: pg.urlFor(db),
+            documents: sizeFromEnv('BENCH_STAT_DOCUMENTS', 1_000_000),
+            runs: sizeFromEnv('BENCH_STAT_RUNS', 100),
+          });
+    if (statistics) printStatisticsResults(statistics);
+
     // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
     const tracker =
       only && only !== 'tracker'
@@ -303,6 +308,7 @@ async function main() {
       ...(rag
         ? { rag: { date: now, load: os.loadavg().map((x) => Math.round(x * 100) / 100), ...rag } }
         : {}),
+      ...(statistics ? { statistics: { date: now, load: os.loadavg(), ...statistics } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

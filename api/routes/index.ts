@@ -41,6 +41,7 @@ import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 import { speechRoutes } from './speech';
+import { statisticsRoutes } from './statistics';
 import { tagRoutes } from './tags';
 import { userRoutes } from './users';
 
@@ -78,6 +79,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     ragRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
+    statisticsRoutes(deps),
     userRoutes(deps),
     auditRoutes(deps),
     exportRoutes(deps),

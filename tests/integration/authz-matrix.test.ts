@@ -103,6 +103,19 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
   }),
   'POST /api/rag': (ids) => ({ processId: ids.process, query: 'q', llmModel: { id: 1 } }),
   'PUT /api/processes/:id/rag': () => ({ isRagEnabled: false }),
+  'POST /api/statistics': (ids) => ({
+    type: 'WORK_TIMER',
+    processId: ids.process,
+    dateFrom: '2026-01-01',
+    dateTo: '2026-01-31',
+    zoneId: 'Europe/Warsaw',
+  }),
+  'POST /api/work-time': (ids) => ({
+    clientId: crypto.randomUUID(),
+    stepId: ids.step,
+    startTime: new Date(Date.now() - 60_000).toISOString(),
+    endTime: new Date().toISOString(),
+  }),
 };
 
 /** Values of path parameters that name no declared reference. */
