@@ -4,7 +4,8 @@
  * Proofread step started by the admin, so the workspace opens editable in the EDITING view). Headless
  * Chromium, 1440x900, a fresh browser context per open (nothing cached):
  * - openMs: page.goto of the workspace until it is interactive: editable, the rows of the first window drawn
- *   and the player ready with play enabled (median of 5; where the time goes beside it);
+ *   and the player ready with play enabled (median of 5; where the time goes beside it, and the API
+ *   requests of the last open with their start and end);
  * - longestPlaybackTaskMs: the longest 'longtask' entry (PerformanceObserver) during 10 s of playback from
  *   the start with the word highlight moving (the media element has to advance: how far, and how many words
  *   were highlighted, are reported beside it), and while scrolling the transcript top to bottom a viewport
@@ -13,7 +14,11 @@
  *   from the Enter keydown until the PUT is answered and the new word is in the DOM with a frame painted
  *   after it (p95; the median and the median of the PUT's own time beside it); the next edit waits for the
  *   refetch of the transcript to end.
+ * BENCH_SPEECH_PROFILE=1: a sixth open (not counted) and the scroll run under Chromium's CPU profiler (see
+ * `profiled`): a diagnosis, whose scroll figure is not one to publish.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import { signedInContext } from './lib/bench-browser';
@@ -38,11 +43,14 @@ async function interactive(page: Page): Promise<void> {
   await page.locator('[data-testid="audio-player-play"]:enabled').waitFor();
 }
 
-async function openWorkspace(c: SpeechBenchContext) {
+async function openWorkspace(c: SpeechBenchContext, profile?: string) {
   const opened = await signedInContext(c.browser, c.base, c.admin.login, c.admin.password);
   const t0 = performance.now();
-  await opened.page.goto(workspaceUrl(c));
-  await interactive(opened.page);
+  const open = async () => {
+    await opened.page.goto(workspaceUrl(c));
+    await interactive(opened.page);
+  };
+  await (profile ? profiled(opened.page, profile, open) : open());
   return { ...opened, ms: performance.now() - t0 };
 }
 
@@ -74,13 +82,52 @@ async function playerSeconds(page: Page): Promise<number> {
   return mm * 60 + ss + cc / 100;
 }
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/**
+ * With BENCH_SPEECH_PROFILE set: `run` under Chromium's CPU profiler, the profile written to
+ * .data/bench/speech-<name>.cpuprofile (open it in the DevTools Performance panel) and the functions with
+ * the most self time printed. Otherwise just `run`.
+ */
+async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_SPEECH_PROFILE) return run();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const out = await run();
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
+  const file = path.join('.data', 'bench', `speech-${name}.cpuprofile`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(profile));
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const f = byNode.get(id)!.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log(`speech profile ${name} (${file}), self ms:`);
+  for (const [k, ms] of top) console.log(`  ${round(ms).toString().padStart(6)}  ${k}`);
+  return out;
+}
+
 /** The workspace opened until interactive (median of 5). */
 export const measureOpen: Figure = async (c) => {
   const runs: number[] = [];
   const marks: Record<string, number>[] = [];
-  for (let i = 0; i < 5; i++) {
-    const { context, page, ms } = await openWorkspace(c);
+  let requests: { path: string; startMs: number; endMs: number }[] = [];
+  // A sixth, profiled open (not counted) with BENCH_SPEECH_PROFILE.
+  for (let i = 0; i < (process.env.BENCH_SPEECH_PROFILE ? 6 : 5); i++) {
+    const { context, page, ms } = await openWorkspace(c, i === 5 ? 'open' : undefined);
     try {
+      if (i === 5) continue;
       runs.push(ms);
       marks.push(
         await page.evaluate(() => {
@@ -100,13 +147,27 @@ export const measureOpen: Figure = async (c) => {
           };
         }),
       );
+      requests = await page.evaluate(() =>
+        ((globalThis as any).performance.getEntriesByType('resource') as any[])
+          .filter((e) => e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest')
+          .map((e) => ({
+            path: new URL(e.name).pathname.replace(/\/\d+/g, '/{id}'),
+            startMs: Math.round(e.startTime),
+            endMs: Math.round(e.responseEnd),
+          })),
+      );
     } finally {
       await context.close();
     }
   }
   const breakdown: Record<string, number> = {};
   for (const k of Object.keys(marks[0])) breakdown[k] = round(median(marks.map((m) => m[k])));
-  return { openMs: round(median(runs)), openRunsMs: runs.map((x) => round(x)), openBreakdownMs: breakdown };
+  return {
+    openMs: round(median(runs)),
+    openRunsMs: runs.map((x) => round(x)),
+    openBreakdownMs: breakdown,
+    openRequests: requests,
+  };
 };
 
 /** Long tasks during 10 s of playback with the highlight moving, then while scrolling top to bottom. */
@@ -136,21 +197,23 @@ export const measurePlaybackAndScroll: Figure = async (c) => {
       throw new Error(`playback did not advance: ${advancedS} s, ${words} words highlighted`);
 
     await watchLongTasks(page);
-    const scrolled = await page.evaluate(async () => {
-      const g = globalThis as any;
-      const scroller = g.document.querySelector('[data-testid="utterances"]');
-      const frame = () => new Promise((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(r)));
-      scroller.scrollTop = 0;
-      await frame();
-      let steps = 0;
-      // Windows drawn on the way change the height: on until the bottom is reached.
-      while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1 && steps < 5000) {
-        scroller.scrollTop += scroller.clientHeight;
-        steps++;
+    const scrolled = await profiled(page, 'scroll', () =>
+      page.evaluate(async () => {
+        const g = globalThis as any;
+        const scroller = g.document.querySelector('[data-testid="utterances"]');
+        const frame = () => new Promise((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(r)));
+        scroller.scrollTop = 0;
         await frame();
-      }
-      return { steps, px: scroller.scrollTop };
-    });
+        let steps = 0;
+        // Windows drawn on the way change the height: on until the bottom is reached.
+        while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1 && steps < 5000) {
+          scroller.scrollTop += scroller.clientHeight;
+          steps++;
+          await frame();
+        }
+        return { steps, px: scroller.scrollTop };
+      }),
+    );
     const scroll = await takeLongTasks(page);
     const playbackMs = round(Math.max(0, ...playback));
     const scrollMs = round(Math.max(0, ...scroll));

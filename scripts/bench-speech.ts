@@ -57,6 +57,8 @@ export interface SpeechBenchResults {
   openRunsMs?: number[];
   /** Medians, ms from navigation start: app loaded, transcript and peaks requested and received, interactive. */
   openBreakdownMs?: Record<string, number>;
+  /** The API requests of the last open, ms from navigation start. */
+  openRequests?: { path: string; startMs: number; endMs: number }[];
   /** The larger of the longest task during playback and while scrolling. */
   longestPlaybackTaskMs?: number;
   playback?: { longestTaskMs: number; longTasks: number; advancedS: number; wordsHighlighted: number };
