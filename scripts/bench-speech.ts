@@ -27,7 +27,7 @@ import { encodePeaks, type AudioPeaks } from '../domain/audio-peaks';
 import { computePeaks } from '../server/audio-peaks';
 import { keyOfHash } from '../server/files';
 import { measureOpen, measurePlaybackAndScroll, measureTokenEdits } from './bench-speech-workspace';
-import { benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
+import { benchCaller, benchProcess, benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
 import { benchMachine, prepareBrowserBench, signedInContext, type BenchMachine } from './lib/bench-browser';
 
 const exec = promisify(execFile);
@@ -242,31 +242,10 @@ const measureWaveform: Figure = async (c) => {
  * (the workspace is editable). Answers once the step is the admin's.
  */
 async function setUpDocument(base: string, token: string, transcript: Buffer) {
-  const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${base}${p}`, {
-      method,
-      headers: {
-        Authorization: token,
-        ...(body instanceof FormData ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined || body instanceof FormData ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
-  const processTags = await call<{ id: number; predefined: boolean }[]>('GET', '/api/process-tags');
-  const processId = (
-    await call<{ id: number }>('POST', '/api/processes', {
-      name: `Bench speech ${crypto.randomBytes(3).toString('hex')}`,
-      isRagEnabled: false,
-      processTags: [{ id: processTags.find((t) => t.predefined)!.id }],
-      ragTextSplitter: null,
-    })
-  ).id;
-  const nodes = await call<{ id: number; activityType: string }[]>(
-    'GET',
-    `/api/nodes?processId=${processId}`,
+  const call = benchCaller(base, token);
+  const { processId, nodes } = await benchProcess(
+    call,
+    `Bench speech ${crypto.randomBytes(3).toString('hex')}`,
   );
   const upload = nodes.find((n) => n.activityType === 'HUP')!;
   const proofread = (
