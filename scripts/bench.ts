@@ -18,9 +18,10 @@
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
  * - connects 1,000 websocket clients to the activity tracker of an API process of its own
  *   (scripts/bench-tracker.ts, issue 15): memory, report-to-admin latency, a burst, under `tracker`.
- * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording and
- *   the waveform drawn from them in Chromium, under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
- *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
+ * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording, the
+ *   waveform drawn from them in Chromium, and the speech workspace on it (open, long tasks during playback and
+ *   scrolling, inline token edits), under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
+ *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000); BENCH_SPEECH_PROFILE=1 adds CPU profiles.
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
  * - seeds 100,000 chunks (BENCH_RAG_CHUNKS) and 200 fact documents (BENCH_RAG_DOCUMENTS) in a RAG process and
