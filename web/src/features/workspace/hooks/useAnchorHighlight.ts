@@ -1,12 +1,14 @@
 /**
- * Paints an open issue's anchor (text ranges: its range, or the spans of its tags) over the document text
- * with the CSS Custom Highlight API (no DOM change, so the text views need not know about issues), and
- * scrolls the first range into view when the issue opens. The text views redraw their segments as the user
+ * Paints an open issue's anchor (text ranges: its range, or the spans of its tags), or the range the address
+ * names (a RAG chunk's, ../textRange.ts), over the document text with the CSS Custom Highlight API (no DOM
+ * change, so the text views need not know about issues), and scrolls the first range into view. The text views redraw their segments as the user
  * scrolls; a MutationObserver paints the ranges again on the new nodes.
  */
 import { useEffect } from 'react';
 
 export const ISSUE_HIGHLIGHT = 'ws-issue-anchor';
+/** The highlight of the range named on the workspace address. */
+export const ADDRESS_HIGHLIGHT = 'ws-address-range';
 
 export interface OffsetRange {
   start: number;
@@ -55,7 +57,7 @@ export function domRanges(root: HTMLElement, ranges: readonly OffsetRange[]): Ra
 const highlights = () =>
   (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights ?? null;
 
-export function useAnchorHighlight(ranges: readonly OffsetRange[] | null) {
+export function useAnchorHighlight(ranges: readonly OffsetRange[] | null, name = ISSUE_HIGHLIGHT) {
   const key = ranges ? ranges.map((r) => `${r.start}-${r.end}`).join(',') : '';
   useEffect(() => {
     const registry = highlights();
@@ -77,7 +79,7 @@ export function useAnchorHighlight(ranges: readonly OffsetRange[] | null) {
         observed = root;
       }
       const dom = domRanges(root, ranges);
-      if (registry && HighlightCtor) registry.set(ISSUE_HIGHLIGHT, new HighlightCtor(...dom));
+      if (registry && HighlightCtor) registry.set(name, new HighlightCtor(...dom));
       return dom;
     };
     const first = paint();
@@ -89,9 +91,9 @@ export function useAnchorHighlight(ranges: readonly OffsetRange[] | null) {
       window.clearTimeout(retry);
       if (frame) cancelAnimationFrame(frame);
       observer?.disconnect();
-      registry?.delete(ISSUE_HIGHLIGHT);
+      registry?.delete(name);
     };
     // ranges are compared by value through `key`
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [key, name]);
 }
