@@ -148,7 +148,7 @@ export function RagPage() {
               <div className="row g-3">
                 <Field
                   id="rag-llm-model"
-                  className="col-md-6"
+                  className="col-md-6 mb-3"
                   label={t('soaApp.rag.field.llmModel')}
                   violation={violation('llmModel')}
                   show={modelTouched}
@@ -174,7 +174,7 @@ export function RagPage() {
                 </Field>
                 <Field
                   id="rag-secret"
-                  className="col-md-6"
+                  className="col-md-6 mb-3"
                   label={t('soaApp.rag.field.secret')}
                   violation={null}
                   show={false}
