@@ -1,4 +1,4 @@
-import { ragQueryRules, ragSimilarity, ragTemplateRule, ragTopK, RAG_TEMPLATE_ERROR } from './rag-rules';
+import { ragQueryRules, ragTemplateRule, RAG_TEMPLATE_ERROR } from './rag-rules';
 
 const valid = { llmModel: { id: 1 }, topK: 4, similarityThreshold: 0, temperature: 1 };
 const fields = (q: Parameters<typeof ragQueryRules>[0]) =>
@@ -37,24 +37,5 @@ describe('RAG query rules', () => {
     expect(fields({ ...valid, temperature: Number.NaN })).toEqual({
       temperature: 'entity.validation.pattern',
     });
-  });
-});
-
-describe('RAG form normalisers', () => {
-  it('clamps topK to 1..10 and makes an empty one 1', () => {
-    expect(ragTopK('')).toBe(1);
-    expect(ragTopK('0')).toBe(1);
-    expect(ragTopK('7')).toBe(7);
-    expect(ragTopK('42')).toBe(10);
-    expect(ragTopK('3.6')).toBe(4);
-    expect(ragTopK('x')).toBe(1);
-  });
-
-  it('clamps the threshold to 0..1 on the 0.05 grid', () => {
-    expect(ragSimilarity('')).toBe(0);
-    expect(ragSimilarity('0.33')).toBe(0.35);
-    expect(ragSimilarity('0.32')).toBe(0.3);
-    expect(ragSimilarity('1.7')).toBe(1);
-    expect(ragSimilarity('-2')).toBe(0);
   });
 });

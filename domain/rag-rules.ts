@@ -3,8 +3,8 @@
  * - the template is non-empty and contains both the RAG input and the RAG documents wildcards, else
  *   'soaApp.ragTemplate.creatorModal.editorValidationError';
  * - a query needs an LLM model ('entity.validation.required'), topK 1..10 (whole), similarity threshold 0..1,
- *   temperature 0..2 (min/max messages). The form clamps topK and the threshold as the user leaves them
- *   (ragTopK, ragSimilarity); the API refuses values outside.
+ *   temperature 0..2 (min/max messages). The form clamps topK and the threshold
+ *   (web/src/features/rag/form.ts); the API refuses values outside.
  */
 import { rangeRule, type FieldViolation } from './node-settings-rules';
 import { SETTINGS_LIMITS } from './node-settings';
@@ -41,20 +41,4 @@ export function ragQueryRules(q: RagQueryFields): FieldViolation[] {
     ['temperature', rangeRule(q.temperature, t.min, t.max)],
   ];
   return checks.flatMap(([field, violation]) => (violation ? [{ field, violation }] : []));
-}
-
-/** topK as the form keeps it: clamped to 1..10, a whole number; empty (or not a number) becomes 1. */
-export function ragTopK(raw: string): number {
-  const n = Math.round(Number(raw));
-  if (raw.trim() === '' || !Number.isFinite(n)) return RAG_TOP_K.min;
-  return Math.min(RAG_TOP_K.max, Math.max(RAG_TOP_K.min, n));
-}
-
-/** The similarity threshold as the form keeps it: clamped to 0..1 on the 0.05 grid; empty becomes 0. */
-export function ragSimilarity(raw: string): number {
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n)) return RAG_SIMILARITY.default;
-  const clamped = Math.min(RAG_SIMILARITY.max, Math.max(RAG_SIMILARITY.min, n));
-  const steps = Math.round(clamped / RAG_SIMILARITY.step);
-  return Number((steps * RAG_SIMILARITY.step).toFixed(2));
 }

@@ -14,8 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { modeSatisfies, type AccessMode } from '@domain';
 import { SETTINGS_LIMITS } from '@domain/node-settings';
-import { ragQueryRules, ragSimilarity, ragTopK } from '@domain/rag-rules';
-import { RAG_SIMILARITY, RAG_TOP_K, type RagQuery } from '@domain/rag-types';
+import { ragQueryRules } from '@domain/rag-rules';
+import { RAG_SIMILARITY, RAG_TOP_K } from '@domain/rag-types';
 import { Field, inputClass } from '../../../components/FormField';
 import { IconArrowLeft, IconSparkle } from '../../../components/icons';
 import { useSession } from '../../account/session';
@@ -24,40 +24,13 @@ import { processQueries, useProcessAccessMode } from '../../processes/api';
 import { secretQueries } from '../../secrets/api';
 import { managementQueries, profileFlags } from '../../shell/api';
 import { useRagQuery } from '../api';
+import { INITIAL_RAG_FORM, ragQueryOf, ragSimilarity, ragTopK, type RagForm } from '../form';
 import { RagAnswer, RagMatchedDocuments } from './RagResults';
 import { RagTemplateModal } from './RagTemplateModal';
 import '../rag.css';
 
 const ADMIN_ONLY: readonly AccessMode[] = ['ADMIN'];
 const TEMPERATURE = SETTINGS_LIMITS.temperature;
-
-interface RagForm {
-  query: string;
-  llmModelId: string;
-  secretId: string;
-  topK: string;
-  similarityThreshold: string;
-  temperature: string;
-}
-
-const INITIAL: RagForm = {
-  query: '',
-  llmModelId: '',
-  secretId: '',
-  topK: String(RAG_TOP_K.default),
-  similarityThreshold: String(RAG_SIMILARITY.default),
-  temperature: String(TEMPERATURE.default),
-};
-
-const toQuery = (form: RagForm, processId: number): RagQuery => ({
-  query: form.query,
-  processId,
-  topK: ragTopK(form.topK),
-  similarityThreshold: ragSimilarity(form.similarityThreshold),
-  temperature: form.temperature.trim() === '' ? Number.NaN : Number(form.temperature),
-  llmModel: { id: Number(form.llmModelId) },
-  secret: form.secretId ? { id: Number(form.secretId) } : null,
-});
 
 export function RagPage() {
   const { t } = useTranslation();
@@ -69,12 +42,12 @@ export function RagPage() {
   const models = useQuery(llmModelQueries.list());
   const secrets = useQuery({ ...secretQueries.list(processId), enabled: isAdmin });
   const rag = useRagQuery();
-  const [form, setForm] = useState<RagForm>(INITIAL);
+  const [form, setForm] = useState<RagForm>(INITIAL_RAG_FORM);
   const [modelTouched, setModelTouched] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
 
   const patch = (p: Partial<RagForm>) => setForm((f) => ({ ...f, ...p }));
-  const query = toQuery(form, processId);
+  const query = ragQueryOf(form, processId);
   const violations = ragQueryRules({ ...query, llmModel: form.llmModelId ? query.llmModel : null });
   const violation = (field: string) => violations.find((v) => v.field === field)?.violation ?? null;
   const invalid = violations.length > 0 || form.query.trim() === '';
