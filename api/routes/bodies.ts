@@ -20,6 +20,7 @@ import * as nodes from './nodes';
 import * as predicates from './predicates';
 import * as processTags from './process-tags';
 import * as processes from './processes';
+import * as rag from './rag';
 import * as relationGraphs from './relation-graphs';
 import * as relationTypes from './relation-types';
 import * as secrets from './secrets';
@@ -75,6 +76,9 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'POST /api/ner-tag-relation-types': relationTypes.relationSchema,
   'PUT /api/ner-tag-relation-types': relationTypes.relationUpdateSchema,
   'POST /api/secrets': secrets.secretSchema,
+  'PUT /api/rag-templates': rag.templateSchema,
+  'POST /api/rag': rag.querySchema,
+  'PUT /api/processes/:id/rag': rag.processRagSchema,
   'PUT /api/steps': steps.stepSave,
   'PUT /api/ner-tags': tags.nerTagUpdateSchema,
   'POST /api/classifier-tags': tags.classifierTagSchema,

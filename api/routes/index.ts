@@ -31,6 +31,7 @@ import { nodeRoutes } from './nodes';
 import { predicateRoutes } from './predicates';
 import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
+import { ragRoutes } from './rag';
 import { relationGraphRoutes } from './relation-graphs';
 import { relationTypeRoutes } from './relation-types';
 import { runNowRoutes } from './run-now';
@@ -74,6 +75,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     actionResultRoutes(deps),
     stepActionResultRoutes(deps),
     llmRoutes(deps),
+    ragRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
     userRoutes(deps),

@@ -96,6 +96,13 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
     authorities: [],
   }),
   'POST /api/authorities': (ids) => ({ componentId: ids.process, type: 'PROCESS', mode: 'READ' }),
+  // RAG: valid bodies (the query is refused after its access check: the suite's API has no rag profile)
+  'PUT /api/rag-templates': (ids) => ({
+    processId: ids.process,
+    template: 'Q ${process.rag.input} D ${process.rag.documents}',
+  }),
+  'POST /api/rag': (ids) => ({ processId: ids.process, query: 'q', llmModel: { id: 1 } }),
+  'PUT /api/processes/:id/rag': () => ({ isRagEnabled: false }),
 };
 
 /** Values of path parameters that name no declared reference. */
@@ -182,6 +189,9 @@ describe('authorization matrix: every route as every principal', () => {
     const [sftpConnection] = await k('sftp_connections')
       .insert({ node_id: node.id, name: unique('sftp'), address: 'sftp.example.test' })
       .returning('id');
+    const [ragTemplate] = await k('rag_templates')
+      .insert({ process_id: processId, template: '${process.rag.input} ${process.rag.documents}' })
+      .returning('id');
     const hash = crypto.randomBytes(32).toString('hex');
     const [document] = await k('documents')
       .insert({
@@ -257,6 +267,7 @@ describe('authorization matrix: every route as every principal', () => {
       edge: edge.id,
       predicate: predicate.id,
       secret: secret.id,
+      ragTemplate: ragTemplate.id,
       classifierType: classifierType.id,
       nerTagType: tag.id,
       nerTag: nerTag.id,
