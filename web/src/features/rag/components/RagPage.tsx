@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { modeSatisfies, type AccessMode } from '@domain';
 import { SETTINGS_LIMITS } from '@domain/node-settings';
-import { ragQueryRules } from '@domain/rag-rules';
+import { ragQueryViolations } from '@domain/rag';
 import { RAG_SIMILARITY, RAG_TOP_K } from '@domain/rag-types';
 import { Field, inputClass } from '../../../components/FormField';
 import { IconArrowLeft, IconSparkle } from '../../../components/icons';
@@ -48,7 +48,7 @@ export function RagPage() {
 
   const patch = (p: Partial<RagForm>) => setForm((f) => ({ ...f, ...p }));
   const query = ragQueryOf(form, processId);
-  const violations = ragQueryRules({ ...query, llmModel: form.llmModelId ? query.llmModel : null });
+  const violations = ragQueryViolations({ ...query, llmModel: form.llmModelId ? query.llmModel : null });
   const violation = (field: string) => violations.find((v) => v.field === field)?.violation ?? null;
   const invalid = violations.length > 0 || form.query.trim() === '';
   const ragOff = !!process.data && (!process.data.isRagEnabled || (!!info && !profileFlags(info).rag));
@@ -245,7 +245,7 @@ function NumberField({
   label: string;
   value: string;
   limits: { min: number; max: number; step: number };
-  violation?: ReturnType<typeof ragQueryRules>[number]['violation'] | null;
+  violation?: ReturnType<typeof ragQueryViolations>[number]['violation'] | null;
   onChange: (value: string) => void;
   onBlur?: () => void;
 }) {

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ragTemplateRule } from '@domain/rag-rules';
+import { ragTemplateRule } from '@domain/rag';
 import { availableWildcards } from '@domain/wildcards';
 import { Modal } from '../../../components/Modal';
 import { plainEditorState } from '../../nodes/components/TemplateField';
