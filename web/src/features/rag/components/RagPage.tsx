@@ -223,7 +223,12 @@ export function RagPage() {
           <RagAnswer mutation={rag} />
         </div>
         <div className="col-lg-4">
-          <RagMatchedDocuments processId={processId} response={rag.data ?? null} pending={rag.isPending} />
+          <RagMatchedDocuments
+            processId={processId}
+            query={rag.variables?.query ?? ''}
+            response={rag.data ?? null}
+            pending={rag.isPending}
+          />
         </div>
       </div>
 

@@ -1,15 +1,17 @@
 /**
  * What a RAG query answered: the LLM's response (or the failure, in a danger alert with the details of the
- * response), and the side panel of matched documents, each chunk with its score and a link into the
- * workspace at its place (`?start=&end=`, which the text workspace scrolls to and highlights).
+ * response), and the side panel of matched documents, each chunk (its passage where the query's words meet,
+ * ../passage.ts) with its score and a link into the workspace at its place (`?start=&end=`, which the text workspace scrolls to and highlights).
  */
 import type { UseMutationResult } from '@tanstack/react-query';
+import { Fragment, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { RagQuery, RagResponse } from '@domain/rag-types';
 import { errorDetailOf, errorMessages } from '../../../api/errors';
 import { IconFile } from '../../../components/icons';
 import { rangeSearch } from '../../workspace/textRange';
+import { passageParts, queryTerms } from '../passage';
 
 export function RagAnswer({ mutation }: { mutation: UseMutationResult<RagResponse, Error, RagQuery> }) {
   const { t } = useTranslation();
@@ -44,14 +46,18 @@ export function RagAnswer({ mutation }: { mutation: UseMutationResult<RagRespons
 
 export function RagMatchedDocuments({
   processId,
+  query,
   response,
   pending,
 }: {
   processId: number;
+  /** The query that was answered (its words are marked in the passages). */
+  query: string;
   response: RagResponse | null;
   pending: boolean;
 }) {
   const { t } = useTranslation();
+  const terms = useMemo(() => queryTerms(query), [query]);
   const documents = response?.matchedDocuments ?? [];
   return (
     <aside className="card shadow-sm border-0 rag-matches" data-testid="rag-matches">
@@ -95,7 +101,11 @@ export function RagMatchedDocuments({
                   data-start={c.startOffset}
                   data-end={c.endOffset}
                 >
-                  <span className="rag-chunk-text">{c.text}</span>
+                  <span className="rag-chunk-text" data-testid="rag-chunk-text">
+                    {passageParts(c.text, terms).map((p, i) =>
+                      p.mark ? <mark key={i}>{p.text}</mark> : <Fragment key={i}>{p.text}</Fragment>,
+                    )}
+                  </span>
                   <span className="rag-chunk-meta">
                     <span className="badge text-bg-primary" data-testid="rag-chunk-score">
                       {t('soaApp.rag.matches.score', { score: c.score.toFixed(2) })}

@@ -54,6 +54,23 @@ export function domRanges(root: HTMLElement, ranges: readonly OffsetRange[]): Ra
   return out;
 }
 
+/**
+ * Scrolls the range itself (not its text node's element, which in the read-only view is the whole text) to the
+ * middle of its scrolling box, or its top when it is taller than the box.
+ */
+function scrollToRange(range: Range) {
+  let box = range.startContainer.parentElement;
+  while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY)))
+    box = box.parentElement;
+  const rect = range.getBoundingClientRect();
+  if (!box) {
+    window.scrollBy(0, rect.top - Math.max(0, (window.innerHeight - rect.height) / 2));
+    return;
+  }
+  const top = box.getBoundingClientRect().top;
+  box.scrollTop += rect.top - top - Math.max(0, (box.clientHeight - rect.height) / 2);
+}
+
 const highlights = () =>
   (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights ?? null;
 
@@ -82,9 +99,8 @@ export function useAnchorHighlight(ranges: readonly OffsetRange[] | null, name =
       if (registry && HighlightCtor) registry.set(name, new HighlightCtor(...dom));
       return dom;
     };
-    const first = paint();
-    const target = first?.[0]?.startContainer.parentElement;
-    target?.scrollIntoView({ block: 'center' });
+    const first = paint()?.[0];
+    if (first) scrollToRange(first);
     // The text may be drawn after the panel (a document switch): try again once it is there.
     const retry = window.setTimeout(paint, 300);
     return () => {
