@@ -22,6 +22,12 @@ describe('the passage of a matched chunk', () => {
     expect(joined(parts).length).toBeLessThan(text.length);
     expect(text.endsWith(joined(parts).slice(2))).toBe(true);
     expect(joined(parts)).toContain('The lighthouse keeper');
+
+    // a paragraph holding the words is shown from its start
+    const paragraphs = `${filler}\n\nShort line. The lighthouse keeper of Port Ellery.`;
+    expect(joined(passageParts(paragraphs, ['lighthouse', 'keeper']))).toBe(
+      '… Short line. The lighthouse keeper of Port Ellery.',
+    );
     // "Importantly" and "reports" hold "port" but are other words
     expect(marked(parts)).toEqual(['lighthouse', 'keeper', 'Port', 'Ellery']);
   });

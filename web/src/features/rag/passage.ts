@@ -20,7 +20,7 @@ export function queryTerms(query: string): string[] {
   return [...new Set(words)];
 }
 
-/** The chunk's text from just before its densest cluster of query words, split into marked and plain parts. */
+/** The chunk's text from its densest cluster of query words (its paragraph's start when near), split into marked and plain parts. */
 export function passageParts(text: string, terms: readonly string[]): PassagePart[] {
   if (!terms.length) return [{ text, mark: false }];
   const re = new RegExp(`(?<![\\p{L}\\p{N}])(${terms.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
@@ -36,9 +36,11 @@ export function passageParts(text: string, terms: readonly string[]): PassagePar
       bestCount = distinct.size;
     }
   }
-  let start = Math.max(0, best - LEAD);
-  if (start > 0) {
-    const space = text.indexOf(' ', start);
+  // From the start of the cluster's paragraph when that is near, else from a word a little before it.
+  const paragraph = text.lastIndexOf('\n', best) + 1;
+  let start = paragraph;
+  if (best - paragraph > LEAD) {
+    const space = text.indexOf(' ', best - LEAD);
     start = space >= 0 && space < best ? space + 1 : best;
   }
   const shown = text.slice(start);
