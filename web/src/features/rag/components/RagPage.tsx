@@ -25,6 +25,7 @@ import { secretQueries } from '../../secrets/api';
 import { managementQueries, profileFlags } from '../../shell/api';
 import { useRagQuery } from '../api';
 import { INITIAL_RAG_FORM, ragQueryOf, ragSimilarity, ragTopK, type RagForm } from '../form';
+import { RagOffNotice } from './RagOffNotice';
 import { RagAnswer, RagMatchedDocuments } from './RagResults';
 import { RagTemplateModal } from './RagTemplateModal';
 import '../rag.css';
@@ -51,7 +52,8 @@ export function RagPage() {
   const violations = ragQueryViolations({ ...query, llmModel: form.llmModelId ? query.llmModel : null });
   const violation = (field: string) => violations.find((v) => v.field === field)?.violation ?? null;
   const invalid = violations.length > 0 || form.query.trim() === '';
-  const ragOff = !!process.data && (!process.data.isRagEnabled || (!!info && !profileFlags(info).rag));
+  const profileOff = !!info && !profileFlags(info).rag;
+  const ragOff = !!process.data && (!process.data.isRagEnabled || profileOff);
 
   const submit = () => {
     if (invalid || rag.isPending) return;
@@ -84,11 +86,7 @@ export function RagPage() {
         )}
       </div>
 
-      {ragOff && (
-        <div className="alert alert-warning" role="status" data-testid="rag-off">
-          {t('soaApp.rag.home.ragOff')}
-        </div>
-      )}
+      {ragOff && <RagOffNotice processId={processId} profileOff={profileOff} canEnable={isAdmin} />}
 
       <div className="row g-4">
         <div className="col-lg-8">
