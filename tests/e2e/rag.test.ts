@@ -1,9 +1,9 @@
 /**
  * The RAG screens (issue 16 section 3) in Chromium, against the e2e app run with the rag profile and pointed
  * at the local OpenAI-compatible stand-in (which answers with an echo of the prompt it got, so the answer
- * shows what the template rendered). An administrator creates a Sphere with RAG on through the create form;
- * ten documents walk to DONE through the real engine and are indexed; the administrator asks a question whose
- * answer is in one of them, sees that document and its chunk first, follows the chunk into the workspace and
+ * shows what the template rendered). Ten documents of a Sphere without RAG walk to DONE through the real
+ * engine; an administrator turns the Sphere's RAG on from the RAG screen's notice and they are indexed; the
+ * administrator asks a question whose answer is in one of them, sees that document and its chunk first, follows the chunk into the workspace and
  * sees its range scrolled to and highlighted. The template modal (Programmer options) refuses a template
  * without the documents wildcard, saves a valid one (the next answer is built from it) and resets it to the
  * default. A READ user of the Sphere queries without Programmer options, in Polish; a refusal of the API is
@@ -93,28 +93,40 @@ describe('RAG query and template screens in Chromium', () => {
     await page.getByTestId('rag-submit').click();
   };
 
-  it('an administrator enables RAG on a Sphere, asks, and follows the matched chunk into the workspace', async () => {
+  it('an administrator enables RAG on a Sphere of ten documents, asks, and follows the matched chunk into the workspace', async () => {
     const built = await buildUser(suite.knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
     admin = built;
     token = await tokenFor(built.login, built.password);
     const page = await signedInPage(suite.browser, suite.contexts, built);
 
-    await page.getByTestId('process-create').click();
-    await page.getByTestId('process-name-input').fill(processName);
-    await page.getByTestId('process-tags-open').click();
-    await page.getByTestId('tag-modal').getByTestId('tag-system-radio').first().check();
-    await page.getByTestId('tag-modal-close').click();
-    await page.getByTestId('process-rag-checkbox').check();
-    await page.getByTestId('process-splitter-select').waitFor();
-    await page.getByTestId('process-save').click();
-    await page.waitForURL(/\/entity\/process\/\d+\/graph$/);
-    processId = Number(/process\/(\d+)\/graph/.exec(page.url())![1]);
-    const created = await api<{ isRagEnabled: boolean }>(token, `/api/processes/${processId}`);
-    expect(created.isRagEnabled).toBe(true);
-
+    // A Sphere without RAG whose ten documents walk to DONE through the engine.
+    processId = await createProcess(token, processName);
     for (const topic of TOPICS)
       docs[topic] = await addTextDocument(token, processId, `${topic}.txt`, documentText(topic));
-    // Each document walks to DONE through the engine and is chunked there.
+    await eventually(
+      'the ten documents DONE',
+      async () => {
+        const rows = await suite
+          .knex('documents')
+          .whereIn('id', Object.values(docs))
+          .where('status', 'DONE')
+          .count({ n: '*' });
+        return Number(rows[0].n) === TOPICS.length;
+      },
+      120000,
+    );
+    await page.reload();
+    const row = page.getByTestId('process-row').filter({ hasText: processName });
+    await row.waitFor();
+    expect(await row.getByTestId('process-action-rag').count()).toBe(0);
+
+    // The administrator turns RAG on from the screen's notice: the DONE documents are indexed.
+    await page.goto(`${BASE_URL}/entity/process/${processId}/rag`);
+    await page.getByTestId('rag-off').getByText('RAG is not enabled for this Sphere.').waitFor();
+    await page.getByTestId('rag-enable').click();
+    await page.getByTestId('rag-off').waitFor({ state: 'detached' });
+    const enabled = await api<{ isRagEnabled: boolean }>(token, `/api/processes/${processId}`);
+    expect(enabled.isRagEnabled).toBe(true);
     await eventually(
       'the ten documents indexed',
       async () => {
@@ -129,7 +141,6 @@ describe('RAG query and template screens in Chromium', () => {
 
     // The RAG row action is there (rag profile on, the Sphere's RAG on).
     await page.goto(`${BASE_URL}/entity/process`);
-    const row = page.getByTestId('process-row').filter({ hasText: processName });
     await row.getByTestId('process-action-rag').click();
     await page.waitForURL(`${BASE_URL}/entity/process/${processId}/rag`);
     await ragPage(page).getByRole('heading', { name: 'RAG query' }).waitFor();
@@ -283,6 +294,8 @@ describe('RAG query and template screens in Chromium', () => {
     const otherPage = await signedInPage(suite.browser, suite.contexts, other);
     await otherPage.goto(`${BASE_URL}/entity/process/${plain}/rag`);
     await otherPage.getByTestId('rag-off').waitFor();
+    // only the Sphere's administrators turn RAG on
+    expect(await otherPage.getByTestId('rag-enable').count()).toBe(0);
     await ask(otherPage, QUESTION);
     await otherPage.getByTestId('rag-error').waitFor();
     expect(await settledCount(otherPage.getByTestId('rag-match'), 0)).toBe(0);
