@@ -48,6 +48,7 @@ import {
   type LoadedFlow,
 } from '../domain/document-transition';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
+import { RAG_INDEX_ACTIVITY_OPTIONS } from './rag-contract';
 import { CURRENT_NODE, DOCUMENT_FILENAME, DOCUMENT_STATUS, PROCESS_ID } from './search-attributes';
 import {
   BAD_INPUT,
@@ -86,11 +87,7 @@ const actions = proxyActivities<Activities>({
 });
 
 /** RAG indexing of a document that reached DONE (idempotent; the activity checks the process's RAG switch). */
-const rag = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+const rag = proxyActivities<Activities>(RAG_INDEX_ACTIVITY_OPTIONS);
 
 const training = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

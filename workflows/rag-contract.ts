@@ -16,6 +16,13 @@ export const ragQueryWorkflowId = (processId: number, nonce: string): string =>
 /** How long the chat API may take for a RAG answer (the route waits a little longer). */
 export const RAG_QUERY_TIMEOUT_MS = 300_000;
 
+/** Activity options of indexing (idempotent, so retried), for the RAG workflow and the document workflow. */
+export const RAG_INDEX_ACTIVITY_OPTIONS = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
+} as const;
+
 export type RagIndexInput = { documentId: number } | { processId: number };
 
 export interface RagIndexResult {

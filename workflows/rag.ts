@@ -5,13 +5,15 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { RagIndexInput, RagIndexResult, RagQueryInput, RagQueryResult } from './rag-contract';
+import {
+  RAG_INDEX_ACTIVITY_OPTIONS,
+  type RagIndexInput,
+  type RagIndexResult,
+  type RagQueryInput,
+  type RagQueryResult,
+} from './rag-contract';
 
-const indexing = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+const indexing = proxyActivities<Activities>(RAG_INDEX_ACTIVITY_OPTIONS);
 
 const querying = proxyActivities<Activities>({
   // the chat API's 300 s and the retrieval

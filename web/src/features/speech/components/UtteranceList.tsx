@@ -250,6 +250,8 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
   const range = p.selection ? selectionRange(p.selection) : null;
   const inBlock = (t: TokenDTO) => !!p.draftBlock && p.draftBlock.includes(t);
   const words = wordsOf(u.tokens);
+  // a token tag's first word carries data-tag-start (the relation arcs start there)
+  const started = new Set<number>();
   return (
     <div
       className={`sp-row${u.id < 0 ? ' sp-row-new' : ''}${p.changingActor ? ' sp-row-actor' : ''}`}
@@ -271,6 +273,8 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
             const selected = !!range && w.index >= range[0] && w.index <= range[1];
             const tags = p.tagsByToken.get(tk.id);
             const tag = tags?.[0];
+            const starting = tags?.filter((x) => !started.has(x.id)).map((x) => x.id) ?? [];
+            for (const id of starting) started.add(id);
             const cls = [
               'sp-token',
               selected && 'sp-token-selected',
@@ -295,7 +299,8 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
                     data-selected={selected || undefined}
                     data-unclear={tk.unclear || undefined}
                     data-properties={tk.properties.join(' ') || undefined}
-                    data-tag-ids={tags?.map((x) => x.id).join(' ')}
+                    data-tags={tags?.map((x) => x.id).join(' ')}
+                    data-tag-start={starting.join(' ') || undefined}
                     title={tagTitle(tk, tags)}
                     style={
                       tag
