@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { modeSatisfies, type AccessMode } from '@domain';
+import { modeSatisfies, type AccessMode, type Violation } from '@domain';
 import { SETTINGS_LIMITS } from '@domain/node-settings';
 import { ragQueryViolations } from '@domain/rag';
 import { RAG_SIMILARITY, RAG_TOP_K } from '@domain/rag-types';
@@ -248,7 +248,7 @@ function NumberField({
   label: string;
   value: string;
   limits: { min: number; max: number; step: number };
-  violation?: ReturnType<typeof ragQueryViolations>[number]['violation'] | null;
+  violation?: Violation | null;
   onChange: (value: string) => void;
   onBlur?: () => void;
 }) {
