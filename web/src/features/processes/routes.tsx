@@ -8,6 +8,7 @@ import { dashboardRoute } from '../dashboard/routes';
 import { documentDetailRoutes } from '../document-detail/routes';
 import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
+import { ragRoute } from '../rag/routes';
 import { secretsRoute } from '../secrets/routes';
 import { uploadRoute } from '../upload/routes';
 import { previewWindowRoute, relationsWindowRoute, workspaceRoute } from '../workspace/routes';
@@ -16,7 +17,6 @@ import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
 
 const ADMIN: AccessMode[] = ['ADMIN'];
-const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
 
 /** Creating a Sphere needs the global process permission at WRITE (what the API checks). */
 const canCreateProcess = (p: Principal) => hasGlobalProcessPermission(p, 'WRITE');
@@ -70,7 +70,7 @@ export const processRoutes: RouteObject[] = [
       dashboardRoute,
       documentListRoute,
       ...documentDetailRoutes,
-      scoped('process/:processId/rag', READ, 'rag'),
+      ragRoute,
       workspaceRoute,
       previewWindowRoute,
       relationsWindowRoute,
