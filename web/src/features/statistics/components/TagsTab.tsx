@@ -1,0 +1,75 @@
+/**
+ * Tags (spec 3 section 3 "Tag-in-time rows"): tags created per day stacked by node and by user, and the
+ * totals per node and user over the range.
+ */
+import { useTranslation } from 'react-i18next';
+import type { TagUsageAnswer } from '@domain/statistics-types';
+import { tagSeries, tagTotals } from '../figures';
+import { ChartCard } from './ChartCard';
+import type { TabContext } from './StatisticsPage';
+import { StackedBars } from './StackedBars';
+
+export function TagsTab({ answer, context }: { answer: TagUsageAnswer; context: TabContext }) {
+  const { t } = useTranslation();
+  const { days, nodeName, userName } = context;
+  const totals = tagTotals(answer.rows);
+  return (
+    <div data-testid="statistics-tags">
+      <div className="row g-3 mb-3">
+        <div className="col-12 col-xl-6">
+          <ChartCard title={t('statistics.tags.byNode')}>
+            <StackedBars
+              days={days}
+              series={tagSeries(answer.rows, days, 'node', nodeName)}
+              integer
+              testId="tags-by-node-chart"
+              emptyText={t('statistics.empty')}
+            />
+          </ChartCard>
+        </div>
+        <div className="col-12 col-xl-6">
+          <ChartCard title={t('statistics.tags.byUser')}>
+            <StackedBars
+              days={days}
+              series={tagSeries(answer.rows, days, 'user', userName)}
+              integer
+              testId="tags-by-user-chart"
+              emptyText={t('statistics.empty')}
+            />
+          </ChartCard>
+        </div>
+      </div>
+      <div className="card">
+        <div className="card-header fw-semibold">{t('statistics.tags.totals')}</div>
+        {totals.length === 0 ? (
+          <div className="card-body text-body-secondary small">{t('statistics.empty')}</div>
+        ) : (
+          <table className="table table-sm table-hover align-middle mb-0" data-testid="tags-table">
+            <thead>
+              <tr>
+                <th>{t('statistics.columns.node')}</th>
+                <th>{t('statistics.columns.user')}</th>
+                <th className="text-end">{t('statistics.columns.tags')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {totals.map((r) => (
+                <tr
+                  key={`${r.nodeId}-${r.userId}`}
+                  data-testid="tags-row"
+                  data-node-id={r.nodeId}
+                  data-user-id={r.userId}
+                  data-tags={r.tags}
+                >
+                  <td>{nodeName(r.nodeId)}</td>
+                  <td>{userName(r.userId)}</td>
+                  <td className="text-end font-monospace">{r.tags}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </div>
+  );
+}
