@@ -344,6 +344,11 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PUT /api/sftp-upload-node/:id/fetch-sftp-content': onNode('WRITE', param('id', 'node')),
   'PUT /api/google-drive-upload-node/:id/fetch-content': onNode('WRITE', param('id', 'node')),
   'PUT /api/trainable-nodes/:id/train': onNode('WRITE', param('id', 'node')),
+
+  // --- statistics (issue 16 section 1; docs/api-statistics.md): the page needs ADMIN on the process (spec 3
+  // section 6); the workspace reports a reader's work too, so READ on the step's node ---
+  'POST /api/statistics': onProcess('ADMIN', inBody('processId', 'process')),
+  'POST /api/work-time': onNode('READ', inBody('stepId', 'step')),
 };
 
 /** The declarations' refs as a list. */

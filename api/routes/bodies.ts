@@ -24,6 +24,7 @@ import * as relationGraphs from './relation-graphs';
 import * as relationTypes from './relation-types';
 import * as secrets from './secrets';
 import * as speech from './speech';
+import * as statistics from './statistics';
 import * as steps from './steps';
 import * as sftpConnections from './sftp-connections';
 import * as tags from './tags';
@@ -94,6 +95,8 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'PUT /api/utterance-tokens': speech.tokenUpdateSchema,
   'POST /api/asr-documents': speech.asrCreateSchema,
   'PUT /api/asr-documents': speech.asrUpdateSchema,
+  'POST /api/statistics': statistics.statisticsSchema,
+  'POST /api/work-time': statistics.workTimeSchema,
   'POST /api/users': users.schemas.user,
   'PUT /api/users': users.schemas.user,
   'POST /api/authorities': users.schemas.authority,

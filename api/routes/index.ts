@@ -40,6 +40,7 @@ import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 import { speechRoutes } from './speech';
+import { statisticsRoutes } from './statistics';
 import { tagRoutes } from './tags';
 import { userRoutes } from './users';
 
@@ -76,6 +77,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     llmRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
+    statisticsRoutes(deps),
     userRoutes(deps),
     auditRoutes(deps),
     exportRoutes(deps),

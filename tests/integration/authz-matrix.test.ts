@@ -96,6 +96,19 @@ const BODIES: Record<string, (ids: Ids) => unknown> = {
     authorities: [],
   }),
   'POST /api/authorities': (ids) => ({ componentId: ids.process, type: 'PROCESS', mode: 'READ' }),
+  'POST /api/statistics': (ids) => ({
+    type: 'WORK_TIMER',
+    processId: ids.process,
+    dateFrom: '2026-01-01',
+    dateTo: '2026-01-31',
+    zoneId: 'Europe/Warsaw',
+  }),
+  'POST /api/work-time': (ids) => ({
+    clientId: crypto.randomUUID(),
+    stepId: ids.step,
+    startTime: new Date(Date.now() - 60_000).toISOString(),
+    endTime: new Date().toISOString(),
+  }),
 };
 
 /** Values of path parameters that name no declared reference. */
