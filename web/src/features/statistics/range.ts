@@ -2,9 +2,9 @@
  * The statistics date range (spec 3 "Statistics screen", section 5 "Statistics date range", section 9): days
  * are calendar days of the browser's zone written `yyyy-MM-dd` (what the API takes) and shown `dd.MM.yyyy`;
  * the presets count from today (a week starts on Monday); the range may end at most STATISTICS_MAX_DAYS after
- * it starts. Pure: the page passes today's date in.
+ * it starts (the API's rule, domain/statistics.ts). Pure: the page passes today's date in.
  */
-import { STATISTICS_MAX_DAYS } from '@domain/statistics-types';
+import { statisticsRangeViolations } from '@domain/statistics';
 
 /** A calendar day, `yyyy-MM-dd`. */
 export type Day = string;
@@ -116,8 +116,9 @@ export type RangeError = 'invalidFrom' | 'invalidTo' | 'order' | 'tooLong';
 export function rangeError(from: Day | null, to: Day | null): RangeError | null {
   if (from === null) return 'invalidFrom';
   if (to === null) return 'invalidTo';
-  const days = daysBetween(from, to);
-  if (days < 0) return 'order';
-  if (days > STATISTICS_MAX_DAYS) return 'tooLong';
-  return null;
+  const [violation] = statisticsRangeViolations(from, to);
+  if (!violation) return null;
+  if (violation.key.endsWith('.rangeTooLong')) return 'tooLong';
+  if (violation.key.endsWith('.dateOrder')) return 'order';
+  return violation.field === 'dateFrom' ? 'invalidFrom' : 'invalidTo';
 }
