@@ -145,7 +145,12 @@ describe('statistics screen in Chromium', () => {
       userOnProcess(suite.knex, world.processId, 'WRITE', named('Bob', 'Baker')),
       userOnProcess(suite.knex, world.processId, 'ADMIN', named('Ada', 'Admin')),
     ]);
-    spanNodeId = await addNode(world.token, world.processId, { name: 'Entities', activityType: 'SPAN' });
+    spanNodeId = await addNode(world.token, world.processId, {
+      name: 'Entities',
+      activityType: 'SPAN',
+      // the writer's Complete is then the step's primary button (Accept is the admin's)
+      requiresAcceptance: true,
+    });
     await addEdges(world.token, [await uploadNodeOf(world.token, world.processId), spanNodeId]);
     personTypeId = (
       await api<{ id: number }>(world.token, `/api/node/${spanNodeId}/ner-tag-type`, {
@@ -202,30 +207,38 @@ describe('statistics screen in Chromium', () => {
     expect(secondsOf(answer, ann.id)).toBeLessThan(6 * 60);
   });
 
-  it('shows an admin the work time per user without the break, the sessions linking to the documents', async () => {
-    const context = await suite.browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      timezoneId: ZONE,
-    });
-    suite.contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    await signIn(page, admin.login, admin.password);
-    await page.waitForURL(/\/entity\/process$/);
+  /** The admin's page (browser zone Europe/Warsaw), kept through the next tests. */
+  let adminPage: Page;
+  const total = (u: BuiltUser) =>
+    adminPage.locator(`[data-testid="work-time-total"][data-user-id="${u.id}"]`);
+
+  /** The statistics screen at a tab, over yesterday and today. */
+  async function openAt(tab: 'WORK_TIMER' | 'TAG_USAGE' | 'NODE_ACTIVITY') {
+    if (!adminPage) {
+      const context = await suite.browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        timezoneId: ZONE,
+      });
+      suite.contexts.push(context);
+      adminPage = await context.newPage();
+      adminPage.setDefaultTimeout(15000);
+      await signIn(adminPage, admin.login, admin.password);
+      await adminPage.waitForURL(/\/entity\/process$/);
+    }
+    const page = adminPage;
     await page.goto(statisticsUrl());
     await page.locator('[data-testid="statistics-card"][data-tab="WORK_TIMER"]').waitFor();
-    expect(await page.getByTestId('statistics-zone').textContent()).toContain(ZONE);
-    // The presets: "last week" is a Monday to a Sunday.
-    await page.getByTestId('statistics-presets').click();
-    await page.getByTestId('statistics-preset-lastWeek').click();
-    const monday = await page.getByTestId('statistics-from').inputValue();
-    const [d, m, y] = monday.split('.').map(Number);
-    expect(new Date(Date.UTC(y, m - 1, d)).getUTCDay()).toBe(1);
-    await page.locator('[data-testid="statistics-range"][data-preset="lastWeek"]').waitFor();
-
     await page.getByTestId('statistics-from').fill(dotted(yesterday));
     await page.getByTestId('statistics-to').fill(dotted(today));
-    const total = (u: BuiltUser) => page.locator(`[data-testid="work-time-total"][data-user-id="${u.id}"]`);
+    if (tab !== 'WORK_TIMER') await page.getByTestId(`statistics-tab-${tab}`).click();
+    await page.locator(`[data-testid="statistics-card"][data-tab="${tab}"]`).waitFor();
+    return page;
+  }
+
+  it('shows an admin the work time per user without the break, the sessions linking to the documents', async () => {
+    const page = await openAt('WORK_TIMER');
+    expect(await page.getByTestId('statistics-zone').textContent()).toContain(ZONE);
+    expect(await page.getByTestId('statistics-process').textContent()).toBe(`Statistics E2E ${suffix}`);
     await total(bob).waitFor();
     await total(ann).waitFor();
     const bobSeconds = Number(await total(bob).getAttribute('data-seconds'));
@@ -249,24 +262,33 @@ describe('statistics screen in Chromium', () => {
     expect(await horizontalOverflow(page)).toEqual([]);
     await shot(page, '80-statistics-work-time');
 
-    // Tags: one by Ann, two by Bob, all on the span node.
-    await page.getByTestId('statistics-tab-TAG_USAGE').click();
+    // The presets: "last week" is a Monday to a Sunday, and the picker names it.
+    await page.getByTestId('statistics-presets').click();
+    await page.getByTestId('statistics-preset-lastWeek').click();
+    await page.locator('[data-testid="statistics-range"][data-preset="lastWeek"]').waitFor();
+    const [d, m, y] = (await page.getByTestId('statistics-from').inputValue()).split('.').map(Number);
+    expect(new Date(Date.UTC(y, m - 1, d)).getUTCDay()).toBe(1);
+  });
+
+  it('counts the tags of each writer on the node, and of the chosen users only', async () => {
+    const page = await openAt('TAG_USAGE');
     const tagRow = (u: BuiltUser) =>
       page.locator(`[data-testid="tags-row"][data-node-id="${spanNodeId}"][data-user-id="${u.id}"]`);
     await tagRow(bob).waitFor();
     expect(await tagRow(ann).getAttribute('data-tags')).toBe('1');
     expect(await tagRow(bob).getAttribute('data-tags')).toBe('2');
     expect(await page.getByTestId('tags-by-node-chart').getAttribute('data-total')).toBe('3');
-    // The user filter asks for Bob's tags only.
+    await shot(page, '81-statistics-tags');
     await page.getByTestId('statistics-users').click();
     await page.locator(`[data-testid="statistics-users-option"][data-id="${bob.id}"]`).check();
     await page.getByTestId('statistics-users').click();
     await tagRow(ann).waitFor({ state: 'detached' });
+    expect(await tagRow(bob).getAttribute('data-tags')).toBe('2');
     expect(await page.getByTestId('tags-by-user-chart').getAttribute('data-total')).toBe('2');
-    await shot(page, '81-statistics-tags');
+  });
 
-    // Node activity: both documents finished on the span node; the cell lists them, newest first.
-    await page.getByTestId('statistics-tab-NODE_ACTIVITY').click();
+  it('lists the documents a node finished, newest first, linking into the workspace', async () => {
+    const page = await openAt('NODE_ACTIVITY');
     const spanRows = page.locator(`[data-testid="activity-row"][data-node-id="${spanNodeId}"]`);
     await spanRows.first().waitFor();
     const counts = await spanRows.evaluateAll((rows) =>
@@ -287,21 +309,22 @@ describe('statistics screen in Chromium', () => {
     await page.locator(`[data-testid="activity-document-link"][data-document-id="${docs.bob}"]`).click();
     await page.waitForURL(`${BASE_URL}/entity/process/${world.processId}/document/${docs.bob}`);
     await page.locator(`[data-testid="workspace"][data-document-id="${docs.bob}"]`).waitFor();
+  });
 
-    // A range over 365 days is refused before anything is asked.
-    await page.goto(statisticsUrl());
-    await page.locator('[data-testid="statistics-card"][data-tab="WORK_TIMER"]').waitFor();
+  it('refuses a range over 365 days before asking, in English and in Polish', async () => {
+    const page = await openAt('WORK_TIMER');
     const [ty, tm, td] = today.split('-').map(Number);
     const longAgo = new Date(Date.UTC(ty, tm - 1, td) - 366 * 86_400_000).toISOString().slice(0, 10);
+    const yearAgo = new Date(Date.UTC(ty, tm - 1, td) - 365 * 86_400_000).toISOString().slice(0, 10);
     await page.getByTestId('statistics-from').fill(dotted(longAgo));
-    await page.getByTestId('statistics-to').fill(dotted(today));
     expect(await page.getByTestId('statistics-range-error').textContent()).toBe(
       'The range may end at most 365 days after its start.',
     );
     await page.getByTestId('statistics-no-range').waitFor();
     expect(await page.getByTestId('work-time-total').count()).toBe(0);
-    // One day less is a range it answers.
-    await page.getByTestId('statistics-from').fill(dotted(yesterday));
+    await shot(page, '83-statistics-range-refused');
+    // 365 days after the start is a range it answers.
+    await page.getByTestId('statistics-from').fill(dotted(yearAgo));
     await page.getByTestId('statistics-range-error').waitFor({ state: 'detached' });
     await total(bob).waitFor();
 
@@ -310,13 +333,12 @@ describe('statistics screen in Chromium', () => {
     expect(await page.getByTestId('statistics-tab-WORK_TIMER').textContent()).toBe('Czas pracy');
     expect(await page.getByTestId('statistics-tab-NODE_ACTIVITY').textContent()).toBe('Aktywność węzłów');
     await page.getByText('Czas pracy użytkowników (h:mm)').waitFor();
+    await shot(page, '84-statistics-polish');
     await page.getByTestId('statistics-from').fill(dotted(longAgo));
     expect(await page.getByTestId('statistics-range-error').textContent()).toBe(
       'Zakres może kończyć się najwyżej 365 dni po swoim początku.',
     );
-    await page.getByTestId('statistics-from').fill(dotted(yesterday));
-    await total(bob).waitFor();
-    await shot(page, '83-statistics-polish');
+    await chooseLanguage(page, 'en');
   });
 
   it('refuses the page to a WRITE user of the process', async () => {
