@@ -23,9 +23,12 @@
  *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
+ * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
+ *   the rollups built by the triggers of migration 023) and times `POST api/statistics` of each type over a
+ *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
  * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
- * BENCH_ONLY=speech, BENCH_ONLY=tracker or BENCH_ONLY=export runs only that part (its figures merged into the
- * results file).
+ * BENCH_ONLY=speech, BENCH_ONLY=tracker, BENCH_ONLY=export or BENCH_ONLY=statistics runs only that part (its
+ * figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,6 +45,7 @@ import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
 import { benchSpeech, printSpeechResults } from './bench-speech';
+import { benchStatistics, printStatisticsResults } from './bench-statistics';
 import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
@@ -88,8 +92,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'speech', 'tracker', 'export'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech, tracker or export');
+    const parts = ['workspace', 'lists', 'graph', 'speech', 'tracker', 'export', 'statistics'];
+    if (only && !parts.includes(only)) throw new Error(`BENCH_ONLY can only be ${parts.join(', ')}`);
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -190,7 +194,7 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
+      only && only !== 'workspace'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -205,7 +209,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'speech' || only === 'tracker' || only === 'export'
+      only && only !== 'workspace' && only !== 'graph'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -216,7 +220,7 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
+      only && only !== 'lists'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -248,6 +252,17 @@ async function main() {
           });
     if (exported) printExportResults(exported);
 
+    // Statistics at scale (scripts/bench-statistics.ts): seeds its own process in the same database.
+    const statistics =
+      only && only !== 'statistics'
+        ? undefined
+        : await benchStatistics({
+            databaseUrl: pg.urlFor(db),
+            documents: sizeFromEnv('BENCH_STAT_DOCUMENTS', 1_000_000),
+            runs: sizeFromEnv('BENCH_STAT_RUNS', 100),
+          });
+    if (statistics) printStatisticsResults(statistics);
+
     // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
     const tracker =
       only && only !== 'tracker'
@@ -269,6 +284,7 @@ async function main() {
       ...(speech ? { speech: { date: now, ...speech } } : {}),
       ...(exported ? { export: { date: now, ...exported } } : {}),
       ...(tracker ? { tracker: { date: now, ...tracker } } : {}),
+      ...(statistics ? { statistics: { date: now, load: os.loadavg(), ...statistics } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

@@ -144,8 +144,8 @@ export async function tagUsage(knex: Knex, s: StatisticsScope): Promise<TagUsage
 
 /**
  * Documents finished and tags made per node and day, the newest documents of each node and day (at most
- * NODE_ACTIVITY_DOC_IDS_LIMIT, from the finishes' index) and the live tag count of each listed document on
- * the node.
+ * NODE_ACTIVITY_DOC_IDS_LIMIT, from the finishes' index: one short index walk per node and day) with the live
+ * tag count of each on the node.
  */
 export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<NodeActivityRow[]> {
   const b = { ...bindings(s), limit: NODE_ACTIVITY_DOC_IDS_LIMIT * 2 };
@@ -157,16 +157,18 @@ export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<Node
           where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
           group by 1, 2
        )
-       select to_char(d.day, 'YYYY-MM-DD') as date, d.node_id, d.n, ids.ids
+       select to_char(d.day, 'YYYY-MM-DD') as date, d.node_id, d.n, l.ids, l.tags
          from days d
         cross join lateral (
-          select array_agg(f.document_id order by f.finished_at desc) as ids from (
-            select f.document_id, f.finished_at from stat_step_finishes f
-             where f.node_id = d.node_id
-               and f.finished_at >= (d.day::timestamp at time zone :zone)
-               and f.finished_at < ((d.day + 1)::timestamp at time zone :zone)
-             order by f.finished_at desc limit :limit) f
-        ) ids
+          select array_agg(f.document_id order by f.finished_at desc) as ids,
+                 array_agg(coalesce(t.tags, 0) order by f.finished_at desc) as tags
+            from (select f.document_id, f.finished_at from stat_step_finishes f
+                   where f.node_id = d.node_id
+                     and f.finished_at >= (d.day::timestamp at time zone :zone)
+                     and f.finished_at < ((d.day + 1)::timestamp at time zone :zone)
+                   order by f.finished_at desc limit :limit) f
+            left join stat_document_node_tags t on t.document_id = f.document_id and t.node_id = d.node_id
+        ) l
         order by 1, 2`,
       b,
     ),
@@ -193,35 +195,22 @@ export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<Node
     }
     return row;
   };
-  const pairs: { node: number; doc: number }[] = [];
-  for (const r of docs as { date: string; node_id: string; n: number; ids: string[] | null }[]) {
+  type DocRow = { date: string; node_id: string; n: number; ids: string[] | null; tags: number[] | null };
+  for (const r of docs as DocRow[]) {
     const row = rowOf(r.date);
-    // a document finished twice on a node that day is listed once (its latest finish)
-    const ids = [...new Set((r.ids ?? []).map(Number))].slice(0, NODE_ACTIVITY_DOC_IDS_LIMIT);
+    const ids: number[] = [];
+    (r.ids ?? []).forEach((id, i) => {
+      const doc = Number(id);
+      // a document finished twice on a node that day is listed once (its latest finish)
+      if (ids.length >= NODE_ACTIVITY_DOC_IDS_LIMIT || ids.includes(doc)) return;
+      ids.push(doc);
+      row.tagsPerDocAndNodeCompositeMap[`${r.node_id}-${doc}`] = r.tags?.[i] ?? 0;
+    });
     row.nodeIdDocIdsMap[r.node_id] = ids;
     row.nodeIdDocCountMap[r.node_id] = r.n;
-    for (const doc of ids) pairs.push({ node: Number(r.node_id), doc });
   }
   for (const r of tags as { date: string; node_id: string; n: number }[])
     rowOf(r.date).nodeIdTagCountMap[r.node_id] = r.n;
-  if (pairs.length) {
-    const { rows: counts } = await knex.raw(
-      `select p.node_id, p.document_id, coalesce(t.tags, 0)::int as n
-         from unnest(?::bigint[], ?::bigint[]) as p(node_id, document_id)
-         left join stat_document_node_tags t on t.document_id = p.document_id and t.node_id = p.node_id`,
-      [idArray(pairs.map((p) => p.node)), idArray(pairs.map((p) => p.doc))],
-    );
-    const count = new Map<string, number>(
-      counts.map((c: { node_id: string; document_id: string; n: number }) => [
-        `${c.node_id}-${c.document_id}`,
-        c.n,
-      ]),
-    );
-    for (const row of byDate.values())
-      for (const [node, ids] of Object.entries(row.nodeIdDocIdsMap))
-        for (const doc of ids)
-          row.tagsPerDocAndNodeCompositeMap[`${node}-${doc}`] = count.get(`${node}-${doc}`) ?? 0;
-  }
   return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
 }
 
