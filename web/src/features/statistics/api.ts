@@ -5,12 +5,15 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { DocumentInfoFilter } from '@domain/document-info';
-import type { StatisticsAnswer, StatisticsQuery } from '@domain/statistics-types';
+import {
+  STATISTICS_DOCUMENTS_PAGE_SIZE,
+  type StatisticsAnswer,
+  type StatisticsQuery,
+} from '@domain/statistics-types';
 import { http } from '../../api/client';
 import { fetchDocumentInfo } from '../documents/api';
 
-/** Page size of a node activity cell's documents (spec 3 section 7). */
-export const ACTIVITY_DOCUMENTS_PAGE_SIZE = 5;
+export const ACTIVITY_DOCUMENTS_PAGE_SIZE = STATISTICS_DOCUMENTS_PAGE_SIZE;
 
 export const statisticsKeys = {
   all: ['statistics'] as const,
