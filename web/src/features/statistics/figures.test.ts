@@ -2,6 +2,8 @@ import type { NodeActivityRow, TagUsageRow, WorkTimeDay } from '@domain/statisti
 import {
   activityCells,
   formatHoursMinutes,
+  hourStep,
+  stackedMax,
   nodeActivitySeries,
   statisticsQuery,
   statisticsUserName,
@@ -55,6 +57,22 @@ describe('statistics figures', () => {
     expect(formatHoursMinutes(9 * 60 + 10)).toBe('0:09');
     expect(formatHoursMinutes(3600 + 5 * 60)).toBe('1:05');
     expect(formatHoursMinutes(27 * 3600 + 59 * 60 + 40)).toBe('28:00');
+  });
+
+  it('steps an hours axis by whole minutes, at most 8 steps', () => {
+    expect(hourStep(0.11) * 60).toBe(1);
+    expect(hourStep(0.2) * 60).toBe(2);
+    expect(hourStep(1) * 60).toBe(10);
+    expect(hourStep(7.5)).toBe(1);
+    expect(hourStep(30)).toBe(4);
+    expect(hourStep(400)).toBe(72);
+    expect(stackedMax([])).toBe(0);
+    expect(
+      stackedMax([
+        { key: 1, label: 'a', data: [1, 3] },
+        { key: 2, label: 'b', data: [2, 0.5] },
+      ]),
+    ).toBe(3.5);
   });
 
   it('names users by their name, else their login', () => {

@@ -64,6 +64,16 @@ export function formatHoursMinutes(seconds: number): string {
   return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
+const HOUR_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 240, 480, 720, 1440].map((m) => m / 60);
+
+/** The y step of an hours axis: whole minutes, at most `ticks` steps up to `maxHours`. */
+export const hourStep = (maxHours: number, ticks = 8): number =>
+  HOUR_STEPS.find((step) => maxHours / step <= ticks) ?? Math.ceil(maxHours / ticks / 24) * 24;
+
+/** The highest stacked value of the series (a day's sum). */
+export const stackedMax = (series: readonly Series[]): number =>
+  Math.max(0, ...(series[0]?.data.map((_, i) => series.reduce((sum, s) => sum + s.data[i], 0)) ?? []));
+
 /** A user as the screen names them: first and last name, else the login. */
 export const statisticsUserName = (u: Pick<StatisticsUser, 'login' | 'firstName' | 'lastName'>): string =>
   userLabel({ firstName: u.firstName, lastName: u.lastName, email: '' }) ?? u.login;

@@ -12,12 +12,15 @@ export interface FilterOption {
 
 export function FilterMenu({
   label,
+  allLabel,
   options,
   selected,
   onChange,
   testId,
 }: {
   label: string;
+  /** the label's value when nothing is ticked */
+  allLabel: string;
   options: readonly FilterOption[];
   selected: readonly number[];
   onChange: (ids: number[]) => void;
@@ -32,10 +35,7 @@ export function FilterMenu({
       toggleClassName={`btn btn-sm dropdown-toggle ${chosen.length ? 'btn-primary' : 'btn-outline-secondary'}`}
       label={
         <>
-          {label}:{' '}
-          {chosen.length
-            ? t('statistics.filters.chosen', { count: chosen.length })
-            : t('statistics.filters.all')}
+          {label}: {chosen.length ? t('statistics.filters.chosen', { count: chosen.length }) : allLabel}
         </>
       }
     >

@@ -15,6 +15,7 @@ export function StackedBars({
   series,
   format = (v) => String(v),
   integer = false,
+  step,
   testId,
   emptyText,
 }: {
@@ -23,6 +24,8 @@ export function StackedBars({
   format?: (value: number) => string;
   /** counts: whole-number ticks */
   integer?: boolean;
+  /** the y axis's step, when the values need a given one (hours by whole minutes) */
+  step?: number;
   testId: string;
   emptyText: string;
 }) {
@@ -57,7 +60,11 @@ export function StackedBars({
               y: {
                 stacked: true,
                 beginAtZero: true,
-                ticks: { precision: integer ? 0 : undefined, callback: (v) => format(Number(v)) },
+                ticks: {
+                  precision: integer ? 0 : undefined,
+                  stepSize: step,
+                  callback: (v) => format(Number(v)),
+                },
               },
             },
           }}

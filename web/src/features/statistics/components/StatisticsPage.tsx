@@ -134,6 +134,7 @@ function Statistics({ processId, nodes }: { processId: number; nodes: NodeDTO[] 
             {TAB_FILTERS[tab].users && (
               <FilterMenu
                 label={t('statistics.filters.users')}
+                allLabel={t('statistics.filters.allUsers')}
                 options={options(users)}
                 selected={userIds}
                 onChange={setUserIds}
@@ -143,6 +144,7 @@ function Statistics({ processId, nodes }: { processId: number; nodes: NodeDTO[] 
             {TAB_FILTERS[tab].nodes && (
               <FilterMenu
                 label={t('statistics.filters.nodes')}
+                allLabel={t('statistics.filters.allNodes')}
                 options={options(nodeNames)}
                 selected={nodeIds}
                 onChange={setNodeIds}

@@ -6,7 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WorkTimerAnswer } from '@domain/statistics-types';
 import { formatDate } from '../../../components/format';
-import { formatHoursMinutes, seriesColor, workTimeSeries, workTimeTotals } from '../figures';
+import {
+  formatHoursMinutes,
+  hourStep,
+  seriesColor,
+  stackedMax,
+  workTimeSeries,
+  workTimeTotals,
+} from '../figures';
 import { ChartCard } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
 import { StackedBars } from './StackedBars';
@@ -60,6 +67,7 @@ export function WorkTimeTab({ answer, context }: { answer: WorkTimerAnswer; cont
               days={days}
               series={series}
               format={hours}
+              step={hourStep(stackedMax(series))}
               testId="work-time-chart"
               emptyText={t('statistics.empty')}
             />
