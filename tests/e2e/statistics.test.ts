@@ -19,6 +19,7 @@ import { textRangeBox } from './text-range';
 import {
   addEdges,
   addNode,
+  addTagType,
   addTextDocument,
   api,
   BASE_URL,
@@ -152,19 +153,11 @@ describe('statistics screen in Chromium', () => {
       requiresAcceptance: true,
     });
     await addEdges(world.token, [await uploadNodeOf(world.token, world.processId), spanNodeId]);
-    personTypeId = (
-      await api<{ id: number }>(world.token, `/api/node/${spanNodeId}/ner-tag-type`, {
-        method: 'POST',
-        body: JSON.stringify({
-          name: 'Person',
-          backgroundColor: '#f8d7da',
-          textColor: '#58151c',
-          mandatory: false,
-          selectable: true,
-          disabled: false,
-        }),
-      })
-    ).id;
+    personTypeId = await addTagType(world.token, spanNodeId, {
+      name: 'Person',
+      backgroundColor: '#f8d7da',
+      textColor: '#58151c',
+    });
     docs.ann = await addTextDocument(world.token, world.processId, `ann-${suffix}.txt`, TEXT);
     docs.bob = await addTextDocument(world.token, world.processId, `bob-${suffix}.txt`, TEXT);
     for (const id of [docs.ann, docs.bob])

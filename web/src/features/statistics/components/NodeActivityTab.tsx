@@ -14,9 +14,8 @@ import { FIRST_PAGE, NO_ANSWER, type PagePosition } from '../../../components/pa
 import { ACTIVITY_DOCUMENTS_PAGE_SIZE, statisticsQueries } from '../api';
 import { activityCells, nodeActivitySeries, type ActivityCell } from '../figures';
 import { formatDay } from '../range';
-import { ChartCard } from './ChartCard';
+import { ChartCards } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
-import { StackedBars } from './StackedBars';
 
 export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswer; context: TabContext }) {
   const { t } = useTranslation();
@@ -27,28 +26,23 @@ export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswe
   return (
     <div data-testid="statistics-node-activity">
       <div className="row g-3 mb-3">
-        <div className="col-12 col-xl-6">
-          <ChartCard title={t('statistics.activity.documentsChart')}>
-            <StackedBars
-              days={days}
-              series={nodeActivitySeries(answer.rows, days, 'documents', nodeName)}
-              integer
-              testId="activity-documents-chart"
-              emptyText={t('statistics.empty')}
-            />
-          </ChartCard>
-        </div>
-        <div className="col-12 col-xl-6">
-          <ChartCard title={t('statistics.activity.tagsChart')}>
-            <StackedBars
-              days={days}
-              series={nodeActivitySeries(answer.rows, days, 'tags', nodeName)}
-              integer
-              testId="activity-tags-chart"
-              emptyText={t('statistics.empty')}
-            />
-          </ChartCard>
-        </div>
+        <ChartCards
+          days={days}
+          charts={[
+            {
+              title: t('statistics.activity.documentsChart'),
+              series: nodeActivitySeries(answer.rows, days, 'documents', nodeName),
+              integer: true,
+              testId: 'activity-documents-chart',
+            },
+            {
+              title: t('statistics.activity.tagsChart'),
+              series: nodeActivitySeries(answer.rows, days, 'tags', nodeName),
+              integer: true,
+              testId: 'activity-tags-chart',
+            },
+          ]}
+        />
       </div>
       <div className="card">
         <div className="card-header fw-semibold">{t('statistics.activity.table')}</div>

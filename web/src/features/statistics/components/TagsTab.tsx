@@ -5,9 +5,8 @@
 import { useTranslation } from 'react-i18next';
 import type { TagUsageAnswer } from '@domain/statistics-types';
 import { tagSeries, tagTotals } from '../figures';
-import { ChartCard } from './ChartCard';
+import { ChartCards } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
-import { StackedBars } from './StackedBars';
 
 export function TagsTab({ answer, context }: { answer: TagUsageAnswer; context: TabContext }) {
   const { t } = useTranslation();
@@ -16,28 +15,23 @@ export function TagsTab({ answer, context }: { answer: TagUsageAnswer; context: 
   return (
     <div data-testid="statistics-tags">
       <div className="row g-3 mb-3">
-        <div className="col-12 col-xl-6">
-          <ChartCard title={t('statistics.tags.byNode')}>
-            <StackedBars
-              days={days}
-              series={tagSeries(answer.rows, days, 'node', nodeName)}
-              integer
-              testId="tags-by-node-chart"
-              emptyText={t('statistics.empty')}
-            />
-          </ChartCard>
-        </div>
-        <div className="col-12 col-xl-6">
-          <ChartCard title={t('statistics.tags.byUser')}>
-            <StackedBars
-              days={days}
-              series={tagSeries(answer.rows, days, 'user', userName)}
-              integer
-              testId="tags-by-user-chart"
-              emptyText={t('statistics.empty')}
-            />
-          </ChartCard>
-        </div>
+        <ChartCards
+          days={days}
+          charts={[
+            {
+              title: t('statistics.tags.byNode'),
+              series: tagSeries(answer.rows, days, 'node', nodeName),
+              integer: true,
+              testId: 'tags-by-node-chart',
+            },
+            {
+              title: t('statistics.tags.byUser'),
+              series: tagSeries(answer.rows, days, 'user', userName),
+              integer: true,
+              testId: 'tags-by-user-chart',
+            },
+          ]}
+        />
       </div>
       <div className="card">
         <div className="card-header fw-semibold">{t('statistics.tags.totals')}</div>

@@ -14,9 +14,8 @@ import {
   workTimeSeries,
   workTimeTotals,
 } from '../figures';
-import { ChartCard } from './ChartCard';
+import { ChartCards } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
-import { StackedBars } from './StackedBars';
 
 export function WorkTimeTab({ answer, context }: { answer: WorkTimerAnswer; context: TabContext }) {
   const { t } = useTranslation();
@@ -61,18 +60,19 @@ export function WorkTimeTab({ answer, context }: { answer: WorkTimerAnswer; cont
             )}
           </div>
         </div>
-        <div className="col-12 col-xl-8">
-          <ChartCard title={t('statistics.workTime.chart')}>
-            <StackedBars
-              days={days}
-              series={series}
-              format={hours}
-              step={hourStep(stackedMax(series))}
-              testId="work-time-chart"
-              emptyText={t('statistics.empty')}
-            />
-          </ChartCard>
-        </div>
+        <ChartCards
+          days={days}
+          column="col-12 col-xl-8"
+          charts={[
+            {
+              title: t('statistics.workTime.chart'),
+              series,
+              format: hours,
+              step: hourStep(stackedMax(series)),
+              testId: 'work-time-chart',
+            },
+          ]}
+        />
       </div>
 
       <div className="card">
