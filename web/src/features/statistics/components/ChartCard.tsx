@@ -1,4 +1,5 @@
-/** Charts of days in titled cards, side by side on wide screens (as the admin metrics page's). */
+/** The cards of the statistics tabs: charts of days side by side on wide screens (as the admin metrics page's), tables. */
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Series } from '../figures';
 import type { Day } from '../range';
@@ -37,5 +38,30 @@ export function ChartCards({
         </div>
       ))}
     </>
+  );
+}
+
+/** A titled card around a table, or the empty text when there are no rows. */
+export function TableCard({
+  title,
+  aside,
+  empty,
+  children,
+}: {
+  title: string;
+  /** shown at the right of the title */
+  aside?: ReactNode;
+  empty: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="card">
+      <div className="card-header fw-semibold d-flex align-items-center">
+        <span className="me-auto">{title}</span>
+        {aside}
+      </div>
+      {empty ? <div className="card-body text-body-secondary small">{t('statistics.empty')}</div> : children}
+    </div>
   );
 }

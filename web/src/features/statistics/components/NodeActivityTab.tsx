@@ -14,7 +14,7 @@ import { FIRST_PAGE, NO_ANSWER, type PagePosition } from '../../../components/pa
 import { ACTIVITY_DOCUMENTS_PAGE_SIZE, statisticsQueries } from '../api';
 import { activityCells, nodeActivitySeries, type ActivityCell } from '../figures';
 import { formatDay } from '../range';
-import { ChartCards } from './ChartCard';
+import { ChartCards, TableCard } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
 
 export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswer; context: TabContext }) {
@@ -44,67 +44,62 @@ export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswe
           ]}
         />
       </div>
-      <div className="card">
-        <div className="card-header fw-semibold">{t('statistics.activity.table')}</div>
-        {cells.length === 0 ? (
-          <div className="card-body text-body-secondary small">{t('statistics.empty')}</div>
-        ) : (
-          <table className="table table-sm align-middle mb-0" data-testid="activity-table">
-            <thead>
-              <tr>
-                <th>{t('statistics.columns.date')}</th>
-                <th>{t('statistics.columns.node')}</th>
-                <th className="text-end">{t('statistics.columns.documents')}</th>
-                <th className="text-end">{t('statistics.columns.tags')}</th>
-                <th className="text-end">
-                  <span className="visually-hidden">{t('statistics.activity.documents')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {cells.map((c) => {
-                const isOpen = open === keyOf(c);
-                return [
-                  <tr
-                    key={keyOf(c)}
-                    data-testid="activity-row"
-                    data-date={c.date}
-                    data-node-id={c.nodeId}
-                    data-documents={c.documents}
-                    data-tags={c.tags}
-                  >
-                    <td className="text-nowrap">{formatDay(c.date)}</td>
-                    <td>{nodeName(c.nodeId)}</td>
-                    <td className="text-end font-monospace">{c.documents}</td>
-                    <td className="text-end font-monospace">{c.tags}</td>
-                    <td className="text-end">
-                      {c.documentIds.length > 0 && (
-                        <button
-                          type="button"
-                          className={`btn btn-sm ${isOpen ? 'btn-primary' : 'btn-outline-primary'}`}
-                          aria-expanded={isOpen}
-                          onClick={() => setOpen(isOpen ? null : keyOf(c))}
-                          data-testid="activity-documents-toggle"
-                        >
-                          <IconFile className="me-1" />
-                          {t('statistics.activity.documents')}
-                        </button>
-                      )}
+      <TableCard title={t('statistics.activity.table')} empty={cells.length === 0}>
+        <table className="table table-sm align-middle mb-0" data-testid="activity-table">
+          <thead>
+            <tr>
+              <th>{t('statistics.columns.date')}</th>
+              <th>{t('statistics.columns.node')}</th>
+              <th className="text-end">{t('statistics.columns.documents')}</th>
+              <th className="text-end">{t('statistics.columns.tags')}</th>
+              <th className="text-end">
+                <span className="visually-hidden">{t('statistics.activity.documents')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {cells.map((c) => {
+              const isOpen = open === keyOf(c);
+              return [
+                <tr
+                  key={keyOf(c)}
+                  data-testid="activity-row"
+                  data-date={c.date}
+                  data-node-id={c.nodeId}
+                  data-documents={c.documents}
+                  data-tags={c.tags}
+                >
+                  <td className="text-nowrap">{formatDay(c.date)}</td>
+                  <td>{nodeName(c.nodeId)}</td>
+                  <td className="text-end font-monospace">{c.documents}</td>
+                  <td className="text-end font-monospace">{c.tags}</td>
+                  <td className="text-end">
+                    {c.documentIds.length > 0 && (
+                      <button
+                        type="button"
+                        className={`btn btn-sm ${isOpen ? 'btn-primary' : 'btn-outline-primary'}`}
+                        aria-expanded={isOpen}
+                        onClick={() => setOpen(isOpen ? null : keyOf(c))}
+                        data-testid="activity-documents-toggle"
+                      >
+                        <IconFile className="me-1" />
+                        {t('statistics.activity.documents')}
+                      </button>
+                    )}
+                  </td>
+                </tr>,
+                isOpen && (
+                  <tr key={`${keyOf(c)}-documents`} className="statistics-activity-documents">
+                    <td colSpan={5}>
+                      <ActivityDocuments processId={context.processId} cell={c} />
                     </td>
-                  </tr>,
-                  isOpen && (
-                    <tr key={`${keyOf(c)}-documents`} className="statistics-activity-documents">
-                      <td colSpan={5}>
-                        <ActivityDocuments processId={context.processId} cell={c} />
-                      </td>
-                    </tr>
-                  ),
-                ];
-              })}
-            </tbody>
-          </table>
-        )}
-      </div>
+                  </tr>
+                ),
+              ];
+            })}
+          </tbody>
+        </table>
+      </TableCard>
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TagUsageAnswer } from '@domain/statistics-types';
 import { tagSeries, tagTotals } from '../figures';
-import { ChartCards } from './ChartCard';
+import { ChartCards, TableCard } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
 
 export function TagsTab({ answer, context }: { answer: TagUsageAnswer; context: TabContext }) {
@@ -33,37 +33,32 @@ export function TagsTab({ answer, context }: { answer: TagUsageAnswer; context: 
           ]}
         />
       </div>
-      <div className="card">
-        <div className="card-header fw-semibold">{t('statistics.tags.totals')}</div>
-        {totals.length === 0 ? (
-          <div className="card-body text-body-secondary small">{t('statistics.empty')}</div>
-        ) : (
-          <table className="table table-sm table-hover align-middle mb-0" data-testid="tags-table">
-            <thead>
-              <tr>
-                <th>{t('statistics.columns.node')}</th>
-                <th>{t('statistics.columns.user')}</th>
-                <th className="text-end">{t('statistics.columns.tags')}</th>
+      <TableCard title={t('statistics.tags.totals')} empty={totals.length === 0}>
+        <table className="table table-sm table-hover align-middle mb-0" data-testid="tags-table">
+          <thead>
+            <tr>
+              <th>{t('statistics.columns.node')}</th>
+              <th>{t('statistics.columns.user')}</th>
+              <th className="text-end">{t('statistics.columns.tags')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {totals.map((r) => (
+              <tr
+                key={`${r.nodeId}-${r.userId}`}
+                data-testid="tags-row"
+                data-node-id={r.nodeId}
+                data-user-id={r.userId}
+                data-tags={r.tags}
+              >
+                <td>{nodeName(r.nodeId)}</td>
+                <td>{userName(r.userId)}</td>
+                <td className="text-end font-monospace">{r.tags}</td>
               </tr>
-            </thead>
-            <tbody>
-              {totals.map((r) => (
-                <tr
-                  key={`${r.nodeId}-${r.userId}`}
-                  data-testid="tags-row"
-                  data-node-id={r.nodeId}
-                  data-user-id={r.userId}
-                  data-tags={r.tags}
-                >
-                  <td>{nodeName(r.nodeId)}</td>
-                  <td>{userName(r.userId)}</td>
-                  <td className="text-end font-monospace">{r.tags}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
+            ))}
+          </tbody>
+        </table>
+      </TableCard>
     </div>
   );
 }

@@ -14,7 +14,7 @@ import {
   workTimeSeries,
   workTimeTotals,
 } from '../figures';
-import { ChartCards } from './ChartCard';
+import { ChartCards, TableCard } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
 
 export function WorkTimeTab({ answer, context }: { answer: WorkTimerAnswer; context: TabContext }) {
@@ -75,59 +75,57 @@ export function WorkTimeTab({ answer, context }: { answer: WorkTimerAnswer; cont
         />
       </div>
 
-      <div className="card">
-        <div className="card-header fw-semibold d-flex align-items-center">
-          <span className="me-auto">{t('statistics.workTime.rows')}</span>
-          {answer.rowsTotal > answer.rows.length && (
+      <TableCard
+        title={t('statistics.workTime.rows')}
+        empty={answer.rows.length === 0}
+        aside={
+          answer.rowsTotal > answer.rows.length && (
             <span className="small text-body-secondary fw-normal" data-testid="work-time-rows-limit">
               {t('statistics.workTime.rowsLimit', { shown: answer.rows.length, total: answer.rowsTotal })}
             </span>
-          )}
-        </div>
-        {answer.rows.length === 0 ? (
-          <div className="card-body text-body-secondary small">{t('statistics.empty')}</div>
-        ) : (
-          <div className="table-responsive statistics-table-scroll">
-            <table className="table table-sm table-hover align-middle mb-0" data-testid="work-time-table">
-              <thead>
-                <tr>
-                  <th>{t('statistics.columns.user')}</th>
-                  <th>{t('statistics.columns.node')}</th>
-                  <th>{t('statistics.columns.step')}</th>
-                  <th>{t('statistics.columns.start')}</th>
-                  <th>{t('statistics.columns.end')}</th>
-                  <th className="text-end">{t('statistics.columns.time')}</th>
+          )
+        }
+      >
+        <div className="table-responsive statistics-table-scroll">
+          <table className="table table-sm table-hover align-middle mb-0" data-testid="work-time-table">
+            <thead>
+              <tr>
+                <th>{t('statistics.columns.user')}</th>
+                <th>{t('statistics.columns.node')}</th>
+                <th>{t('statistics.columns.step')}</th>
+                <th>{t('statistics.columns.start')}</th>
+                <th>{t('statistics.columns.end')}</th>
+                <th className="text-end">{t('statistics.columns.time')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {answer.rows.map((r) => (
+                <tr
+                  key={`${r.stepId}-${r.userId}-${r.startTime}`}
+                  data-testid="work-time-row"
+                  data-user-id={r.userId}
+                  data-document-id={r.documentId}
+                  data-seconds={r.time}
+                >
+                  <td>{userName(r.userId)}</td>
+                  <td>{nodeName(r.nodeId)}</td>
+                  <td>
+                    <Link
+                      to={`/entity/process/${processId}/document/${r.documentId}`}
+                      data-testid="work-time-document"
+                    >
+                      {t('statistics.workTime.step', { step: r.stepId, document: r.documentId })}
+                    </Link>
+                  </td>
+                  <td className="text-nowrap">{formatDate(r.startTime)}</td>
+                  <td className="text-nowrap">{formatDate(r.endTime)}</td>
+                  <td className="text-end font-monospace">{formatHoursMinutes(r.time)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {answer.rows.map((r) => (
-                  <tr
-                    key={`${r.stepId}-${r.userId}-${r.startTime}`}
-                    data-testid="work-time-row"
-                    data-user-id={r.userId}
-                    data-document-id={r.documentId}
-                    data-seconds={r.time}
-                  >
-                    <td>{userName(r.userId)}</td>
-                    <td>{nodeName(r.nodeId)}</td>
-                    <td>
-                      <Link
-                        to={`/entity/process/${processId}/document/${r.documentId}`}
-                        data-testid="work-time-document"
-                      >
-                        {t('statistics.workTime.step', { step: r.stepId, document: r.documentId })}
-                      </Link>
-                    </td>
-                    <td className="text-nowrap">{formatDate(r.startTime)}</td>
-                    <td className="text-nowrap">{formatDate(r.endTime)}</td>
-                    <td className="text-end font-monospace">{formatHoursMinutes(r.time)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </div>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </TableCard>
     </div>
   );
 }
