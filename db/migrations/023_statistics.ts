@@ -37,13 +37,12 @@ interface Rollup {
   type: 'int' | 'float8';
   /** a row whose value falls to this or below goes */
   floor: number;
-  /** insert only rows whose node still exists (the rollup has a foreign key to nodes) */
-  nodeKey: boolean;
 }
 
 /**
  * One statement applying signed deltas (`deltas`: a query of the keys and `n`) to a rollup: increments insert
- * or add (in key order), decrements update existing rows and delete those falling to `floor`.
+ * or add (in key order, for a node that still exists), decrements update existing rows and delete those
+ * falling to `floor` (they never insert, so a cascade arriving after the rollup's owner went is harmless).
  */
 function applyDeltas(r: Rollup, deltas: string): string {
   const keys = r.keys.join(', ');
@@ -54,7 +53,7 @@ function applyDeltas(r: Rollup, deltas: string): string {
     ), up as (
       insert into ${r.table} (${keys}, ${r.value})
       select ${keys}, n from d
-       where n > 0 ${r.nodeKey ? 'and exists (select 1 from nodes where nodes.id = d.node_id)' : ''}
+       where n > 0 and exists (select 1 from nodes where nodes.id = d.node_id)
        order by ${keys}
       on conflict (${keys}) do update set ${r.value} = ${r.table}.${r.value} + excluded.${r.value}
     ), down as (
@@ -70,7 +69,6 @@ const TAG_BUCKETS: Rollup = {
   value: 'tags',
   type: 'int',
   floor: 0,
-  nodeKey: true,
 };
 const DOCUMENT_TAGS: Rollup = {
   table: 'stat_document_node_tags',
@@ -78,7 +76,6 @@ const DOCUMENT_TAGS: Rollup = {
   value: 'tags',
   type: 'int',
   floor: 0,
-  nodeKey: false,
 };
 const WORK_BUCKETS: Rollup = {
   table: 'stat_work_buckets',
@@ -86,7 +83,6 @@ const WORK_BUCKETS: Rollup = {
   value: 'seconds',
   type: 'float8',
   floor: 0.0005,
-  nodeKey: true,
 };
 const NODE_BUCKETS: Rollup = {
   table: 'stat_node_buckets',
@@ -94,7 +90,6 @@ const NODE_BUCKETS: Rollup = {
   value: 'documents',
   type: 'int',
   floor: 0,
-  nodeKey: true,
 };
 
 /** The signed rows of a tag table's transition tables: (node, user, bucket, document, n). */
@@ -255,10 +250,11 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('documents').notNullable();
     t.primary(['node_id', 'bucket']);
   });
-  // no foreign keys: rows fall to zero and go when the document's tags go (a cascade may come after it)
+  // increments come from tags of existing documents only; decrements never insert, so a cascade that
+  // reaches the tags after the document (or node) went finds nothing left to update
   await knex.schema.createTable('stat_document_node_tags', (t) => {
-    t.bigInteger('document_id').notNullable();
-    t.bigInteger('node_id').notNullable();
+    t.bigInteger('document_id').notNullable().references('documents.id').onDelete('CASCADE');
+    t.bigInteger('node_id').notNullable().references('nodes.id').onDelete('CASCADE').index();
     t.integer('tags').notNullable();
     t.primary(['document_id', 'node_id']);
   });

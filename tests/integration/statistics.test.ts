@@ -304,6 +304,22 @@ describe('statistics', () => {
     await s.knex('ner_tag_types').where({ id: w.place }).delete();
     expect(counted(await usage())).toBe(1);
     expect(await s.knex('ner_tags').where({ id: ala }).first('id')).toBeDefined();
+    // classifier tags are tags of their node too
+    const clf = await w.g.node('CLF');
+    const urgent = await w.g.classifierType(clf);
+    await s.knex('classifier_tags').insert({
+      document_id: doc.id,
+      node_id: clf,
+      classifier_type_id: urgent,
+      created_by_id: w.annotator.id,
+    });
+    const classes = await ask<TagUsageAnswer>(
+      w.admin.token,
+      query(w, { type: 'TAG_USAGE', ...range, nodeIds: [clf] }),
+    );
+    expect(classes.body.rows.map((r) => [r.nodeId, r.userId, r.tagsCount])).toEqual([
+      [clf, w.annotator.id, 1],
+    ]);
   });
 
   it('counts the documents whose steps finished per node and day, with their tags; deleting a document uncounts them', async () => {

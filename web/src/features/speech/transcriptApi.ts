@@ -7,6 +7,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
+import type { SplitTokenPatch } from '@domain/transcript-edit';
 import { http } from '../../api/client';
 import { workspaceKeys } from '../workspace/api';
 
@@ -94,8 +95,11 @@ export interface UtteranceInput {
   actor?: string;
   prevId?: number | null;
   nextId?: number | null;
-  /** The whole token list in order (tokens of other utterances named here move here). */
-  tokens?: { id: number }[];
+  /**
+   * The whole token list in order (tokens of other utterances named here move here); a token may carry a new
+   * value, and a new token (id from -1 down) its value and times.
+   */
+  tokens?: SplitTokenPatch[];
 }
 
 export const transcriptCalls = {
