@@ -32,10 +32,6 @@ const dayOfUtc = (d: Date): Day =>
   `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 const utc = (day: Day): Date => new Date(`${day}T00:00:00Z`);
 
-/** Today (or `now`'s day) in the browser's zone. */
-export const localDay = (now: Date): Day =>
-  `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-
 /** The browser's IANA zone, sent with every query. */
 export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
