@@ -10,6 +10,7 @@ import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
 import { ragRoute } from '../rag/routes';
 import { secretsRoute } from '../secrets/routes';
+import { statisticsRoute } from '../statistics/routes';
 import { uploadRoute } from '../upload/routes';
 import { previewWindowRoute, relationsWindowRoute, workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
@@ -64,7 +65,7 @@ export const processRoutes: RouteObject[] = [
         ),
       },
       uploadRoute,
-      scoped('process/:processId/statistics', ADMIN, 'statistics'),
+      statisticsRoute,
       secretsRoute,
       graphRoute,
       dashboardRoute,
