@@ -22,20 +22,6 @@ const ADMIN: AccessMode[] = ['ADMIN'];
 /** Creating a Sphere needs the global process permission at WRITE (what the API checks). */
 const canCreateProcess = (p: Principal) => hasGlobalProcessPermission(p, 'WRITE');
 
-const scoped = (
-  path: string,
-  modes: AccessMode[],
-  page: string,
-  numericParams: string[] = [],
-): RouteObject => ({
-  path,
-  element: (
-    <PrivateRoute modes={modes} numericParams={numericParams}>
-      <NotBuiltYetPage page={page} />
-    </PrivateRoute>
-  ),
-});
-
 export const processRoutes: RouteObject[] = [
   {
     path: 'entity',
