@@ -34,6 +34,7 @@ import {
 import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
+import { speechQueries } from '../api';
 import { transcriptCalls, transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
 import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
@@ -78,6 +79,10 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const tags = useQuery(tagQueries.ner(doc.id));
   const graphs = useQuery(relationQueries.graphs(doc.id));
   useIssuesFollowTags(doc.id);
+  // The player's peaks asked for with the transcript, not once it has arrived and the player is drawn.
+  useEffect(() => {
+    void queryClient.prefetchQuery(speechQueries.peaks(doc.id));
+  }, [queryClient, doc.id]);
   const editing = mode === 'EDITING';
   const labeling = mode === 'LABELING';
   const nodeId = step?.nodeId ?? null;
@@ -104,6 +109,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const byToken = useMemo(() => tagsByToken(tags.data ?? []), [tags.data]);
   const regions = useMemo(() => timespanRegions(tags.data ?? [], canTag), [tags.data, canTag]);
   const times = useMemo(() => timeline(list), [list]);
+  const timedTokens = useMemo(() => times.map((p) => p.token), [times]);
   const indexOf = useMemo(() => new Map(list.map((u, i) => [u.id, i])), [list]);
   const chosen = useMemo(() => selectedTokens(list, selection), [list, selection]);
 
@@ -131,10 +137,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const playingId = useRef<number | null>(null);
   const onTimeUpdate = useCallback(
     (seconds: number) => {
-      const at = tokenAt(
-        times.map((p) => p.token),
-        seconds * 1000,
-      );
+      const at = tokenAt(timedTokens, seconds * 1000);
       const id = at >= 0 ? times[at].token.id : null;
       const root = rootRef.current;
       if (!root) return;
@@ -154,7 +157,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       const box = root.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.bottom) el.scrollIntoView({ block: 'center' });
     },
-    [times, indexOf],
+    [times, timedTokens, indexOf],
   );
 
   // --- tokens: click, context menu, double click ---

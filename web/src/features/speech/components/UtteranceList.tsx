@@ -7,7 +7,9 @@
  * the caller on the DOM (data-token-id), not by rendering.
  */
 import {
+  Fragment,
   memo,
+  startTransition,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -75,17 +77,21 @@ export function UtteranceList(props: UtteranceListProps) {
   useEffect(() => {
     const el = rootRef.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
+    // A transition: the windows scrolled into reach are rendered in slices that yield to the browser
+    // (scrolling and playback stay smooth), not in one long task.
     const observer = new IntersectionObserver(
       (entries) =>
-        setNear((prev) => {
-          const next = new Set(prev);
-          for (const e of entries) {
-            const w = Number((e.target as HTMLElement).dataset.window);
-            if (e.isIntersecting) next.add(w);
-            else next.delete(w);
-          }
-          return next;
-        }),
+        startTransition(() =>
+          setNear((prev) => {
+            const next = new Set(prev);
+            for (const e of entries) {
+              const w = Number((e.target as HTMLElement).dataset.window);
+              if (e.isIntersecting) next.add(w);
+              else next.delete(w);
+            }
+            return next;
+          }),
+        ),
       { root: el, rootMargin: NEAR_VIEWPORT },
     );
     el.querySelectorAll('[data-window]').forEach((w) => observer.observe(w));
@@ -287,7 +293,7 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
               .filter(Boolean)
               .join(' ');
             return (
-              <span key={tk.id}>
+              <Fragment key={tk.id}>
                 {k > 0 && ' '}
                 {p.editingTokenId === tk.id ? (
                   p.renderEditor(tk)
@@ -319,7 +325,7 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
                     ))}
                   </span>
                 )}
-              </span>
+              </Fragment>
             );
           })}
         </div>
