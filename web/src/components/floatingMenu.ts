@@ -8,6 +8,7 @@
  * when its size changes (options or hints arriving after it opened).
  */
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
+import { useOutsideClick } from './hooks';
 
 /** What a menu opens beside, in viewport pixels (a DOMRect fits). */
 export interface Anchor {
@@ -101,13 +102,12 @@ export function useFloatingMenu<E extends HTMLElement = HTMLDivElement>(
     return () => observer.disconnect();
   }, [left, top, right, bottom, gap]);
 
+  useOutsideClick(ref, closeOnOutsidePress, (e) => {
+    // A press on what the press itself removed (a dialog's backdrop) was not outside the menu.
+    if (!latest.current.paused && (e.target as Node).isConnected) latest.current.onClose();
+  });
+
   useEffect(() => {
-    const onDown = (e: MouseEvent) => {
-      const target = e.target as Node;
-      // A press on what the press itself removed (a dialog's backdrop) was not outside the menu.
-      if (latest.current.paused || !target.isConnected) return;
-      if (ref.current && !ref.current.contains(target)) latest.current.onClose();
-    };
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || latest.current.paused) return;
       if (escape === 'inside' && !ref.current?.contains(e.target as Node)) return;
@@ -115,13 +115,9 @@ export function useFloatingMenu<E extends HTMLElement = HTMLDivElement>(
       e.stopPropagation();
       latest.current.onClose();
     };
-    if (closeOnOutsidePress) window.addEventListener('mousedown', onDown);
     window.addEventListener('keydown', onKey, true);
-    return () => {
-      window.removeEventListener('mousedown', onDown);
-      window.removeEventListener('keydown', onKey, true);
-    };
-  }, [closeOnOutsidePress, escape]);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [escape]);
 
   const style: CSSProperties = { left: placement.left, top: placement.top };
   if (placement.maxHeight !== undefined)
