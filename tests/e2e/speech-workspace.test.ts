@@ -93,6 +93,22 @@ describe('speech workspace in Chromium', () => {
     p.locator('[data-testid="token"]').filter({ hasText: new RegExp(`^${value.replace(/[.?]/g, '\\$&')}$`) });
   const shownAsSaved = (p: Page) => shownWords(p, transcript);
   const idle = (p: Page) => p.locator('[data-testid="speech-workspace"][data-editing-mode="NONE"]').waitFor();
+  /**
+   * The hints menu stands inside the window beside the word, never over it: below it, or above it when there
+   * is no room below. Answers the side.
+   */
+  const hintsBesideWord = async (p: Page, value: string) => {
+    const word = (await tokenEl(p, value).boundingBox())!;
+    const menu = (await p.getByTestId('hints-menu').boundingBox())!;
+    const viewport = p.viewportSize()!;
+    const roomBelow = word.y + word.height + menu.height <= viewport.height;
+    expect({
+      below: menu.y >= word.y + word.height,
+      above: menu.y + menu.height <= word.y,
+      inside: menu.y >= 0 && menu.y + menu.height <= viewport.height,
+    }).toEqual({ below: roomBelow, above: !roomBelow, inside: true });
+    return roomBelow ? 'below' : 'above';
+  };
 
   beforeAll(async () => {
     knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
@@ -259,7 +275,19 @@ describe('speech workspace in Chromium', () => {
     await page.getByTestId('menu-hints').click();
     await page.getByTestId('hints-menu').getByTestId('hint').first().waitFor();
     expect(await page.getByTestId('hint').allTextContents()).toEqual(['great']);
+    expect(await hintsBesideWord(page, 'grate')).toBe('below');
     await shot(page, '64-speech-hints');
+    // In a short window too (the list scrolls), on whichever side has room; the flip above is unit-tested
+    // (web/src/components/floatingMenu.test.ts).
+    const viewport = page.viewportSize()!;
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: viewport.width, height: 560 });
+    await tokenEl(page, 'grate').click({ button: 'right' });
+    await page.getByTestId('menu-hints').click();
+    await page.getByTestId('hints-menu').getByTestId('hint').first().waitFor();
+    await hintsBesideWord(page, 'grate');
+    await shot(page, '64-speech-hints-short-window');
+    await page.setViewportSize(viewport);
     await page.getByTestId('hint').click();
     await eventually(transcript, (l) => words(l)[4] === 'Sounds great', 'the hint is saved');
     await tokenEl(page, 'great').waitFor();

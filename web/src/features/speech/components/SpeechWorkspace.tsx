@@ -19,6 +19,7 @@ import type { DocumentStateDTO } from '@domain/document-state-types';
 import type { TagTypeOption } from '@domain/tags';
 import { supportsLabelling } from '@domain/tags';
 import { clickedSegment, tokenAt } from '@domain/transcript-edit';
+import type { Anchor } from '../../../components/floatingMenu';
 import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
 import { IssueForm } from '../../workspace/components/IssueForm';
@@ -61,7 +62,7 @@ export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
 
 type Menu =
   | { kind: 'editing'; x: number; y: number }
-  | { kind: 'hints'; x: number; y: number; token: TokenDTO; previous: TokenDTO | null }
+  | { kind: 'hints'; x: number; y: number; anchor?: Anchor; token: TokenDTO; previous: TokenDTO | null }
   | { kind: 'label'; x: number; y: number; tokens: TokenDTO[] }
   | { kind: 'timespan'; x: number; y: number; start: number; end: number }
   | { kind: 'issue'; x: number; y: number; tokens: TokenDTO[] };
@@ -205,7 +206,9 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     const u = list.find((x) => x.id === selection.utteranceId);
     const at = u ? u.tokens.indexOf(token) : -1;
     const previous = u && at > 0 ? u.tokens[at - 1] : null;
-    setMenu({ kind: 'hints', x, y, token, previous });
+    // Below the word (not at the pointer, over it).
+    const anchor = rootRef.current?.querySelector(`[data-token-id="${token.id}"]`)?.getBoundingClientRect();
+    setMenu({ kind: 'hints', x, y, anchor, token, previous });
   };
 
   // --- tags ---
@@ -486,6 +489,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         <HintsMenu
           x={menu.x}
           y={menu.y}
+          anchor={menu.anchor}
           documentId={doc.id}
           token={menu.token}
           previous={menu.previous}

@@ -601,6 +601,7 @@ export function LabelingView({
         <LabelMenu
           x={menu.x}
           y={menu.y}
+          anchor={menu.anchor}
           purpose={menu.purpose}
           options={optionsQuery.data}
           selectedText={text.slice(menu.span.startOffset, menu.span.endOffset)}
