@@ -23,9 +23,9 @@
  *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
- * BENCH_ONLY=speech, BENCH_ONLY=tracker or BENCH_ONLY=export runs only that part (its figures merged into the
- * results file).
+ * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
+ * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
+ * BENCH_ONLY=tracker or BENCH_ONLY=export runs only that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -85,12 +85,30 @@ async function main() {
   const knex = createKnex(pg.urlFor(db));
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
   let temporal: Awaited<typeof temporalPromise> | undefined;
+  /** The document engine against bare Temporal (scripts/bench-engine.ts), printed. */
+  const runEngine = async () => {
+    temporal = await temporalPromise;
+    const engine = await benchEngine({
+      databaseUrl: pg.urlFor(db),
+      temporalAddress: temporal.address,
+      workflowCode: (await bundlePromise).code,
+      filesDir,
+      roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
+      documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
+      rounds: sizeFromEnv('BENCH_ROUNDS', 3),
+    });
+    printEngineResults(engine);
+    console.log('');
+    return engine;
+  };
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'speech', 'tracker', 'export'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech, tracker or export');
-    // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
+    if (only && !['engine', 'workspace', 'lists', 'graph', 'speech', 'tracker', 'export'].includes(only))
+      throw new Error('BENCH_ONLY can only be engine, workspace, graph, lists, speech, tracker or export');
+    // The engine alone (BENCH_ONLY=engine).
+    const engineOnly = only === 'engine' ? await runEngine() : undefined;
+    // The API, domain, engine and lexicon parts (left out with any BENCH_ONLY).
     const engine = only
       ? undefined
       : await (async () => {
@@ -163,19 +181,7 @@ async function main() {
             for (let i = 0; i < 1000; i++) processMode(principal, i);
           });
 
-          temporal = await temporalPromise;
-          const bundle = await bundlePromise;
-          const engine = await benchEngine({
-            databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
-            workflowCode: bundle.code,
-            filesDir,
-            roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
-            documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
-            rounds: sizeFromEnv('BENCH_ROUNDS', 3),
-          });
-          printEngineResults(engine);
-          console.log('');
+          const engine = await runEngine();
           // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process).
           spawnSync(
             path.join(ROOT, 'node_modules', '.bin', 'tsx'),
@@ -190,7 +196,12 @@ async function main() {
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
     temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
+      only === 'engine' ||
+      only === 'lists' ||
+      only === 'graph' ||
+      only === 'speech' ||
+      only === 'tracker' ||
+      only === 'export'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
@@ -205,7 +216,7 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'speech' || only === 'tracker' || only === 'export'
+      only === 'engine' || only === 'lists' || only === 'speech' || only === 'tracker' || only === 'export'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
@@ -216,7 +227,12 @@ async function main() {
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
+      only === 'engine' ||
+      only === 'workspace' ||
+      only === 'graph' ||
+      only === 'speech' ||
+      only === 'tracker' ||
+      only === 'export'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -263,6 +279,7 @@ async function main() {
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
       ...(only ? {} : { date: now, api: apiResults, engine }),
+      ...(engineOnly ? { engine: { date: now, ...engineOnly } } : {}),
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),
