@@ -12,7 +12,14 @@ import { assertNodeMode, currentUser, unreachable } from '../auth';
 import { HttpError, notFound } from '../errors';
 import * as nodes from '../services/nodes';
 import { runStepAction } from '../services/step-actions';
-import { findStepContext, findStepNode, rerunnableSteps, stepDTO, stepToAssign } from '../services/steps';
+import {
+  findStepContext,
+  findStepNode,
+  loadStepContext,
+  rerunnableSteps,
+  stepDTO,
+  stepToAssign,
+} from '../services/steps';
 import { body, idParam, pageQuery } from '../validate';
 import type { StepAction } from '../../domain/steps';
 
@@ -50,11 +57,12 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
   router.put('/api/steps', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, stepSave, 'step');
-    // WRITE on the step's node before anything of the step is answered (issue 9 finding 4); an unknown step
-    // answers like a step of a process the caller cannot reach.
-    const stepContext = await findStepContext(knex, input.id);
-    if (!stepContext) throw unreachable(user, 'step');
-    assertNodeMode(user, stepContext.node.id, stepContext.node.processId, 'WRITE');
+    // WRITE on the step's node before anything of the step is read or answered (issue 9 finding 4; the body's
+    // id is not checked by the gate); an unknown step answers like a step of a process the caller cannot reach.
+    const stepNode = await findStepNode(knex, input.id);
+    if (!stepNode) throw unreachable(user, 'step');
+    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'WRITE');
+    const stepContext = await loadStepContext(knex, input.id);
     const { step } = stepContext;
     let result: unknown = null;
     if (input.master === true && !step.master)
@@ -90,7 +98,8 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
     const action = ACTION_PATHS[ctx.params.action];
     if (!action) throw notFound();
     const id = idParam(ctx.params.id);
-    // One read of the step for the mode check and the action's authorization.
+    // The gate has checked WRITE on the step's node before this handler: one read of the step serves the
+    // handler's own mode check and the action's authorization.
     const stepContext = await findStepContext(knex, id);
     if (!stepContext) throw unreachable(user, 'step');
     assertNodeMode(user, stepContext.node.id, stepContext.node.processId, 'READ');
