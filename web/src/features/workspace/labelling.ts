@@ -9,9 +9,9 @@
  * - the undo stack of tag changes (`pushOp`, `takeUndo`, `takeRedo`, `remapIds`).
  */
 import { breadcrumb, flattenOptions, type TagTypeOption } from '@domain/tags';
-import type { UndoStack as GenericUndoStack } from '@domain/undo-stack';
+import * as stacks from '@domain/undo-stack';
 
-export { emptyStack, pushOp, takeRedo, takeUndo, UNDO_LIMIT } from '@domain/undo-stack';
+export { UNDO_LIMIT } from '@domain/undo-stack';
 
 export { breadcrumb };
 
@@ -150,6 +150,11 @@ export function findOccurrences(text: string, needle: string): Span[] {
 /** What the undo stack needs of a tag to create it again. */
 export interface TagSnapshot extends SpanTag {
   nerTagTypeId: number;
+  /** A token tag of the speech workspace: its tokens (offsets 0). */
+  tokenIds?: number[];
+  /** A time-span tag of the speech workspace: its times in ms (offsets 0). */
+  tsStart?: number;
+  tsEnd?: number;
 }
 
 export type TagOp =
@@ -158,7 +163,11 @@ export type TagOp =
   | { kind: 'update'; before: TagSnapshot; after: TagSnapshot };
 
 /** The undo stack of tag changes (the stack itself is domain/undo-stack.ts, shared with the speech view). */
-export type UndoStack = GenericUndoStack<TagOp>;
+export type UndoStack = stacks.UndoStack<TagOp>;
+export const emptyStack: UndoStack = stacks.emptyStack;
+export const pushOp: (stack: UndoStack, op: TagOp) => UndoStack = stacks.pushOp;
+export const takeUndo: (stack: UndoStack) => { op: TagOp; stack: UndoStack } | null = stacks.takeUndo;
+export const takeRedo: (stack: UndoStack) => { op: TagOp; stack: UndoStack } | null = stacks.takeRedo;
 
 /** The inverse of a change (what undo does). */
 export function inverseOp(op: TagOp): TagOp {

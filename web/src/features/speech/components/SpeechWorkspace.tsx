@@ -9,7 +9,8 @@
  * Escape resets), ] extract the rest of the utterance, e extract the selection, up/down move the extracted
  * block (Enter saves, Escape restores), left/right traverse tokens (Shift extends the selection), Space plays
  * or pauses (mode NONE only), Enter edits the selected word, Delete deletes the selected tag (labelling),
- * h (the frame) shows hidden tokens.
+ * h (the frame) shows hidden tokens; Ctrl+Z / Ctrl+Shift+Z (Ctrl+Y) undo and redo the saved transcript edits
+ * (editing, mode NONE; useTranscriptHistory) or the tags created and deleted (labelling; useSpeechTagHistory).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
@@ -32,8 +33,12 @@ import {
 import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
-import { transcriptCalls, transcriptQueries, type TokenDTO } from '../transcriptApi';
+import { transcriptCalls, transcriptKeys, transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
+import { useUndoShortcuts } from '../hooks/useUndoShortcuts';
+import { useSpeechTagHistory } from '../hooks/useSpeechTagHistory';
+import { useOptionEditing } from '../../workspace/hooks/useOptionEditing';
+import { UndoRedoButtons } from '../../workspace/components/UndoRedoButtons';
 import {
   actorOptions,
   selectedTokens,
@@ -86,6 +91,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const editor = useTranscriptEditor({
     documentId: doc.id,
     nodeId,
+    stepId: step?.id ?? null,
     editable: ctx.editable && editing,
     saved: utterances.data ?? [],
     actors: useMemo(() => actors.map((a) => a.actor), [actors]),
@@ -185,7 +191,14 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   };
 
   // --- tags ---
+  const tagUndo = useSpeechTagHistory(doc.id, step?.id ?? null, () => setSelectedTagId(null));
   const refetchTags = () => queryClient.invalidateQueries({ queryKey: tagKeys.ner(doc.id) });
+  // Adding and editing options from the label menu (spec 2 sections 2 and 6), as in the text workspace.
+  const optionEditing = useOptionEditing(canTag ? ctx.stepNodeMode : null, nodeId, [
+    transcriptKeys.options(doc.id, nodeId ?? 0, 'ASR_NER_TAG'),
+    transcriptKeys.options(doc.id, nodeId ?? 0, 'TIMESPAN_TAG'),
+    tagKeys.ner(doc.id),
+  ]);
   const tagOptions = useQuery({
     ...transcriptQueries.options(
       doc.id,
@@ -209,13 +222,17 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     if (!m) return;
     try {
       if (m.kind === 'label')
-        await transcriptCalls.tagTokens(
-          doc.id,
-          option.optionId,
-          m.tokens.map((x) => x.id),
+        tagUndo.created(
+          await transcriptCalls.tagTokens(
+            doc.id,
+            option.optionId,
+            m.tokens.map((x) => x.id),
+          ),
         );
       else if (m.kind === 'timespan')
-        await transcriptCalls.tagTimespan(doc.id, option.optionId, tagTimeMs(m.start), tagTimeMs(m.end));
+        tagUndo.created(
+          await transcriptCalls.tagTimespan(doc.id, option.optionId, tagTimeMs(m.start), tagTimeMs(m.end)),
+        );
     } catch {
       /* the API's toast */
     }
@@ -252,8 +269,12 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const removeSelectedTag = async () => {
     if (!canTag || selectedTagId === null) return;
     const id = selectedTagId;
+    const tag = tags.data?.find((x) => x.id === id);
     setSelectedTagId(null);
-    await tagCalls.remove(id).catch(() => undefined);
+    await tagCalls.remove(id).then(
+      () => tag && tagUndo.deleted(tag),
+      () => undefined,
+    );
     await refetchTags();
   };
 
@@ -345,6 +366,11 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       handled();
     }
   };
+  // Undo / redo: the transcript edits while editing, the tag changes while labelling.
+  const undoable = editing ? editor.history : tagUndo;
+  const undoIdle = editor.mode === 'NONE' && !menu && editingTokenId === null;
+  const undoShown = editing ? editor.canWrite : canTag;
+  useUndoShortcuts(undoShown && undoIdle, undoable.undo, undoable.redo);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => keyHandler.current(e);
     window.addEventListener('keydown', onKey);
@@ -369,6 +395,18 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           <span className="fw-semibold text-body">{t(`speech.mode.${editor.mode}`)}</span>
         )}
         {editor.busy && <span className="ms-2">{t('speech.saving')}</span>}
+        {undoShown && (
+          <span className="sp-bar-actions">
+            <UndoRedoButtons
+              canUndo={undoable.stack.past.length > 0 && editor.mode === 'NONE'}
+              canRedo={undoable.stack.future.length > 0 && editor.mode === 'NONE'}
+              onUndo={undoable.undo}
+              onRedo={undoable.redo}
+              undoHint={t(editing ? 'speech.history.undoHint' : 'workspace.labeling.undoHint')}
+              testId="speech"
+            />
+          </span>
+        )}
       </div>
       <div
         className="sp-list"
@@ -481,6 +519,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
               : `${menu.start.toFixed(2)} s – ${menu.end.toFixed(2)} s`
           }
           occurrences={0}
+          editing={optionEditing}
           onReportIssue={
             menu.kind === 'label' && modeSatisfies(ctx.processMode, 'WRITE')
               ? () => setMenu({ kind: 'issue', x: menu.x, y: menu.y, tokens: menu.tokens })

@@ -3,7 +3,8 @@
  * EXTRACT_NEW_UTTERANCE, ACTOR_CHANGE), the draft transcript of an extraction in progress (new utterances
  * with ids from -1 down) and the actor being chosen, and the writes: Enter saves the mode's change, Escape
  * restores what was saved. Token writes (inline edit, hints, the editing menu) go straight to the token
- * routes. After every write the transcript is refetched.
+ * routes. After every write the transcript is refetched, and what the write changed goes on the undo stack
+ * (useTranscriptHistory: ctrl+z / ctrl+shift+z write it back).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -28,6 +29,7 @@ import {
   type UtteranceDTO,
 } from '../transcriptApi';
 import { selectionRange, type Selection } from '../transcript';
+import { useTranscriptHistory } from './useTranscriptHistory';
 
 export type EditingMode = 'NONE' | 'EXTRACT_TOKEN' | 'EXTRACT_NEW_UTTERANCE' | 'ACTOR_CHANGE';
 
@@ -41,6 +43,8 @@ export interface EditorDeps {
   documentId: number;
   /** The active step's node (the writes name it); null: nothing can be written. */
   nodeId: number | null;
+  /** The selected step: the undo stack is emptied when it changes. */
+  stepId: number | null;
   editable: boolean;
   saved: UtteranceDTO[];
   actors: readonly string[];
@@ -56,8 +60,9 @@ const tokenInput = (t: TokenDTO) => ({
   unclear: t.unclear,
 });
 
-export function useTranscriptEditor({ documentId, nodeId, editable, saved, actors }: EditorDeps) {
+export function useTranscriptEditor({ documentId, nodeId, stepId, editable, saved, actors }: EditorDeps) {
   const queryClient = useQueryClient();
+  const history = useTranscriptHistory(documentId, nodeId, stepId);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [mode, setMode] = useState<EditingMode>('NONE');
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -71,11 +76,16 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
     [queryClient, documentId],
   );
 
-  /** Runs a write once at a time; the transcript is refetched whatever the answer. */
+  /**
+   * Runs a write once at a time; the transcript is refetched whatever the answer, and what changed on the
+   * server (a refused second call of a split leaves the first one's change) goes on the undo stack.
+   */
+  const { current, record } = history;
   const write = useCallback(
     async (run: (node: number) => Promise<unknown>): Promise<boolean> => {
       if (!canWrite || nodeId === null) return false;
       setBusy(true);
+      const before = current();
       try {
         await run(nodeId);
         return true;
@@ -83,10 +93,11 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
         return false; // the API's toast has told the user
       } finally {
         await refetch();
+        record(before, current());
         setBusy(false);
       }
     },
-    [canWrite, nodeId, refetch],
+    [canWrite, nodeId, refetch, current, record],
   );
 
   const selectedUtterance = useMemo(
@@ -237,8 +248,9 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
     mode,
     actorDraft,
     draftBlock: draft?.block ?? null,
-    busy,
+    busy: busy || history.busy,
     canWrite,
+    history,
     canExtractRest: canExtractRestNow,
     canExtractSelection: canExtractSelectionNow,
     startActorChange,

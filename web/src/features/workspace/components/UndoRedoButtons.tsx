@@ -1,0 +1,51 @@
+/**
+ * The Undo and Redo buttons of a workspace view (the text workspace's LABELING bar, the speech workspace's
+ * EDITING and LABELING bars), disabled when their side of the stack is empty; the hints name the shortcuts.
+ */
+import { useTranslation } from 'react-i18next';
+
+export interface UndoRedoButtonsProps {
+  canUndo: boolean;
+  canRedo: boolean;
+  onUndo: () => void;
+  onRedo: () => void;
+  /** The undo button's tooltip (what it undoes). */
+  undoHint: string;
+  /** `${testId}-undo` and `${testId}-redo`. */
+  testId: string;
+}
+
+export function UndoRedoButtons({
+  canUndo,
+  canRedo,
+  onUndo,
+  onRedo,
+  undoHint,
+  testId,
+}: UndoRedoButtonsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-sm btn-outline-secondary"
+        disabled={!canUndo}
+        onClick={onUndo}
+        data-testid={`${testId}-undo`}
+        title={undoHint}
+      >
+        {t('workspace.labeling.undo')}
+      </button>
+      <button
+        type="button"
+        className="btn btn-sm btn-outline-secondary"
+        disabled={!canRedo}
+        onClick={onRedo}
+        data-testid={`${testId}-redo`}
+        title={t('workspace.labeling.redoHint')}
+      >
+        {t('workspace.labeling.redo')}
+      </button>
+    </>
+  );
+}
