@@ -118,6 +118,13 @@ describe('speech workspace in Chromium', () => {
     );
     return saved;
   }
+  /** The split of 'icecream.' on the server: its second word from the old end to the old end + 50 ms. */
+  async function splitSaved(what: string) {
+    const saved = await eventually(transcript, (l) => words(l)[0] === 'Hello world and ice cream.', what);
+    const cream = saved[0].tokens.find((t) => t.value === 'cream.')!;
+    expect([cream.tsStart, cream.tsEnd]).toEqual([1620, 1670]);
+    return cream;
+  }
   const idle = (p: Page) => p.locator('[data-testid="speech-workspace"][data-editing-mode="NONE"]').waitFor();
 
   beforeAll(async () => {
@@ -238,13 +245,7 @@ describe('speech workspace in Chromium', () => {
     await tokenEl(page, 'icecream.').dblclick();
     await page.getByTestId('token-editor-input').fill('ice cream.');
     await page.getByTestId('token-editor-input').press('Enter');
-    const saved = await eventually(
-      transcript,
-      (l) => words(l)[0] === 'Hello world and ice cream.',
-      'the split is saved',
-    );
-    const cream = saved[0].tokens.find((t) => t.value === 'cream.')!;
-    expect([cream.tsStart, cream.tsEnd]).toEqual([1620, 1670]);
+    await splitSaved('the split is saved');
     await shownAsSaved(page);
   });
 
@@ -319,13 +320,7 @@ describe('speech workspace in Chromium', () => {
     // Redo: the split's second word comes back with its times (as a new token), then the actor, then the
     // extraction.
     await page.keyboard.press('Control+Shift+z');
-    const split = await eventually(
-      transcript,
-      (l) => words(l)[0] === 'Hello world and ice cream.',
-      'the split is redone',
-    );
-    const cream = split[0].tokens.find((t) => t.value === 'cream.')!;
-    expect([cream.tsStart, cream.tsEnd]).toEqual([1620, 1670]);
+    const cream = await splitSaved('the split is redone');
     expect(tokenIds.flat()).not.toContain(cream.id);
     await page.keyboard.press('Control+y');
     await eventually(transcript, (l) => l[2].actor === 'SPEAKER1', 'the actor change is redone');
@@ -440,20 +435,28 @@ describe('speech workspace in Chromium', () => {
       ).filter((t) => t.nerTagTypeId === typeId);
     await tokenEl(page, 'Warsaw').click({ button: 'right' });
     await page.getByTestId('label-menu').waitFor();
-    const root = page.locator(`[data-testid="label-option"][data-option-id="${-ids.entities}"]`);
-    await root.getByTestId('label-option-add').click();
+    // (The node's root is not selectable: its row is aria-disabled, which the driver applies to its buttons.)
+    const person = page.locator(`[data-testid="label-option"][data-option-id="${ids.person}"]`);
+    await person.getByTestId('label-option-edit').waitFor();
+    await person.getByTestId('label-option-add').click();
     await page.getByTestId('ner-label-modal').waitFor();
     await page.getByTestId('ner-label-restricted').waitFor(); // WRITE: name and colours
-    await page.getByTestId('ner-label-name').fill('Place');
+    await page.getByTestId('ner-label-name').fill('Capital');
     await shot(page, '69-speech-add-option');
     await page.getByTestId('ner-label-save').click();
     await page.getByTestId('ner-label-modal').waitFor({ state: 'detached' });
     const types = await eventually(
-      () => api<{ id: number; name: string }[]>(token, `/api/node/${ids.entities}/ner-tag-type`),
-      (list) => list.some((x) => x.name === 'Place'),
+      () =>
+        api<{ id: number; name: string; parentId: number | null }[]>(
+          token,
+          `/api/node/${ids.entities}/ner-tag-type`,
+        ),
+      (list) => list.some((x) => x.name === 'Capital'),
       'the option is saved',
     );
-    const placeId = types.find((x) => x.name === 'Place')!.id;
+    const capital = types.find((x) => x.name === 'Capital')!;
+    expect(capital.parentId).toBe(ids.person);
+    const placeId = capital.id;
     await page
       .locator(`[data-testid="label-option"][data-option-id="${placeId}"][data-active="true"]`)
       .waitFor();
