@@ -7,8 +7,10 @@ import {
   exportFormatsOf,
   exportKindOf,
   exportRange,
+  exportText,
   jsonlLine,
   monthBefore,
+  planExport,
   rangeInstants,
   spansFromConll,
   tokenize,
@@ -177,5 +179,64 @@ describe('CoNLL-2003', () => {
     expect(spansFromConll(content, block)).toEqual(
       tags.map(({ label, start, end }) => ({ start, end, label })),
     );
+  });
+});
+
+describe('an export request', () => {
+  const today = '2026-11-24';
+  const keys = (r: ReturnType<typeof planExport>) =>
+    'violations' in r ? r.violations.map((v) => v.key) : [];
+
+  it('plans JSON of the last month by default', () => {
+    expect(planExport({ activityType: 'SPAN', today })).toEqual({
+      plan: { kind: 'SPAN', format: 'json', delimiter: ',', range: { from: '2026-10-24', to: today } },
+    });
+    expect(planExport({ activityType: 'CLF', format: 'CSV', delimiter: ';', today })).toMatchObject({
+      plan: { kind: 'CLF', format: 'csv', delimiter: ';' },
+    });
+  });
+
+  it('gives every refusal at once', () => {
+    expect(keys(planExport({ activityType: 'SEND_MAIL', format: 'csv', delimiter: '"', today }))).toEqual([
+      'soaApp.nodePanel.export.errors.notExportable',
+      'soaApp.nodePanel.export.errors.delimiterQuote',
+    ]);
+    expect(
+      keys(planExport({ activityType: 'LLM_PROMPT', format: 'conll', from: '2026-12-01', today })),
+    ).toEqual([
+      'soaApp.nodePanel.export.errors.formatUnsupported',
+      'soaApp.nodePanel.export.errors.dateOrder',
+    ]);
+    // a delimiter only matters for CSV
+    expect(keys(planExport({ activityType: 'SPAN', format: 'json', delimiter: ';;', today }))).toEqual([]);
+  });
+
+  it('writes each format batch by batch', async () => {
+    async function* batches() {
+      yield [record({ stepId: 1 })];
+      yield [record({ stepId: 2 })];
+    }
+    const text = async (format: string) => {
+      const asked = planExport({ activityType: 'CLF', format, today });
+      if (!('plan' in asked)) throw new Error('refused');
+      let out = '';
+      for await (const part of exportText(batches(), asked.plan)) out += part;
+      return out;
+    };
+    const json = JSON.parse(await text('json')) as { stepId: number }[];
+    expect(json.map((r) => r.stepId)).toEqual([1, 2]);
+    const empty = planExport({ activityType: 'CLF', today });
+    if (!('plan' in empty)) throw new Error('refused');
+    let none = '';
+    for await (const part of exportText((async function* () {})(), empty.plan)) none += part;
+    expect(JSON.parse(none)).toEqual([]);
+    const csv = (await text('csv')).trim().split('\n');
+    expect(csv).toHaveLength(3);
+    expect(
+      (await text('jsonl'))
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { stepId: number }).stepId),
+    ).toEqual([1, 2]);
   });
 });

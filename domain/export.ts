@@ -307,3 +307,70 @@ export function spansFromConll(
   }
   return spans;
 }
+
+/** What an export request asks, validated: the node's kind, the format, the delimiter and the range. */
+export interface ExportPlan {
+  kind: ExportKind;
+  format: ExportFormat;
+  delimiter: string;
+  range: DateRange;
+}
+
+/**
+ * The rules of an export request (spec 3 sections 5 and 7): the node must be exportable, the format one of its
+ * kind's, a CSV delimiter one character and no double quote, the range valid. Every refusal at once.
+ */
+export function planExport(q: {
+  activityType: string;
+  format?: string;
+  delimiter?: string;
+  from?: string;
+  to?: string;
+  today: string;
+}): { plan: ExportPlan } | { violations: ExportViolation[] } {
+  const violations: ExportViolation[] = [];
+  const kind = exportKindOf(q.activityType);
+  const format = (q.format || 'json').toLowerCase() as ExportFormat;
+  if (!kind) violations.push({ field: 'format', code: 'Pattern', key: `${K}.notExportable` });
+  else if (!exportFormatsOf(kind).includes(format))
+    violations.push({ field: 'format', code: 'Pattern', key: `${K}.formatUnsupported` });
+  const delimiter = q.delimiter ?? EXPORT_LIMITS.defaultDelimiter;
+  if (format === 'csv') {
+    const bad = delimiterViolation(delimiter);
+    if (bad) violations.push(bad);
+  }
+  const range = exportRange(q.from, q.to, q.today);
+  if ('violations' in range) violations.push(...range.violations);
+  if (violations.length || !kind || 'violations' in range) return { violations };
+  return { plan: { kind, format, delimiter, range: range.range } };
+}
+
+/** The export's text, batch by batch: JSON array, CSV with its header, CoNLL blocks or JSONL lines. */
+export async function* exportText(
+  batches: AsyncIterable<StepResultRecord[]>,
+  { kind, format, delimiter }: ExportPlan,
+): AsyncGenerator<string> {
+  if (format === 'json') yield '[';
+  if (format === 'csv') yield csvLine(csvHeader(kind), delimiter);
+  let first = true;
+  for await (const rows of batches) {
+    switch (format) {
+      case 'csv':
+        yield rows.map((r) => csvRow(kind, r, delimiter)).join('');
+        break;
+      case 'conll':
+        // a blank line between the documents of two batches too
+        yield `${first ? '' : '\n'}${rows.map(conllBlock).join('\n')}`;
+        break;
+      case 'jsonl':
+        yield rows.map((r) => jsonlLine(kind, r)).join('');
+        break;
+      case 'json':
+        yield rows
+          .map((r, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(exportRow(kind, r))}`)
+          .join('');
+    }
+    first = false;
+  }
+  if (format === 'json') yield first ? ']\n' : '\n]\n';
+}

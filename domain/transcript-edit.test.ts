@@ -14,6 +14,7 @@ import {
   nextNewId,
   nextSelectable,
   splitTokenTimes,
+  splitTokenWrite,
   tokenAt,
   transcriptBatch,
   type EditUtterance,
@@ -58,6 +59,36 @@ describe('checkTokenEdit (spec 2 section 5)', () => {
       expect(checkTokenEdit(w, true)).toEqual({ kind: 'error', message: 'invalid' });
     expect(isTokenWord('ala?')).toBe(true);
     expect(isTokenWord('?')).toBe(false);
+  });
+});
+
+describe('splitTokenWrite', () => {
+  const utterance = {
+    id: 7,
+    tokens: [
+      { id: 1, tsStart: 0, tsEnd: 400 },
+      { id: 2, tsStart: 450, tsEnd: 900 },
+      { id: 3, tsStart: 880, tsEnd: 1200 },
+    ],
+  };
+  it('keeps the first word on the token and puts the second after it as a new token, in one write', () => {
+    expect(splitTokenWrite(utterance, utterance.tokens[0], 'ice', 'cream')).toEqual({
+      id: 7,
+      tokens: [
+        { id: 1, value: 'ice' },
+        { id: -1, value: 'cream', tsStart: 400, tsEnd: 450 },
+        { id: 2 },
+        { id: 3 },
+      ],
+    });
+  });
+  it('places the new token in time order when the next token starts before the old end', () => {
+    expect(splitTokenWrite(utterance, utterance.tokens[1], 'ice', 'cream').tokens).toEqual([
+      { id: 1 },
+      { id: 2, value: 'ice' },
+      { id: 3 },
+      { id: -1, value: 'cream', tsStart: 900, tsEnd: 950 },
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@
  * - New utterances take ids from -1 down, below every negative id already in the list.
  */
 import { isPunctuation } from './transcript';
+import { timeOrderPosition } from './utterances';
 
 // --- inline token edit (spec 2 section 5) ---
 
@@ -65,6 +66,33 @@ export function splitTokenTimes(token: { tsStart: number | null; tsEnd: number |
 } {
   const end = Math.round(token.tsEnd ?? token.tsStart ?? 0);
   return { tsStart: end, tsEnd: end + SPLIT_TOKEN_MS };
+}
+
+/** A token of an utterance write: an existing one by id (with a new value), or a new one (negative id). */
+export interface SplitTokenPatch {
+  id: number;
+  value?: string;
+  tsStart?: number;
+  tsEnd?: number;
+}
+
+/**
+ * The inline edit's split as one utterance write (PUT api/utterances): the token keeps the first word, a new
+ * token (id -1) takes the second from the old end to + 50 ms, placed in time order as the token POST places
+ * a token. One write, so a refused split leaves the word as it was instead of half split.
+ */
+export function splitTokenWrite(
+  utterance: { id: number; tokens: readonly { id: number; tsStart: number | null }[] },
+  token: { id: number; tsStart: number | null; tsEnd: number | null },
+  first: string,
+  second: string,
+): { id: number; tokens: SplitTokenPatch[] } {
+  const added: SplitTokenPatch = { id: -1, value: second, ...splitTokenTimes(token) };
+  const tokens: SplitTokenPatch[] = utterance.tokens.map((t) =>
+    t.id === token.id ? { id: t.id, value: first } : { id: t.id },
+  );
+  tokens.splice(timeOrderPosition(utterance.tokens, added.tsStart!), 0, added);
+  return { id: utterance.id, tokens };
 }
 
 // --- hints (spec 2 section 2, hints menu) ---

@@ -1,5 +1,6 @@
 import {
   checkUpload,
+  isTranscriptJson,
   decodeText,
   detectBinary,
   filenameCharactersRule,
@@ -76,7 +77,8 @@ describe('checkUpload accepts every accepted type by its content', () => {
     ['notes.txt', TXT_UTF8, 'txt', 'text/plain'],
     ['legacy.txt', TXT_LATIN1, 'txt', 'text/plain'],
     ['mail.eml', EML, 'eml', 'message/rfc822'],
-    ['transcript.json', JSON_DOC, 'json', 'application/json'],
+    ['settings.json', Buffer.from('{"utterances": "none", "a": [1]}'), 'json', 'application/json'],
+    ['list.json', Buffer.from('[{"utterances": []}]'), 'json', 'application/json'],
   ])('%s', (name, content, kind, mime) => {
     expect(checkUpload(name, content, LIMIT)).toEqual({ ok: true, kind, mime, documentType: 'TEXTFILE' });
   });
@@ -88,6 +90,24 @@ describe('checkUpload accepts every accepted type by its content', () => {
       mime: 'audio/wav',
       documentType: 'AUDIOFILE',
     });
+  });
+
+  it('marks a JSON transcript (the import format) as an AUDIOFILE document, other JSON as text', () => {
+    const transcript = Buffer.from(
+      '\uFEFF{"utterances": [{"actor": "SPEAKER1", "tokens": [{"value": "Hi", "tsStart": 0, "tsEnd": 300}]}]}',
+    );
+    for (const bytes of [transcript, JSON_DOC])
+      expect(checkUpload('transcript.json', bytes, LIMIT)).toEqual({
+        ok: true,
+        kind: 'json',
+        mime: 'application/json',
+        documentType: 'AUDIOFILE',
+      });
+    expect(isTranscriptJson({ utterances: [] })).toBe(true);
+    for (const other of [null, [], 'utterances', { utterances: {} }, { tokens: [] }])
+      expect(isTranscriptJson(other)).toBe(false);
+    // The same bytes in a .txt file are a text.
+    expect(checkUpload('transcript.txt', transcript, LIMIT)).toMatchObject({ documentType: 'TEXTFILE' });
   });
 
   it('accepts a text file that happens to be JSON or an e-mail', () => {

@@ -3,7 +3,9 @@
  * txt, eml, wav, json) recognised by their content (magic bytes, the zip directory of office files, the
  * header block of an e-mail, a JSON parse, text without NULs), and the rule that the file name's extension
  * must agree with the content; the zip directory of an office file also says how much it unpacks to, which
- * refuses decompression bombs before anything opens them. Pure: no I/O, so the unit test feeds it bytes.
+ * refuses decompression bombs before anything opens them. The document type: AUDIOFILE for a WAV recording
+ * and for a JSON transcript (the import format's `{"utterances": [...]}`), TEXTFILE for everything else.
+ * Pure: no I/O, so the unit test feeds it bytes.
  */
 import type { DocumentType } from './enums';
 import type { Rule } from './validation';
@@ -367,13 +369,29 @@ export function isEmail(text: string): boolean {
   return MAIL_FIELDS.filter((f) => fields.has(f)).length >= 2;
 }
 
-function isJson(text: string): boolean {
+const invalid = Symbol('invalid JSON');
+
+/** The parsed JSON of a text, or `invalid` when it is none. */
+function parseJson(text: string): unknown {
   try {
-    JSON.parse(text.replace(/^\uFEFF/, ''));
-    return true;
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch {
-    return false;
+    return invalid;
   }
+}
+
+/**
+ * A JSON value of the transcript import's shape (`{"utterances": [...]}`, activities/parser/json-transcript.ts
+ * checks the rest): the file parser turns it into utterances, so its document is a recording's transcript
+ * (AUDIOFILE, opened in the speech workspace). Any other JSON stays a text document.
+ */
+export function isTranscriptJson(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Array.isArray((value as { utterances?: unknown }).utterances)
+  );
 }
 
 const described = (kind: string | null): string => {
@@ -450,11 +468,11 @@ export function checkUpload(
   if (bytes.length === 0)
     return refuse(`The file ${filename} is empty`, 'error.upload.reason.empty', { filename });
   const binary = detectBinary(bytes);
-  const ok = (): UploadCheck => ({
+  const ok = (audio = expected === 'wav'): UploadCheck => ({
     ok: true,
     kind: expected,
     mime: KINDS[expected].mime,
-    documentType: expected === 'wav' ? 'AUDIOFILE' : 'TEXTFILE',
+    documentType: audio ? 'AUDIOFILE' : 'TEXTFILE',
   });
   const mismatch = (found: string | null) =>
     refuse(
@@ -480,8 +498,13 @@ export function checkUpload(
   if (!['txt', 'eml', 'json'].includes(expected)) return mismatch(null);
   const text = decodeText(bytes);
   if (text === null) return mismatch('binary');
-  if (expected === 'json' && !isJson(text)) {
-    return refuse(`The file ${filename} is not valid JSON`, 'error.upload.reason.invalidJson', { filename });
+  if (expected === 'json') {
+    const value = parseJson(text);
+    if (value === invalid)
+      return refuse(`The file ${filename} is not valid JSON`, 'error.upload.reason.invalidJson', {
+        filename,
+      });
+    return ok(isTranscriptJson(value));
   }
   if (expected === 'eml' && !isEmail(text)) {
     return refuse(

@@ -23,7 +23,7 @@ import {
   unreachable,
   type AuthUser,
 } from '../auth';
-import { FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
+import { FieldErrorCollector, notFound, setAlert } from '../errors';
 import * as asr from '../services/asr-documents';
 import * as documents from '../services/documents';
 import { nerTagsOfToken } from '../services/tags';
@@ -36,7 +36,7 @@ import { tokenById } from '../../db/queries/utterances';
 import { createFileStore } from '../../server/files';
 import { sanitizeFilename } from '../../server/document-intake';
 import { documentEditViolations } from '../../domain/document-edit';
-import { timeOrderPosition, TokenProperties, UTTERANCE_MESSAGES } from '../../domain/utterances';
+import { timeOrderPosition, TokenProperties } from '../../domain/utterances';
 
 const id = z.number().int().min(1).max(MAX_ID);
 /** An id of the write: positive for an existing row, negative for a new one (-1, -2, ...). */
@@ -202,12 +202,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const node = await writableNode(ctx, user);
     const tokenId = idParam(raw, 'id');
     const doc = inProcess(user, await speech.documentOfToken(knex, tokenId), node, 'utteranceToken');
-    if (await speech.hasRelationGraphs(knex, doc.documentId))
-      throw new HttpError(409, {
-        message: 'error.token.cannotDelete',
-        errorKey: 'cannotDelete',
-        detail: `${UTTERANCE_MESSAGES['error.token.cannotDelete']}: the document has relation graphs`,
-      });
+    // no deletion while the document has relation graphs: checked by writeTranscript under the lock
     await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
       patches: [],
       deletedTokens: [tokenId],

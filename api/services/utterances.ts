@@ -229,6 +229,13 @@ export async function writeTranscript(
     await stepForWrite(trx, user, node, documentId, undefined);
     const state = await transcriptState(trx, documentId);
     const write = build(state);
+    // Read under the document's lock, so a graph saved while the caller's request waited for it counts.
+    if (write.deletedTokens?.length && (await hasRelationGraphs(trx, documentId)))
+      throw new HttpError(409, {
+        message: 'error.token.cannotDelete',
+        errorKey: 'cannotDelete',
+        detail: `${UTTERANCE_MESSAGES['error.token.cannotDelete']}: the document has relation graphs`,
+      });
     const { utteranceIds, tokenIds } = await allocate(trx, write);
     const patches = mapIds(write, utteranceIds, tokenIds);
     const actors = new Set<string>([

@@ -216,6 +216,7 @@ describe('document list in Chromium', () => {
     await page.getByText('Dokumenty', { exact: true }).waitFor();
     await page.getByTestId('document-search-mode-BY_NER_TAG').getByText('Według tagu NER').waitFor();
     expect(await page.getByTestId('document-list-view').first().textContent()).toBe('Podgląd');
+    await page.locator('[data-testid="document-list"][data-nodes="loaded"]').waitFor();
     for (const id of [
       'document-list-delete',
       'document-list-edit',

@@ -495,6 +495,8 @@ describe.each(['en', 'pl'] as const)('documents journey in Chromium (%s)', (lang
       await readerPage.goto(listUrl());
       expect(await listed(readerPage, ['txt', 'pdf'])).toEqual(['txt', 'pdf']);
       expect(await listRow(readerPage, 'pdf').getByTestId('document-list-view').textContent()).toBe(s.view);
+      // the upload button follows the process's nodes: absent only means something once they are in
+      await readerPage.locator('[data-testid="document-list"][data-nodes="loaded"]').waitFor();
       for (const id of [
         'document-list-delete',
         'document-list-delete-selected',

@@ -10,9 +10,11 @@
  * showing the undone transcript; in the span step an option added from the label menu tags a word at once,
  * and Ctrl+Z / Ctrl+Shift+Z remove and bring back that tag. The API is only used to set up and to check what
  * was saved.
- * A second suite uploads an espeak-ng recording (WAV through the parser: peaks, a playable stream; its words
- * are written to the database with known times): Space plays with the spoken word highlighted, and a drag on
- * the waveform tags a time span, drawn after a reload as a region with its type's name.
+ * A second suite uploads an espeak-ng recording into a process without a file parser node (Upload -> Spans), so
+ * nothing recognizes it: its words are written to the database with known times (peaks are computed on the
+ * first request, the stream plays): Space plays with the spoken word highlighted, and a drag on the waveform
+ * tags a time span, drawn after a reload as a region with its type's name. The same on words pocketsphinx
+ * recognized through the parser: tests/e2e/speech-journey.test.ts.
  * Screenshots go to tests/artifacts/ (60-...).
  */
 import crypto from 'node:crypto';
@@ -21,32 +23,25 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { speech } from '../support/media';
-import { api, BASE_URL, createProcess, launch, shot, signedInPage, tokenFor } from './support';
-
-interface StepView {
-  id: number;
-  status: string;
-  nodeId: number;
-}
-interface TokenView {
-  id: number;
-  value: string;
-  tsStart: number;
-  tsEnd: number;
-  unclear: boolean;
-}
-interface UtteranceView {
-  id: number;
-  actor: string;
-  prevId: number | null;
-  nextId: number | null;
-  tokens: TokenView[];
-}
-
-/** What the test reads of a row in the page (the tests' TypeScript has no DOM library). */
-interface RowNode {
-  querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
-}
+import {
+  dragTimeSpan,
+  expectOneChain,
+  shownAsSaved as shownWords,
+  words,
+  type StepView,
+  type UtteranceView,
+} from './speech-support';
+import {
+  addNerTagType,
+  api,
+  BASE_URL,
+  createProcess,
+  launch,
+  shot,
+  signedInPage,
+  tokenFor,
+  uploadThrough,
+} from './support';
 
 const TRANSCRIPT = {
   utterances: [
@@ -97,27 +92,10 @@ describe('speech workspace in Chromium', () => {
   const steps = async () =>
     (await api<{ steps: StepView[] }>(token, `/api/v2/document/${documentId}/state`)).steps;
   const transcript = () => api<UtteranceView[]>(token, `/api/asr-documents/${documentId}/utterances`);
-  const words = (list: UtteranceView[]) => list.map((u) => u.tokens.map((t) => t.value).join(' '));
   const workspaceUrl = () => `${BASE_URL}/entity/process/${processId}/document/${documentId}`;
   const tokenEl = (p: Page, value: string) =>
     p.locator('[data-testid="token"]').filter({ hasText: new RegExp(`^${value.replace(/[.?]/g, '\\$&')}$`) });
-  /** The workspace shows the saved transcript: every utterance's words as the API answers them. */
-  async function shownAsSaved(p: Page) {
-    const saved = await transcript();
-    await eventually(
-      () =>
-        p.locator('[data-testid="utterance"]').evaluateAll((els) =>
-          els.map((e) =>
-            Array.from((e as unknown as RowNode).querySelectorAll('[data-testid="token"]'))
-              .map((t) => t.textContent)
-              .join(' '),
-          ),
-        ),
-      (shown) => JSON.stringify(shown) === JSON.stringify(words(saved)),
-      'the page shows the saved transcript',
-    );
-    return saved;
-  }
+  const shownAsSaved = (p: Page) => shownWords(p, transcript);
   /** The split of 'icecream.' on the server: its second word from the old end to the old end + 50 ms. */
   async function splitSaved(what: string) {
     const saved = await eventually(transcript, (l) => words(l)[0] === 'Hello world and ice cream.', what);
@@ -156,42 +134,26 @@ describe('speech workspace in Chromium', () => {
       ).id;
     ids.proofread = await node({ name: 'Proofread', activityType: 'FILE_PARSER', autoStepStatus: 'WAITING' });
     ids.entities = await node({ name: 'Entities', activityType: 'SPAN' });
-    ids.person = (
-      await api<{ id: number }>(token, `/api/node/${ids.entities}/ner-tag-type`, {
-        method: 'POST',
-        body: JSON.stringify({
-          name: 'Person',
-          backgroundColor: '#f8d7da',
-          textColor: '#58151c',
-          mandatory: false,
-          selectable: true,
-          disabled: false,
-        }),
-      })
-    ).id;
+    ids.person = await addNerTagType(token, ids.entities, {
+      name: 'Person',
+      backgroundColor: '#f8d7da',
+      textColor: '#58151c',
+    });
     for (const [fromId, toId] of [
       [upload.id, ids.proofread],
       [ids.proofread, ids.entities],
     ])
       await api(token, '/api/edges', { method: 'POST', body: JSON.stringify({ fromId, toId }) });
 
-    const form = new FormData();
-    form.append('nodeId', String(upload.id));
-    form.append(
-      'file',
-      new Blob([JSON.stringify(TRANSCRIPT)], { type: 'application/json' }),
+    const created = await uploadThrough(
+      token,
+      upload.id,
       `interview-${suffix}.json`,
+      JSON.stringify(TRANSCRIPT),
     );
-    const res = await fetch(`${BASE_URL}/api/file-upload`, {
-      method: 'POST',
-      headers: { Authorization: token },
-      body: form,
-    });
-    expect(res.status).toBe(201);
-    documentId = ((await res.json()) as { id: number }).id;
-    // The upload types a .json file TEXTFILE (domain/upload-check.ts) though the parser reads it as a
-    // transcript: the recording's type is set as an audio upload would have it.
-    await knex('documents').where('id', documentId).update({ document_type: 'AUDIOFILE' });
+    documentId = created.id;
+    // A transcript of the JSON import format is typed as a recording's transcript (domain/upload-check.ts).
+    expect(created.documentType).toBe('AUDIOFILE');
     await eventually(
       steps,
       (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
@@ -281,10 +243,7 @@ describe('speech workspace in Chromium', () => {
     const saved = await eventually(transcript, (l) => l.length === 5, 'the extraction is saved');
     expect(words(saved).slice(1, 4)).toEqual(['We meet', 'Anna in', 'Warsaw today']);
     // The list stays one chain in order.
-    for (let i = 0; i < saved.length; i++) {
-      expect(saved[i].prevId).toBe(i ? saved[i - 1].id : null);
-      expect(saved[i].nextId).toBe(i < saved.length - 1 ? saved[i + 1].id : null);
-    }
+    expectOneChain(saved);
     await idle(page);
     await shownAsSaved(page);
   });
@@ -528,45 +487,29 @@ describe('speech workspace on a real recording in Chromium', () => {
         body: JSON.stringify({ processId, name: 'Spans', activityType: 'SPAN' }),
       })
     ).id;
-    person = (
-      await api<{ id: number }>(token, `/api/node/${span}/ner-tag-type`, {
-        method: 'POST',
-        body: JSON.stringify({
-          name: 'Laughter',
-          backgroundColor: '#cfe2ff',
-          textColor: '#052c65',
-          mandatory: false,
-          selectable: true,
-          disabled: false,
-        }),
-      })
-    ).id;
+    person = await addNerTagType(token, span, {
+      name: 'Laughter',
+      backgroundColor: '#cfe2ff',
+      textColor: '#052c65',
+    });
     await api(token, '/api/edges', {
       method: 'POST',
       body: JSON.stringify({ fromId: upload.id, toId: span }),
     });
-    const form = new FormData();
-    form.append('nodeId', String(upload.id));
-    form.append(
-      'file',
-      new Blob([new Uint8Array(await speech('the weather is nice today and we go to the park'))]),
-      `weather-${suffix}.wav`,
-    );
-    const res = await fetch(`${BASE_URL}/api/file-upload`, {
-      method: 'POST',
-      headers: { Authorization: token },
-      body: form,
-    });
-    expect(res.status).toBe(201);
-    documentId = ((await res.json()) as { id: number }).id;
+    documentId = (
+      await uploadThrough(
+        token,
+        upload.id,
+        `weather-${suffix}.wav`,
+        await speech('the weather is nice today and we go to the park'),
+      )
+    ).id;
     await eventuallyMatches(
       () => api<{ steps: StepView[] }>(token, `/api/v2/document/${documentId}/state`),
       (s) => s.steps.some((x) => x.nodeId === span && x.status === 'WAITING'),
       'the span step waits',
     );
-    // The words of the sentence with times spread over the recording (what the recognizer makes of
-    // espeak-ng's voice varies by machine; the playback and the waveform are what this test is about).
-    await knex('utterances').where({ document_id: documentId }).delete();
+    // No parser node: the words of the sentence with known times spread over the recording.
     const [utterance] = await knex('utterances')
       .insert({ document_id: documentId, actor: 'SPEAKER1', prev_id: null, next_id: null })
       .returning('id');
@@ -608,17 +551,7 @@ describe('speech workspace on a real recording in Chromium', () => {
 
     await page.getByTestId('step-action-startWorking').click();
     await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
-    const box = (await page.getByTestId('audio-player-waveform').boundingBox())!;
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width * 0.2, y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.3, y, { steps: 5 });
-    await page.mouse.move(box.x + box.width * 0.45, y, { steps: 5 });
-    await page.mouse.up();
-    await page.getByTestId('label-menu').waitFor();
-    await page.keyboard.type('Laughter');
-    await page.locator('[data-testid="label-option"][data-active="true"]').waitFor();
-    await page.keyboard.press('Enter');
+    await dragTimeSpan(page, 'Laughter');
     const tags = await eventuallyMatches(
       () =>
         api<{ id: number; type: string; nerTagTypeId: number; tsStart: number; tsEnd: number }[]>(

@@ -383,3 +383,35 @@ export async function clickOpening800x600(page: Page, button: Locator): Promise<
   popup.setDefaultTimeout(15000);
   return popup;
 }
+
+/** A tag type of a SPAN/LEXICON node (selectable, not mandatory), created through the API; its id. */
+export async function addNerTagType(
+  token: string,
+  nodeId: number,
+  tagType: { name: string; backgroundColor: string; textColor: string },
+): Promise<number> {
+  const created = await api<{ id: number }>(token, `/api/node/${nodeId}/ner-tag-type`, {
+    method: 'POST',
+    body: JSON.stringify({ ...tagType, mandatory: false, selectable: true, disabled: false }),
+  });
+  return created.id;
+}
+
+/** A file uploaded through an upload node (`POST api/file-upload`, as the upload page sends it); the document. */
+export async function uploadThrough(
+  token: string,
+  nodeId: number,
+  filename: string,
+  content: Uint8Array | string,
+): Promise<{ id: number; documentType: string }> {
+  const form = new FormData();
+  form.append('nodeId', String(nodeId));
+  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename);
+  const res = await fetch(`${BASE_URL}/api/file-upload`, {
+    method: 'POST',
+    headers: { Authorization: token },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`upload of ${filename}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: number; documentType: string };
+}

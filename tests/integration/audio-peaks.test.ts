@@ -137,6 +137,11 @@ describe('waveform peaks', () => {
     const { samples } = await samplesOf(recording);
     expect(windowCount(first)).toBe(Math.ceil(samples.length / first.samplesPerWindow));
     expect(await suite.knex('document_peaks').where('document_id', id)).toHaveLength(1);
+    // Served from what was stored from now on: the recording itself is no longer read.
+    const stored = await suite.knex('documents').where('id', id).first('path');
+    await fs.rename(path.join(filesDir, stored.path), path.join(filesDir, `${stored.path}.away`));
+    expect(Array.from((await peaksOf(id)).data)).toEqual(Array.from(first.data));
+    await fs.rename(path.join(filesDir, `${stored.path}.away`), path.join(filesDir, stored.path));
 
     // Removed with the document.
     await suite.knex('documents').where('id', id).delete();

@@ -7,7 +7,7 @@
  */
 import { insertObligatoryUploadNode } from '../../db/models/Node';
 import type { NerTagDTO } from '../../domain/tags';
-import { GraphBuilder, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
+import { eventually, GraphBuilder, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
 import {
   buildProcess,
   buildUser,
@@ -378,6 +378,33 @@ describe('speech workspace API', () => {
     const blocked = await send('DELETE', `/api/utterance-tokens/${i.id}`);
     expect([blocked.status, blocked.body.message]).toEqual([409, 'error.token.cannotDelete']);
     await s.knex('ner_tag_relation_graphs').where('id', graph.id).delete();
+  });
+
+  it('refuses a word deletion when a relation graph is saved while the deletion waits for the document', async () => {
+    const us = await utterances();
+    const victim = us[1].tokens[us[1].tokens.length - 1];
+    const [step] = await s.knex('steps').where({ document_id: docId, node_id: span }).select('id');
+    // A relation graph's save holds the document row (FOR SHARE, tag-steps holdDocument) before the deletion comes.
+    const holder = await s.knex.transaction();
+    try {
+      await holder('documents').where('id', docId).forShare().first('id');
+      const deletion = send('DELETE', `/api/utterance-tokens/${victim.id}`);
+      await eventually('the deletion waits for the document row', async () => {
+        const { rows } = await s.knex.raw<{ rows: { n: number }[] }>(
+          `select count(*)::int as n from pg_stat_activity
+           where wait_event_type = 'Lock' and query ilike '%from "documents"%for update%'`,
+        );
+        return rows[0].n > 0;
+      });
+      await holder('ner_tag_relation_graphs').insert({ document_id: docId, step_id: step.id, node_id: span });
+      await holder.commit();
+      const res = await deletion;
+      expect([res.status, res.body.message]).toEqual([409, 'error.token.cannotDelete']);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+    expect((await utterances()).flatMap((u) => u.tokens).map((t) => t.id)).toContain(victim.id);
+    await s.knex('ner_tag_relation_graphs').where('document_id', docId).delete();
   });
 
   it('refuses a caller without WRITE, a step the caller may not edit, another process and its node', async () => {

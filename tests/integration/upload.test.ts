@@ -141,6 +141,24 @@ describe('upload API', () => {
       ['invoice.pdf', () => pdf(unique('n')), 'application/pdf', 'TEXTFILE'],
       ['scan.png', () => Buffer.concat([PNG, Buffer.from(unique('trailer'))]), 'image/png', 'TEXTFILE'],
       ['speech.wav', () => wav(), 'audio/wav', 'AUDIOFILE'],
+      // a transcript of the JSON import format is a recording's transcript; other JSON is a text
+      [
+        'interview.json',
+        () =>
+          Buffer.from(
+            JSON.stringify({
+              utterances: [{ actor: 'SPEAKER1', tokens: [{ value: unique('w'), tsStart: 0, tsEnd: 300 }] }],
+            }),
+          ),
+        'application/json',
+        'AUDIOFILE',
+      ],
+      [
+        'settings.json',
+        () => Buffer.from(JSON.stringify({ key: unique('v') })),
+        'application/json',
+        'TEXTFILE',
+      ],
       [
         'letter.docx',
         () => docxOf(unique('A small letter')),

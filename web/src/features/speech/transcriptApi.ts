@@ -7,6 +7,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
+import type { SplitTokenPatch } from '@domain/transcript-edit';
 import { http } from '../../api/client';
 import { workspaceKeys } from '../workspace/api';
 
@@ -94,8 +95,21 @@ export interface UtteranceInput {
   actor?: string;
   prevId?: number | null;
   nextId?: number | null;
-  /** The whole token list in order (tokens of other utterances named here move here). */
-  tokens?: { id: number }[];
+  /**
+   * The whole token list in order (tokens of other utterances named here move here); a token may carry new
+   * fields, and a new token (id from -1 down) its value and times.
+   */
+  tokens?: (SplitTokenPatch | TokenPatch)[];
+}
+
+/** A token of an utterance write with any of its fields (an undo writes them all back). */
+export interface TokenPatch {
+  id: number;
+  value?: string;
+  tsStart?: number | null;
+  tsEnd?: number | null;
+  properties?: string[];
+  unclear?: boolean;
 }
 
 export const transcriptCalls = {

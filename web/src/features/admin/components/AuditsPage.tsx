@@ -5,20 +5,14 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../../components/format';
+import { formatDateSeconds, localDay } from '../../../components/format';
 import { adminQueries } from '../api';
 import { ListCard, usePaging } from './parts';
 
 const DEFAULT_RANGE_DAYS = 30;
 const AUDITS_PAGE_SIZE = 20;
 /** A local date as YYYY-MM-DD, `daysBack` days before today. */
-const isoDay = (daysBack = 0) => {
-  const d = new Date(Date.now() - daysBack * 86_400_000);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-/** DD/MM/YY HH:mm:ss (spec 1 section 9). */
-const withSeconds = (iso: string) =>
-  `${formatDate(iso)}:${String(new Date(iso).getSeconds()).padStart(2, '0')}`;
+const isoDay = (daysBack = 0) => localDay(new Date(Date.now() - daysBack * 86_400_000));
 
 /** A labelled date input of the range (its id is also its test id). */
 function DateInput(props: {
@@ -99,7 +93,7 @@ export function AuditsPage() {
               <tbody>
                 {data.rows.map((a) => (
                   <tr key={a.id} data-testid="audit-row" data-principal={a.principal} data-type={a.type}>
-                    <td className="text-nowrap">{withSeconds(a.timestamp)}</td>
+                    <td className="text-nowrap">{formatDateSeconds(a.timestamp)}</td>
                     <td>{a.principal}</td>
                     <td>
                       <span

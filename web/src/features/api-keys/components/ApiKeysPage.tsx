@@ -22,6 +22,7 @@ import { NO_ANSWER } from '../../../components/pagination';
 import { apiKeyQueries, useCreateApiKey, useDeleteApiKey } from '../api';
 
 const DAY_MS = 86_400_000;
+/** A day as YYYY-MM-DD in UTC: the server reads a calendar day as its end in UTC (domain/api-keys.ts). */
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export function ApiKeysPage() {

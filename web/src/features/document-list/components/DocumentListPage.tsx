@@ -132,7 +132,11 @@ function DocumentList({ processId, mode }: { processId: number; mode: AccessMode
   };
 
   return (
-    <div className="container-fluid py-3" data-testid="document-list">
+    <div
+      className="container-fluid py-3"
+      data-testid="document-list"
+      data-nodes={nodes.isSuccess ? 'loaded' : 'loading'}
+    >
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
         <h1 className="h4 mb-0 me-auto">{t('documentList.title')}</h1>
         {canUpload && (

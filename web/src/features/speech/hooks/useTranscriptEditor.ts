@@ -3,8 +3,9 @@
  * EXTRACT_NEW_UTTERANCE, ACTOR_CHANGE), the draft transcript of an extraction in progress (new utterances
  * with ids from -1 down) and the actor being chosen, and the writes: Enter saves the mode's change, Escape
  * restores what was saved. Token writes (inline edit, hints, the editing menu) go straight to the token
- * routes. After every write the transcript is refetched, and what the write changed goes on the undo stack
- * (useTranscriptHistory: ctrl+z / ctrl+shift+z write it back).
+ * routes, but for a split word: one PUT api/utterances with the token's new value and the new token, so it
+ * is saved whole or not at all. After every write the transcript is refetched, and what the write changed
+ * goes on the undo stack (useTranscriptHistory: ctrl+z / ctrl+shift+z write it back).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -17,7 +18,7 @@ import {
   extractRest,
   extractSelection,
   moveExtracted,
-  splitTokenTimes,
+  splitTokenWrite,
   transcriptBatch,
   type Extraction,
 } from '@domain/transcript-edit';
@@ -78,7 +79,7 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
 
   /**
    * Runs a write once at a time; the transcript is refetched whatever the answer, and what changed on the
-   * server (a refused second call of a split leaves the first one's change) goes on the undo stack.
+   * server goes on the undo stack.
    */
   const { current, record } = history;
   const write = useCallback(
@@ -190,16 +191,17 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
     if (check.kind === 'error') return Promise.resolve(false);
     if (check.kind === 'delete') return write((node) => transcriptCalls.deleteToken(node, token.id));
     const [first, second] = check.words;
-    return write(async (node) => {
-      if (first !== token.value)
-        await transcriptCalls.updateToken(node, { ...tokenInput(token), value: first });
-      if (second !== undefined)
-        await transcriptCalls.createToken(node, {
-          utteranceId: token.utteranceId,
-          value: second,
-          ...splitTokenTimes(token),
-        });
-    });
+    if (second === undefined)
+      return write(async (node) => {
+        if (first !== token.value)
+          await transcriptCalls.updateToken(node, { ...tokenInput(token), value: first });
+      });
+    // a split is one write of the utterance: refused, it leaves the word as it was
+    const utterance = saved.find((u) => u.id === token.utteranceId);
+    if (!utterance) return Promise.resolve(false);
+    return write((node) =>
+      transcriptCalls.updateUtterance(node, splitTokenWrite(utterance, token, first, second)),
+    );
   };
 
   const setValue = (token: TokenDTO, value: string) =>

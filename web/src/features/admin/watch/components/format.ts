@@ -1,8 +1,5 @@
 /** Formatting of the watching pages. */
-export const formatDateTime = (iso: string): string => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-};
+export { formatDateSeconds as formatDateTime } from '../../../../components/format';
 
 export function formatBytes(n: number | null | undefined): string {
   if (n === null || n === undefined) return '-';
