@@ -10,6 +10,7 @@ import {
 } from './transcript-history';
 import { emptyStack, pushOp, takeRedo, takeUndo, UNDO_LIMIT } from './undo-stack';
 import { planTranscriptWrite, type TokenState, type UtterancePatch, type UtteranceState } from './utterances';
+import { splitTokenWrite } from './transcript-edit';
 
 /**
  * The server's side of a write, as api/services/utterances.ts does it: new (negative) ids allocated, the
@@ -87,12 +88,6 @@ class Transcript {
   updateToken(id: number, change: Partial<TokenState>) {
     const u = this.utteranceOf(id);
     this.write([{ id: u.id, tokens: u.tokenIds.map((x) => (x === id ? { id, ...change } : { id: x })) }]);
-  }
-  createTokenAfter(afterId: number, value: string, tsStart: number, tsEnd: number) {
-    const u = this.utteranceOf(afterId);
-    const ids = u.tokenIds.map((id) => ({ id }) as { id: number; value?: string });
-    ids.splice(u.tokenIds.indexOf(afterId) + 1, 0, { id: -1, value, tsStart, tsEnd } as never);
-    this.write([{ id: u.id, tokens: ids }]);
   }
   deleteToken(id: number) {
     this.write([], [id]);
@@ -207,11 +202,10 @@ describe('undo and redo of transcript edits through the server planner', () => {
   it('a split into two words: undo deletes the new word, redo creates it again under a new id', () => {
     const s = sample();
     const t = s.list()[0].tokens[1];
-    const { edited } = undoRedo(s, (x) => {
-      x.updateToken(t.id, { value: 'mama' });
-      x.createTokenAfter(t.id, 'ma', 300, 350);
-    });
+    // the editor's split: one utterance write (splitTokenWrite)
+    const { edited } = undoRedo(s, (x) => x.write([splitTokenWrite(x.list()[0], t, 'mama', 'ma')]));
     expect(words(edited)[0]).toBe('SPEAKER1: ala mama ma kota');
+    expect(edited[0].tokens[2]).toMatchObject({ tsStart: 300, tsEnd: 350 });
     expect(words(s.list())[0]).toBe('SPEAKER1: ala ma kota');
   });
 
@@ -222,7 +216,7 @@ describe('undo and redo of transcript edits through the server planner', () => {
     expect(s.list()[1].actor).toBe('SPEAKER2');
   });
 
-  it('an extraction into new utterances, and the utterances it removed come back under new ids', () => {
+  it('an extraction into new utterances: undo empties them away, redo makes them again under new ids', () => {
     const s = sample();
     const [a, b, c] = s.list();
     // 'e' on "kot ma": b keeps "a", new -1 "kot ma", new -2 "ale"
