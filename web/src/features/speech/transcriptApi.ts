@@ -8,6 +8,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
 import type { SplitTokenPatch } from '@domain/transcript-edit';
+import type { TokenPatch } from '@domain/utterances';
 import { http } from '../../api/client';
 import { workspaceKeys } from '../workspace/api';
 
@@ -97,19 +98,9 @@ export interface UtteranceInput {
   nextId?: number | null;
   /**
    * The whole token list in order (tokens of other utterances named here move here); a token may carry new
-   * fields, and a new token (id from -1 down) its value and times.
+   * fields (an undo writes them all back), and a new token (id from -1 down) its value and times.
    */
   tokens?: (SplitTokenPatch | TokenPatch)[];
-}
-
-/** A token of an utterance write with any of its fields (an undo writes them all back). */
-export interface TokenPatch {
-  id: number;
-  value?: string;
-  tsStart?: number | null;
-  tsEnd?: number | null;
-  properties?: string[];
-  unclear?: boolean;
 }
 
 export const transcriptCalls = {

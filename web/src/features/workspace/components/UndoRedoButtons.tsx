@@ -24,28 +24,22 @@ export function UndoRedoButtons({
   testId,
 }: UndoRedoButtonsProps) {
   const { t } = useTranslation();
+  const button = (kind: 'undo' | 'redo', enabled: boolean, onClick: () => void, title: string) => (
+    <button
+      type="button"
+      className="btn btn-sm btn-outline-secondary"
+      disabled={!enabled}
+      onClick={onClick}
+      data-testid={`${testId}-${kind}`}
+      title={title}
+    >
+      {t(`workspace.labeling.${kind}`)}
+    </button>
+  );
   return (
     <>
-      <button
-        type="button"
-        className="btn btn-sm btn-outline-secondary"
-        disabled={!canUndo}
-        onClick={onUndo}
-        data-testid={`${testId}-undo`}
-        title={undoHint}
-      >
-        {t('workspace.labeling.undo')}
-      </button>
-      <button
-        type="button"
-        className="btn btn-sm btn-outline-secondary"
-        disabled={!canRedo}
-        onClick={onRedo}
-        data-testid={`${testId}-redo`}
-        title={t('workspace.labeling.redoHint')}
-      >
-        {t('workspace.labeling.redo')}
-      </button>
+      {button('undo', canUndo, onUndo, undoHint)}
+      {button('redo', canRedo, onRedo, t('workspace.labeling.redoHint'))}
     </>
   );
 }
