@@ -6,6 +6,8 @@ import { createParserActivities, type AsrSettings } from './parser';
 import { createPollerActivities } from './pollers';
 import { createTrainingActivities } from './training';
 import { createProjectionActivities } from './projection';
+import { createRagActivities } from './rag';
+import type { EmbeddingsConfig } from './rag/embeddings';
 import { createSystemActivities } from './system';
 
 export interface ActivityDeps extends ActionDeps {
@@ -14,6 +16,8 @@ export interface ActivityDeps extends ActionDeps {
   filesDir: string;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: AsrSettings;
+  /** EMBEDDINGS_MODEL and its endpoint (dense RAG retrieval); lexical only when absent. */
+  embeddings?: EmbeddingsConfig | null;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -25,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createActionActivities(deps),
     ...createPollerActivities(deps),
     ...createTrainingActivities(deps),
+    ...createRagActivities(deps),
   };
 }
 

@@ -55,6 +55,7 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
   document: documentById,
   edge: PROCESS_OF('edges'),
   secret: PROCESS_OF('secrets'),
+  ragTemplate: PROCESS_OF('rag_templates'),
   predicate: (knex, id) =>
     knex('predicates as p')
       .join('edges as e', 'e.id', 'p.edge_id')

@@ -24,6 +24,8 @@ import * as m019 from './migrations/019_document_peaks';
 import * as m020 from './migrations/020_audits';
 import * as m021 from './migrations/021_http_logs';
 import * as m022 from './migrations/022_api_keys';
+import * as m023 from './migrations/023_statistics';
+import * as m024 from './migrations/024_rag';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -47,6 +49,8 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '020_audits': m020,
   '021_http_logs': m021,
   '022_api_keys': m022,
+  '023_statistics': m023,
+  '024_rag': m024,
 };
 
 const source: Knex.MigrationSource<string> = {

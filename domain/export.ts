@@ -58,11 +58,11 @@ export function delimiterViolation(delimiter: string): ExportViolation | null {
   return null;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `YYYY-MM-DD` as a UTC day number, null when not a real date. */
-function dayOf(value: string): number | null {
+export function dayOf(value: string): number | null {
   if (!DATE.test(value)) return null;
   const ms = Date.parse(`${value}T00:00:00Z`);
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) return null;

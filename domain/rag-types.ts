@@ -51,3 +51,9 @@ export interface RagResponse {
   llmResponse: string;
   matchedDocuments: RagMatchedDocument[];
 }
+
+/** `GET api/rag-templates/defaults`: the template a process without its own uses (and DELETE resets to). */
+export interface RagTemplateDefaults {
+  template: string;
+  templateEditorState: string | null;
+}

@@ -85,7 +85,8 @@ export interface TagUsageAnswer {
  * Documents and tags per node on a day (spec: "Node activity rows: date, nodeIdDocIdsMap,
  * tagsPerDocAndNodeCompositeMap, nodeIdTagCountMap"). A document counts on a node on the days one of its
  * steps of that node finished. The document id lists are capped at NODE_ACTIVITY_DOC_IDS_LIMIT per node and
- * day (newest first); `nodeIdDocCountMap` has the full counts.
+ * day (newest first); `nodeIdDocCountMap` has the full counts. (20, not 100: a year of a process finishing
+ * thousands of documents a day would otherwise answer a hundred thousand ids, megabytes per query.)
  */
 export interface NodeActivityRow {
   date: string;
@@ -96,7 +97,7 @@ export interface NodeActivityRow {
   nodeIdTagCountMap: Record<string, number>;
 }
 
-export const NODE_ACTIVITY_DOC_IDS_LIMIT = 100;
+export const NODE_ACTIVITY_DOC_IDS_LIMIT = 20;
 
 export interface NodeActivityAnswer {
   type: 'NODE_ACTIVITY';

@@ -37,6 +37,17 @@ describe('renderTemplate', () => {
     );
   });
 
+  it('renders the RAG wildcards only in a RAG rendering', () => {
+    const template = 'Q ${process.rag.input} D ${process.rag.documents}';
+    expect(unrenderableWildcards(template, data)).toEqual([
+      '${process.rag.input}',
+      '${process.rag.documents}',
+    ]);
+    expect(renderTemplate(template, { ...data, rag: { input: 'why?', documents: 'doc 1' } })).toBe(
+      'Q why? D doc 1',
+    );
+  });
+
   it('renders per-node results, and an empty text where a node left none', () => {
     expect(
       renderTemplate(

@@ -56,6 +56,8 @@ export interface RenderData {
   aggregate?: readonly AggregateEntry[];
   /** The render time (util wildcards); UTC. */
   now: Date;
+  /** A RAG template's rendering: the query and the matched documents' text. */
+  rag?: { input: string; documents: string };
 }
 
 /** How inserted values are escaped for the template's target (a URL, HTML, a header, plain text). */
@@ -153,7 +155,10 @@ export function wildcardValue(inner: string, data: RenderData): string | undefin
     case 'process':
       if (tail === 'id') return String(data.process.id);
       if (tail === 'name') return data.process.name;
-      return undefined; // process.rag.* belong to the RAG template, rendered by the RAG query
+      // process.rag.* belong to the RAG template, rendered by the RAG query
+      if (tail === 'rag.input') return data.rag?.input;
+      if (tail === 'rag.documents') return data.rag?.documents;
+      return undefined;
     case 'util':
       if (tail === 'datetime') return isoDateTime(data.now);
       if (tail === 'date') return isoDate(data.now);

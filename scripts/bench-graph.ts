@@ -11,7 +11,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
+import { benchCaller, benchProcess, benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
 import { benchMachine, prepareBrowserBench, signInPage, type BenchMachine } from './lib/bench-browser';
 
 export interface GraphBenchResults {
@@ -61,33 +61,12 @@ export async function benchGraph(o: BenchAppOptions): Promise<GraphBenchResults>
   });
   try {
     const admin = await benchSignIn(base, 'admin', 'admin');
-    const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-      const res = await fetch(`${base}${p}`, {
-        method,
-        headers: { 'Content-Type': 'application/json', Authorization: admin },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
-      return (text ? JSON.parse(text) : null) as T;
-    };
-    const processTags = await call<{ id: number; predefined: boolean }[]>('GET', '/api/process-tags');
+    const call = benchCaller(base, admin);
     const suffix = crypto.randomBytes(3).toString('hex');
 
     /** A process of `count` nodes: its HUP and a chain of SPAN nodes after it. */
     const processOf = async (count: number) => {
-      const processId = (
-        await call<{ id: number }>('POST', '/api/processes', {
-          name: `Bench graph ${count} ${suffix}`,
-          isRagEnabled: false,
-          processTags: [{ id: processTags.find((t) => t.predefined)!.id }],
-          ragTextSplitter: null,
-        })
-      ).id;
-      const existing = await call<{ id: number; activityType: string }[]>(
-        'GET',
-        `/api/nodes?processId=${processId}`,
-      );
+      const { processId, nodes: existing } = await benchProcess(call, `Bench graph ${count} ${suffix}`);
       let previous = existing.find((n) => n.activityType === 'HUP')!.id;
       for (let i = existing.length; i < count; i++) {
         const id = (

@@ -35,7 +35,8 @@ export interface ListsBenchResults {
   queries: Record<string, ListQueryStats>;
 }
 
-const percentile = (sorted: number[], p: number) =>
+/** The p-th percentile of ascending times (nearest rank). */
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 export async function benchLists(o: {

@@ -3,17 +3,15 @@
  * asserted. On the bench's PostgreSQL and Temporal it starts the API (serving dist/web) and a worker, then
  * builds a recording of BENCH_SPEECH_SECONDS (7200: two hours) from a minute of espeak-ng speech repeated by
  * sox, and a transcript of BENCH_SPEECH_UTTERANCES (1,500) utterances with BENCH_SPEECH_TOKENS (20,000)
- * tokens spread over it, imported through the JSON transcript parser; the document's file is the recording
- * (stored by hash as an upload stores it), its transcript and peaks stored as the file parser stores them.
- * One function per figure (FIGURES below), each given the same context:
+ * tokens spread over it: the transcript is uploaded as JSON to a process Upload -> Proofread (FILE_PARSER
+ * that waits: the EDITING view), its parser step imports it, the admin starts the step; the document's file
+ * is then made the recording (stored by hash as an upload stores it) with its peaks stored as the parser
+ * stores them. One function per figure (FIGURES below), each given the same context:
  * - peaksMs: the file parser's peak computation for the whole recording (server/audio-peaks.ts: sox
  *   decoding it to a stream folded window by window), median of 3 runs;
  * - waveformMs: in headless Chromium, page.goto of the document page until the audio player is ready and
- *   its waveform drawn from the peaks (a fresh browser context each time: no cached peaks), median of 5.
- * Still to add with the speech workspace (issue 14 sections 2-4): openMs (workspace interactive),
- * longestPlaybackTaskMs (longest task during playback with the highlight moving and while scrolling the
- * transcript), tokenEditP95Ms (a token edit saved and shown): each a function of FIGURES over the same
- * context (the document already has its 20,000 tokens).
+ *   its waveform drawn from the peaks (a fresh browser context each time: no cached peaks), median of 5;
+ * - openMs, longestPlaybackTaskMs, tokenEditP95Ms: the speech workspace (scripts/bench-speech-workspace.ts).
  */
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -24,14 +22,13 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import { chromium, type Browser } from 'playwright-core';
-import { parseJsonTranscript } from '../activities/parser/json-transcript';
-import { storeResults } from '../activities/parser/store';
+import { replacePeaks } from '../db/queries/document-peaks';
 import { encodePeaks, type AudioPeaks } from '../domain/audio-peaks';
-import { transcriptText } from '../domain/transcript';
 import { computePeaks } from '../server/audio-peaks';
 import { keyOfHash } from '../server/files';
-import { benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
-import { benchMachine, prepareBrowserBench, signInPage, type BenchMachine } from './lib/bench-browser';
+import { measureOpen, measurePlaybackAndScroll, measureTokenEdits } from './bench-speech-workspace';
+import { benchCaller, benchProcess, benchSignIn, startBenchApp, type BenchAppOptions } from './lib/bench-app';
+import { benchMachine, prepareBrowserBench, signedInContext, type BenchMachine } from './lib/bench-browser';
 
 const exec = promisify(execFile);
 
@@ -55,10 +52,22 @@ export interface SpeechBenchResults {
     peaksReceived: number;
     drawn: number;
   };
-  /** To come with the speech workspace. */
+  /** The workspace (scripts/bench-speech-workspace.ts): open until interactive, median of 5. */
   openMs?: number;
+  openRunsMs?: number[];
+  /** Medians, ms from navigation start: app loaded, transcript and peaks requested and received, interactive. */
+  openBreakdownMs?: Record<string, number>;
+  /** The API requests of the last open, ms from navigation start. */
+  openRequests?: { path: string; startMs: number; endMs: number }[];
+  /** The larger of the longest task during playback and while scrolling. */
   longestPlaybackTaskMs?: number;
+  playback?: { longestTaskMs: number; longTasks: number; advancedS: number; wordsHighlighted: number };
+  scroll?: { longestTaskMs: number; longTasks: number; steps: number; px: number };
   tokenEditP95Ms?: number;
+  tokenEditMedianMs?: number;
+  tokenEditRunsMs?: number[];
+  /** The PUT's own time (request sent to answer read), median. */
+  tokenEditPutMedianMs?: number;
   sizes?: { seconds: number; utterances: number; tokens: number; wavMb: number };
   machine?: BenchMachine;
 }
@@ -136,8 +145,11 @@ function buildTranscript(seconds: number, utterances: number, tokens: number): B
   return Buffer.from(JSON.stringify({ utterances: list }));
 }
 
-/** Stores the recording as an upload does (content hash, sharded) and inserts its document row. */
-async function storeRecording(knex: Knex, filesDir: string, processId: number, wav: string) {
+/**
+ * Makes the document's file the recording, stored as an upload stores it (content hash, sharded): the
+ * document came in as the JSON transcript (its parser step imported the words), its row now names the WAV.
+ */
+async function storeRecording(knex: Knex, filesDir: string, documentId: number, wav: string) {
   const hash = crypto.createHash('sha256');
   await new Promise<void>((resolve, reject) =>
     fs
@@ -151,18 +163,17 @@ async function storeRecording(knex: Knex, filesDir: string, processId: number, w
   const target = path.join(filesDir, key);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.copyFileSync(wav, target);
-  const [doc] = await knex('documents')
-    .insert({
-      process_id: processId,
+  await knex('documents')
+    .where('id', documentId)
+    .update({
       filename: 'two-hours.wav',
       path: key,
       content_hash: contentHash,
       mime_type: 'audio/wav',
       size: fs.statSync(target).size,
       document_type: 'AUDIOFILE',
-    })
-    .returning('id');
-  return { documentId: Number(doc.id), file: target };
+    });
+  return target;
 }
 
 /** The parser's peaks of the whole recording (median of 3). */
@@ -186,11 +197,8 @@ const measureWaveform: Figure = async (c) => {
   const runs: number[] = [];
   const marks: NonNullable<SpeechBenchResults['waveformBreakdownMs']>[] = [];
   for (let i = 0; i < 5; i++) {
-    const context = await c.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const { context, page } = await signedInContext(c.browser, c.base, c.admin.login, c.admin.password);
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(60_000);
-      await signInPage(page, c.base, c.admin.login, c.admin.password);
       const t0 = performance.now();
       await page.goto(`${c.base}/entity/process/${c.processId}/documents/${c.documentId}`);
       await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor();
@@ -228,8 +236,53 @@ const measureWaveform: Figure = async (c) => {
   };
 };
 
-/** The figures measured, in order; the workspace's (openMs, longestPlaybackTaskMs, tokenEditP95Ms) go here. */
-const FIGURES: Figure[] = [measurePeaks, measureWaveform];
+/**
+ * The bench's process (Upload -> Proofread: a FILE_PARSER step that waits, the EDITING view) and its document:
+ * the JSON transcript uploaded through the API and imported by the parser step, which the admin then starts
+ * (the workspace is editable). Answers once the step is the admin's.
+ */
+async function setUpDocument(base: string, token: string, transcript: Buffer) {
+  const call = benchCaller(base, token);
+  const { processId, nodes } = await benchProcess(
+    call,
+    `Bench speech ${crypto.randomBytes(3).toString('hex')}`,
+  );
+  const upload = nodes.find((n) => n.activityType === 'HUP')!;
+  const proofread = (
+    await call<{ id: number }>('POST', '/api/nodes', {
+      processId,
+      name: 'Proofread',
+      activityType: 'FILE_PARSER',
+      autoStepStatus: 'WAITING',
+    })
+  ).id;
+  await call('POST', '/api/edges', { fromId: upload.id, toId: proofread });
+  const form = new FormData();
+  form.append('nodeId', String(upload.id));
+  form.append('file', new Blob([new Uint8Array(transcript)], { type: 'application/json' }), 'two-hours.json');
+  const documentId = (await call<{ id: number }>('POST', '/api/file-upload', form)).id;
+  type State = { steps: { id: number; nodeId: number; status: string; errorMessage?: string }[] };
+  for (const until = Date.now() + 300_000; ;) {
+    const { steps } = await call<State>('GET', `/api/v2/document/${documentId}/state`);
+    const step = steps.find((x) => x.nodeId === proofread && x.status === 'WAITING');
+    if (step) {
+      await call('POST', `/api/step/assign?docId=${documentId}&nodeId=${proofread}&stepId=${step.id}`);
+      return { processId, documentId };
+    }
+    if (Date.now() > until || steps.some((x) => x.status === 'ERROR'))
+      throw new Error(`the proofread step does not wait: ${JSON.stringify(steps)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The figures measured, in order. */
+const FIGURES: Figure[] = [
+  measurePeaks,
+  measureWaveform,
+  measureOpen,
+  measurePlaybackAndScroll,
+  measureTokenEdits,
+];
 
 export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchResults> {
   const seconds = o.seconds ?? 7200;
@@ -252,45 +305,31 @@ export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchRes
       '--disable-gpu',
       '--no-first-run',
       '--disable-background-networking',
+      // Playback without a gesture; with no sound card Chromium plays into a fake output that advances.
+      '--autoplay-policy=no-user-gesture-required',
     ],
   });
   try {
     const t0 = performance.now();
     const recording = await buildRecording(dir, seconds);
-    const transcript = parseJsonTranscript(buildTranscript(seconds, utterances, tokens));
     const admin = { login: 'admin', password: 'admin', token: await benchSignIn(app.base, 'admin', 'admin') };
-    const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-      const res = await fetch(`${app.base}${p}`, {
-        method,
-        headers: { 'Content-Type': 'application/json', Authorization: admin.token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
-      return JSON.parse(text) as T;
-    };
-    const processTags = await call<{ id: number; predefined: boolean }[]>('GET', '/api/process-tags');
-    const processId = (
-      await call<{ id: number }>('POST', '/api/processes', {
-        name: `Bench speech ${crypto.randomBytes(3).toString('hex')}`,
-        isRagEnabled: false,
-        processTags: [{ id: processTags.find((t) => t.predefined)!.id }],
-        ragTextSplitter: null,
-      })
-    ).id;
-    const { documentId, file } = await storeRecording(app.knex, o.filesDir, processId, recording);
+    const { processId, documentId } = await setUpDocument(
+      app.base,
+      admin.token,
+      buildTranscript(seconds, utterances, tokens),
+    );
+    const file = await storeRecording(app.knex, o.filesDir, documentId, recording);
     fs.rmSync(recording);
-    await storeResults(app.knex, o.filesDir, documentId, {
-      content: transcriptText(transcript),
-      utterances: transcript,
-      pages: [],
-      peaks: await computePeaks(file),
-    });
+    await replacePeaks(app.knex, documentId, await computePeaks(file));
     const wavMb = round(fs.statSync(file).size / 1024 ** 2, 1);
+    const counts = await app
+      .knex('utterance_tokens as t')
+      .join('utterances as u', 'u.id', 't.utterance_id')
+      .where('u.document_id', documentId)
+      .first(app.knex.raw('count(distinct u.id)::int as utterances, count(*)::int as tokens'));
     console.log(
-      `speech: ${seconds} s recording (${wavMb} MB), ${transcript.length} utterances, ` +
-        `${transcript.reduce((n, u) => n + u.tokens.length, 0)} tokens on document ${documentId} ` +
-        `(built in ${round((performance.now() - t0) / 1000, 1)} s)`,
+      `speech: ${seconds} s recording (${wavMb} MB), ${counts.utterances} utterances, ${counts.tokens} tokens ` +
+        `on document ${documentId} (built in ${round((performance.now() - t0) / 1000, 1)} s)`,
     );
     const context: SpeechBenchContext = {
       knex: app.knex,
@@ -307,8 +346,8 @@ export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchRes
       ...results,
       sizes: {
         seconds,
-        utterances: transcript.length,
-        tokens: transcript.reduce((n, u) => n + u.tokens.length, 0),
+        utterances: counts.utterances,
+        tokens: counts.tokens,
         wavMb,
       },
       machine: benchMachine(browser),
@@ -333,4 +372,15 @@ export function printSpeechResults(r: SpeechBenchResults): void {
     const flag = v === undefined ? '' : v < target ? 'ok' : 'OVER';
     console.log(`  ${key.padEnd(40)} ${shown.padStart(10)} ${`< ${target} ms`.padStart(10)}  ${flag}`);
   }
+  if (r.playback && r.scroll)
+    console.log(
+      `  longest task: ${r.playback.longestTaskMs} ms in ${r.playback.advancedS} s of playback ` +
+        `(${r.playback.wordsHighlighted} words highlighted), ${r.scroll.longestTaskMs} ms scrolling ` +
+        `${r.scroll.px} px in ${r.scroll.steps} steps`,
+    );
+  if (r.openBreakdownMs) console.log(`  open (ms from navigation): ${JSON.stringify(r.openBreakdownMs)}`);
+  if (r.tokenEditMedianMs !== undefined)
+    console.log(
+      `  token edit median: ${r.tokenEditMedianMs} ms (the PUT alone: ${r.tokenEditPutMedianMs} ms)`,
+    );
 }

@@ -18,14 +18,20 @@
  *   drawn with 5 and with 100 nodes, under `graph` (part of the browser part, with the workspace).
  * - connects 1,000 websocket clients to the activity tracker of an API process of its own
  *   (scripts/bench-tracker.ts, issue 15): memory, report-to-admin latency, a burst, under `tracker`.
- * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording and
- *   the waveform drawn from them in Chromium, under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
- *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000).
+ * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording, the
+ *   waveform drawn from them in Chromium, and the speech workspace on it (open, long tasks during playback and
+ *   scrolling, inline token edits), under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
+ *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000); BENCH_SPEECH_PROFILE=1 adds CPU profiles.
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
+ * - seeds 100,000 chunks (BENCH_RAG_CHUNKS) and 200 fact documents (BENCH_RAG_DOCUMENTS) in a RAG process and
+ *   measures recall@10 of the lexical retrieval and its time (scripts/bench-rag.ts, issue 16), under `rag`.
+ * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
+ *   the rollups built by the triggers of migration 023) and times `POST api/statistics` of each type over a
+ *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
  * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
- * BENCH_ONLY=speech, BENCH_ONLY=tracker or BENCH_ONLY=export runs only that part (its figures merged into the
- * results file).
+ * BENCH_ONLY=speech, BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only
+ * that part (its figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,7 +47,9 @@ import { benchEngine, printEngineResults } from './bench-engine';
 import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
+import { benchRag, printRagResults } from './bench-rag';
 import { benchSpeech, printSpeechResults } from './bench-speech';
+import { benchStatistics, printStatisticsResults } from './bench-statistics';
 import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { mergeResults, RESULTS_FILE } from './lib/bench-results';
@@ -69,13 +77,20 @@ const sizeFromEnv = (name: string, fallback: number) => {
 };
 
 async function main() {
-  const cli = ensureTemporalCli();
-  const temporalPromise = startTemporalDevServer(cli, { uiPort: null });
-  const bundlePromise = bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows/index'),
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
-  });
+  // BENCH_ONLY=rag needs neither Temporal nor the workflow bundle: neither is started (on a loaded machine
+  // they take minutes).
+  const engineless = process.env.BENCH_ONLY === 'rag';
+  const notStarted = () => Promise.reject(new Error('not started with BENCH_ONLY=rag'));
+  const temporalPromise = engineless
+    ? (notStarted() as ReturnType<typeof startTemporalDevServer>)
+    : startTemporalDevServer(ensureTemporalCli(), { uiPort: null });
+  const bundlePromise = engineless
+    ? (notStarted() as ReturnType<typeof bundleWorkflowCode>)
+    : bundleWorkflowCode({
+        workflowsPath: require.resolve('../workflows/index'),
+        workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+        logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+      });
   // Settled either way, so a failure of one does not leave the other running unobserved.
   temporalPromise.catch(() => {});
   bundlePromise.catch(() => {});
@@ -88,8 +103,8 @@ async function main() {
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    if (only && !['workspace', 'lists', 'graph', 'speech', 'tracker', 'export'].includes(only))
-      throw new Error('BENCH_ONLY can only be workspace, graph, lists, speech, tracker or export');
+    const parts = ['workspace', 'lists', 'graph', 'speech', 'tracker', 'export', 'rag', 'statistics'];
+    if (only && !parts.includes(only)) throw new Error(`BENCH_ONLY can only be ${parts.join(', ')}`);
     // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
     const engine = only
       ? undefined
@@ -167,7 +182,7 @@ async function main() {
           const bundle = await bundlePromise;
           const engine = await benchEngine({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: bundle.code,
             filesDir,
             roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
@@ -188,13 +203,13 @@ async function main() {
         })();
 
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
-    temporal = await temporalPromise;
+    if (!engineless) temporal = await temporalPromise;
     const workspace =
-      only === 'lists' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
+      only && only !== 'workspace'
         ? undefined
         : await benchWorkspace({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: (await bundlePromise).code,
             filesDir,
             chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
@@ -205,18 +220,18 @@ async function main() {
     if (workspace) printWorkspaceResults(workspace);
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
     const graph =
-      only === 'lists' || only === 'speech' || only === 'tracker' || only === 'export'
+      only && only !== 'workspace' && only !== 'graph'
         ? undefined
         : await benchGraph({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: (await bundlePromise).code,
             filesDir,
           });
     if (graph) printGraphResults(graph);
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
     const lists =
-      only === 'workspace' || only === 'graph' || only === 'speech' || only === 'tracker' || only === 'export'
+      only && only !== 'lists'
         ? undefined
         : await benchLists({
             databaseUrl: pg.urlFor(db),
@@ -229,7 +244,7 @@ async function main() {
         ? undefined
         : await benchSpeech({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             workflowCode: (await bundlePromise).code,
             filesDir,
             seconds: sizeFromEnv('BENCH_SPEECH_SECONDS', 7200),
@@ -248,13 +263,35 @@ async function main() {
           });
     if (exported) printExportResults(exported);
 
+    // RAG retrieval at scale (scripts/bench-rag.ts): quality and time of the lexical path.
+    const rag =
+      only && only !== 'rag'
+        ? undefined
+        : await benchRag({
+            databaseUrl: pg.urlFor(db),
+            chunks: sizeFromEnv('BENCH_RAG_CHUNKS', 100_000),
+            documents: sizeFromEnv('BENCH_RAG_DOCUMENTS', 200),
+          });
+    if (rag) printRagResults(rag);
+
+    // Statistics at scale (scripts/bench-statistics.ts): seeds its own process in the same database.
+    const statistics =
+      only && only !== 'statistics'
+        ? undefined
+        : await benchStatistics({
+            databaseUrl: pg.urlFor(db),
+            documents: sizeFromEnv('BENCH_STAT_DOCUMENTS', 1_000_000),
+            runs: sizeFromEnv('BENCH_STAT_RUNS', 100),
+          });
+    if (statistics) printStatisticsResults(statistics);
+
     // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
     const tracker =
       only && only !== 'tracker'
         ? undefined
         : await benchTracker({
             databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal.address,
+            temporalAddress: temporal!.address,
             clients: sizeFromEnv('BENCH_TRACKER_CLIENTS', 1000),
             reports: sizeFromEnv('BENCH_TRACKER_REPORTS', 300),
           });
@@ -269,6 +306,10 @@ async function main() {
       ...(speech ? { speech: { date: now, ...speech } } : {}),
       ...(exported ? { export: { date: now, ...exported } } : {}),
       ...(tracker ? { tracker: { date: now, ...tracker } } : {}),
+      ...(rag
+        ? { rag: { date: now, load: os.loadavg().map((x) => Math.round(x * 100) / 100), ...rag } }
+        : {}),
+      ...(statistics ? { statistics: { date: now, load: os.loadavg(), ...statistics } } : {}),
     });
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
   } finally {

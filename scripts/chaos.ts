@@ -50,6 +50,7 @@ import { migrateAndSeed, ROOT } from './lib/prepare';
 import { memberOfIdentity, signIn, startScaleOut, type ScaleOutCluster } from './lib/scale-out';
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
+import { seededRandom } from './lib/seeded-random';
 
 const CHAOS_DIR = path.join(ROOT, '.data', 'chaos');
 const DATABASE = 'workbench_chaos';
@@ -67,18 +68,6 @@ const sizeFromEnv = (name: string, fallback: number, min = 1) => {
   return v;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** mulberry32: a small seeded generator, so a run's kill order and moments can be repeated. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The script's own connections: its polls fail while PostgreSQL is down, which is expected, not logged. */
 function quietKnex(databaseUrl: string): Knex {

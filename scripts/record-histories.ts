@@ -31,6 +31,7 @@ import { createKnex } from '../db/connection';
 import { historyToJson } from '../tests/replay/history-json';
 import { GraphBuilder, classifierBranches, eventually, stepReaching, stepsOf } from '../tests/support/engine';
 import { WorkflowNames, documentWorkflowId } from '../workflows/contract';
+import { RAG_INDEX_WORKFLOW, ragIndexWorkflowId } from '../workflows/rag-contract';
 import { createWorker } from '../workflows/worker';
 import { createDatabaseIfMissing, startEmbeddedPostgres } from './lib/postgres';
 import { ROOT, migrateAndSeed } from './lib/prepare';
@@ -327,6 +328,29 @@ const scenarios: Record<string, Scenario> = {
   },
 
   /** The system check of `management/health` (an activity counting processes). */
+  /**
+   * A RAG process: a txt document through HUP -> FILE_PARSER reaches DONE (the document workflow indexes it:
+   * patch 'rag-index'), then the process is indexed again through ragIndexWorkflow.
+   */
+  async rag(r) {
+    const { g, hup } = await graph(r.knex);
+    await r.knex('processes').where('id', g.processId).update({ is_rag_enabled: true });
+    const parser = await g.node('FILE_PARSER', { autoStepStatus: 'DONE' });
+    await g.edge(hup, parser);
+    const doc = await r.upload(hup, 'rag.txt', 'A paragraph about lighthouses.\n\nAnother about harbours.\n');
+    await eventually('the document indexed', async () => {
+      const n = await r.knex('rag_chunks').where('document_id', doc).count({ n: '*' });
+      return Number(n[0].n) > 0;
+    });
+    const workflowId = ragIndexWorkflowId('process', g.processId, crypto.randomUUID());
+    await r.client.workflow.execute(RAG_INDEX_WORKFLOW, {
+      taskQueue: r.taskQueue,
+      workflowId,
+      args: [{ processId: g.processId }],
+    });
+    return [documentWorkflowId(doc), workflowId];
+  },
+
   async 'system-check'(r) {
     const workflowId = `system-check-${crypto.randomUUID()}`;
     await r.client.workflow.execute(WorkflowNames.systemCheck, {

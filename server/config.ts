@@ -245,6 +245,11 @@ export interface WorkerConfig {
   llmBaseUrl: string;
   /** DRIVE_API_BASE_URL: the Drive v3 API of cloud-drive nodes. */
   driveApiBaseUrl: string;
+  /**
+   * EMBEDDINGS_MODEL at EMBEDDINGS_BASE_URL (LLM_BASE_URL when unset) with EMBEDDINGS_API_KEY: dense RAG
+   * retrieval; null (lexical only) without a model.
+   */
+  embeddings: { model: string; baseUrl: string; apiKey: string } | null;
   /** The token endpoint and client of cloud-drive connections (GOOGLE_OAUTH_*), as the API's. */
   googleOAuth: Pick<GoogleOAuthConfig, 'tokenUrl' | 'clientId' | 'clientSecret'>;
   uploadMaxBytes: number;
@@ -279,6 +284,13 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
     llmBaseUrl: env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL,
     driveApiBaseUrl: env.DRIVE_API_BASE_URL || 'https://www.googleapis.com',
+    embeddings: env.EMBEDDINGS_MODEL
+      ? {
+          model: env.EMBEDDINGS_MODEL,
+          baseUrl: env.EMBEDDINGS_BASE_URL || env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL,
+          apiKey: env.EMBEDDINGS_API_KEY ?? '',
+        }
+      : null,
     googleOAuth: {
       tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
       clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',

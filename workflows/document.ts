@@ -11,6 +11,8 @@
  *   before it keep remote ones), so a step action is one workflow task round trip plus two queries.
  * - The Updates, the Query and the failure types are the contract's (workflows/document-contract.ts); what a
  *   transition decides is domain/document-transition.ts.
+ * - When the document becomes DONE (since the patch 'rag-index') its RAG indexing starts (activities/rag/), not
+ *   awaited by the step action that made it DONE; the activity does nothing when the process has RAG off.
  * - The workflow stays open while the document exists (a DONE document can be reopened); it continues as new
  *   when the server suggests it, once no handler is running.
  */
@@ -46,6 +48,7 @@ import {
   type LoadedFlow,
 } from '../domain/document-transition';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
+import { RAG_INDEX_ACTIVITY_OPTIONS } from './rag-contract';
 import { CURRENT_NODE, DOCUMENT_FILENAME, DOCUMENT_STATUS, PROCESS_ID } from './search-attributes';
 import {
   BAD_INPUT,
@@ -82,6 +85,9 @@ const actions = proxyActivities<Activities>({
   heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 5 },
 });
+
+/** RAG indexing of a document that reached DONE (idempotent; the activity checks the process's RAG switch). */
+const rag = proxyActivities<Activities>(RAG_INDEX_ACTIVITY_OPTIONS);
 
 const training = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -141,6 +147,8 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   let filename: string | undefined = input.filename;
   let published = '';
   let memoSet = false;
+  /** Indexing runs started at DONE: not awaited by the step action, awaited before continuing as new. */
+  const background: Promise<unknown>[] = [];
 
   /**
    * Upserts the search attributes (workflows/search-attributes.ts) when they changed: process, document
@@ -206,8 +214,11 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       state.ended = true;
       return;
     }
+    const wasDone = state.documentStatus === 'DONE';
     state = settleTransition(plan, result.created);
     publish();
+    if (!wasDone && state.documentStatus === 'DONE' && patched('rag-index'))
+      background.push(rag.indexForRag({ documentId: state.documentId }).catch(() => undefined));
   }
 
   function refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
@@ -335,6 +346,10 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       continue;
     }
     await condition(() => !busy && allHandlersFinished());
+    if (background.length) {
+      await Promise.all(background.splice(0));
+      continue; // handlers may have come meanwhile: look again
+    }
     if (state.queue.length === 0 && !state.ended) {
       await continueAsNew<typeof documentWorkflow>({
         ...input,

@@ -6,3 +6,4 @@ export { actionBatchWorkflow } from './action-batch';
 export { uploadPollerWorkflow } from './upload-poller';
 export { llmRerunWorkflow } from './llm-rerun';
 export { trainNodeWorkflow } from './train-node';
+export { ragIndexWorkflow, ragQueryWorkflow } from './rag';

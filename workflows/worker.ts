@@ -34,6 +34,8 @@ export interface WorkerSettings {
   llmBaseUrl?: string;
   /** DRIVE_API_BASE_URL of the deployment (cloud-drive nodes); from the environment when absent. */
   driveApiBaseUrl?: string;
+  /** EMBEDDINGS_* of the deployment (dense RAG retrieval; null: lexical only); from the environment when absent. */
+  embeddings?: ActivityDeps['embeddings'];
   /** Token endpoint and client of cloud-drive connections; GOOGLE_OAUTH_* of the environment when absent. */
   googleOAuth?: ActionDeps['googleOAuth'];
   /** Time limit of one document's lexicon matching in ms; LEXICON_TIMEOUT_SECONDS of the environment when absent. */
@@ -80,6 +82,7 @@ export async function createWorker(
     outboundAllowlist: s.outboundAllowlist ?? env.outboundAllowlist,
     llmBaseUrl: s.llmBaseUrl ?? env.llmBaseUrl,
     driveApiBaseUrl: s.driveApiBaseUrl ?? env.driveApiBaseUrl,
+    embeddings: s.embeddings !== undefined ? s.embeddings : env.embeddings,
     googleOAuth: s.googleOAuth ?? env.googleOAuth,
     uploadMaxBytes: env.uploadMaxBytes,
     officeMaxUncompressedBytes: env.officeMaxUncompressedBytes,

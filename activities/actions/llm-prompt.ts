@@ -83,6 +83,36 @@ export interface PreparedLlmCall {
 }
 
 /**
+ * The model's name and modalities and the API key of a process secret; a string is the reason they cannot be
+ * used (gone model, gone or inactive secret, unreadable value), naming `owner` ("the LLM prompt node", "the
+ * RAG query"). Without a secret id the key is a placeholder (servers that need none).
+ */
+export async function modelAndKey(
+  knex: Knex,
+  processId: number,
+  modelId: number,
+  secretId: number | null,
+  owner: string,
+): Promise<{ model: string; modalities: unknown[]; apiKey: string; secretName: string | null } | string> {
+  const model = await knex('llm_models').where('id', modelId).first('name', 'modalities');
+  if (!model) return `The model of ${owner} no longer exists`;
+  const modalities: unknown[] = Array.isArray(model.modalities) ? model.modalities : [];
+  if (secretId === null) return { model: model.name, modalities, apiKey: 'none', secretName: null };
+  const secret = await knex('secrets')
+    .where({ id: secretId, process_id: processId })
+    .first('name', 'value', 'active');
+  if (!secret) return `The secret of ${owner} no longer exists`;
+  if (!secret.active) return `The secret "${secret.name}" of ${owner} is inactive`;
+  try {
+    const apiKey = openValue('secrets', 'value', secret.value) ?? '';
+    return { model: model.name, modalities, apiKey, secretName: secret.name };
+  } catch (err) {
+    if (err instanceof UnreadableCredential) return `Secret "${secret.name}": ${err.message}`;
+    throw err;
+  }
+}
+
+/**
  * The model, key, temperature and attachment of the node; a string is the reason the configuration is
  * unusable (missing or inactive secret, missing model).
  */
@@ -94,31 +124,18 @@ export async function prepareLlmCall(
   const s = node.settings;
   if (!s.llmModel?.id) return 'The LLM prompt node has no model';
   if (!s.secret?.id) return 'The LLM prompt node has no secret for the API key';
-  const model = await knex('llm_models').where('id', s.llmModel.id).first('name', 'modalities');
-  if (!model) return 'The model of the LLM prompt node no longer exists';
-  const secret = await knex('secrets')
-    .where({ id: s.secret.id, process_id: node.processId })
-    .first('name', 'value', 'active');
-  if (!secret) return 'The secret of the LLM prompt node no longer exists';
-  if (!secret.active) return `The secret "${secret.name}" of the LLM prompt node is inactive`;
-  let apiKey: string;
-  try {
-    apiKey = openValue('secrets', 'value', secret.value) ?? '';
-  } catch (err) {
-    if (err instanceof UnreadableCredential) return `Secret "${secret.name}": ${err.message}`;
-    throw err;
-  }
+  const found = await modelAndKey(knex, node.processId, s.llmModel.id, s.secret.id, 'the LLM prompt node');
+  if (typeof found === 'string') return found;
   const temperature = s.temperature ?? 1;
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2)
     return 'The temperature of the LLM prompt node must be between 0 and 2';
-  const modalities: unknown[] = Array.isArray(model.modalities) ? model.modalities : [];
   const attachment =
-    s.attachFile && modalities.length > 0 && data.document
+    s.attachFile && found.modalities.length > 0 && data.document
       ? { filename: data.document.filename, content: data.document.content }
       : undefined;
   return {
-    call: { apiKey, model: model.name, temperature, ...(attachment ? { attachment } : {}) },
-    secretName: secret.name,
+    call: { apiKey: found.apiKey, model: found.model, temperature, ...(attachment ? { attachment } : {}) },
+    secretName: found.secretName ?? '',
   };
 }
 

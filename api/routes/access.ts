@@ -50,6 +50,8 @@ export type RefKind =
   | 'utteranceToken'
   | 'emailConnection'
   | 'sftpConnection'
+  /** a process's RAG template */
+  | 'ragTemplate'
   /** the `endpoint` setting of HTTP upload nodes (not an id; may name nodes of several processes) */
   | 'uploadEndpoint';
 
@@ -339,11 +341,25 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/action-execution-results/send-to-google-drive': onNode('READ', query('stepId', 'step')),
   'POST /api/llm-prompt-step/:stepId/rerun': onNode('WRITE', param('stepId', 'step')),
   'GET /api/llm-chat-responses': documentReader(query('documentId', 'document')),
+
+  // --- RAG (issue 16 section 3; docs/api-rag.md): the query page is ADMIN, WRITE and READ (spec 1 route
+  // table); templates are read with the page and changed by process admins ---
+  'GET /api/rag-templates/defaults': SIGNED_IN,
+  'GET /api/rag-templates': onProcess('READ', query('processId', 'process')),
+  'PUT /api/rag-templates': onProcess('ADMIN', inBody('processId', 'process')),
+  'DELETE /api/rag-templates/:id': onProcess('ADMIN', param('id', 'ragTemplate')),
+  'POST /api/rag': onProcess('READ', inBody('processId', 'process')),
+  'PUT /api/processes/:id/rag': onProcess('ADMIN', param('id', 'process')),
   'POST /api/action-nodes/:id/execute-action': onNode('WRITE', param('id', 'node')),
   'PUT /api/email-upload-node/:id/fetch-mail': onNode('WRITE', param('id', 'node')),
   'PUT /api/sftp-upload-node/:id/fetch-sftp-content': onNode('WRITE', param('id', 'node')),
   'PUT /api/google-drive-upload-node/:id/fetch-content': onNode('WRITE', param('id', 'node')),
   'PUT /api/trainable-nodes/:id/train': onNode('WRITE', param('id', 'node')),
+
+  // --- statistics (issue 16 section 1; docs/api-statistics.md): the page needs ADMIN on the process (spec 3
+  // section 6); the workspace reports a reader's work too, so READ on the step's node ---
+  'POST /api/statistics': onProcess('ADMIN', inBody('processId', 'process')),
+  'POST /api/work-time': onNode('READ', inBody('stepId', 'step')),
 };
 
 /** The declarations' refs as a list. */

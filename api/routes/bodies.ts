@@ -20,10 +20,12 @@ import * as nodes from './nodes';
 import * as predicates from './predicates';
 import * as processTags from './process-tags';
 import * as processes from './processes';
+import * as rag from './rag';
 import * as relationGraphs from './relation-graphs';
 import * as relationTypes from './relation-types';
 import * as secrets from './secrets';
 import * as speech from './speech';
+import * as statistics from './statistics';
 import * as steps from './steps';
 import * as sftpConnections from './sftp-connections';
 import * as tags from './tags';
@@ -75,6 +77,9 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'POST /api/ner-tag-relation-types': relationTypes.relationSchema,
   'PUT /api/ner-tag-relation-types': relationTypes.relationUpdateSchema,
   'POST /api/secrets': secrets.secretSchema,
+  'PUT /api/rag-templates': rag.templateSchema,
+  'POST /api/rag': rag.querySchema,
+  'PUT /api/processes/:id/rag': rag.processRagSchema,
   'PUT /api/steps': steps.stepSave,
   'PUT /api/ner-tags': tags.nerTagUpdateSchema,
   'POST /api/classifier-tags': tags.classifierTagSchema,
@@ -94,6 +99,8 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'PUT /api/utterance-tokens': speech.tokenUpdateSchema,
   'POST /api/asr-documents': speech.asrCreateSchema,
   'PUT /api/asr-documents': speech.asrUpdateSchema,
+  'POST /api/statistics': statistics.statisticsSchema,
+  'POST /api/work-time': statistics.workTimeSchema,
   'POST /api/users': users.schemas.user,
   'PUT /api/users': users.schemas.user,
   'POST /api/authorities': users.schemas.authority,

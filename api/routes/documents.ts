@@ -24,6 +24,7 @@ import * as documents from '../services/documents';
 import { searchDocuments, searchPageRequest } from '../services/document-search';
 import { listHeaders } from '../services/list-paging';
 import { documentPeaks } from '../services/audio-peaks';
+import { indexedOnEdit, startRagIndex } from '../services/rag';
 import {
   addAssignee,
   blockDocument,
@@ -294,6 +295,9 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
     checkContent('documentContent', input.content);
     ctx.body = await documents.updateContent(knex, doc.id, input.id, input.content);
+    // The edited text of a DONE document of a RAG process is chunked again (not awaited).
+    if (await indexedOnEdit(knex, doc.id))
+      await startRagIndex(temporal, config.taskQueue, { documentId: doc.id });
   });
 
   // --- block and assignees (v2) ---

@@ -31,6 +31,7 @@ import { nodeRoutes } from './nodes';
 import { predicateRoutes } from './predicates';
 import { processTagRoutes } from './process-tags';
 import { processRoutes } from './processes';
+import { ragRoutes } from './rag';
 import { relationGraphRoutes } from './relation-graphs';
 import { relationTypeRoutes } from './relation-types';
 import { runNowRoutes } from './run-now';
@@ -40,6 +41,7 @@ import { stepRoutes } from './steps';
 import { documentStateRoutes } from './document-state';
 import { sftpConnectionRoutes } from './sftp-connections';
 import { speechRoutes } from './speech';
+import { statisticsRoutes } from './statistics';
 import { tagRoutes } from './tags';
 import { userRoutes } from './users';
 
@@ -74,8 +76,10 @@ export function buildRouters(deps: AppDeps): Router[] {
     actionResultRoutes(deps),
     stepActionResultRoutes(deps),
     llmRoutes(deps),
+    ragRoutes(deps),
     runNowRoutes(deps),
     trainableNodeRoutes(deps),
+    statisticsRoutes(deps),
     userRoutes(deps),
     auditRoutes(deps),
     exportRoutes(deps),

@@ -80,3 +80,38 @@ export async function benchSignIn(base: string, username: string, password: stri
   if (res.status !== 200 || !header) throw new Error(`sign-in of ${username} failed: ${res.status}`);
   return header;
 }
+
+/** An API call of the bench as a signed-in user: JSON (or a FormData upload) in, parsed JSON out; throws on refusal. */
+export type BenchCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+export function benchCaller(base: string, token: string): BenchCall {
+  return async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+    const form = body instanceof FormData;
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { Authorization: token, ...(form ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined || form ? (body as FormData | undefined) : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+}
+
+/** A new process (the predefined process tag, no RAG) and the nodes it starts with (its Upload node). */
+export async function benchProcess(call: BenchCall, name: string) {
+  const processTags = await call<{ id: number; predefined: boolean }[]>('GET', '/api/process-tags');
+  const processId = (
+    await call<{ id: number }>('POST', '/api/processes', {
+      name,
+      isRagEnabled: false,
+      processTags: [{ id: processTags.find((t) => t.predefined)!.id }],
+      ragTextSplitter: null,
+    })
+  ).id;
+  const nodes = await call<{ id: number; activityType: string }[]>(
+    'GET',
+    `/api/nodes?processId=${processId}`,
+  );
+  return { processId, nodes };
+}

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebIfStale, ROOT } from './prepare';
 
 export interface BenchMachine {
@@ -63,4 +63,23 @@ export async function signInPage(
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/\/entity\/process$/);
+}
+
+/**
+ * A fresh browser context (nothing cached) with a page signed in as the user, 1440x900. tsx compiles the
+ * bench keeping function names (`__name(fn, "name")`), also inside page.evaluate's functions: the page gets
+ * the helper. Close the context when done.
+ */
+export async function signedInContext(
+  browser: Browser,
+  base: string,
+  username: string,
+  password: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+  await signInPage(page, base, username, password);
+  return { context, page };
 }

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser } from '../support/harness';
-import { api, createProcess, tokenFor } from './support';
+import { addNerTagType, api, createProcess, tokenFor } from './support';
 
 /** A relation graph as GET api/ner-tag-relation-graphs answers it (what the suites look at). */
 export interface GraphView {
@@ -61,14 +61,7 @@ export async function buildRelationsWorld(
     handlesRelations: true,
   });
   const tagType = (name: string, backgroundColor: string) =>
-    post(`/api/node/${span}/ner-tag-type`, {
-      name,
-      backgroundColor,
-      textColor: '#000000',
-      mandatory: false,
-      selectable: true,
-      disabled: false,
-    });
+    addNerTagType(token, span, { name, backgroundColor, textColor: '#000000' });
   const person = await tagType('Person', '#f8d7da');
   const place = await tagType('Place', '#cfe2ff');
   const org = await tagType('Org', '#d1e7dd');

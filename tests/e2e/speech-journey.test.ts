@@ -358,7 +358,7 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
         ),
       'the token tag is saved',
     );
-    await page.locator(`[data-testid="token"][data-token-id="${pick.tag}"][data-tag-ids]`).waitFor();
+    await page.locator(`[data-testid="token"][data-token-id="${pick.tag}"][data-tags]`).waitFor();
 
     await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor({ timeout: 60000 });
     await dragTimeSpan(page, 'Laughter');
@@ -393,7 +393,7 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
     // The tags: the word's tag drawn on it, the time span as a region with its type's name.
     const list = await tags();
     const tokenTag = list.find((t) => t.type === 'ASR_NER_TAG')!;
-    expect(await tokenEl(page, pick.tag).getAttribute('data-tag-ids')).toBe(String(tokenTag.id));
+    expect(await tokenEl(page, pick.tag).getAttribute('data-tags')).toBe(String(tokenTag.id));
     const span = list.find((t) => t.type === 'TIMESPAN_TAG')!;
     const region = page.locator(`[data-testid="audio-player-waveform"] [data-region-id="${span.id}"]`);
     await region.waitFor({ state: 'attached', timeout: 60000 });

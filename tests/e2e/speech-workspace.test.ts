@@ -379,7 +379,7 @@ describe('speech workspace in Chromium', () => {
       'the token tag is saved',
     );
     await page.reload();
-    await page.locator('[data-testid="token"][data-tag-ids]').filter({ hasText: 'Anna' }).waitFor();
+    await page.locator('[data-testid="token"][data-tags]').filter({ hasText: 'Anna' }).waitFor();
     await shot(page, '65-speech-token-tag');
   });
 

@@ -380,6 +380,91 @@ describe('speech workspace API', () => {
     await s.knex('ner_tag_relation_graphs').where('id', graph.id).delete();
   });
 
+  it('links token tags by relations with the rules of text tags: candidates, graph, refusals, issue', async () => {
+    const us = await utterances();
+    const tokenAt = (u: number, i: number) => us[u].tokens[i];
+    await s.knex('nodes').where('id', span).update({ handles_relations: true });
+    const [knows] = await s
+      .knex('ner_relation_types')
+      .insert({ node_id: span, name: 'knows', color: '#336699', priority: 2 })
+      .returning('id');
+    const typeId = Number(knows.id);
+    const tagOf = async (tokens: { id: number }[]) => {
+      const res = await s.send('POST', '/api/ner-tags', writer.token, {
+        documentId: docId,
+        nerTagTypeId: label,
+        type: 'ASR_NER_TAG',
+        utteranceTokens: tokens.map((t) => ({ id: t.id })),
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const ala = await tagOf([tokenAt(0, 0)]);
+    const greeting = await tagOf([tokenAt(2, 0), tokenAt(2, 1)]);
+    const relation = { fromId: ala, toId: greeting, relationTypeId: typeId };
+
+    const candidates = await s.get(
+      `/api/ner-tag-relation-graphs/candidates?documentId=${docId}&fromId=${ala}&toId=${greeting}`,
+      writer.token,
+    );
+    expect(candidates.status).toBe(200);
+    expect(candidates.body.message).toBeNull();
+    expect(candidates.body.candidates.map((c: { name: string }) => c.name)).toEqual(['knows']);
+    const validation = await s.send('PUT', '/api/ner-tag-relation-graphs/validation', writer.token, {
+      documentId: docId,
+      relations: [relation],
+    });
+    expect(validation.body).toEqual({ valid: true, message: null, graphs: [[0]] });
+    // a time-span tag of another node's type (inserted: that node has no step here): not of the same node
+    const [foreign] = await s
+      .knex('ner_tags')
+      .insert({
+        document_id: docId,
+        ner_tag_type_id: labelWithoutStep,
+        type: 'TIMESPAN_TAG',
+        ts_start: 0,
+        ts_end: 100,
+      })
+      .returning('id');
+    const mixed = await s.get(
+      `/api/ner-tag-relation-graphs/candidates?documentId=${docId}&fromId=${ala}&toId=${foreign.id}`,
+      writer.token,
+    );
+    expect([mixed.body.message, mixed.body.candidates]).toEqual(['error.relation.differentNodes', []]);
+
+    const created = await s.send('POST', '/api/ner-tag-relation-graphs', writer.token, {
+      documentId: docId,
+      relations: [relation],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.relations).toMatchObject([relation]);
+    const listed = await s.get(`/api/ner-tag-relation-graphs?documentId=${docId}`, writer.token);
+    expect(listed.body.map((g: { id: number }) => g.id)).toEqual([created.body.id]);
+    expect(listed.body[0].relations[0].relationType).toMatchObject({ id: typeId, name: 'knows' });
+
+    // a tag with relations is not deleted; no word may be deleted while the graph exists
+    const refused = await s.send('DELETE', `/api/ner-tags/${ala}`, writer.token);
+    expect([refused.status, refused.body.message]).toEqual([409, 'error.tag.hasRelations']);
+    const word = await send('DELETE', `/api/utterance-tokens/${tokenAt(2, 1).id}`);
+    expect([word.status, word.body.message]).toEqual([409, 'error.token.cannotDelete']);
+
+    // a relation issue is titled by the tags' words
+    const issue = await s.send('POST', '/api/issues', writer.token, {
+      docId,
+      type: 'RELATION',
+      text: 'wrong direction',
+      relation,
+    });
+    expect(issue.status).toBe(201);
+    expect(issue.body.title).toBe(`${tokenAt(0, 0).value} - Dzień dobry`);
+
+    const removed = await s.send('DELETE', `/api/ner-tag-relation-graphs/${created.body.id}`, writer.token);
+    expect(removed.status).toBe(204);
+    expect((await s.send('DELETE', `/api/ner-tags/${ala}`, writer.token)).status).toBe(204);
+    await s.knex('issues').where('id', issue.body.id).delete();
+    await s.knex('ner_tags').where('id', foreign.id).delete();
+  });
+
   it('refuses a word deletion when a relation graph is saved while the deletion waits for the document', async () => {
     const us = await utterances();
     const victim = us[1].tokens[us[1].tokens.length - 1];

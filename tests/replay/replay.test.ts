@@ -52,6 +52,7 @@ describe('replay of recorded workflow histories', () => {
       benchUpdateWorkflow: 'npm run bench only',
       llmRerunWorkflow: 'one activity, awaited by POST api/llm-prompt-step/{id}/rerun',
       trainNodeWorkflow: 'one activity, awaited by PUT api/trainable-nodes/{id}/train',
+      ragQueryWorkflow: 'one activity, awaited by POST api/rag',
     };
     const index = fs.readFileSync(path.join(__dirname, '..', '..', 'workflows', 'index.ts'), 'utf8');
     const registered = [...index.matchAll(/export \{([^}]+)\}/g)].flatMap((m) =>

@@ -19,6 +19,7 @@ import { STEP_COLUMNS } from '../../db/queries/steps';
 import { startDocumentWorkflow } from '../../server/document-workflows';
 import { createWorker, type WorkerSettings } from '../../workflows/worker';
 import { buildProcess, buildUser, setupSuite, unique, type Suite } from './harness';
+import type { AppConfig } from '../../server/config';
 
 export interface EngineSuite extends Suite {
   readonly taskQueue: string;
@@ -31,13 +32,15 @@ export interface EngineSuiteOptions {
   worker?: boolean;
   /** Settings of the suite's Worker beyond its queue, database and files (e.g. a short lexicon limit). */
   settings?: Partial<WorkerSettings>;
+  /** Configuration overrides of the suite's API (e.g. its profiles). */
+  config?: Partial<AppConfig>;
 }
 
 /** setupSuite() plus a Worker on a queue of the suite's own and a Temporal client. */
 export function setupEngineSuite(name: string, opts: EngineSuiteOptions = {}): EngineSuite {
   const taskQueue = `test-${name}-${crypto.randomUUID()}`;
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), `engine-${name}-`));
-  const suite = setupSuite({ config: { taskQueue, filesDir } });
+  const suite = setupSuite({ config: { ...opts.config, taskQueue, filesDir } });
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let workerKnex: Knex | undefined;

@@ -108,7 +108,7 @@ export function configureClient(next: ClientHooks): void {
 
 // --- request ---
 
-function buildUrl(path: string, query?: RequestOptions['query']): string {
+export function buildUrl(path: string, query?: RequestOptions['query']): string {
   const clean = path.replace(/^\/+/, '');
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {

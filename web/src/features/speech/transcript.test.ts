@@ -5,10 +5,13 @@ import {
   actorName,
   actorOptions,
   selectedTokens,
+  tagSelection,
+  tagStartsByToken,
   tagTimeMs,
   tagsByToken,
   timeline,
   timespanRegions,
+  transcriptTagTexts,
   traverse,
   windowOf,
   wordsOf,
@@ -156,5 +159,42 @@ describe('tags', () => {
     expect(tagTimeMs(1.23456)).toBe(1230);
     expect(tagTimeMs(1.235)).toBe(1240);
     expect(tagTimeMs(-1)).toBe(0);
+  });
+
+  describe('for relations', () => {
+    // token ids out of transcript order on purpose: the words follow the transcript, not the ids
+    const list = [
+      utt(1, [tk(30, 'Jan'), tk(20, 'Kowalski'), tk(25, ',')]),
+      utt(2, [tk(5, 'w'), tk(6, 'Gdańsku')]),
+    ];
+    const tags = [
+      tag(1, { utteranceTokens: [{ id: 20 }, { id: 30 }] }),
+      tag(2, { utteranceTokens: [{ id: 6 }] }),
+      tag(3, { utteranceTokens: [{ id: 20 }] }),
+      tag(4, { type: 'TIMESPAN_TAG', tsStart: 1500, tsEnd: 2250 }),
+    ];
+
+    it("shows a token tag's words in transcript order and a time span's range", () => {
+      const text = transcriptTagTexts(list, tags);
+      expect([1, 2, 3, 4, 99].map(text)).toEqual([
+        'Jan Kowalski',
+        'Gdańsku',
+        'Kowalski',
+        '1.50 s – 2.25 s',
+        '',
+      ]);
+    });
+
+    it('marks the token each tag starts at, and selects the tokens of a tag', () => {
+      const starts = tagStartsByToken(list, tagsByToken(tags));
+      expect([...starts]).toEqual([
+        [30, [1]],
+        [20, [3]],
+        [6, [2]],
+      ]);
+      expect(tagSelection(list, tags[0])).toEqual({ utteranceId: 1, anchor: 0, focus: 1 });
+      expect(tagSelection(list, tags[1])).toEqual({ utteranceId: 2, anchor: 1, focus: 1 });
+      expect(tagSelection(list, tags[3])).toBeNull();
+    });
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { NerTagDTO } from '@domain/tags';
 import { isPunctuationToken, nextSelectable } from '@domain/transcript-edit';
+import type { TagTexts } from '../workspace/relations';
 import type { AudioRegion } from './player-engine';
 import type { TokenDTO, UtteranceDTO } from './transcriptApi';
 
@@ -162,3 +163,55 @@ export const ROW_WINDOW = 10;
 
 /** The window of an utterance index. */
 export const windowOf = (index: number): number => Math.floor(index / ROW_WINDOW);
+
+/**
+ * What the relation views show of the transcript's tags (../workspace/relations.ts TagTexts): a token tag's
+ * words in transcript order, a time-span tag's range in seconds.
+ */
+export function transcriptTagTexts(list: readonly UtteranceDTO[], tags: readonly NerTagDTO[]): TagTexts {
+  const order = new Map<number, { at: number; value: string }>();
+  let at = 0;
+  for (const u of list) for (const token of u.tokens) order.set(token.id, { at: at++, value: token.value });
+  const texts = new Map<number, string>();
+  for (const tag of tags)
+    if (tag.type === 'ASR_NER_TAG')
+      texts.set(
+        tag.id,
+        tag.utteranceTokens
+          .map(({ id }) => order.get(id))
+          .filter((x) => x !== undefined)
+          .sort((a, b) => a.at - b.at)
+          .map((x) => x.value)
+          .join(' '),
+      );
+    else if (tag.type === 'TIMESPAN_TAG' && tag.tsStart !== null && tag.tsEnd !== null)
+      texts.set(tag.id, `${(tag.tsStart / 1000).toFixed(2)} s – ${(tag.tsEnd / 1000).toFixed(2)} s`);
+  return (id) => texts.get(id) ?? '';
+}
+
+/** The ids of the token tags that start at each token (their first token in transcript order). */
+export function tagStartsByToken(
+  list: readonly UtteranceDTO[],
+  byToken: ReadonlyMap<number, readonly NerTagDTO[]>,
+): Map<number, number[]> {
+  const seen = new Set<number>();
+  const starts = new Map<number, number[]>();
+  for (const u of list)
+    for (const token of u.tokens)
+      for (const tag of byToken.get(token.id) ?? [])
+        if (!seen.has(tag.id)) {
+          seen.add(tag.id);
+          starts.set(token.id, [...(starts.get(token.id) ?? []), tag.id]);
+        }
+  return starts;
+}
+
+/** The selection covering a token tag's tokens (in the utterance of its first token), null when not drawn. */
+export function tagSelection(list: readonly UtteranceDTO[], tag: NerTagDTO): Selection | null {
+  const ids = new Set(tag.utteranceTokens.map((x) => x.id));
+  for (const u of list) {
+    const at = u.tokens.flatMap((t, i) => (ids.has(t.id) ? [i] : []));
+    if (at.length) return { utteranceId: u.id, anchor: at[0], focus: at[at.length - 1] };
+  }
+  return null;
+}

@@ -9,7 +9,7 @@ import {
   shownChoice,
   TAG_NODE_WIDTH,
 } from './relationFlow';
-import { arcsOf, type Draft } from './relations';
+import { arcsOf, spanTexts, type Draft } from './relations';
 
 const TEXT = 'Anna Kowalska lives in Warsaw and works at Acme.';
 const tag = (id: number, needle: string, name: string, backgroundColor: string): NerTagDTO => ({
@@ -105,7 +105,7 @@ describe('the relation graph as a flow', () => {
     const flow = relationFlow({
       arcs,
       tagsById,
-      text: TEXT,
+      tagText: spanTexts(TEXT, tagsById),
       typesById,
       selectedTagId: 3,
       selectedKey: 'r500',
@@ -134,7 +134,7 @@ describe('the relation graph as a flow', () => {
   });
 
   it('lays the graph out left to right: the source before its targets', () => {
-    const { nodes } = relationFlow({ arcs, tagsById, text: TEXT, typesById });
+    const { nodes } = relationFlow({ arcs, tagsById, tagText: spanTexts(TEXT, tagsById), typesById });
     const x = (id: string) => nodes.find((n) => n.id === id)!.position.x;
     expect(x('2')).toBeGreaterThanOrEqual(x('1') + TAG_NODE_WIDTH);
     expect(x('3')).toBe(x('2'));
@@ -154,7 +154,7 @@ describe('the relation graph as a flow', () => {
     const { edges } = relationFlow({
       arcs: arcsOfChoice(arcsOf([], draft), 'new'),
       tagsById,
-      text: TEXT,
+      tagText: spanTexts(TEXT, tagsById),
       typesById,
     });
     expect(edges.every((e) => e.data!.pending)).toBe(true);
@@ -180,7 +180,7 @@ describe('the relation graph as a flow', () => {
         [1, t],
         [2, tagsById.get(2)!],
       ]),
-      text: long,
+      tagText: spanTexts(long, new Map([[1, t]])),
       typesById,
     });
     expect(nodes[0].data.text).toHaveLength(40);

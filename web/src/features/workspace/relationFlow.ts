@@ -16,7 +16,7 @@ import type { Edge, Node } from '@xyflow/react';
 import type { RelationGraphDTO } from '@domain/relations';
 import type { NerTagDTO } from '@domain/tags';
 import { leftToRightPositions, type Rect, type XY } from '../graph/layout';
-import type { Arc, Draft, TypeLabel } from './relations';
+import { excerpt, type Arc, type Draft, type TagTexts, type TypeLabel } from './relations';
 
 export const TAG_NODE_WIDTH = 170;
 export const TAG_NODE_HEIGHT = 54;
@@ -76,7 +76,7 @@ export const arcsOfChoice = (arcs: readonly Arc[], choice: GraphChoice | null): 
 
 export type RelationTagNodeData = {
   tagId: number;
-  /** the covered text, shortened */
+  /** the tag's text (covered text or words), shortened */
   text: string;
   typeName: string;
   background: string;
@@ -100,20 +100,18 @@ export type RelationFlowEdge = Edge<RelationEdgeData, 'relation'>;
 export interface RelationFlowInput {
   arcs: readonly Arc[];
   tagsById: ReadonlyMap<number, NerTagDTO>;
-  text: string;
+  tagText: TagTexts;
   typesById: ReadonlyMap<number, TypeLabel>;
   selectedTagId?: number | null;
   selectedKey?: string | null;
 }
-
-const shorten = (s: string) => (s.length > TEXT_MAX ? `${s.slice(0, TEXT_MAX - 1)}…` : s);
 
 /** React Flow nodes (tags, laid out left to right) and edges (relations) of one graph's arcs. */
 export function relationFlow(input: RelationFlowInput): {
   nodes: RelationTagFlowNode[];
   edges: RelationFlowEdge[];
 } {
-  const { arcs, tagsById, text, typesById, selectedTagId = null, selectedKey = null } = input;
+  const { arcs, tagsById, tagText, typesById, selectedTagId = null, selectedKey = null } = input;
   const ids: number[] = [];
   for (const a of arcs) for (const id of [a.fromId, a.toId]) if (!ids.includes(id)) ids.push(id);
   const positions = leftToRightPositions(ids, arcs, {
@@ -126,10 +124,6 @@ export function relationFlow(input: RelationFlowInput): {
   });
   const nodes: RelationTagFlowNode[] = ids.map((id) => {
     const tag = tagsById.get(id);
-    const covered =
-      tag && tag.startOffset !== null && tag.endOffset !== null
-        ? text.slice(tag.startOffset, tag.endOffset)
-        : '?';
     return {
       id: String(id),
       type: 'relationTag',
@@ -139,7 +133,7 @@ export function relationFlow(input: RelationFlowInput): {
       selected: id === selectedTagId,
       data: {
         tagId: id,
-        text: shorten(covered),
+        text: excerpt(tagText(id), TEXT_MAX),
         typeName: tag?.nerTagType.name ?? '',
         background: tag?.nerTagType.backgroundColor ?? '#e9ecef',
         color: tag?.nerTagType.textColor ?? '#212529',

@@ -9,6 +9,30 @@
  * - Removing the only relation of a saved graph removes the graph (the workspace warns first).
  */
 import type { RelationGraphDTO, RelationInput } from '@domain/relations';
+import type { NerTagDTO } from '@domain/tags';
+
+/**
+ * What the relation views (list, menu, graph cards, modals) show of a tag, by id: '' for a tag they do not
+ * know. The one thing about tags that depends on the workspace: the text workspace's covered text
+ * (spanTexts), the speech workspace's words of the tag's tokens (features/speech/transcript.ts).
+ */
+export type TagTexts = (tagId: number) => string;
+
+/** The text workspace's tag texts: the text each span tag covers. */
+export function spanTexts(text: string, tagsById: ReadonlyMap<number, NerTagDTO>): TagTexts {
+  return (id) => {
+    const tag = tagsById.get(id);
+    return tag && tag.startOffset !== null && tag.endOffset !== null
+      ? text.slice(tag.startOffset, tag.endOffset)
+      : '';
+  };
+}
+
+/** A tag's text cut to `max` characters ('?' when unknown). */
+export function excerpt(text: string, max = 24): string {
+  if (!text) return '?';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 /** What the workspace draws of a relation type. */
 export interface TypeLabel {

@@ -51,3 +51,46 @@ export function formatDuration(ms: number): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
 }
+
+/**
+ * A stretch of active work on one step, as `POST api/work-time` records it (issue 16 section 1): the
+ * workspace reports the open stretch every REPORT_INTERVAL_MS and when it closes (idle, step change, leaving
+ * the document, page hidden), with the same `clientId` each time, so the server keeps one growing row.
+ */
+export interface Stretch {
+  clientId: string;
+  stepId: number;
+  start: number;
+  end: number;
+}
+
+export const REPORT_INTERVAL_MS = 60_000;
+
+/**
+ * The stretch after a moment of the clock: an active user on a step extends the open stretch to `now` (or
+ * opens one); going idle closes it at the moment activity ended (the last input plus the timeout); another
+ * step, or none, closes it where it was and opens one on the new step. `closed` is the stretch to report
+ * as ended (null when none ended).
+ */
+export function advanceStretch(
+  open: Stretch | null,
+  stepId: number | null,
+  clock: WorkClock,
+  now: number,
+  newId: () => string,
+  timeoutMs = IDLE_TIMEOUT_MS,
+): { open: Stretch | null; closed: Stretch | null } {
+  const idle = isIdle(clock, now, timeoutMs);
+  if (open && (idle || stepId !== open.stepId)) {
+    const end = idle ? Math.max(open.end, Math.min(now, clock.lastInputAt + timeoutMs)) : open.end;
+    const closed = { ...open, end };
+    if (idle || stepId === null) return { open: null, closed };
+    return { open: { clientId: newId(), stepId, start: now, end: now }, closed };
+  }
+  if (idle || stepId === null) return { open: null, closed: null };
+  if (open) return { open: { ...open, end: Math.max(open.end, now) }, closed: null };
+  return { open: { clientId: newId(), stepId, start: now, end: now }, closed: null };
+}
+
+/** Whether a stretch is worth sending (the server refuses an empty one). */
+export const reportable = (s: Stretch | null): s is Stretch => !!s && s.end > s.start;

@@ -24,6 +24,7 @@ import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
 import { IssueForm } from '../../workspace/components/IssueForm';
 import { LabelMenu } from '../../workspace/components/LabelMenu';
+import { Relations } from '../../workspace/components/Relations';
 import {
   typing,
   StepLoading,
@@ -33,8 +34,10 @@ import {
 import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
+import { speechQueries } from '../api';
 import { transcriptCalls, transcriptKeys, transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
+import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
 import { useUndoShortcuts } from '../hooks/useUndoShortcuts';
 import { useSpeechTagHistory } from '../hooks/useSpeechTagHistory';
 import { useOptionEditing } from '../../workspace/hooks/useOptionEditing';
@@ -80,6 +83,10 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const tags = useQuery(tagQueries.ner(doc.id));
   const graphs = useQuery(relationQueries.graphs(doc.id));
   useIssuesFollowTags(doc.id);
+  // The player's peaks asked for with the transcript, not once it has arrived and the player is drawn.
+  useEffect(() => {
+    void queryClient.prefetchQuery(speechQueries.peaks(doc.id));
+  }, [queryClient, doc.id]);
   const editing = mode === 'EDITING';
   const labeling = mode === 'LABELING';
   const nodeId = step?.nodeId ?? null;
@@ -107,19 +114,35 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const byToken = useMemo(() => tagsByToken(tags.data ?? []), [tags.data]);
   const regions = useMemo(() => timespanRegions(tags.data ?? [], canTag), [tags.data, canTag]);
   const times = useMemo(() => timeline(list), [list]);
+  const timedTokens = useMemo(() => times.map((p) => p.token), [times]);
   const indexOf = useMemo(() => new Map(list.map((u, i) => [u.id, i])), [list]);
   const chosen = useMemo(() => selectedTokens(list, selection), [list, selection]);
 
-  // --- playback: the spoken word marked on the DOM and kept in view ---
   const rootRef = useRef<HTMLDivElement>(null);
+  const relations = useTranscriptRelations({
+    documentId: doc.id,
+    processId: doc.processId,
+    stepId: step?.id ?? null,
+    nodeId,
+    editable: ctx.editable && labeling,
+    list,
+    tags: tags.data ?? [],
+    byToken,
+    selectedTagId,
+    onSelect: (tagId, words) => {
+      setSelectedTagId(tagId);
+      editor.setSelection(words);
+    },
+    rootRef,
+    canReportIssue: modeSatisfies(ctx.processMode, 'WRITE'),
+  });
+
+  // --- playback: the spoken word marked on the DOM and kept in view ---
   const playerRef = useRef<AudioPlayerHandle | null>(null);
   const playingId = useRef<number | null>(null);
   const onTimeUpdate = useCallback(
     (seconds: number) => {
-      const at = tokenAt(
-        times.map((p) => p.token),
-        seconds * 1000,
-      );
+      const at = tokenAt(timedTokens, seconds * 1000);
       const id = at >= 0 ? times[at].token.id : null;
       const root = rootRef.current;
       if (!root) return;
@@ -139,7 +162,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       const box = root.getBoundingClientRect();
       if (r.top < box.top || r.bottom > box.bottom) el.scrollIntoView({ block: 'center' });
     },
-    [times, indexOf],
+    [times, timedTokens, indexOf],
   );
 
   // --- tokens: click, context menu, double click ---
@@ -148,6 +171,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
 
   const onTokenClick = (utteranceId: number, index: number, e: MouseEvent) => {
     if (editor.mode !== 'NONE') return;
+    if (labeling && relations.linkClick(tokenOf(utteranceId, index), e)) return;
     const extend = e.shiftKey && selection?.utteranceId === utteranceId;
     editor.setSelection(
       extend ? { ...selection!, focus: index } : { utteranceId, anchor: index, focus: index },
@@ -269,11 +293,12 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const removeSelectedTag = async () => {
     if (!canTag || selectedTagId === null) return;
     const id = selectedTagId;
+    if (relations.rel.refuseRemoval(id)) return; // the 'cannot remove tag' modal
     const tag = tags.data?.find((x) => x.id === id);
     setSelectedTagId(null);
     await tagCalls.remove(id).then(
       () => tag && tagUndo.deleted(tag),
-      () => undefined,
+      (e: unknown) => relations.rel.removalRefused(e, id),
     );
     await refetchTags();
   };
@@ -409,7 +434,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         )}
       </div>
       <div
-        className="sp-list"
+        className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
         ref={rootRef}
         data-testid="utterances"
         tabIndex={-1}
@@ -434,6 +459,9 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           events={events}
         />
       </div>
+      {labeling && (
+        <Relations {...relations.views} highlightUnrelated={ctx.highlightUnrelated} version={tags.data} />
+      )}
       <AudioPlayer
         ref={playerRef}
         documentId={doc.id}
@@ -520,6 +548,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           }
           occurrences={0}
           editing={optionEditing}
+          issueUnsaved={!!relations.rel.draft}
           onReportIssue={
             menu.kind === 'label' && modeSatisfies(ctx.processMode, 'WRITE')
               ? () => setMenu({ kind: 'issue', x: menu.x, y: menu.y, tokens: menu.tokens })
@@ -538,6 +567,14 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           anchor={{ tokenIds: menu.tokens.map((x) => x.id) }}
           subject={menu.tokens.map((x) => x.value).join(' ')}
           onClose={() => setMenu(null)}
+        />
+      )}
+      {relations.issueDraft && (
+        <IssueForm
+          {...relations.issueDraft}
+          documentId={doc.id}
+          stepId={step.id}
+          onClose={relations.closeIssue}
         />
       )}
     </div>

@@ -7,7 +7,9 @@
  * the caller on the DOM (data-token-id), not by rendering.
  */
 import {
+  Fragment,
   memo,
+  startTransition,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -75,17 +77,21 @@ export function UtteranceList(props: UtteranceListProps) {
   useEffect(() => {
     const el = rootRef.current;
     if (!el || typeof IntersectionObserver === 'undefined') return;
+    // A transition: the windows scrolled into reach are rendered in slices that yield to the browser
+    // (scrolling and playback stay smooth), not in one long task.
     const observer = new IntersectionObserver(
       (entries) =>
-        setNear((prev) => {
-          const next = new Set(prev);
-          for (const e of entries) {
-            const w = Number((e.target as HTMLElement).dataset.window);
-            if (e.isIntersecting) next.add(w);
-            else next.delete(w);
-          }
-          return next;
-        }),
+        startTransition(() =>
+          setNear((prev) => {
+            const next = new Set(prev);
+            for (const e of entries) {
+              const w = Number((e.target as HTMLElement).dataset.window);
+              if (e.isIntersecting) next.add(w);
+              else next.delete(w);
+            }
+            return next;
+          }),
+        ),
       { root: el, rootMargin: NEAR_VIEWPORT },
     );
     el.querySelectorAll('[data-window]').forEach((w) => observer.observe(w));
@@ -250,6 +256,8 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
   const range = p.selection ? selectionRange(p.selection) : null;
   const inBlock = (t: TokenDTO) => !!p.draftBlock && p.draftBlock.includes(t);
   const words = wordsOf(u.tokens);
+  // a token tag's first word carries data-tag-start (the relation arcs start there)
+  const started = new Set<number>();
   return (
     <div
       className={`sp-row${u.id < 0 ? ' sp-row-new' : ''}${p.changingActor ? ' sp-row-actor' : ''}`}
@@ -271,6 +279,8 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
             const selected = !!range && w.index >= range[0] && w.index <= range[1];
             const tags = p.tagsByToken.get(tk.id);
             const tag = tags?.[0];
+            const starting = tags?.filter((x) => !started.has(x.id)).map((x) => x.id) ?? [];
+            for (const id of starting) started.add(id);
             const cls = [
               'sp-token',
               selected && 'sp-token-selected',
@@ -283,7 +293,7 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
               .filter(Boolean)
               .join(' ');
             return (
-              <span key={tk.id}>
+              <Fragment key={tk.id}>
                 {k > 0 && ' '}
                 {p.editingTokenId === tk.id ? (
                   p.renderEditor(tk)
@@ -295,7 +305,8 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
                     data-selected={selected || undefined}
                     data-unclear={tk.unclear || undefined}
                     data-properties={tk.properties.join(' ') || undefined}
-                    data-tag-ids={tags?.map((x) => x.id).join(' ')}
+                    data-tags={tags?.map((x) => x.id).join(' ')}
+                    data-tag-start={starting.join(' ') || undefined}
                     title={tagTitle(tk, tags)}
                     style={
                       tag
@@ -314,7 +325,7 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
                     ))}
                   </span>
                 )}
-              </span>
+              </Fragment>
             );
           })}
         </div>

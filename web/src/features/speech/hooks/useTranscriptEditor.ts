@@ -78,6 +78,25 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
   );
 
   /**
+   * A token update whose answer is put in the cached transcript at once: the saved word shows as soon as the
+   * PUT is answered, not after the refetch of the whole transcript (which still follows every write).
+   */
+  const updateToken = useCallback(
+    async (node: number, input: Parameters<typeof transcriptCalls.updateToken>[1]) => {
+      const saved = await transcriptCalls.updateToken(node, input);
+      queryClient.setQueryData<UtteranceDTO[]>(transcriptKeys.utterances(documentId), (list) =>
+        list?.map((u) =>
+          u.id === saved.utteranceId
+            ? { ...u, tokens: u.tokens.map((t) => (t.id === saved.id ? { ...t, ...saved } : t)) }
+            : u,
+        ),
+      );
+      return saved;
+    },
+    [queryClient, documentId],
+  );
+
+  /**
    * Runs a write once at a time; the transcript is refetched whatever the answer, and what changed on the
    * server goes on the undo stack.
    */
@@ -193,8 +212,7 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
     const [first, second] = check.words;
     if (second === undefined)
       return write(async (node) => {
-        if (first !== token.value)
-          await transcriptCalls.updateToken(node, { ...tokenInput(token), value: first });
+        if (first !== token.value) await updateToken(node, { ...tokenInput(token), value: first });
       });
     // a split is one write of the utterance: refused, it leaves the word as it was
     const utterance = saved.find((u) => u.id === token.utteranceId);
@@ -205,11 +223,11 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
   };
 
   const setValue = (token: TokenDTO, value: string) =>
-    write((node) => transcriptCalls.updateToken(node, { ...tokenInput(token), value }));
+    write((node) => updateToken(node, { ...tokenInput(token), value }));
 
   const setUnclear = (tokens: readonly TokenDTO[], unclear: boolean) =>
     write(async (node) => {
-      for (const t of tokens) await transcriptCalls.updateToken(node, { ...tokenInput(t), unclear });
+      for (const t of tokens) await updateToken(node, { ...tokenInput(t), unclear });
     });
 
   /** Sets the property on every token, or removes it when all of them have it. */
@@ -220,14 +238,14 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
         const properties = all
           ? t.properties.filter((p) => p !== property)
           : [...t.properties.filter((p) => p !== property), property];
-        await transcriptCalls.updateToken(node, { ...tokenInput(t), properties });
+        await updateToken(node, { ...tokenInput(t), properties });
       }
     });
   };
 
   const setTimes = (token: TokenDTO, tsStart: number, tsEnd: number) =>
     write((node) =>
-      transcriptCalls.updateToken(node, {
+      updateToken(node, {
         ...tokenInput(token),
         tsStart: Math.round(tsStart),
         tsEnd: Math.round(tsEnd),

@@ -35,6 +35,7 @@ import { useVisibleBlocks } from '../hooks/useVisibleBlocks';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 import { toggleNode, type LegendNode } from '../legend';
 import { useRelations } from '../hooks/useRelations';
+import { spanTexts } from '../relations';
 import { useRelationsChannel } from '../hooks/useRelationsChannel';
 import { openSeparateWindow, relationsWindowUrl } from '../separateWindow';
 import type { GraphChoice } from '../relationFlow';
@@ -106,6 +107,7 @@ export function LabelingView({
     [tagsQuery.data, drag],
   );
   const byId = useMemo(() => new Map(tags.map((x) => [x.id, x])), [tags]);
+  const tagTexts = useMemo(() => spanTexts(text, byId), [text, byId]);
   // The legend's hidden types: their tags are not drawn (the segments are cut without them).
   const [hidden, setHidden] = useState<ReadonlySet<number>>(() => new Set());
   const [legendOpen, setLegendOpen] = useState(false);
@@ -562,7 +564,7 @@ export function LabelingView({
         <Relations
           rel={relations}
           root={rootRef}
-          text={text}
+          tagText={tagTexts}
           tagsById={byId}
           highlightUnrelated={highlightUnrelated}
           version={spans}

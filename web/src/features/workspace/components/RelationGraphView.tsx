@@ -1,10 +1,11 @@
 /**
  * One relation graph drawn as a graph (issue 12 section 1; model in ../relationFlow.ts): its tags as cards
- * (tag type colour, type name and covered text) laid out left to right, its relations as arrows labelled by
- * relation type in the type's colour, unsaved candidates dashed. Every card and every label is a button
- * (Tab reaches them): a card selects its tag (the workspace selects it in the text and scrolls to it), a
- * label selects its relation (the relation list marks it). When the graph may be edited, dragging from a
- * card's right handle to another card links the two tags (the relation menu, as Alt+click in the text).
+ * (tag type colour, type name and the tag's text: covered text or words) laid out left to right, its
+ * relations as arrows labelled by relation type in the type's colour, unsaved candidates dashed. Every card
+ * and every label is a button (Tab reaches them): a card selects its tag (the workspace selects it in the
+ * text and scrolls to it), a label selects its relation (the relation list marks it). When the graph may be
+ * edited, dragging from a card's right handle to another card links the two tags (the relation menu, as
+ * Alt+click in the text).
  */
 import { createContext, memo, useContext, useEffect, useMemo } from 'react';
 import {
@@ -161,10 +162,10 @@ function Canvas({
   ...input
 }: RelationGraphViewProps) {
   const { t } = useTranslation();
-  const { arcs, tagsById, text, typesById, selectedTagId, selectedKey } = input;
+  const { arcs, tagsById, tagText, typesById, selectedTagId, selectedKey } = input;
   const flow = useMemo(
-    () => relationFlow({ arcs, tagsById, text, typesById, selectedTagId, selectedKey }),
-    [arcs, tagsById, text, typesById, selectedTagId, selectedKey],
+    () => relationFlow({ arcs, tagsById, tagText, typesById, selectedTagId, selectedKey }),
+    [arcs, tagsById, tagText, typesById, selectedTagId, selectedKey],
   );
   const edges = useMemo(
     () =>

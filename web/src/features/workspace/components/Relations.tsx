@@ -12,11 +12,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Modal } from '../../../components/Modal';
-import { unrelatedTagIds } from '../relations';
+import { excerpt, unrelatedTagIds } from '../relations';
 import '../relations.css';
 import { RelationMenu } from './RelationMenu';
 import { RelationsLayer } from './RelationsLayer';
-import { excerpt, RelationsPanel, type RelationsPanelProps } from './RelationsPanel';
+import { RelationsPanel, type RelationsPanelProps } from './RelationsPanel';
 
 export function Relations({
   root,
@@ -30,7 +30,7 @@ export function Relations({
   version?: unknown;
 }) {
   const { t } = useTranslation();
-  const { rel, text, tagsById } = panel;
+  const { rel, tagText, tagsById } = panel;
   const unrelated = useMemo(
     () => (highlightUnrelated ? unrelatedTagIds(tagsById.keys(), rel.graphs) : null),
     [highlightUnrelated, tagsById, rel.graphs],
@@ -57,8 +57,8 @@ export function Relations({
           x={m.x}
           y={m.y}
           purpose={m.target.kind === 'new' ? 'new' : 'change'}
-          fromText={excerpt(text, tagsById.get(m.fromId))}
-          toText={excerpt(text, tagsById.get(m.toId))}
+          fromText={excerpt(tagText(m.fromId))}
+          toText={excerpt(tagText(m.toId))}
           candidates={m.candidates}
           message={m.message}
           onChoose={rel.choose}
@@ -105,7 +105,7 @@ export function Relations({
         >
           <p className="mb-0">
             {t('workspace.relations.cannotRemoveBody', {
-              text: excerpt(text, tagsById.get(rel.blockedTagId)),
+              text: excerpt(tagText(rel.blockedTagId)),
             })}
           </p>
         </Modal>

@@ -24,21 +24,16 @@ import type { RelationsController } from '../hooks/useRelations';
 import { relationMessageKey } from '../hooks/useRelations';
 import { useSessionState } from '../hooks/useSessionState';
 import { arcsOfChoice, graphOptions, shownChoice, type GraphChoice } from '../relationFlow';
-import { relationMatches } from '../relations';
+import { excerpt, relationMatches, type TagTexts } from '../relations';
 import type { IssueDraft } from './IssueForm';
 import { RelationGraphView } from './RelationGraphView';
-
-export const excerpt = (text: string, tag: NerTagDTO | undefined) => {
-  if (!tag || tag.startOffset === null || tag.endOffset === null) return '?';
-  const s = text.slice(tag.startOffset, tag.endOffset);
-  return s.length > 24 ? `${s.slice(0, 23)}…` : s;
-};
 
 type RelationLike = { fromId: number; toId: number; relationTypeId: number };
 
 export interface RelationsPanelProps {
   rel: RelationsController;
-  text: string;
+  /** what the views show of a tag (covered text or words; ../relations.ts TagTexts) */
+  tagText: TagTexts;
   tagsById: ReadonlyMap<number, NerTagDTO>;
   /** process WRITE: raise a RELATION issue on a relation (absent: no icon) */
   onReportIssue?: (draft: IssueDraft) => void;
@@ -57,7 +52,7 @@ export interface RelationsPanelProps {
 
 export function RelationsPanel({
   rel,
-  text,
+  tagText,
   tagsById,
   onReportIssue,
   selectedTagId,
@@ -104,25 +99,19 @@ export function RelationsPanel({
     panelRef.current?.querySelector(`[data-arc-key="${selectedKey}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selectedKey]);
 
-  // Built once per text, tags, types and language, so that the list of the saved graphs (up to thousands of
+  // Built once per tag texts, types and language, so that the list of the saved graphs (up to thousands of
   // rows) is not drawn again at each render of the labelling view (scrolling redraws it).
   const typesById = rel.typesById;
-  const { typeName, tagText, pair, reportButton, removeButton } = useMemo(() => {
+  const { typeName, pair, reportButton, removeButton } = useMemo(() => {
     const typeName = (id: number) => typesById.get(id)?.name ?? `#${id}`;
-    const tagText = (id: number) => {
-      const tag = tagsById.get(id);
-      return tag && tag.startOffset !== null
-        ? text.slice(tag.startOffset, tag.endOffset ?? tag.startOffset)
-        : '';
-    };
     const typeColor = (id: number) => typesById.get(id)?.color ?? '#6c757d';
     const pair = (fromId: number, toId: number, typeId: number) => (
       <>
-        <span className="ws-rel-tag">“{excerpt(text, tagsById.get(fromId))}”</span>
+        <span className="ws-rel-tag">“{excerpt(tagText(fromId))}”</span>
         <span className="ws-rel-type" style={{ borderColor: typeColor(typeId), color: typeColor(typeId) }}>
           {typeName(typeId)}
         </span>
-        <span className="ws-rel-tag">“{excerpt(text, tagsById.get(toId))}”</span>
+        <span className="ws-rel-tag">“{excerpt(tagText(toId))}”</span>
       </>
     );
 
@@ -160,8 +149,8 @@ export function RelationsPanel({
         ×
       </button>
     );
-    return { typeName, tagText, pair, reportButton, removeButton };
-  }, [text, tagsById, typesById, onReportIssue, t]);
+    return { typeName, pair, reportButton, removeButton };
+  }, [tagText, typesById, onReportIssue, t]);
 
   const rowClass = useCallback(
     (key: string) => `ws-rel-row${selectedKey === key ? ' is-selected' : ''}`,
@@ -310,7 +299,7 @@ export function RelationsPanel({
                   fitKey={`${choice}:${full}:${standalone}`}
                   arcs={arcs}
                   tagsById={tagsById}
-                  text={text}
+                  tagText={tagText}
                   typesById={typesById}
                   selectedTagId={selectedTagId}
                   selectedKey={selectedKey}

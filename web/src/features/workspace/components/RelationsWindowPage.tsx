@@ -5,6 +5,7 @@
  * with its search and the create/edit/cancel panel, with the workspace's rules (the same hook), and the
  * confirmations. Kept in step with the workspace that opened it (hooks/useRelationsChannel): a save here
  * refetches there and the other way round, and a tag's card chosen here is selected in the workspace's text.
+ * A recording's window (AUDIOFILE) shows its token and time-span tags by their words (the transcript).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -16,7 +17,10 @@ import { workspaceQueries } from '../api';
 import { useRelations } from '../hooks/useRelations';
 import { useRelationsChannel } from '../hooks/useRelationsChannel';
 import { useStepAccess } from '../hooks/useStepAccess';
+import { transcriptQueries } from '../../speech/transcriptApi';
+import { transcriptTagTexts } from '../../speech/transcript';
 import { parseId, resolveSelectedStep } from '../model';
+import { spanTexts } from '../relations';
 import { tagQueries } from '../tagsApi';
 import { Relations } from './Relations';
 import '../workspace.css';
@@ -57,16 +61,28 @@ function RelationsWindow({
   const documentId = state.document.id;
   const step = resolveSelectedStep(state, stepId);
   const { editable } = useStepAccess(state, step);
-  const document = useQuery(workspaceQueries.document(documentId));
+  const audio = state.document.documentType === 'AUDIOFILE';
+  const document = useQuery({ ...workspaceQueries.document(documentId), enabled: !audio });
+  const utterances = useQuery({ ...transcriptQueries.utterances(documentId), enabled: audio });
   const tagsQuery = useQuery(tagQueries.ner(documentId));
   const tagsById = useMemo(
     () =>
       new Map(
         (tagsQuery.data ?? [])
-          .filter((x) => x.type === 'SPAN_TAG' && x.startOffset !== null && x.endOffset !== null)
+          .filter((x) =>
+            audio
+              ? x.type !== 'SPAN_TAG'
+              : x.type === 'SPAN_TAG' && x.startOffset !== null && x.endOffset !== null,
+          )
           .map((x) => [x.id, x]),
       ),
-    [tagsQuery.data],
+    [tagsQuery.data, audio],
+  );
+  const text = document.data?.content?.content ?? '';
+  const tagText = useMemo(
+    () =>
+      audio ? transcriptTagTexts(utterances.data ?? [], [...tagsById.values()]) : spanTexts(text, tagsById),
+    [audio, utterances.data, text, tagsById],
   );
   const rel = useRelations({ documentId, nodeId: step?.nodeId ?? 0, editable });
   const [selectedTagId, setSelectedTagId] = useState<number | null>(null);
@@ -78,7 +94,6 @@ function RelationsWindow({
     },
     [announce],
   );
-  const text = document.data?.content?.content ?? '';
   return (
     <div
       className="ws-relations-window"
@@ -87,12 +102,12 @@ function RelationsWindow({
       data-editable={editable}
     >
       <h1 className="visually-hidden">{t('workspace.relations.view.windowTitle')}</h1>
-      {document.isPending || tagsQuery.isPending ? (
+      {(audio ? utterances.isPending : document.isPending) || tagsQuery.isPending ? (
         <DelayedSpinner label={t('workspace.loading')} testId="relations-window-loading" />
       ) : (
         <Relations
           rel={rel}
-          text={text}
+          tagText={tagText}
           tagsById={tagsById}
           selectedTagId={selectedTagId}
           onSelectTag={onSelectTag}

@@ -124,6 +124,7 @@ export function WorkspaceFrame({
     <div className="ws" style={cssVariables} data-testid="workspace" data-document-id={doc.id}>
       <WorkspaceHeader
         state={state}
+        stepId={step?.id ?? null}
         userId={userId}
         processMode={processMode}
         showHidden={showHidden}

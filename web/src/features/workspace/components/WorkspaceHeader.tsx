@@ -13,12 +13,15 @@ import { IconClock, IconDashboard, IconFile, IconLock, IconUnlock } from '../../
 import { toast } from '../../../components/toast';
 import { useDocumentBlock } from '../api';
 import { useWorkClock } from '../hooks/useWorkClock';
+import { useWorkTimeReport } from '../hooks/useWorkTimeReport';
 import { userName } from '../model';
 import { AssigneesMenu } from './AssigneesMenu';
 import { formatDuration } from '../workTime';
 
 export interface WorkspaceHeaderProps {
   state: DocumentStateDTO;
+  /** the selected step: the work-time reports count work on it */
+  stepId: number | null;
   userId: number | null;
   processMode: AccessMode | null;
   showHidden: boolean;
@@ -30,6 +33,7 @@ export interface WorkspaceHeaderProps {
 
 export function WorkspaceHeader({
   state,
+  stepId,
   userId,
   processMode,
   showHidden,
@@ -41,6 +45,7 @@ export function WorkspaceHeader({
   const doc = state.document;
   const block = useDocumentBlock(doc.id);
   const clock = useWorkClock(doc.id);
+  useWorkTimeReport(clock.clock, stepId);
   const isAdmin = processMode === 'ADMIN';
   const blocked = state.blockedBy !== null;
   const dashboard = `/entity/process/${doc.processId}/dashboard`;

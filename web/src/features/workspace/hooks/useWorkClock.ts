@@ -3,7 +3,7 @@
  * touch a ref; the displayed values change once a second, and at once when an input ends an idle spell.
  * The counted time is kept in session storage per document, so a reload goes on counting.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import { IDLE_TIMEOUT_MS, input, isIdle, startClock, tick, type WorkClock } from '../workTime';
 
 const INPUT_EVENTS = ['pointermove', 'pointerdown', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
@@ -15,12 +15,15 @@ export interface WorkClockView {
   workedMs: number;
 }
 
+/** The view and the clock itself (read by the work-time reports, ./useWorkTimeReport.ts). */
+export type WorkClockHandle = WorkClockView & { clock: MutableRefObject<WorkClock | null> };
+
 function storedMs(documentId: number): number {
   const n = Number(sessionStorage.getItem(storageKey(documentId)) ?? 0);
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-export function useWorkClock(documentId: number, timeoutMs = IDLE_TIMEOUT_MS): WorkClockView {
+export function useWorkClock(documentId: number, timeoutMs = IDLE_TIMEOUT_MS): WorkClockHandle {
   const clock = useRef<WorkClock | null>(null);
   const [view, setView] = useState<WorkClockView>({ idle: false, workedMs: 0 });
 
@@ -49,5 +52,5 @@ export function useWorkClock(documentId: number, timeoutMs = IDLE_TIMEOUT_MS): W
     };
   }, [documentId, timeoutMs]);
 
-  return view;
+  return { ...view, clock };
 }

@@ -1,0 +1,172 @@
+/**
+ * RAG (issue 16 section 3; spec 3 sections 3, 5, 7 and 9; spec 1 route table; docs/api-rag.md):
+ * - `GET api/rag-templates?processId` (READ): the process's template, or the default with id null;
+ *   `GET api/rag-templates/defaults` (signed in); `PUT api/rag-templates` (ADMIN on the body's process):
+ *   the template must be non-empty and hold both RAG wildcards, else the field error
+ *   'soaApp.ragTemplate.creatorModal.editorValidationError'; `DELETE api/rag-templates/{id}` (ADMIN): the
+ *   process goes back to the default (204).
+ * - `POST api/rag` (READ on the body's process): refused (400 with a detail) unless the rag profile is active
+ *   (APP_PROFILES) and the process has RAG on; fields per spec 3 section 5 (400 field errors); the model must
+ *   exist and the secret, when given, be the process's and active. Runs ragQueryWorkflow on the worker and
+ *   answers RagResponse; 400 with the reason when the worker finds the configuration unusable, 502 with the
+ *   API's message when the chat or embeddings API fails, 503 when the engine is unreachable.
+ * - `PUT api/processes/{id}/rag` {isRagEnabled, ragTextSplitter} (ADMIN): turns RAG on or off and sets the
+ *   splitter; turning it on (or changing the splitter) indexes the process's DONE documents on the worker,
+ *   turning it off removes its chunks.
+ */
+import crypto from 'node:crypto';
+import Router from '@koa/router';
+import { z } from 'zod';
+import { ragQueryDefaults, ragQueryViolations, ragTemplateRule } from '../../domain/rag';
+import type { RagResponse } from '../../domain/rag-types';
+import {
+  RAG_QUERY_TIMEOUT_MS,
+  RAG_QUERY_WORKFLOW,
+  ragQueryWorkflowId,
+  type RagQueryInput,
+  type RagQueryResult,
+} from '../../workflows/rag-contract';
+import type { AppDeps } from '../app';
+import { assertProcessMode, currentUser } from '../auth';
+import { FieldErrorCollector, HttpError, badRequest, notFound, setAlert } from '../errors';
+import * as processes from '../services/processes';
+import * as rag from '../services/rag';
+import { runWorkflow } from '../services/workflow-runs';
+import { body, firstValue, idParam } from '../validate';
+
+const idRef = z.object({ id: z.number().int() });
+
+export const templateSchema = z.object({
+  id: z.number().int().nullish(),
+  processId: z.number().int(),
+  template: z.string().nullish(),
+  templateEditorState: z.string().nullish(),
+  active: z.boolean().nullish(),
+});
+
+export const querySchema = z.object({
+  query: z.string().max(10_000).nullish(),
+  processId: z.number().int(),
+  topK: z.number().nullish(),
+  similarityThreshold: z.number().nullish(),
+  temperature: z.number().nullish(),
+  llmModel: z.object({ id: z.number().int().nullish() }).nullish(),
+  secret: z.object({ id: z.number().int().nullish() }).nullish(),
+});
+
+export const processRagSchema = z.object({
+  isRagEnabled: z.boolean(),
+  ragTextSplitter: idRef.nullish(),
+});
+
+const refused = (message: string, detail: string) => new HttpError(400, { message, detail });
+
+export function ragRoutes(deps: AppDeps): Router {
+  const { config, knex, temporal } = deps;
+  const router = new Router();
+
+  router.get('/api/rag-templates/defaults', async (ctx) => {
+    currentUser(ctx);
+    ctx.body = rag.ragTemplateDefaults();
+  });
+
+  router.get('/api/rag-templates', async (ctx) => {
+    const user = currentUser(ctx);
+    const processId = idParam(firstValue(ctx.query.processId), 'processId');
+    assertProcessMode(user, processId, 'READ');
+    if (!(await processes.findProcess(knex, processId))) throw notFound('process');
+    ctx.body = await rag.templateOf(knex, processId);
+  });
+
+  router.put('/api/rag-templates', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, templateSchema, 'ragTemplate');
+    assertProcessMode(user, input.processId, 'ADMIN');
+    if (!(await processes.findProcess(knex, input.processId))) throw notFound('process');
+    new FieldErrorCollector('ragTemplate').check('template', ragTemplateRule(input.template)).throwIfAny();
+    ctx.body = await rag.saveTemplate(knex, {
+      processId: input.processId,
+      template: input.template!,
+      templateEditorState: input.templateEditorState ?? null,
+      active: input.active ?? true,
+    });
+  });
+
+  router.delete('/api/rag-templates/:id', async (ctx) => {
+    const user = currentUser(ctx);
+    const found = await rag.templateById(knex, idParam(ctx.params.id));
+    if (!found) throw notFound('ragTemplate');
+    assertProcessMode(user, found.processId, 'ADMIN');
+    await rag.deleteTemplate(knex, found.id!);
+    ctx.status = 204;
+  });
+
+  router.put('/api/processes/:id/rag', async (ctx) => {
+    const user = currentUser(ctx);
+    const id = idParam(ctx.params.id);
+    assertProcessMode(user, id, 'ADMIN');
+    const input = body(ctx, processRagSchema, 'process');
+    const process = await processes.findProcess(knex, id);
+    if (!process) throw notFound('process');
+    const splitterId = input.isRagEnabled ? (input.ragTextSplitter?.id ?? null) : null;
+    if (splitterId !== null) await processes.requireSplitter(knex, splitterId);
+    if (await rag.setProcessRag(knex, id, input.isRagEnabled, splitterId))
+      await rag.startRagIndex(temporal, config.taskQueue, { processId: id });
+    setAlert(ctx, 'soaApp.process.updated', process.name);
+    ctx.body = await processes.getProcess(knex, user, id);
+  });
+
+  router.post('/api/rag', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, querySchema, 'ragQuery');
+    assertProcessMode(user, input.processId, 'READ');
+    const process = await processes.findProcess(knex, input.processId);
+    if (!process) throw notFound('process');
+    if (!config.profiles.includes('rag'))
+      throw refused('error.rag.profileOff', 'RAG is off on this server: the rag profile is not active');
+    if (!process.isRagEnabled)
+      throw refused('error.rag.processOff', `RAG is not enabled on the process "${process.name}"`);
+    const q = { ...input, ...ragQueryDefaults(input) };
+    const errors = new FieldErrorCollector('ragQuery');
+    for (const v of ragQueryViolations(q)) errors.check(v.field, v.violation);
+    errors.throwIfAny();
+    const modelId = q.llmModel!.id!;
+    if (!(await knex('llm_models').where('id', modelId).first('id')))
+      new FieldErrorCollector('ragQuery')
+        .check('llmModel', { code: 'Match', key: 'error.idnotfound' })
+        .throwIfAny();
+    const secretId = q.secret?.id ?? null;
+    if (secretId !== null) {
+      const secret = await knex('secrets')
+        .where({ id: secretId, process_id: input.processId })
+        .first('name', 'active');
+      if (!secret)
+        new FieldErrorCollector('ragQuery')
+          .check('secret', { code: 'Match', key: 'error.idnotfound' })
+          .throwIfAny();
+      if (!secret.active) throw badRequest(`The secret "${secret.name}" is inactive`);
+    }
+    const result = await runWorkflow<RagQueryInput, RagQueryResult>(
+      temporal,
+      config.taskQueue,
+      RAG_QUERY_WORKFLOW,
+      ragQueryWorkflowId(input.processId, crypto.randomUUID()),
+      {
+        processId: input.processId,
+        query: q.query ?? '',
+        topK: q.topK,
+        similarityThreshold: q.similarityThreshold,
+        temperature: q.temperature,
+        llmModelId: modelId,
+        secretId,
+      },
+      RAG_QUERY_TIMEOUT_MS + 60_000,
+    );
+    if ('invalid' in result) throw badRequest(result.invalid);
+    if ('failed' in result) throw new HttpError(502, { message: 'error.http.502', detail: result.failed });
+    const response: RagResponse = result.response;
+    ctx.body = response;
+  });
+
+  return router;
+}

@@ -1,0 +1,127 @@
+/**
+ * Statistics (issue 16 section 1; spec 3 sections 2, 3, 5, 6 and 9; docs/api-statistics.md):
+ * - `POST api/statistics`: WORK_TIMER, TAG_USAGE or NODE_ACTIVITY of a process over days of the caller's
+ *   zone (ADMIN on the process), answered from the rollups of migration 023;
+ * - `POST api/work-time`: the workspace's report of a stretch of active work of the signed-in user on a step
+ *   (READ on the step's node), kept as one growing row per clientId.
+ * Refusals are field errors (400) with the keys of domain/statistics.ts.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import {
+  isZoneId,
+  statisticsRangeViolations,
+  workTimeViolations,
+  type StatisticsViolation,
+} from '../../domain/statistics';
+import { STATISTICS_TYPES } from '../../domain/statistics-types';
+import { knownZone, nodesOfProcess } from '../../db/queries/statistics';
+import { stepNode } from '../../db/queries/steps';
+import type { AppDeps } from '../app';
+import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../auth';
+import { fieldErrors } from '../errors';
+import { findProcess } from '../services/processes';
+import { reportWorkTime, statistics } from '../services/statistics';
+import { body, MAX_ID } from '../validate';
+
+const id = z.number().int().min(1).max(MAX_ID);
+const ids = z.array(id).max(1000).nullish();
+
+export const statisticsSchema = z.object({
+  type: z.enum(STATISTICS_TYPES),
+  processId: id,
+  dateFrom: z.string().max(10),
+  dateTo: z.string().max(10),
+  zoneId: z.string().min(1).max(64),
+  nodeIds: ids,
+  userIds: ids,
+});
+
+export const workTimeSchema = z.object({
+  clientId: z
+    .string()
+    .min(8)
+    .max(64)
+    .regex(/^[A-Za-z0-9-]+$/),
+  stepId: id,
+  startTime: z.string().max(40),
+  endTime: z.string().max(40),
+});
+
+const K = 'soaApp.statistics.errors';
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+const refuse = (objectName: string, violations: StatisticsViolation[]) =>
+  fieldErrors(
+    objectName,
+    violations.map(({ field, code, key }) => ({ field, violation: { code, key } })),
+  );
+
+/** An ISO instant with an offset, as ms; null when it is not one. */
+function instantOf(value: string): number | null {
+  if (!ISO_INSTANT.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function statisticsRoutes({ knex }: AppDeps): Router {
+  const router = new Router();
+
+  router.post('/api/statistics', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, statisticsSchema, 'statisticsQuery');
+    assertProcessMode(user, input.processId, 'ADMIN');
+    if (!(await findProcess(knex, input.processId))) throw unreachable(user, 'process');
+    const violations = statisticsRangeViolations(input.dateFrom, input.dateTo);
+    if (!isZoneId(input.zoneId) || !(await knownZone(knex, input.zoneId)))
+      violations.push({ field: 'zoneId', code: 'Pattern', key: `${K}.zoneInvalid` });
+    const nodeIds = input.nodeIds?.length ? [...new Set(input.nodeIds)] : null;
+    if (nodeIds) {
+      const ofProcess = await nodesOfProcess(knex, input.processId, nodeIds);
+      if (nodeIds.some((n) => !ofProcess.has(n)))
+        violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
+    }
+    if (violations.length) throw refuse('statisticsQuery', violations);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await statistics(knex, input.type, {
+      processId: input.processId,
+      dateFrom: input.dateFrom,
+      dateTo: input.dateTo,
+      zoneId: input.zoneId,
+      nodeIds,
+      userIds: input.userIds?.length ? [...new Set(input.userIds)] : null,
+    });
+  });
+
+  router.post('/api/work-time', async (ctx) => {
+    const user = currentUser(ctx);
+    const input = body(ctx, workTimeSchema, 'workTimeReport');
+    const step = await stepNode(knex, input.stepId);
+    if (!step) throw unreachable(user, 'step');
+    assertNodeMode(user, step.nodeId, step.processId, 'READ');
+    const start = instantOf(input.startTime);
+    const end = instantOf(input.endTime);
+    const violations: StatisticsViolation[] = [];
+    if (start === null) violations.push({ field: 'startTime', code: 'Pattern', key: `${K}.instantInvalid` });
+    if (end === null) violations.push({ field: 'endTime', code: 'Pattern', key: `${K}.instantInvalid` });
+    if (start !== null && end !== null) violations.push(...workTimeViolations(start, end, Date.now()));
+    if (violations.length) throw refuse('workTimeReport', violations);
+    const recorded = await reportWorkTime(knex, {
+      userId: user.id,
+      clientId: input.clientId,
+      stepId: step.id,
+      nodeId: step.nodeId,
+      processId: step.processId,
+      documentId: step.documentId,
+      start: new Date(start!),
+      end: new Date(end!),
+    });
+    if (!recorded)
+      throw fieldErrors('workTimeReport', [
+        { field: 'clientId', violation: { code: 'Pattern', key: `${K}.stretchMismatch` } },
+      ]);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,247 @@
+/**
+ * The reads of `POST api/statistics` and the write of `POST api/work-time` (docs/api-statistics.md). The
+ * figures come from the rollups of migration 023 (15-minute buckets kept by triggers), summed into the days of
+ * the caller's zone here: `bucket at time zone zone` is the bucket's wall clock, its date the day. A range is
+ * [dateFrom 00:00, dateTo + 1 00:00) in the zone, computed by PostgreSQL (DST included).
+ */
+import type { Knex } from 'knex';
+import {
+  NODE_ACTIVITY_DOC_IDS_LIMIT,
+  WORK_TIME_ROWS_LIMIT,
+  type NodeActivityRow,
+  type StatisticsUser,
+  type TagUsageRow,
+  type WorkTimeDay,
+  type WorkTimeRow,
+} from '../../domain/statistics-types';
+
+export interface StatisticsScope {
+  processId: number;
+  dateFrom: string;
+  dateTo: string;
+  zoneId: string;
+  /** only these nodes (null: every node of the process) */
+  nodeIds: number[] | null;
+  /** only these users (null: everyone) */
+  userIds: number[] | null;
+}
+
+const DAY = `to_char((b.bucket at time zone :zone)::date, 'YYYY-MM-DD')`;
+
+/** A PostgreSQL array literal of ids (knex would spread a JS array into a list of placeholders). */
+const idArray = (ids: readonly number[]): string => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+
+/** The bindings of every query: the range's instants are computed in SQL from the zone. */
+const bindings = (s: StatisticsScope) => ({
+  processId: s.processId,
+  zone: s.zoneId,
+  from: s.dateFrom,
+  to: s.dateTo,
+  nodeIds: s.nodeIds ? idArray(s.nodeIds) : null,
+  userIds: s.userIds ? idArray(s.userIds) : null,
+});
+const RANGE_START = `(:from::date::timestamp at time zone :zone)`;
+const RANGE_END = `((:to::date + 1)::timestamp at time zone :zone)`;
+const NODES = `(select id from nodes where process_id = :processId
+                 and (:nodeIds::bigint[] is null or id = any(:nodeIds::bigint[])))`;
+const USERS = `(:userIds::bigint[] is null or b.user_id = any(:userIds::bigint[]))`;
+
+/** The ids among `ids` that are nodes of the process. */
+export async function nodesOfProcess(knex: Knex, processId: number, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows: { id: string }[] = await knex('nodes')
+    .where('process_id', processId)
+    .whereIn('id', ids)
+    .select('id');
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** Whether PostgreSQL knows the zone (its tz database may differ from the runtime's). */
+export async function knownZone(knex: Knex, zoneId: string): Promise<boolean> {
+  const { rows } = await knex.raw('select 1 from pg_timezone_names where name = ? limit 1', [zoneId]);
+  return rows.length > 0;
+}
+
+export async function statisticsUsers(knex: Knex, ids: Iterable<number>): Promise<StatisticsUser[]> {
+  const list = [...new Set(ids)].filter((id) => id > 0);
+  if (!list.length) return [];
+  const rows = await knex('users')
+    .whereIn('id', list)
+    .orderBy('id')
+    .select('id', 'login', 'first_name as firstName', 'last_name as lastName');
+  return rows.map((u) => ({ ...u, id: Number(u.id) }));
+}
+
+export async function workTimeDays(knex: Knex, s: StatisticsScope): Promise<WorkTimeDay[]> {
+  const { rows } = await knex.raw(
+    `select ${DAY} as date, b.user_id as "userId", b.node_id as "nodeId", sum(b.seconds) as seconds
+       from stat_work_buckets b
+      where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END} and ${USERS}
+      group by 1, 2, 3 order by 1, 2, 3`,
+    bindings(s),
+  );
+  return rows.map((r: Record<string, string>) => ({
+    date: r.date,
+    userId: Number(r.userId),
+    nodeId: Number(r.nodeId),
+    seconds: Math.round(Number(r.seconds)),
+  }));
+}
+
+/** Stretches overlapping the range (a stretch lasts at most 12 h: the index walk starts 12 h earlier). */
+export async function workTimeRows(
+  knex: Knex,
+  s: StatisticsScope,
+  maxStretchMs: number,
+): Promise<{ rows: WorkTimeRow[]; total: number }> {
+  const where = `w.process_id = :processId
+      and w.start_time >= ${RANGE_START} - :stretch * interval '1 millisecond'
+      and w.start_time < ${RANGE_END} and w.end_time > ${RANGE_START}
+      and (:nodeIds::bigint[] is null or w.node_id = any(:nodeIds::bigint[]))
+      and (:userIds::bigint[] is null or w.user_id = any(:userIds::bigint[]))`;
+  const b = { ...bindings(s), stretch: maxStretchMs, limit: WORK_TIME_ROWS_LIMIT };
+  const [{ rows }, { rows: count }] = await Promise.all([
+    knex.raw(
+      `select w.user_id, w.node_id, w.step_id, w.document_id, w.start_time, w.end_time,
+              extract(epoch from least(w.end_time, ${RANGE_END}) - greatest(w.start_time, ${RANGE_START})) as time
+         from work_times w where ${where}
+        order by w.start_time desc, w.id desc limit :limit`,
+      b,
+    ),
+    knex.raw(`select count(*)::int as n from work_times w where ${where}`, b),
+  ]);
+  return {
+    total: count[0].n,
+    rows: rows.map((r: Record<string, string | Date>) => ({
+      userId: Number(r.user_id),
+      nodeId: Number(r.node_id),
+      stepId: Number(r.step_id),
+      documentId: Number(r.document_id),
+      startTime: (r.start_time as Date).toISOString(),
+      endTime: (r.end_time as Date).toISOString(),
+      time: Math.round(Number(r.time)),
+    })),
+  };
+}
+
+/** Tags made by people (user 0, no person, left out) per node, user and day. */
+export async function tagUsage(knex: Knex, s: StatisticsScope): Promise<TagUsageRow[]> {
+  const { rows } = await knex.raw(
+    `select ${DAY} as time, b.node_id as "nodeId", b.user_id as "userId", sum(b.tags)::int as "tagsCount"
+       from stat_tag_buckets b
+      where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
+        and b.user_id <> 0 and ${USERS}
+      group by 1, 2, 3 order by 1, 2, 3`,
+    bindings(s),
+  );
+  return rows.map((r: Record<string, string | number>) => ({
+    nodeId: Number(r.nodeId),
+    userId: Number(r.userId),
+    tagsCount: Number(r.tagsCount),
+    time: String(r.time),
+  }));
+}
+
+/**
+ * Documents finished and tags made per node and day, the newest documents of each node and day (at most
+ * NODE_ACTIVITY_DOC_IDS_LIMIT, from the finishes' index: one short index walk per node and day) with the live
+ * tag count of each on the node.
+ */
+export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<NodeActivityRow[]> {
+  const b = { ...bindings(s), limit: NODE_ACTIVITY_DOC_IDS_LIMIT * 2 };
+  const [{ rows: docs }, { rows: tags }] = await Promise.all([
+    knex.raw(
+      `with days as (
+         select b.node_id, (b.bucket at time zone :zone)::date as day, sum(b.documents)::int as n
+           from stat_node_buckets b
+          where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
+          group by 1, 2
+       )
+       select to_char(d.day, 'YYYY-MM-DD') as date, d.node_id, d.n, l.ids, l.tags
+         from days d
+        cross join lateral (
+          select array_agg(f.document_id order by f.finished_at desc) as ids,
+                 array_agg(coalesce(t.tags, 0) order by f.finished_at desc) as tags
+            from (select f.document_id, f.finished_at from stat_step_finishes f
+                   where f.node_id = d.node_id
+                     and f.finished_at >= (d.day::timestamp at time zone :zone)
+                     and f.finished_at < ((d.day + 1)::timestamp at time zone :zone)
+                   order by f.finished_at desc limit :limit) f
+            left join stat_document_node_tags t on t.document_id = f.document_id and t.node_id = d.node_id
+        ) l
+        order by 1, 2`,
+      b,
+    ),
+    knex.raw(
+      `select ${DAY} as date, b.node_id, sum(b.tags)::int as n
+         from stat_tag_buckets b
+        where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
+        group by 1, 2`,
+      b,
+    ),
+  ]);
+  const byDate = new Map<string, NodeActivityRow>();
+  const rowOf = (date: string) => {
+    let row = byDate.get(date);
+    if (!row) {
+      row = {
+        date,
+        nodeIdDocIdsMap: {},
+        nodeIdDocCountMap: {},
+        tagsPerDocAndNodeCompositeMap: {},
+        nodeIdTagCountMap: {},
+      };
+      byDate.set(date, row);
+    }
+    return row;
+  };
+  type DocRow = { date: string; node_id: string; n: number; ids: string[] | null; tags: number[] | null };
+  for (const r of docs as DocRow[]) {
+    const row = rowOf(r.date);
+    const ids: number[] = [];
+    (r.ids ?? []).forEach((id, i) => {
+      const doc = Number(id);
+      // a document finished twice on a node that day is listed once (its latest finish)
+      if (ids.length >= NODE_ACTIVITY_DOC_IDS_LIMIT || ids.includes(doc)) return;
+      ids.push(doc);
+      row.tagsPerDocAndNodeCompositeMap[`${r.node_id}-${doc}`] = r.tags?.[i] ?? 0;
+    });
+    row.nodeIdDocIdsMap[r.node_id] = ids;
+    row.nodeIdDocCountMap[r.node_id] = r.n;
+  }
+  for (const r of tags as { date: string; node_id: string; n: number }[])
+    rowOf(r.date).nodeIdTagCountMap[r.node_id] = r.n;
+  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+export interface WorkTimeInput {
+  userId: number;
+  clientId: string;
+  stepId: number;
+  nodeId: number;
+  processId: number;
+  documentId: number;
+  start: Date;
+  end: Date;
+}
+
+/**
+ * One row per (user, clientId): a repeated report widens the stretch it already has (the earliest start,
+ * the latest end). False when the clientId is the user's stretch on another step, or when widening it would
+ * make it longer than `maxStretchMs`.
+ */
+export async function upsertWorkTime(knex: Knex, w: WorkTimeInput, maxStretchMs: number): Promise<boolean> {
+  const { rows } = await knex.raw(
+    `insert into work_times (client_id, user_id, process_id, node_id, step_id, document_id, start_time, end_time)
+     values (:clientId, :userId, :processId, :nodeId, :stepId, :documentId, :start, :end)
+     on conflict (user_id, client_id) do update
+        set start_time = least(work_times.start_time, excluded.start_time),
+            end_time = greatest(work_times.end_time, excluded.end_time)
+      where work_times.step_id = excluded.step_id
+        and greatest(work_times.end_time, excluded.end_time) - least(work_times.start_time, excluded.start_time)
+            <= :max * interval '1 millisecond'
+     returning id`,
+    { ...w, max: maxStretchMs },
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,388 @@
+/**
+ * Statistics (issue 16 section 1; docs/api-statistics.md) with the real engine: `POST api/statistics` needs
+ * ADMIN on the process and refuses bad ranges (365 days at most), zones and nodes; `POST api/work-time` keeps
+ * one growing row per clientId and refuses bad stretches; WORK_TIMER splits work across midnight of the
+ * caller's zone; TAG_USAGE counts the tags people make per user, node and day and stops counting deleted
+ * ones (tag API, label deletion, document deletion); NODE_ACTIVITY counts the documents whose steps really
+ * finished (workflow and projection) with their tags. The rollups are kept by database triggers.
+ */
+import crypto from 'node:crypto';
+import { splitByDay, zoneDate } from '../../domain/statistics';
+import type {
+  NodeActivityAnswer,
+  StatisticsQuery,
+  TagUsageAnswer,
+  WorkTimerAnswer,
+} from '../../domain/statistics-types';
+import {
+  GraphBuilder,
+  setupEngineSuite,
+  startDocument,
+  stepReaching,
+  userWithNodeMode,
+} from '../support/engine';
+import { fieldKeys, MISSING_ID } from '../support/harness';
+
+const DAY = 86_400_000;
+
+describe('statistics', () => {
+  const s = setupEngineSuite('statistics');
+  const ask = <T>(token: string | undefined, q: Partial<StatisticsQuery>) =>
+    s.send<T>('POST', '/api/statistics', token, q);
+  const report = (token: string, json: Record<string, unknown>) =>
+    s.send('POST', '/api/work-time', token, json);
+
+  /** HUP, then a SPAN node with two labels; an admin, an annotator (WRITE on SPAN) and a reader of SPAN. */
+  async function world() {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const span = await g.node('SPAN');
+    await g.edge(hup, span);
+    const person = await g.nerTagType(span, 'Person');
+    const place = await g.nerTagType(span, 'Place');
+    const admin = await userWithNodeMode(s, [{ componentId: g.processId, type: 'PROCESS', mode: 'ADMIN' }]);
+    const annotator = await userWithNodeMode(s, [{ componentId: span, type: 'NODE', mode: 'WRITE' }]);
+    const reader = await userWithNodeMode(s, [{ componentId: span, type: 'NODE', mode: 'READ' }]);
+    return { g, hup, span, person, place, admin, annotator, reader };
+  }
+  type World = Awaited<ReturnType<typeof world>>;
+
+  async function documentAtSpan(w: World) {
+    const doc = await startDocument(s, w.g, w.hup, { content: 'Ala ma kota w Krakowie.' });
+    await s.knex('document_contents').insert({ document_id: doc.id, content: 'Ala ma kota w Krakowie.' });
+    const step = await stepReaching(s.knex, doc.id, w.span, ['WAITING']);
+    return { id: doc.id, step: step.id };
+  }
+
+  const query = (w: World, over: Partial<StatisticsQuery> = {}): Partial<StatisticsQuery> => ({
+    type: 'WORK_TIMER',
+    processId: w.g.processId,
+    dateFrom: '2026-03-01',
+    dateTo: '2026-03-31',
+    zoneId: 'UTC',
+    ...over,
+  });
+
+  it('needs ADMIN on the process', async () => {
+    const w = await world();
+    const writer = await userWithNodeMode(s, [
+      { componentId: w.g.processId, type: 'PROCESS', mode: 'WRITE' },
+    ]);
+    const processReader = await userWithNodeMode(s, [
+      { componentId: w.g.processId, type: 'PROCESS', mode: 'READ' },
+    ]);
+    const other = await world();
+    for (const type of ['WORK_TIMER', 'TAG_USAGE', 'NODE_ACTIVITY'] as const)
+      expect((await ask(w.admin.token, query(w, { type }))).status).toBe(200);
+    expect((await ask(s.admin, query(w))).status).toBe(200);
+    expect((await ask(writer.token, query(w))).status).toBe(403);
+    expect((await ask(processReader.token, query(w))).status).toBe(403);
+    expect((await ask(w.annotator.token, query(w))).status).toBe(403);
+    expect((await ask(other.admin.token, query(w))).status).toBe(403);
+    expect((await ask(undefined, query(w))).status).toBe(401);
+    expect((await ask(w.admin.token, query(w, { processId: MISSING_ID }))).status).toBe(403);
+    expect((await ask(s.admin, query(w, { processId: MISSING_ID }))).status).toBe(404);
+  });
+
+  it('refuses ranges longer than 365 days, reversed or unreal dates, unknown zones and nodes of another process', async () => {
+    const w = await world();
+    const other = await world();
+    const refused = async (over: Partial<StatisticsQuery>) => {
+      const res = await ask(w.admin.token, query(w, over));
+      expect(res.status).toBe(400);
+      return fieldKeys(res);
+    };
+    expect(
+      (await ask(w.admin.token, query(w, { dateFrom: '2025-01-01', dateTo: '2026-01-01' }))).status,
+    ).toBe(200);
+    expect(await refused({ dateFrom: '2025-01-01', dateTo: '2026-01-02' })).toEqual([
+      ['dateTo', 'soaApp.statistics.errors.rangeTooLong'],
+    ]);
+    expect(await refused({ dateFrom: '2026-03-02', dateTo: '2026-03-01' })).toEqual([
+      ['dateTo', 'soaApp.statistics.errors.dateOrder'],
+    ]);
+    expect(await refused({ dateFrom: '2026-02-30', dateTo: '31.03.2026' })).toEqual([
+      ['dateFrom', 'soaApp.statistics.errors.dateInvalid'],
+      ['dateTo', 'soaApp.statistics.errors.dateInvalid'],
+    ]);
+    expect(await refused({ zoneId: 'Mars/Olympus' })).toEqual([
+      ['zoneId', 'soaApp.statistics.errors.zoneInvalid'],
+    ]);
+    expect(await refused({ nodeIds: [w.span, other.span] })).toEqual([
+      ['nodeIds', 'soaApp.statistics.errors.nodeNotInProcess'],
+    ]);
+    expect(await refused({ type: 'EVERYTHING' as never })).toEqual([
+      ['type', 'entity.validation.invalid_value'],
+    ]);
+    expect(await refused({ dateTo: undefined })).toEqual([['dateTo', 'entity.validation.required']]);
+  });
+
+  it('records work stretches, one growing row per clientId, and splits them across midnight of the zone', async () => {
+    const w = await world();
+    const doc = await documentAtSpan(w);
+    const clientId = crypto.randomUUID();
+    const stretch = { clientId, stepId: doc.step, startTime: '2026-03-10T22:30:00Z' };
+    // reported every minute: the row grows
+    expect((await report(w.reader.token, { ...stretch, endTime: '2026-03-10T22:31:00Z' })).status).toBe(204);
+    expect((await report(w.reader.token, { ...stretch, endTime: '2026-03-10T23:30:00Z' })).status).toBe(204);
+    // an earlier, shorter report arriving late changes nothing
+    expect((await report(w.reader.token, { ...stretch, endTime: '2026-03-10T23:00:00Z' })).status).toBe(204);
+    expect(
+      await s.knex('work_times').where({ client_id: clientId }).select('start_time', 'end_time'),
+    ).toEqual([{ start_time: new Date(stretch.startTime), end_time: new Date('2026-03-10T23:30:00Z') }]);
+    // 23:45 to 00:15 in India (a half-hour zone)
+    const india = { clientId: crypto.randomUUID(), stepId: doc.step, startTime: '2026-03-11T18:15:00Z' };
+    expect((await report(w.annotator.token, { ...india, endTime: '2026-03-11T18:45:00Z' })).status).toBe(204);
+
+    const warsaw = await ask<WorkTimerAnswer>(w.admin.token, query(w, { zoneId: 'Europe/Warsaw' }));
+    expect(warsaw.status).toBe(200);
+    const start = Date.parse('2026-03-10T22:30:00Z');
+    const expected = [
+      ...splitByDay(start, start + 3_600_000, 'Europe/Warsaw').map((d) => ({ ...d, userId: w.reader.id })),
+      ...splitByDay(Date.parse(india.startTime), Date.parse('2026-03-11T18:45:00Z'), 'Europe/Warsaw').map(
+        (d) => ({
+          ...d,
+          userId: w.annotator.id,
+        }),
+      ),
+    ].map((d) => ({ ...d, nodeId: w.span }));
+    expect(expected.filter((d) => d.userId === w.reader.id).map((d) => d.seconds)).toEqual([1800, 1800]);
+    expect(warsaw.body.days).toEqual(expect.arrayContaining(expected.map((d) => expect.objectContaining(d))));
+    expect(warsaw.body.days).toHaveLength(3);
+    expect(warsaw.body.rowsTotal).toBe(2);
+    expect(
+      warsaw.body.rows.map((r) => [r.userId, r.stepId, r.documentId, r.startTime, r.endTime, r.time]),
+    ).toEqual([
+      [w.annotator.id, doc.step, doc.id, '2026-03-11T18:15:00.000Z', '2026-03-11T18:45:00.000Z', 1800],
+      [w.reader.id, doc.step, doc.id, '2026-03-10T22:30:00.000Z', '2026-03-10T23:30:00.000Z', 3600],
+    ]);
+    expect(warsaw.body.users.map((u) => u.id)).toEqual([w.annotator.id, w.reader.id].sort((a, b) => a - b));
+
+    const kolkata = await ask<WorkTimerAnswer>(
+      w.admin.token,
+      query(w, { zoneId: 'Asia/Kolkata', userIds: [w.annotator.id] }),
+    );
+    expect(kolkata.body.days).toEqual([
+      { date: '2026-03-11', userId: w.annotator.id, nodeId: w.span, seconds: 900 },
+      { date: '2026-03-12', userId: w.annotator.id, nodeId: w.span, seconds: 900 },
+    ]);
+    expect(kolkata.body.rows.map((r) => r.userId)).toEqual([w.annotator.id]);
+
+    // a range starting at Warsaw's midnight of the 11th counts the part of the stretch inside it
+    const eleventh = await ask<WorkTimerAnswer>(
+      w.admin.token,
+      query(w, {
+        zoneId: 'Europe/Warsaw',
+        dateFrom: '2026-03-11',
+        dateTo: '2026-03-11',
+        userIds: [w.reader.id],
+      }),
+    );
+    expect(eleventh.body.rows.map((r) => r.time)).toEqual([1800]);
+    expect(eleventh.body.days.map((d) => [d.date, d.seconds])).toEqual([['2026-03-11', 1800]]);
+  });
+
+  it('refuses bad work-time reports and steps the caller cannot read', async () => {
+    const w = await world();
+    const other = await world();
+    const doc = await documentAtSpan(w);
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const base = {
+      clientId: crypto.randomUUID(),
+      stepId: doc.step,
+      startTime: iso(now - 60_000),
+      endTime: iso(now),
+    };
+    const keys = async (token: string, over: Record<string, unknown>) => {
+      const res = await report(token, { ...base, ...over });
+      expect(res.status).toBe(400);
+      return fieldKeys(res);
+    };
+    expect(await keys(w.reader.token, { endTime: iso(now - 120_000) })).toEqual([
+      ['endTime', 'soaApp.statistics.errors.endBeforeStart'],
+    ]);
+    expect(await keys(w.reader.token, { endTime: iso(now + 3_600_000) })).toEqual([
+      ['endTime', 'soaApp.statistics.errors.endInFuture'],
+    ]);
+    expect(await keys(w.reader.token, { startTime: iso(now - 13 * 3_600_000) })).toEqual([
+      ['endTime', 'soaApp.statistics.errors.stretchTooLong'],
+    ]);
+    expect(await keys(w.reader.token, { startTime: 'yesterday' })).toEqual([
+      ['startTime', 'soaApp.statistics.errors.instantInvalid'],
+    ]);
+    expect(await keys(w.reader.token, { clientId: 'stretch 1' })).toEqual([
+      ['clientId', 'entity.validation.invalid_format'],
+    ]);
+    expect((await report(w.reader.token, base)).status).toBe(204);
+    // the same clientId on another step is another stretch: refused
+    const otherDoc = await documentAtSpan(w);
+    expect(await keys(w.reader.token, { stepId: otherDoc.step })).toEqual([
+      ['clientId', 'soaApp.statistics.errors.stretchMismatch'],
+    ]);
+    // the same clientId of another user is that user's own stretch
+    expect((await report(w.annotator.token, base)).status).toBe(204);
+    expect((await report(other.reader.token, base)).status).toBe(403);
+    expect((await report(other.admin.token, base)).status).toBe(403);
+    expect((await report(w.reader.token, { ...base, stepId: MISSING_ID })).status).toBe(403);
+    expect((await report(s.admin, { ...base, stepId: MISSING_ID })).status).toBe(404);
+  });
+
+  it('counts the tags people make per user, node and day, and stops counting deleted ones', async () => {
+    const w = await world();
+    const doc = await documentAtSpan(w);
+    const assign = await s.send(
+      'POST',
+      `/api/step/assign?docId=${doc.id}&nodeId=${w.span}`,
+      w.annotator.token,
+    );
+    expect(assign.status).toBe(200);
+    const tag = async (nerTagTypeId: number, start: number, end: number) => {
+      const res = await s.send('POST', '/api/ner-tags', w.annotator.token, {
+        documentId: doc.id,
+        nerTagTypeId,
+        startOffset: start,
+        endOffset: end,
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const ala = await tag(w.person, 0, 3);
+    const krakow = await tag(w.place, 14, 22);
+    const kota = await tag(w.person, 7, 11);
+    // a tag no person made (a lexicon's, a model's) is not anyone's usage
+    await s.knex('ner_tags').insert({
+      document_id: doc.id,
+      step_id: doc.step,
+      ner_tag_type_id: w.person,
+      type: 'SPAN_TAG',
+      start_offset: 4,
+      end_offset: 6,
+      origin: 'LEXICON',
+    });
+    const range = { dateFrom: zoneDate(Date.now() - DAY, 'UTC'), dateTo: zoneDate(Date.now() + DAY, 'UTC') };
+    const usage = async () => {
+      const res = await ask<TagUsageAnswer>(w.admin.token, query(w, { type: 'TAG_USAGE', ...range }));
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const counted = (a: TagUsageAnswer) =>
+      a.rows.reduce((sum, r) => {
+        expect([r.userId, r.nodeId]).toEqual([w.annotator.id, w.span]);
+        return sum + r.tagsCount;
+      }, 0);
+    const first = await usage();
+    expect(counted(first)).toBe(3);
+    expect(first.users.map((u) => u.id)).toEqual([w.annotator.id]);
+    expect((await s.send('DELETE', `/api/ner-tags/${kota}`, w.annotator.token)).status).toBe(204);
+    expect(counted(await usage())).toBe(2);
+    // another user filter, another node: none
+    expect(
+      (
+        await ask<TagUsageAnswer>(
+          w.admin.token,
+          query(w, { type: 'TAG_USAGE', ...range, userIds: [w.reader.id] }),
+        )
+      ).body.rows,
+    ).toEqual([]);
+    expect(
+      (await ask<TagUsageAnswer>(w.admin.token, query(w, { type: 'TAG_USAGE', ...range, nodeIds: [w.hup] })))
+        .body.rows,
+    ).toEqual([]);
+    // deleting a label takes its tags and their counts with it
+    await s.knex('ner_tags').where({ id: krakow }).delete();
+    await s.knex('ner_tags').insert({
+      document_id: doc.id,
+      step_id: doc.step,
+      ner_tag_type_id: w.place,
+      type: 'SPAN_TAG',
+      start_offset: 14,
+      end_offset: 22,
+      created_by_id: w.annotator.id,
+    });
+    expect(counted(await usage())).toBe(2);
+    await s.knex('ner_tag_types').where({ id: w.place }).delete();
+    expect(counted(await usage())).toBe(1);
+    expect(await s.knex('ner_tags').where({ id: ala }).first('id')).toBeDefined();
+    // classifier tags are tags of their node too
+    const clf = await w.g.node('CLF');
+    const urgent = await w.g.classifierType(clf);
+    await s.knex('classifier_tags').insert({
+      document_id: doc.id,
+      node_id: clf,
+      classifier_type_id: urgent,
+      created_by_id: w.annotator.id,
+    });
+    const classes = await ask<TagUsageAnswer>(
+      w.admin.token,
+      query(w, { type: 'TAG_USAGE', ...range, nodeIds: [clf] }),
+    );
+    expect(classes.body.rows.map((r) => [r.nodeId, r.userId, r.tagsCount])).toEqual([
+      [clf, w.annotator.id, 1],
+    ]);
+  });
+
+  it('counts the documents whose steps finished per node and day, with their tags; deleting a document uncounts them', async () => {
+    const w = await world();
+    const doc = await documentAtSpan(w);
+    const idle = await documentAtSpan(w);
+    expect(
+      (await s.send('POST', `/api/step/assign?docId=${doc.id}&nodeId=${w.span}`, w.annotator.token)).status,
+    ).toBe(200);
+    for (const [start, end] of [
+      [0, 3],
+      [14, 22],
+    ])
+      expect(
+        (
+          await s.send('POST', '/api/ner-tags', w.annotator.token, {
+            documentId: doc.id,
+            nerTagTypeId: w.person,
+            startOffset: start,
+            endOffset: end,
+          })
+        ).status,
+      ).toBe(201);
+    expect((await s.send('PUT', `/api/steps/${doc.step}/complete`, w.annotator.token)).status).toBe(200);
+    await stepReaching(s.knex, doc.id, w.span, ['DONE']);
+
+    const today = zoneDate(Date.now(), 'Europe/Warsaw');
+    const range = {
+      type: 'NODE_ACTIVITY' as const,
+      zoneId: 'Europe/Warsaw',
+      dateFrom: zoneDate(Date.now() - DAY, 'Europe/Warsaw'),
+      dateTo: zoneDate(Date.now() + DAY, 'Europe/Warsaw'),
+    };
+    const activity = async (over: Partial<StatisticsQuery> = {}) => {
+      const res = await ask<NodeActivityAnswer>(w.admin.token, query(w, { ...range, ...over }));
+      expect(res.status).toBe(200);
+      return res.body.rows;
+    };
+    const rows = await activity();
+    const sum = (pick: (r: (typeof rows)[number]) => number | undefined) =>
+      rows.reduce((n, r) => n + (pick(r) ?? 0), 0);
+    // the span step of `doc` finished; both documents passed the upload node (its step is ACCEPTED)
+    expect(rows.flatMap((r) => r.nodeIdDocIdsMap[w.span] ?? [])).toEqual([doc.id]);
+    expect(sum((r) => r.nodeIdDocCountMap[w.span])).toBe(1);
+    expect(rows.flatMap((r) => r.nodeIdDocIdsMap[w.hup] ?? []).sort()).toEqual([doc.id, idle.id].sort());
+    expect(sum((r) => r.nodeIdDocCountMap[w.hup])).toBe(2);
+    expect(sum((r) => r.tagsPerDocAndNodeCompositeMap[`${w.span}-${doc.id}`])).toBe(2);
+    expect(sum((r) => r.nodeIdTagCountMap[w.span])).toBe(2);
+    expect(rows.some((r) => r.date === today)).toBe(true);
+    // only the nodes asked for
+    expect((await activity({ nodeIds: [w.span] })).every((r) => !(String(w.hup) in r.nodeIdDocIdsMap))).toBe(
+      true,
+    );
+
+    const deleted = await s.send('DELETE', '/api/documents', w.admin.token, {
+      processId: w.g.processId,
+      documentIds: [doc.id],
+    });
+    expect(deleted.status).toBe(200);
+    const after = await activity();
+    expect(after.flatMap((r) => r.nodeIdDocIdsMap[w.span] ?? [])).toEqual([]);
+    expect(after.flatMap((r) => r.nodeIdDocIdsMap[w.hup] ?? [])).toEqual([idle.id]);
+    expect(after.reduce((n, r) => n + (r.nodeIdTagCountMap[w.span] ?? 0), 0)).toBe(0);
+    expect(await s.knex('stat_document_node_tags').where({ document_id: doc.id })).toEqual([]);
+  });
+});
