@@ -384,7 +384,7 @@ describe('speech workspace in Chromium', () => {
   });
 
   it('adds an option from the label menu, tags with it at once, and undoes and redoes the tag', async () => {
-    const place = () => page.locator('[data-testid="token"][data-tag-ids]').filter({ hasText: 'Warsaw' });
+    const place = () => page.locator('[data-testid="token"][data-tags]').filter({ hasText: 'Warsaw' });
     const tagsOf = async (typeId: number) =>
       (
         await api<{ id: number; type: string; nerTagTypeId: number; utteranceTokens: { id: number }[] }[]>(
