@@ -4,10 +4,10 @@
  * event gives the file and its name from content-disposition); then the section in Polish. The document, its
  * finished step and its tags are inserted directly. Screenshots in tests/artifacts/.
  */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { insertNerTagType } from '../support/harness';
 import { insertDocument, insertTag, stepOf } from '../support/documents';
+import { downloadExport, exportSection as sectionOf } from './insights-support';
 import {
   addNode,
   BASE_URL,
@@ -56,19 +56,8 @@ describe('step-result export in Chromium', () => {
 
   afterAll(() => closeAll(contexts, browser, world?.knex));
 
-  const exportSection = () => page.locator('[data-testid="node-section"][data-section="export"]');
-
-  async function download(format: string, delimiter?: string): Promise<{ name: string; text: string }> {
-    await exportSection().getByTestId('step-result-export-format').selectOption(format);
-    if (delimiter !== undefined)
-      await exportSection().getByTestId('step-result-export-delimiter').fill(delimiter);
-    const [file] = await Promise.all([
-      page.waitForEvent('download', { timeout: 60_000 }),
-      exportSection().getByTestId('step-result-export-download').click(),
-    ]);
-    const path = await file.path();
-    return { name: file.suggestedFilename(), text: fs.readFileSync(path, 'utf8') };
-  }
+  const exportSection = () => sectionOf(page);
+  const download = (format: string, delimiter?: string) => downloadExport(page, format, delimiter);
 
   it('downloads the SPAN node’s results as CSV, JSON and CoNLL from the panel', async () => {
     await page.goto(`${BASE_URL}/entity/process/${world.processId}/graph`);

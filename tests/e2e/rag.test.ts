@@ -26,16 +26,7 @@ import {
   userOnProcess,
 } from './support';
 import { buildUser } from '../support/harness';
-
-interface PageWindow {
-  innerHeight: number;
-  CSS: {
-    highlights?: Map<
-      string,
-      Iterable<{ toString(): string; getBoundingClientRect(): { top: number; bottom: number } }>
-    >;
-  };
-}
+import { askRag, highlighted } from './insights-support';
 
 const FACT =
   'The lighthouse keeper of Port Ellery is Wojciech Tarnowski, who has tended the lamp since 1987.';
@@ -65,18 +56,6 @@ function documentText(topic: string): string {
   return filler.join('\n\n');
 }
 
-/** The texts the address-range highlight paints, and whether its first range is inside the window. */
-const highlighted = (page: Page) =>
-  page.evaluate(() => {
-    const w = globalThis as unknown as PageWindow;
-    const ranges = Array.from(w.CSS.highlights?.get('ws-address-range') ?? []);
-    const box = ranges[0]?.getBoundingClientRect();
-    return {
-      texts: ranges.map((r) => r.toString()),
-      inView: !!box && box.bottom > 0 && box.top < w.innerHeight,
-    };
-  });
-
 describe('RAG query and template screens in Chromium', () => {
   const suite = browserSuite();
   const suffix = crypto.randomBytes(3).toString('hex');
@@ -87,11 +66,7 @@ describe('RAG query and template screens in Chromium', () => {
   let admin: { login: string; password: string };
 
   const ragPage = (page: Page) => page.getByTestId('rag-page');
-  const ask = async (page: Page, question: string) => {
-    await page.getByTestId('rag-query').fill(question);
-    await page.getByTestId('rag-llm-model').selectOption({ label: 'gpt-4o-mini' });
-    await page.getByTestId('rag-submit').click();
-  };
+  const ask = askRag;
 
   it('an administrator enables RAG on a Sphere of ten documents, asks, and follows the matched chunk into the workspace', async () => {
     const built = await buildUser(suite.knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });

@@ -11,11 +11,25 @@
  * in Polish; a WRITE user is refused the page. Screenshots go to tests/artifacts/ (80-...).
  */
 import crypto from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { StatisticsQuery, WorkTimerAnswer } from '../../domain/statistics-types';
 import { eventuallyMatches } from '../support/eventually';
 import type { BuiltUser } from '../support/harness';
-import { textRangeBox } from './text-range';
+import {
+  activityCounts,
+  completeAndLeave,
+  dotted,
+  labelWord,
+  MINUTE,
+  openAndStart,
+  openStatistics,
+  pageWithClock,
+  STATISTICS_ZONE,
+  takeBreak,
+  work,
+  zoneDay,
+  type StatisticsTab,
+} from './insights-support';
 import {
   addEdges,
   addNode,
@@ -40,14 +54,9 @@ interface StateView {
 }
 
 const TEXT = 'Anna met Jan in Warsaw.\n';
-const ZONE = 'Europe/Warsaw';
-const MINUTE = 60_000;
+const ZONE = STATISTICS_ZONE;
 /** The second writer's lunch: longer than the 60 s idle timer. */
 const BREAK_MS = 65 * MINUTE;
-
-/** yyyy-MM-dd of an instant in ZONE, and the same day as the screen writes it. */
-const zoneDay = (at: Date) => at.toLocaleDateString('sv-SE', { timeZone: ZONE });
-const dotted = (day: string) => `${day.slice(8, 10)}.${day.slice(5, 7)}.${day.slice(0, 4)}`;
 
 describe('statistics screen in Chromium', () => {
   const suite = browserSuite();
@@ -66,7 +75,6 @@ describe('statistics screen in Chromium', () => {
   const stateOf = (id: number) => api<StateView>(world.token, `/api/v2/document/${id}/state`);
   const spanStep = async (id: number) => (await stateOf(id)).steps.find((s) => s.nodeId === spanNodeId);
   const statisticsUrl = () => `${BASE_URL}/entity/process/${world.processId}/statistics`;
-  const selectedRow = (p: Page) => p.locator('[data-testid="step-row"][data-selected="true"]');
 
   const workTime = () =>
     api<WorkTimerAnswer>(world.token, '/api/statistics', {
@@ -82,61 +90,13 @@ describe('statistics screen in Chromium', () => {
   const secondsOf = (a: WorkTimerAnswer, userId: number) =>
     a.days.filter((d) => d.userId === userId).reduce((sum, d) => sum + d.seconds, 0);
 
-  /** A signed-in page whose clock is fake from before its first navigation, `backMs` behind the real one. */
-  async function pageWithClock(user: BuiltUser, backMs: number): Promise<Page> {
-    const context: BrowserContext = await suite.browser.newContext({
-      viewport: { width: 1440, height: 900 },
-    });
-    suite.contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    await page.clock.install({ time: new Date(Date.now() - backMs) });
-    await signIn(page, user.login, user.password);
-    await page.waitForURL(/\/entity\/process$/);
-    return page;
-  }
-
-  /** `minutes` of work: an input every 30 s of the page's clock. */
-  async function work(page: Page, minutes: number) {
-    for (let i = 0; i < minutes * 2; i++) {
-      await page.clock.fastForward(30_000);
-      await page.mouse.move(300 + (i % 7) * 13, 420 + (i % 3) * 9);
-    }
-  }
-
-  /** Labels the word at `start` as Person: a mouse selection, a right click, the option. */
-  async function label(page: Page, word: string, count: number) {
-    const start = TEXT.indexOf(word);
-    const box = await textRangeBox(page, start, start + word.length);
-    const y = (box.top + box.bottom) / 2;
-    await page.mouse.move(box.left + 1, y);
-    await page.mouse.down();
-    await page.mouse.move(box.right - 1, y, { steps: 4 });
-    await page.mouse.up();
-    await page.mouse.click(box.right - 2, y, { button: 'right' });
-    await page.getByTestId('label-menu').waitFor();
-    await page.locator(`[data-testid="label-option"][data-option-id="${personTypeId}"]`).click();
-    await page.locator(`[data-testid="document-text"][data-tag-count="${count}"]`).waitFor();
-  }
-
-  async function openAndStart(page: Page, documentId: number) {
-    await page.goto(`${BASE_URL}/entity/process/${world.processId}/document/${documentId}`);
-    await page.locator(`[data-testid="workspace"][data-document-id="${documentId}"]`).waitFor();
-    await selectedRow(page).getByTestId('step-action-startWorking').click();
-    await page.getByTestId('labeling-undo').waitFor();
-  }
-
-  async function completeAndLeave(page: Page, documentId: number) {
-    await selectedRow(page).getByTestId('step-action-complete').click();
-    await eventuallyMatches(
+  const label = (page: Page, word: string, count: number) => labelWord(page, TEXT, word, personTypeId, count);
+  const stepDone = (documentId: number) =>
+    eventuallyMatches(
       () => spanStep(documentId),
       (s) => s?.status === 'DONE',
       'the span step is done',
     );
-    // Leaving the workspace ends the stretch of work (the workspace reports it).
-    await page.goto(`${BASE_URL}/entity/process`);
-    await page.getByTestId('process-table').waitFor();
-  }
 
   beforeAll(async () => {
     world = await e2eWorld(`Statistics E2E ${suffix}`);
@@ -171,24 +131,21 @@ describe('statistics screen in Chromium', () => {
   afterAll(() => world?.knex.destroy());
 
   it('records two writers working in the workspace, the lunch break left out', async () => {
-    const annPage = await pageWithClock(ann, 3 * 60 * MINUTE);
-    await openAndStart(annPage, docs.ann);
+    const annPage = await pageWithClock(suite.browser, suite.contexts, ann, 3 * 60 * MINUTE);
+    await openAndStart(annPage, world.processId, docs.ann);
     await label(annPage, 'Anna', 1);
     await work(annPage, 3);
-    await completeAndLeave(annPage, docs.ann);
+    await completeAndLeave(annPage, () => stepDone(docs.ann));
 
-    const bobPage = await pageWithClock(bob, 3 * 60 * MINUTE);
-    await openAndStart(bobPage, docs.bob);
+    const bobPage = await pageWithClock(suite.browser, suite.contexts, bob, 3 * 60 * MINUTE);
+    await openAndStart(bobPage, world.processId, docs.bob);
     await label(bobPage, 'Jan', 1);
     await work(bobPage, 4);
     // Lunch: no input for longer than the idle timer.
-    await bobPage.clock.fastForward(BREAK_MS);
-    await bobPage.locator('[data-testid="work-clock"][data-idle="true"]').waitFor();
-    await bobPage.mouse.move(500, 500);
-    await bobPage.locator('[data-testid="work-clock"][data-idle="false"]').waitFor();
+    await takeBreak(bobPage, BREAK_MS);
     await label(bobPage, 'Warsaw', 2);
     await work(bobPage, 3);
-    await completeAndLeave(bobPage, docs.bob);
+    await completeAndLeave(bobPage, () => stepDone(docs.bob));
 
     // Both stretches of Bob's work are in, the break is not: 4 + 1 (the idle minute) + 3 minutes and a bit.
     const answer = await eventuallyMatches(
@@ -206,7 +163,7 @@ describe('statistics screen in Chromium', () => {
     adminPage.locator(`[data-testid="work-time-total"][data-user-id="${u.id}"]`);
 
   /** The statistics screen at a tab, over yesterday and today. */
-  async function openAt(tab: 'WORK_TIMER' | 'TAG_USAGE' | 'NODE_ACTIVITY') {
+  async function openAt(tab: StatisticsTab) {
     if (!adminPage) {
       const context = await suite.browser.newContext({
         viewport: { width: 1440, height: 900 },
@@ -218,14 +175,7 @@ describe('statistics screen in Chromium', () => {
       await signIn(adminPage, admin.login, admin.password);
       await adminPage.waitForURL(/\/entity\/process$/);
     }
-    const page = adminPage;
-    await page.goto(statisticsUrl());
-    await page.locator('[data-testid="statistics-card"][data-tab="WORK_TIMER"]').waitFor();
-    await page.getByTestId('statistics-from').fill(dotted(yesterday));
-    await page.getByTestId('statistics-to').fill(dotted(today));
-    if (tab !== 'WORK_TIMER') await page.getByTestId(`statistics-tab-${tab}`).click();
-    await page.locator(`[data-testid="statistics-card"][data-tab="${tab}"]`).waitFor();
-    return page;
+    return openStatistics(adminPage, world.processId, tab, yesterday, today);
   }
 
   it('shows an admin the work time per user without the break, the sessions linking to the documents', async () => {
@@ -284,9 +234,7 @@ describe('statistics screen in Chromium', () => {
     const page = await openAt('NODE_ACTIVITY');
     const spanRows = page.locator(`[data-testid="activity-row"][data-node-id="${spanNodeId}"]`);
     await spanRows.first().waitFor();
-    const counts = await spanRows.evaluateAll((rows) =>
-      rows.map((r) => [Number(r.getAttribute('data-documents')), Number(r.getAttribute('data-tags'))]),
-    );
+    const counts = await activityCounts(spanRows);
     expect(counts.reduce((a, [n]) => a + n, 0)).toBe(2);
     expect(counts.reduce((a, [, n]) => a + n, 0)).toBe(3);
     const row = spanRows.filter({ has: page.getByTestId('activity-documents-toggle') }).first();

@@ -11,6 +11,7 @@ import {
   type StatisticsQuery,
 } from '@domain/statistics-types';
 import { http } from '../../api/client';
+import { positionQuery, type PagePosition } from '../../components/pagination';
 import { fetchDocumentInfo } from '../documents/api';
 
 export const ACTIVITY_DOCUMENTS_PAGE_SIZE = STATISTICS_DOCUMENTS_PAGE_SIZE;
@@ -18,8 +19,8 @@ export const ACTIVITY_DOCUMENTS_PAGE_SIZE = STATISTICS_DOCUMENTS_PAGE_SIZE;
 export const statisticsKeys = {
   all: ['statistics'] as const,
   answer: (query: StatisticsQuery) => [...statisticsKeys.all, 'answer', query] as const,
-  documents: (processId: number, ids: readonly number[], page: number) =>
-    [...statisticsKeys.all, 'documents', processId, ids, page] as const,
+  documents: (processId: number, ids: readonly number[], position: PagePosition) =>
+    [...statisticsKeys.all, 'documents', processId, ids, position] as const,
 };
 
 export const activityDocumentFilters = (processId: number, ids: readonly number[]): DocumentInfoFilter[] => [
@@ -35,15 +36,19 @@ export const statisticsQueries = {
       placeholderData: keepPreviousData,
       staleTime: 0,
     }),
-  documents: (processId: number, ids: readonly number[], page: number) =>
+  /** A page of a cell's documents at a pager position (Next and Last move by cursor or from the end). */
+  documents: (processId: number, ids: readonly number[], position: PagePosition) =>
     queryOptions({
-      queryKey: statisticsKeys.documents(processId, ids, page),
-      queryFn: ({ signal }) =>
-        fetchDocumentInfo(activityDocumentFilters(processId, ids), page, {
+      queryKey: statisticsKeys.documents(processId, ids, position),
+      queryFn: ({ signal }) => {
+        const q = positionQuery(position);
+        return fetchDocumentInfo(activityDocumentFilters(processId, ids), q.page, {
+          ...q,
           size: ACTIVITY_DOCUMENTS_PAGE_SIZE,
           sort: 'id,desc',
           signal,
-        }),
+        });
+      },
       placeholderData: keepPreviousData,
     }),
 };

@@ -108,8 +108,7 @@ export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswe
 function ActivityDocuments({ processId, cell }: { processId: number; cell: ActivityCell }) {
   const { t } = useTranslation();
   const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
-  const page = position.kind === 'page' ? position.page : 0;
-  const documents = useQuery(statisticsQueries.documents(processId, cell.documentIds, page));
+  const documents = useQuery(statisticsQueries.documents(processId, cell.documentIds, position));
   const rows = documents.data?.rows ?? [];
   return (
     <div className="py-1 px-2" data-testid="activity-documents">
