@@ -19,29 +19,32 @@
  */
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { eventually, eventuallyMatches } from '../support/eventually';
+import { eventuallyMatches } from '../support/eventually';
 import type { BuiltUser } from '../support/harness';
 import {
   activityCounts,
   askRag,
-  completeAndLeave,
+  documentsDone,
   downloadExport,
+  enableRagFromNotice,
   exportSection,
-  highlighted,
-  labelWord,
+  followChunk,
   MINUTE,
-  openAndStart,
   openStatistics,
   pageWithClock,
+  RAG_ANSWER_TOPIC,
+  RAG_QUESTION,
+  RAG_TOPICS,
+  ragTopicText,
   STATISTICS_ZONE,
-  takeBreak,
-  work,
+  stepOnNode,
+  writersTagFigures,
+  writersWork,
+  writersWorld,
+  WRITERS_TEXT,
   zoneDay,
 } from './insights-support';
 import {
-  addEdges,
-  addNode,
-  addTagType,
   addTextDocument,
   api,
   BASE_URL,
@@ -50,36 +53,12 @@ import {
   e2eWorld,
   settledValue,
   shot,
-  signIn,
-  uploadNodeOf,
-  userOnProcess,
+  signedInPage,
   type E2eWorld,
 } from './support';
 
-interface StateView {
-  steps: { id: number; status: string; nodeId: number }[];
-}
-
-/** The writers' two documents. */
-const TEXT = 'Anna met Jan in Warsaw.\n';
-const FACT =
-  'The lighthouse keeper of Port Ellery is Wojciech Tarnowski, who has tended the lamp since 1987.';
-const QUESTION = 'Who is the lighthouse keeper of Port Ellery?';
-/** The other eight documents; the harbour notes hold the answer, far down their text. */
-const TOPICS = ['orchard', 'violin', 'glacier', 'bakery', 'harbour', 'telescope', 'marathon', 'library'];
-const ANSWER_TOPIC = 'harbour';
-/** The second writer's lunch: longer than the 60 s idle timer. */
-const BREAK_MS = 65 * MINUTE;
-
-function topicText(topic: string): string {
-  const lines = Array.from(
-    { length: topic === ANSWER_TOPIC ? 40 : 6 },
-    (_, k) =>
-      `Entry ${k + 1} of the ${topic} notes: the ${topic} committee met and filed report ${topic}-${k + 1}.`,
-  );
-  if (topic === ANSWER_TOPIC) lines.splice(36, 0, FACT);
-  return lines.join('\n\n');
-}
+/** Eight documents beside the writers' two; the harbour notes hold the answer, far down their text. */
+const TOPICS = RAG_TOPICS.slice(0, 8);
 
 const STRINGS = {
   en: {
@@ -118,10 +97,7 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
   const today = zoneDay(new Date());
   const yesterday = zoneDay(new Date(Date.now() - 86_400_000));
 
-  const spanStep = async (id: number) =>
-    (await api<StateView>(world.token, `/api/v2/document/${id}/state`)).steps.find(
-      (s) => s.nodeId === spanNodeId,
-    );
+  const spanStep = (id: number) => stepOnNode(world.token, id, spanNodeId);
   const spanStepIs = (id: number, status: string) =>
     eventuallyMatches(
       () => spanStep(id),
@@ -137,54 +113,33 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
     if (lang === 'pl') await chooseLanguage(page, 'pl');
     return page;
   }
-  const label = (page: Page, word: string, count: number) => labelWord(page, TEXT, word, personTypeId, count);
 
   beforeAll(async () => {
     world = await e2eWorld(processName);
-    const named = (first: string, last: string) => ({ firstName: `${first} ${suffix}`, lastName: last });
-    [ann, bob, admin] = await Promise.all([
-      userOnProcess(suite.knex, world.processId, 'WRITE', named('Ann', 'Archer')),
-      userOnProcess(suite.knex, world.processId, 'WRITE', named('Bob', 'Baker')),
-      userOnProcess(suite.knex, world.processId, 'ADMIN', named('Ada', 'Admin')),
-    ]);
-    spanNodeId = await addNode(world.token, world.processId, {
-      name: 'Entities',
-      activityType: 'SPAN',
-      requiresAcceptance: true,
-      x: 300,
-      y: 100,
-    });
-    await addEdges(world.token, [await uploadNodeOf(world.token, world.processId), spanNodeId]);
-    personTypeId = await addTagType(world.token, spanNodeId, {
-      name: 'Person',
-      backgroundColor: '#f8d7da',
-      textColor: '#58151c',
-    });
-    docs.ann = await addTextDocument(world.token, world.processId, `ann-${suffix}.txt`, TEXT);
-    docs.bob = await addTextDocument(world.token, world.processId, `bob-${suffix}.txt`, TEXT);
+    ({ ann, bob, admin, spanNodeId, personTypeId } = await writersWorld(
+      suite.knex,
+      world.token,
+      world.processId,
+      suffix,
+    ));
+    docs.ann = await addTextDocument(world.token, world.processId, `ann-${suffix}.txt`, WRITERS_TEXT);
+    docs.bob = await addTextDocument(world.token, world.processId, `bob-${suffix}.txt`, WRITERS_TEXT);
     for (const topic of TOPICS)
-      docs[topic] = await addTextDocument(world.token, world.processId, `${topic}.txt`, topicText(topic));
+      docs[topic] = await addTextDocument(world.token, world.processId, `${topic}.txt`, ragTopicText(topic));
     for (const id of Object.values(docs)) await spanStepIs(id, 'WAITING');
   });
 
   afterAll(() => world?.knex.destroy());
 
   it('two writers label and complete their documents, one with a lunch break; all ten end DONE', async () => {
-    const annPage = await writerPage(ann);
-    await openAndStart(annPage, world.processId, docs.ann);
-    await label(annPage, 'Anna', 1);
-    await work(annPage, 3);
-    await shotOf(annPage, '01-writer-workspace');
-    await completeAndLeave(annPage, () => spanStepIs(docs.ann, 'DONE'));
-
-    const bobPage = await writerPage(bob);
-    await openAndStart(bobPage, world.processId, docs.bob);
-    await label(bobPage, 'Jan', 1);
-    await work(bobPage, 4);
-    await takeBreak(bobPage, BREAK_MS);
-    await label(bobPage, 'Warsaw', 2);
-    await work(bobPage, 3);
-    await completeAndLeave(bobPage, () => spanStepIs(docs.bob, 'DONE'));
+    await writersWork({
+      pages: { ann: await writerPage(ann), bob: await writerPage(bob) },
+      processId: world.processId,
+      docs: { ann: docs.ann, bob: docs.bob },
+      personTypeId,
+      done: (id) => spanStepIs(id, 'DONE'),
+      shoot: (page) => shotOf(page, '01-writer-workspace'),
+    });
 
     // The other eight through the API (start working, complete); then the admin accepts all ten.
     for (const topic of TOPICS) {
@@ -195,78 +150,34 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
       await stepAction(step.id, 'complete');
     }
     for (const id of Object.values(docs)) await stepAction((await spanStep(id))!.id, 'accept');
-    await eventually(
-      'the ten documents DONE',
-      async () => {
-        const rows = await suite
-          .knex('documents')
-          .whereIn('id', Object.values(docs))
-          .where('status', 'DONE')
-          .count({ n: '*' });
-        return Number(rows[0].n) === 10;
-      },
-      120000,
-    );
+    await documentsDone(suite.knex, Object.values(docs));
   });
 
   /** The process admin's page (browser zone Europe/Warsaw, the journey's language), kept through the tests. */
   let page: Page;
 
   it('the admin turns RAG on, asks, sees the matched document and chunk, and follows it into the workspace', async () => {
-    const context = await suite.browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      timezoneId: STATISTICS_ZONE,
-    });
-    suite.contexts.push(context);
-    page = await context.newPage();
-    page.setDefaultTimeout(15000);
-    await signIn(page, admin.login, admin.password);
-    await page.waitForURL(/\/entity\/process$/);
+    page = await signedInPage(suite.browser, suite.contexts, admin, { timezoneId: STATISTICS_ZONE });
     if (lang === 'pl') await chooseLanguage(page, 'pl');
 
-    await page.goto(`${BASE_URL}/entity/process/${world.processId}/rag`);
-    await page.getByTestId('rag-off').getByText(t.ragOff).waitFor();
-    await shotOf(page, '02-rag-off');
-    await page.getByTestId('rag-enable').click();
-    await page.getByTestId('rag-off').waitFor({ state: 'detached' });
-    await eventually(
-      'the ten documents indexed',
-      async () => {
-        const rows = await suite
-          .knex('rag_chunks')
-          .where('process_id', world.processId)
-          .countDistinct({ n: 'document_id' });
-        return Number(rows[0].n) === 10;
-      },
-      120000,
+    await enableRagFromNotice(page, suite.knex, world.processId, t.ragOff, 10, () =>
+      shotOf(page, '02-rag-off'),
     );
     await page.getByTestId('rag-page').getByRole('heading', { name: t.ragTitle }).waitFor();
 
-    await askRag(page, QUESTION);
+    await askRag(page, RAG_QUESTION);
+    await page.getByTestId('rag-response').filter({ hasText: 'Wojciech Tarnowski' }).waitFor();
     const answer = (await page.getByTestId('rag-response').textContent()) ?? '';
-    expect(answer).toContain(QUESTION);
+    expect(answer).toContain(RAG_QUESTION);
     expect(answer).toContain('Wojciech Tarnowski');
     const first = page.getByTestId('rag-match').first();
-    expect(await first.getAttribute('data-document-id')).toBe(String(docs[ANSWER_TOPIC]));
-    expect(await first.getByTestId('rag-match-filename').textContent()).toBe(`${ANSWER_TOPIC}.txt`);
+    expect(await first.getAttribute('data-document-id')).toBe(String(docs[RAG_ANSWER_TOPIC]));
+    expect(await first.getByTestId('rag-match-filename').textContent()).toBe(`${RAG_ANSWER_TOPIC}.txt`);
     const chunk = first.getByTestId('rag-chunk').first();
     expect(await chunk.getByTestId('rag-chunk-score').textContent()).toBe(`${t.score} 1.00`);
-    const start = Number(await chunk.getAttribute('data-start'));
-    const end = Number(await chunk.getAttribute('data-end'));
-    const chunkText = topicText(ANSWER_TOPIC).slice(start, end);
-    expect(chunkText).toContain(FACT);
     await shotOf(page, '03-rag-answer');
-
-    await chunk.click();
-    await page.waitForURL(
-      `${BASE_URL}/entity/process/${world.processId}/document/${docs[ANSWER_TOPIC]}?start=${start}&end=${end}`,
-    );
-    await page.getByTestId('document-text').waitFor();
-    const seen = await eventually('the chunk highlighted in view', async () => {
-      const h = await highlighted(page);
-      return h.texts.length === 1 && h.inView ? h : undefined;
-    });
-    expect(seen.texts).toEqual([chunkText]);
+    // The chunk holds the fact; it opens the workspace at its range, highlighted in view.
+    await followChunk(page, chunk, world.processId, docs[RAG_ANSWER_TOPIC], ragTopicText(RAG_ANSWER_TOPIC));
     await shotOf(page, '04-rag-chunk-in-workspace');
   });
 
@@ -290,12 +201,8 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
 
     await page.getByTestId('statistics-tab-TAG_USAGE').click();
     expect(await page.getByTestId('statistics-tab-TAG_USAGE').textContent()).toBe(t.tagsTab);
-    const tagRow = (u: BuiltUser) =>
-      page.locator(`[data-testid="tags-row"][data-node-id="${spanNodeId}"][data-user-id="${u.id}"]`);
-    await tagRow(bob).waitFor();
-    expect(await tagRow(ann).getAttribute('data-tags')).toBe('1');
-    expect(await tagRow(bob).getAttribute('data-tags')).toBe('2');
-    expect(await page.getByTestId('tags-by-node-chart').getAttribute('data-total')).toBe('3');
+    // One tag of Ann, two of Bob, three on the node.
+    expect(await writersTagFigures(page, spanNodeId, { ann, bob })).toEqual(['1', '2', '3']);
     await shotOf(page, '06-statistics-tags');
 
     await page.getByTestId('statistics-tab-NODE_ACTIVITY').click();
@@ -314,6 +221,7 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
     expect(await settledValue(listed, newestFirst.slice(0, 5))).toEqual(newestFirst.slice(0, 5));
     await page.getByTestId('activity-documents-pager-next').click();
     expect(await settledValue(listed, newestFirst.slice(5))).toEqual(newestFirst.slice(5));
+    expect(await page.getByTestId('activity-documents-pager-2').getAttribute('aria-current')).toBe('page');
     await shotOf(page, '07-statistics-node-activity');
     await page.locator(`[data-testid="activity-document-link"][data-document-id="${docs.bob}"]`).click();
     await page.waitForURL(`${BASE_URL}/entity/process/${world.processId}/document/${docs.bob}`);
@@ -349,7 +257,7 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
       ['Person', 'Jan'],
       ['Person', 'Warsaw'],
     ]);
-    expect(tagsOf(docs[ANSWER_TOPIC])).toEqual([]);
+    expect(tagsOf(docs[RAG_ANSWER_TOPIC])).toEqual([]);
 
     const conll = await downloadExport(page, 'conll');
     expect(conll.name.endsWith('.conll')).toBe(true);

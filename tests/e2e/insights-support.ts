@@ -5,11 +5,17 @@
  * question and the workspace's address-range highlight, and a download from a node panel's Export section.
  */
 import fs from 'node:fs';
+import type { Knex } from 'knex';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { eventually } from '../support/eventually';
 import { textRangeBox } from './text-range';
-import { BASE_URL, signIn } from './support';
+import { addEdges, addNode, addTagType, api, BASE_URL, signIn, uploadNodeOf, userOnProcess } from './support';
 
 export const MINUTE = 60_000;
+/** The writers' documents' text. */
+export const WRITERS_TEXT = 'Anna met Jan in Warsaw.\n';
+/** The second writer's lunch: longer than the 60 s idle timer. */
+export const LUNCH_MS = 65 * MINUTE;
 /** The zone the statistics are read in. */
 export const STATISTICS_ZONE = 'Europe/Warsaw';
 
@@ -51,6 +57,75 @@ export async function takeBreak(page: Page, ms: number): Promise<void> {
   await page.locator('[data-testid="work-clock"][data-idle="true"]').waitFor();
   await page.mouse.move(500, 500);
   await page.locator('[data-testid="work-clock"][data-idle="false"]').waitFor();
+}
+
+/**
+ * Writers Ann and Bob (WRITE) and an admin Ada (ADMIN) on the process, named with `suffix`, and an Entities
+ * SPAN node after the upload node (with acceptance: the writer's Complete is then the step's primary button,
+ * Accept is the admin's) whose selectable label is Person.
+ */
+export async function writersWorld(knex: Knex, token: string, processId: number, suffix: string) {
+  const named = (first: string, last: string) => ({ firstName: `${first} ${suffix}`, lastName: last });
+  const [ann, bob, admin] = await Promise.all([
+    userOnProcess(knex, processId, 'WRITE', named('Ann', 'Archer')),
+    userOnProcess(knex, processId, 'WRITE', named('Bob', 'Baker')),
+    userOnProcess(knex, processId, 'ADMIN', named('Ada', 'Admin')),
+  ]);
+  const spanNodeId = await addNode(token, processId, {
+    name: 'Entities',
+    activityType: 'SPAN',
+    requiresAcceptance: true,
+    x: 300,
+    y: 100,
+  });
+  await addEdges(token, [await uploadNodeOf(token, processId), spanNodeId]);
+  const personTypeId = await addTagType(token, spanNodeId, {
+    name: 'Person',
+    backgroundColor: '#f8d7da',
+    textColor: '#58151c',
+  });
+  return { ann, bob, admin, spanNodeId, personTypeId };
+}
+
+/** The document's step on the node (from the API's document state), if it has one. */
+export async function stepOnNode(token: string, documentId: number, nodeId: number) {
+  const state = await api<{ steps: { id: number; status: string; nodeId: number }[] }>(
+    token,
+    `/api/v2/document/${documentId}/state`,
+  );
+  return state.steps.find((s) => s.nodeId === nodeId);
+}
+
+/**
+ * The two writers' work on their documents (WRITERS_TEXT), each on its page with a fake clock: Ann labels
+ * "Anna" and works three minutes; Bob labels "Jan", works four, takes the lunch break, labels "Warsaw" and
+ * works three more; each completes the step (`done` waits for it) and leaves. `shoot` sees Ann's page before
+ * she completes.
+ */
+export async function writersWork(w: {
+  pages: { ann: Page; bob: Page };
+  processId: number;
+  docs: { ann: number; bob: number };
+  personTypeId: number;
+  done: (documentId: number) => Promise<unknown>;
+  shoot?: (page: Page) => Promise<void>;
+}): Promise<void> {
+  const label = (page: Page, word: string, count: number) =>
+    labelWord(page, WRITERS_TEXT, word, w.personTypeId, count);
+  const { ann, bob } = w.pages;
+  await openAndStart(ann, w.processId, w.docs.ann);
+  await label(ann, 'Anna', 1);
+  await work(ann, 3);
+  await w.shoot?.(ann);
+  await completeAndLeave(ann, () => w.done(w.docs.ann));
+
+  await openAndStart(bob, w.processId, w.docs.bob);
+  await label(bob, 'Jan', 1);
+  await work(bob, 4);
+  await takeBreak(bob, LUNCH_MS);
+  await label(bob, 'Warsaw', 2);
+  await work(bob, 3);
+  await completeAndLeave(bob, () => w.done(w.docs.bob));
 }
 
 const selectedRow = (page: Page) => page.locator('[data-testid="step-row"][data-selected="true"]');
@@ -117,11 +192,128 @@ export async function openStatistics(
   return page;
 }
 
+/**
+ * The Tags tab's figures of the writers' work, once Bob's row is there: Ann's and Bob's tags on the node and
+ * the node's total in the chart.
+ */
+export async function writersTagFigures(
+  page: Page,
+  nodeId: number,
+  writers: { ann: { id: number }; bob: { id: number } },
+): Promise<(string | null)[]> {
+  const row = (u: { id: number }) =>
+    page.locator(`[data-testid="tags-row"][data-node-id="${nodeId}"][data-user-id="${u.id}"]`);
+  await row(writers.bob).waitFor();
+  return [
+    await row(writers.ann).getAttribute('data-tags'),
+    await row(writers.bob).getAttribute('data-tags'),
+    await page.getByTestId('tags-by-node-chart').getAttribute('data-total'),
+  ];
+}
+
 /** The documents-per-row and tags-per-row figures of the node's rows on the Node Activity tab. */
 export const activityCounts = (rows: Locator): Promise<number[][]> =>
   rows.evaluateAll((els) =>
     els.map((r) => [Number(r.getAttribute('data-documents')), Number(r.getAttribute('data-tags'))]),
   );
+
+export const RAG_FACT =
+  'The lighthouse keeper of Port Ellery is Wojciech Tarnowski, who has tended the lamp since 1987.';
+export const RAG_QUESTION = 'Who is the lighthouse keeper of Port Ellery?';
+export const RAG_TOPICS = [
+  'orchard',
+  'violin',
+  'glacier',
+  'bakery',
+  'harbour',
+  'telescope',
+  'marathon',
+  'library',
+  'volcano',
+  'tramway',
+];
+/** The document holding the answer, far down its text (the link must scroll to it). */
+export const RAG_ANSWER_TOPIC = 'harbour';
+
+/** The text of a topic's document: a few notes, or forty with the fact near the end for the answer's topic. */
+export function ragTopicText(topic: string): string {
+  const lines = Array.from(
+    { length: topic === RAG_ANSWER_TOPIC ? 40 : 6 },
+    (_, k) =>
+      `Entry ${k + 1} of the ${topic} notes: the ${topic} committee met and filed report ${topic}-${k + 1}.`,
+  );
+  if (topic === RAG_ANSWER_TOPIC) lines.splice(36, 0, RAG_FACT);
+  return lines.join('\n\n');
+}
+
+/** Waits (up to two minutes) until all the documents are DONE. */
+export const documentsDone = (knex: Knex, ids: number[]) =>
+  eventually(
+    `the ${ids.length} documents DONE`,
+    async () => {
+      const rows = await knex('documents').whereIn('id', ids).where('status', 'DONE').count({ n: '*' });
+      return Number(rows[0].n) === ids.length;
+    },
+    120000,
+  );
+
+/**
+ * Turns the process's RAG on from the RAG screen's notice (`offText`; `onNotice` sees it first) and waits (up
+ * to two minutes) until `count` documents are indexed.
+ */
+export async function enableRagFromNotice(
+  page: Page,
+  knex: Knex,
+  processId: number,
+  offText: string,
+  count: number,
+  onNotice?: () => Promise<void>,
+): Promise<void> {
+  await page.goto(`${BASE_URL}/entity/process/${processId}/rag`);
+  await page.getByTestId('rag-off').getByText(offText).waitFor();
+  await onNotice?.();
+  await page.getByTestId('rag-enable').click();
+  await page.getByTestId('rag-off').waitFor({ state: 'detached' });
+  await eventually(
+    `${count} documents indexed`,
+    async () => {
+      const rows = await knex('rag_chunks')
+        .where('process_id', processId)
+        .countDistinct({ n: 'document_id' });
+      return Number(rows[0].n) === count;
+    },
+    120000,
+  );
+}
+
+/**
+ * Clicks a matched chunk of the document `text` (which holds the fact) and checks that the workspace opens at
+ * its range with that range highlighted in view; the chunk's text.
+ */
+export async function followChunk(
+  page: Page,
+  chunk: Locator,
+  processId: number,
+  documentId: number,
+  text: string,
+): Promise<string> {
+  const start = Number(await chunk.getAttribute('data-start'));
+  const end = Number(await chunk.getAttribute('data-end'));
+  const chunkText = text.slice(start, end);
+  if (!chunkText.includes(RAG_FACT)) throw new Error(`the chunk ${start}..${end} misses the fact`);
+  await chunk.click();
+  await page.waitForURL(
+    `${BASE_URL}/entity/process/${processId}/document/${documentId}?start=${start}&end=${end}`,
+  );
+  await page.getByTestId('document-text').waitFor();
+  const seen = await eventually('the chunk highlighted in view', async () => {
+    const h = await highlighted(page);
+    return h.texts.length === 1 && h.inView ? h : undefined;
+  });
+  if (JSON.stringify(seen.texts) !== JSON.stringify([chunkText]))
+    throw new Error(`highlighted ${JSON.stringify(seen.texts)}, not the chunk`);
+  return chunkText;
+}
 
 /** Asks the RAG screen a question with the stand-in's gpt-4o-mini. */
 export async function askRag(page: Page, question: string): Promise<void> {

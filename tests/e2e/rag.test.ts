@@ -11,7 +11,6 @@
  */
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { eventually } from '../support/eventually';
 import {
   addTextDocument,
   api,
@@ -26,35 +25,21 @@ import {
   userOnProcess,
 } from './support';
 import { buildUser } from '../support/harness';
-import { askRag, highlighted } from './insights-support';
+import {
+  askRag,
+  documentsDone,
+  enableRagFromNotice,
+  followChunk,
+  RAG_ANSWER_TOPIC,
+  RAG_QUESTION,
+  RAG_TOPICS,
+  ragTopicText,
+} from './insights-support';
 
-const FACT =
-  'The lighthouse keeper of Port Ellery is Wojciech Tarnowski, who has tended the lamp since 1987.';
-const QUESTION = 'Who is the lighthouse keeper of Port Ellery?';
-const TOPICS = [
-  'orchard',
-  'violin',
-  'glacier',
-  'bakery',
-  'harbour',
-  'telescope',
-  'marathon',
-  'library',
-  'volcano',
-  'tramway',
-];
-/** The document holding the answer, far down its text (the link must scroll to it). */
-const ANSWER_TOPIC = 'harbour';
-
-function documentText(topic: string): string {
-  const filler = Array.from(
-    { length: topic === ANSWER_TOPIC ? 40 : 6 },
-    (_, k) =>
-      `Entry ${k + 1} of the ${topic} notes: the ${topic} committee met and filed report ${topic}-${k + 1}.`,
-  );
-  if (topic === ANSWER_TOPIC) filler.splice(36, 0, FACT);
-  return filler.join('\n\n');
-}
+const QUESTION = RAG_QUESTION;
+const TOPICS = RAG_TOPICS;
+const ANSWER_TOPIC = RAG_ANSWER_TOPIC;
+const documentText = ragTopicText;
 
 describe('RAG query and template screens in Chromium', () => {
   const suite = browserSuite();
@@ -78,41 +63,22 @@ describe('RAG query and template screens in Chromium', () => {
     processId = await createProcess(token, processName);
     for (const topic of TOPICS)
       docs[topic] = await addTextDocument(token, processId, `${topic}.txt`, documentText(topic));
-    await eventually(
-      'the ten documents DONE',
-      async () => {
-        const rows = await suite
-          .knex('documents')
-          .whereIn('id', Object.values(docs))
-          .where('status', 'DONE')
-          .count({ n: '*' });
-        return Number(rows[0].n) === TOPICS.length;
-      },
-      120000,
-    );
+    await documentsDone(suite.knex, Object.values(docs));
     await page.reload();
     const row = page.getByTestId('process-row').filter({ hasText: processName });
     await row.waitFor();
     expect(await row.getByTestId('process-action-rag').count()).toBe(0);
 
     // The administrator turns RAG on from the screen's notice: the DONE documents are indexed.
-    await page.goto(`${BASE_URL}/entity/process/${processId}/rag`);
-    await page.getByTestId('rag-off').getByText('RAG is not enabled for this Sphere.').waitFor();
-    await page.getByTestId('rag-enable').click();
-    await page.getByTestId('rag-off').waitFor({ state: 'detached' });
+    await enableRagFromNotice(
+      page,
+      suite.knex,
+      processId,
+      'RAG is not enabled for this Sphere.',
+      TOPICS.length,
+    );
     const enabled = await api<{ isRagEnabled: boolean }>(token, `/api/processes/${processId}`);
     expect(enabled.isRagEnabled).toBe(true);
-    await eventually(
-      'the ten documents indexed',
-      async () => {
-        const rows = await suite
-          .knex('rag_chunks')
-          .where('process_id', processId)
-          .countDistinct({ n: 'document_id' });
-        return Number(rows[0].n) === TOPICS.length;
-      },
-      120000,
-    );
 
     // The RAG row action is there (rag profile on, the Sphere's RAG on).
     await page.goto(`${BASE_URL}/entity/process`);
@@ -162,22 +128,9 @@ describe('RAG query and template screens in Chromium', () => {
     expect(await passage.locator('mark').allTextContents()).toEqual(
       expect.arrayContaining(['lighthouse', 'keeper', 'Port', 'Ellery']),
     );
-    const start = Number(await chunk.getAttribute('data-start'));
-    const end = Number(await chunk.getAttribute('data-end'));
-    const chunkText = documentText(ANSWER_TOPIC).slice(start, end);
-    expect(chunkText).toContain(FACT);
     await shot(page, '110-rag-query');
-
-    await chunk.click();
-    await page.waitForURL(
-      `${BASE_URL}/entity/process/${processId}/document/${docs[ANSWER_TOPIC]}?start=${start}&end=${end}`,
-    );
-    await page.getByTestId('document-text').waitFor();
-    const seen = await eventually('the chunk highlighted in view', async () => {
-      const h = await highlighted(page);
-      return h.texts.length === 1 && h.inView ? h : undefined;
-    });
-    expect(seen.texts).toEqual([chunkText]);
+    // The chunk holds the fact; it opens the workspace at its range, highlighted in view.
+    await followChunk(page, chunk, processId, docs[ANSWER_TOPIC], documentText(ANSWER_TOPIC));
     await shot(page, '111-rag-chunk-in-workspace');
   });
 

@@ -17,23 +17,21 @@ import { eventuallyMatches } from '../support/eventually';
 import type { BuiltUser } from '../support/harness';
 import {
   activityCounts,
-  completeAndLeave,
   dotted,
-  labelWord,
+  LUNCH_MS,
   MINUTE,
-  openAndStart,
   openStatistics,
   pageWithClock,
   STATISTICS_ZONE,
-  takeBreak,
-  work,
+  stepOnNode,
+  WRITERS_TEXT,
+  writersTagFigures,
+  writersWork,
+  writersWorld,
   zoneDay,
   type StatisticsTab,
 } from './insights-support';
 import {
-  addEdges,
-  addNode,
-  addTagType,
   addTextDocument,
   api,
   BASE_URL,
@@ -42,21 +40,13 @@ import {
   e2eWorld,
   horizontalOverflow,
   shot,
-  signIn,
+  settledValue,
   signedInPage,
-  uploadNodeOf,
-  userOnProcess,
   type E2eWorld,
 } from './support';
 
-interface StateView {
-  steps: { id: number; status: string; nodeId: number }[];
-}
-
-const TEXT = 'Anna met Jan in Warsaw.\n';
+const TEXT = WRITERS_TEXT;
 const ZONE = STATISTICS_ZONE;
-/** The second writer's lunch: longer than the 60 s idle timer. */
-const BREAK_MS = 65 * MINUTE;
 
 describe('statistics screen in Chromium', () => {
   const suite = browserSuite();
@@ -72,8 +62,7 @@ describe('statistics screen in Chromium', () => {
   const today = zoneDay(new Date());
   const yesterday = zoneDay(new Date(Date.now() - 86_400_000));
 
-  const stateOf = (id: number) => api<StateView>(world.token, `/api/v2/document/${id}/state`);
-  const spanStep = async (id: number) => (await stateOf(id)).steps.find((s) => s.nodeId === spanNodeId);
+  const spanStep = (id: number) => stepOnNode(world.token, id, spanNodeId);
   const statisticsUrl = () => `${BASE_URL}/entity/process/${world.processId}/statistics`;
 
   const workTime = () =>
@@ -90,7 +79,6 @@ describe('statistics screen in Chromium', () => {
   const secondsOf = (a: WorkTimerAnswer, userId: number) =>
     a.days.filter((d) => d.userId === userId).reduce((sum, d) => sum + d.seconds, 0);
 
-  const label = (page: Page, word: string, count: number) => labelWord(page, TEXT, word, personTypeId, count);
   const stepDone = (documentId: number) =>
     eventuallyMatches(
       () => spanStep(documentId),
@@ -100,24 +88,12 @@ describe('statistics screen in Chromium', () => {
 
   beforeAll(async () => {
     world = await e2eWorld(`Statistics E2E ${suffix}`);
-    const named = (first: string, last: string) => ({ firstName: `${first} ${suffix}`, lastName: last });
-    [ann, bob, admin] = await Promise.all([
-      userOnProcess(suite.knex, world.processId, 'WRITE', named('Ann', 'Archer')),
-      userOnProcess(suite.knex, world.processId, 'WRITE', named('Bob', 'Baker')),
-      userOnProcess(suite.knex, world.processId, 'ADMIN', named('Ada', 'Admin')),
-    ]);
-    spanNodeId = await addNode(world.token, world.processId, {
-      name: 'Entities',
-      activityType: 'SPAN',
-      // the writer's Complete is then the step's primary button (Accept is the admin's)
-      requiresAcceptance: true,
-    });
-    await addEdges(world.token, [await uploadNodeOf(world.token, world.processId), spanNodeId]);
-    personTypeId = await addTagType(world.token, spanNodeId, {
-      name: 'Person',
-      backgroundColor: '#f8d7da',
-      textColor: '#58151c',
-    });
+    ({ ann, bob, admin, spanNodeId, personTypeId } = await writersWorld(
+      suite.knex,
+      world.token,
+      world.processId,
+      suffix,
+    ));
     docs.ann = await addTextDocument(world.token, world.processId, `ann-${suffix}.txt`, TEXT);
     docs.bob = await addTextDocument(world.token, world.processId, `bob-${suffix}.txt`, TEXT);
     for (const id of [docs.ann, docs.bob])
@@ -131,21 +107,16 @@ describe('statistics screen in Chromium', () => {
   afterAll(() => world?.knex.destroy());
 
   it('records two writers working in the workspace, the lunch break left out', async () => {
-    const annPage = await pageWithClock(suite.browser, suite.contexts, ann, 3 * 60 * MINUTE);
-    await openAndStart(annPage, world.processId, docs.ann);
-    await label(annPage, 'Anna', 1);
-    await work(annPage, 3);
-    await completeAndLeave(annPage, () => stepDone(docs.ann));
-
-    const bobPage = await pageWithClock(suite.browser, suite.contexts, bob, 3 * 60 * MINUTE);
-    await openAndStart(bobPage, world.processId, docs.bob);
-    await label(bobPage, 'Jan', 1);
-    await work(bobPage, 4);
-    // Lunch: no input for longer than the idle timer.
-    await takeBreak(bobPage, BREAK_MS);
-    await label(bobPage, 'Warsaw', 2);
-    await work(bobPage, 3);
-    await completeAndLeave(bobPage, () => stepDone(docs.bob));
+    await writersWork({
+      pages: {
+        ann: await pageWithClock(suite.browser, suite.contexts, ann, 3 * 60 * MINUTE),
+        bob: await pageWithClock(suite.browser, suite.contexts, bob, 3 * 60 * MINUTE),
+      },
+      processId: world.processId,
+      docs,
+      personTypeId,
+      done: stepDone,
+    });
 
     // Both stretches of Bob's work are in, the break is not: 4 + 1 (the idle minute) + 3 minutes and a bit.
     const answer = await eventuallyMatches(
@@ -164,29 +135,21 @@ describe('statistics screen in Chromium', () => {
 
   /** The statistics screen at a tab, over yesterday and today. */
   async function openAt(tab: StatisticsTab) {
-    if (!adminPage) {
-      const context = await suite.browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        timezoneId: ZONE,
-      });
-      suite.contexts.push(context);
-      adminPage = await context.newPage();
-      adminPage.setDefaultTimeout(15000);
-      await signIn(adminPage, admin.login, admin.password);
-      await adminPage.waitForURL(/\/entity\/process$/);
-    }
+    adminPage ??= await signedInPage(suite.browser, suite.contexts, admin, { timezoneId: ZONE });
     return openStatistics(adminPage, world.processId, tab, yesterday, today);
   }
 
   it('shows an admin the work time per user without the break, the sessions linking to the documents', async () => {
     const page = await openAt('WORK_TIMER');
     expect(await page.getByTestId('statistics-zone').textContent()).toContain(ZONE);
-    expect(await page.getByTestId('statistics-process').textContent()).toBe(`Statistics E2E ${suffix}`);
+    // the process's name arrives with its own query
+    const processName = () => page.getByTestId('statistics-process').textContent();
+    expect(await settledValue(processName, `Statistics E2E ${suffix}`)).toBe(`Statistics E2E ${suffix}`);
     await total(bob).waitFor();
     await total(ann).waitFor();
     const bobSeconds = Number(await total(bob).getAttribute('data-seconds'));
     expect(bobSeconds).toBeGreaterThanOrEqual(7 * 60);
-    expect(bobSeconds).toBeLessThan(BREAK_MS / 1000);
+    expect(bobSeconds).toBeLessThan(LUNCH_MS / 1000);
     const hm = (await total(bob).getByTestId('work-time-total-time').textContent())!;
     expect(hm).toMatch(/^0:(0[7-9]|1[01])$/);
     expect(await total(bob).textContent()).toContain(`Bob ${suffix} Baker`);
@@ -217,10 +180,7 @@ describe('statistics screen in Chromium', () => {
     const page = await openAt('TAG_USAGE');
     const tagRow = (u: BuiltUser) =>
       page.locator(`[data-testid="tags-row"][data-node-id="${spanNodeId}"][data-user-id="${u.id}"]`);
-    await tagRow(bob).waitFor();
-    expect(await tagRow(ann).getAttribute('data-tags')).toBe('1');
-    expect(await tagRow(bob).getAttribute('data-tags')).toBe('2');
-    expect(await page.getByTestId('tags-by-node-chart').getAttribute('data-total')).toBe('3');
+    expect(await writersTagFigures(page, spanNodeId, { ann, bob })).toEqual(['1', '2', '3']);
     await shot(page, '81-statistics-tags');
     await page.getByTestId('statistics-users').click();
     await page.locator(`[data-testid="statistics-users-option"][data-id="${bob.id}"]`).check();

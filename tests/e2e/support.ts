@@ -2,7 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { buildUser, type BuiltUser } from '../support/harness';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
@@ -132,15 +139,16 @@ export async function tokenFor(username: string, password: string): Promise<stri
 export const apiToken = (): Promise<string> => tokenFor('admin', 'admin');
 
 /**
- * A page of a new browser context (1440x900, kept in `contexts` for the suite to close) on which the user has
- * signed in and reached the process list.
+ * A page of a new browser context (1440x900 and `options`, kept in `contexts` for the suite to close) on which the
+ * user has signed in and reached the process list.
  */
 export async function signedInPage(
   browser: Browser,
   contexts: BrowserContext[],
   user: { login: string; password: string },
+  options: BrowserContextOptions = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
