@@ -60,6 +60,36 @@ export async function documentUtterances(knex: Knex, documentId: number): Promis
   return knex('utterances').where('document_id', documentId).orderBy('id').select(UTTERANCE_COLUMNS);
 }
 
+/** The utterances of the document among `ids` (ids of other documents are left out). */
+export async function utterancesById(
+  knex: Knex,
+  documentId: number,
+  ids: readonly number[],
+): Promise<UtteranceRow[]> {
+  if (!ids.length) return [];
+  return knex('utterances')
+    .where('document_id', documentId)
+    .whereIn('id', [...ids])
+    .orderBy('id')
+    .select(UTTERANCE_COLUMNS);
+}
+
+/** The utterances of the document that hold any of the tokens (tokens of other documents are left out). */
+export async function utteranceIdsOfTokens(
+  knex: Knex,
+  documentId: number,
+  tokenIds: readonly number[],
+): Promise<number[]> {
+  if (!tokenIds.length) return [];
+  const ids: (number | string)[] = await knex('utterance_tokens as t')
+    .join('utterances as u', 'u.id', 't.utterance_id')
+    .where('u.document_id', documentId)
+    .whereIn('t.id', [...tokenIds])
+    .distinct()
+    .pluck('u.id');
+  return ids.map(Number);
+}
+
 /** True when the document has a transcript. */
 export async function hasUtterances(knex: Knex, documentId: number): Promise<boolean> {
   return Boolean(await knex('utterances').where('document_id', documentId).first('id'));
