@@ -69,6 +69,8 @@ export interface SpeechBenchResults {
   tokenEditRunsMs?: number[];
   /** The PUT's own time (request sent to answer read), median. */
   tokenEditPutMedianMs?: number;
+  /** The PUT's own time of each edit, in the order of `tokenEditRunsMs`. */
+  tokenEditPutRunsMs?: number[];
   sizes?: { seconds: number; utterances: number; tokens: number; wavMb: number };
   /** The figures measured (BENCH_SPEECH_FIGURES, all by default). */
   figures?: string[];

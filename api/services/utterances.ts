@@ -14,8 +14,7 @@ import { HttpError } from '../errors';
 import { nextIds } from '../../db/queries/bulk';
 import {
   documentUtterances,
-  utteranceIdsOfTokens,
-  utterancesById,
+  utteranceNeighbourhood,
   utteranceTokens,
   type TokenRow,
   type UtteranceRow,
@@ -110,18 +109,20 @@ const tokenState = (t: TokenRow): TokenState => ({
 
 /**
  * The part of a document's transcript read so far inside the write's transaction (under the document's
- * lock): utterances with all their tokens, read by id, by token, as neighbours, or all of them.
+ * lock): utterances with all their tokens. The core utterances are those asked for; each read brings their
+ * neighbours too (one statement for the utterances, one for the tokens), or the whole transcript.
  */
 class TranscriptSlice {
   private readonly utterances = new Map<number, UtteranceState>();
   private readonly tokens = new Map<number, TokenState>();
+  private readonly core = new Set<number>();
 
   constructor(
     private readonly trx: Knex.Transaction,
     private readonly documentId: number,
   ) {}
 
-  /** Reads the rows given (and their tokens) into the slice. */
+  /** Adds the rows given (and their tokens) to the slice. */
   private async add(rows: readonly UtteranceRow[]) {
     const fresh = rows.filter((u) => !this.utterances.has(u.id));
     if (!fresh.length) return;
@@ -146,21 +147,19 @@ class TranscriptSlice {
       });
   }
 
-  /** The document's utterances among `ids`, and those holding the tokens `tokenIds`. */
+  /** The document's utterances among `ids` and those holding the tokens `tokenIds`, with their neighbours. */
   async read(ids: readonly number[], tokenIds: readonly number[] = []) {
-    const byToken = await utteranceIdsOfTokens(
-      this.trx,
-      this.documentId,
-      tokenIds.filter((id) => id > 0 && !this.tokens.has(id)),
-    );
-    const wanted = [...new Set([...ids, ...byToken])].filter((id) => id > 0 && !this.utterances.has(id));
-    await this.add(await utterancesById(this.trx, this.documentId, wanted));
-  }
-
-  /** The neighbours (prevId, nextId) of the utterances read so far. */
-  async readNeighbours() {
-    const links = [...this.utterances.values()].flatMap((u) => [u.prevId, u.nextId]);
-    await this.read(links.filter((id): id is number => id !== null));
+    const wanted = new Set(ids.filter((id) => id > 0 && !this.core.has(id)));
+    const byToken: number[] = [];
+    for (const id of tokenIds) {
+      const t = id > 0 ? this.tokens.get(id) : undefined;
+      if (!t) {
+        if (id > 0) byToken.push(id);
+      } else if (!this.core.has(t.utteranceId)) wanted.add(t.utteranceId);
+    }
+    const rows = await utteranceNeighbourhood(this.trx, this.documentId, [...wanted], byToken);
+    for (const u of rows) if (u.core) this.core.add(u.id);
+    await this.add(rows);
   }
 
   /** The whole transcript. */
@@ -320,8 +319,8 @@ export async function writeTranscript(
     const { utteranceIds, tokenIds } = await allocate(trx, write);
     const patches = mapIds(write, utteranceIds, tokenIds);
     const createdUtterances = new Set(utteranceIds.values());
-    // what the write names: its utterances, those its tokens come from, and those it deletes tokens of
     const createdTokens = new Set(tokenIds.values());
+    // what the write names: its utterances, those its tokens come from, and those it deletes tokens of
     await slice.read(
       patches.map((p) => p.id).filter((id) => !createdUtterances.has(id)),
       [...patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id)), ...(write.deletedTokens ?? [])].filter(
@@ -332,7 +331,6 @@ export async function writeTranscript(
       ? 'document'
       : 'neighbourhood';
     if (scope === 'document') await slice.readAll();
-    else await slice.readNeighbours();
     const state = slice.state();
     const namesActor = createdUtterances.size > 0 || patches.some((p) => p.actor !== undefined);
     const result = planTranscriptWrite(

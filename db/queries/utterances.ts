@@ -60,34 +60,38 @@ export async function documentUtterances(knex: Knex, documentId: number): Promis
   return knex('utterances').where('document_id', documentId).orderBy('id').select(UTTERANCE_COLUMNS);
 }
 
-/** The utterances of the document among `ids` (ids of other documents are left out). */
-export async function utterancesById(
+/** An utterance of a write's neighbourhood: `core` when it was asked for, else a neighbour of one that was. */
+export interface NeighbourhoodRow extends UtteranceRow {
+  core: boolean;
+}
+
+/**
+ * The document's utterances among `ids` and those holding the tokens `tokenIds` (core), with their neighbours
+ * by prevId/nextId, in one statement (ids of other documents are left out).
+ */
+export async function utteranceNeighbourhood(
   knex: Knex,
   documentId: number,
   ids: readonly number[],
-): Promise<UtteranceRow[]> {
-  if (!ids.length) return [];
-  return knex('utterances')
-    .where('document_id', documentId)
-    .whereIn('id', [...ids])
-    .orderBy('id')
-    .select(UTTERANCE_COLUMNS);
-}
-
-/** The utterances of the document that hold any of the tokens (tokens of other documents are left out). */
-export async function utteranceIdsOfTokens(
-  knex: Knex,
-  documentId: number,
   tokenIds: readonly number[],
-): Promise<number[]> {
-  if (!tokenIds.length) return [];
-  const ids: (number | string)[] = await knex('utterance_tokens as t')
-    .join('utterances as u', 'u.id', 't.utterance_id')
-    .where('u.document_id', documentId)
-    .whereIn('t.id', [...tokenIds])
-    .distinct()
-    .pluck('u.id');
-  return ids.map(Number);
+): Promise<NeighbourhoodRow[]> {
+  if (!ids.length && !tokenIds.length) return [];
+  const { rows } = await knex.raw<{ rows: NeighbourhoodRow[] }>(
+    `with core as (
+       select u.id, u.prev_id, u.next_id from utterances u
+       where u.document_id = ?
+         and (u.id = any(?::bigint[])
+              or u.id in (select t.utterance_id from utterance_tokens t where t.id = any(?::bigint[])))
+     )
+     select u.id, u.document_id as "docId", u.actor, u.prev_id as "prevId", u.next_id as "nextId",
+            u.id in (select id from core) as core
+     from utterances u
+     where u.document_id = ?
+       and u.id in (select id from core union select prev_id from core union select next_id from core)
+     order by u.id`,
+    [documentId, [...ids], [...tokenIds], documentId],
+  );
+  return rows;
 }
 
 /** True when the document has a transcript. */
