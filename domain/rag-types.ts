@@ -1,8 +1,7 @@
 /** Payloads of RAG (issue 16 section 3; spec 3 sections 3 and 5) as the API, the web app and the tests see them. */
 
 /** Wildcards a RAG template must contain (spec 3 section 5). */
-export const RAG_INPUT_WILDCARD = '${process.rag.input}';
-export const RAG_DOCUMENTS_WILDCARD = '${process.rag.documents}';
+export { RAG_DOCUMENTS_WILDCARD, RAG_INPUT_WILDCARD } from './wildcards';
 
 /** `GET/PUT api/rag-templates`: the process's template (spec: id, processId, template, templateEditorState, active). */
 export interface RagTemplateDTO {

@@ -97,6 +97,9 @@ export interface NodeActivityRow {
   nodeIdTagCountMap: Record<string, number>;
 }
 
+/** The documents of a node activity cell are read from the documents list in pages of 5 (spec 3 section 7). */
+export const STATISTICS_DOCUMENTS_PAGE_SIZE = 5;
+
 export const NODE_ACTIVITY_DOC_IDS_LIMIT = 20;
 
 export interface NodeActivityAnswer {

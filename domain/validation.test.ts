@@ -17,6 +17,7 @@ import {
   textLengthRule,
   textPatternRule,
   urlRule,
+  pageSizeRule,
 } from './validation';
 
 const key = (v: { key: string } | null) => v?.key ?? null;
@@ -156,5 +157,12 @@ describe('input that would make a backtracking pattern crawl', () => {
     expect(key(colorRule('#abc'))).toBe('soaApp.processTag.colorInvalid');
     expect(key(colorRule('#' + 'a'.repeat(1_000_000)))).toBe('soaApp.processTag.colorInvalid');
     expect(key(colorRule('blue'))).toBe('soaApp.processTag.colorInvalid');
+  });
+});
+
+describe('page sizes', () => {
+  it('answers the pager sizes and the statistics documents size 5, nothing else', () => {
+    expect([5, 10, 20, 50].every(pageSizeRule)).toBe(true);
+    expect([0, 1, 7, 15, 100].some(pageSizeRule)).toBe(false);
   });
 });

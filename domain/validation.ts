@@ -9,6 +9,7 @@
  */
 import { temporalCron } from './cron';
 import { TEXT_LIMITS } from './limits';
+import { STATISTICS_DOCUMENTS_PAGE_SIZE } from './statistics-types';
 
 export type ConstraintCode = 'NotBlank' | 'Size' | 'Pattern' | 'Email' | 'NotUnique' | 'Match' | 'Required';
 
@@ -28,6 +29,8 @@ export const LIMITS = {
   password: { min: 4, max: 50 },
   text: { min: 3, max: 35 },
   pageSizes: [10, 20, 50] as const,
+  /** Sizes a list also answers that no pager offers: the statistics node activity's documents (spec 3 s. 7). */
+  fixedPageSizes: [STATISTICS_DOCUMENTS_PAGE_SIZE] as const,
   textFilterMin: 2,
 } as const;
 
@@ -204,7 +207,9 @@ export const identifierRule: Rule = (v) =>
 /** A cron pattern Temporal Schedules can run: every field parsed and in range (./cron.ts). */
 export const cronRule: Rule = (v) => (temporalCron(v) ? null : { code: 'Pattern', key: 'cronError' });
 
-export const pageSizeRule = (size: number): boolean => (LIMITS.pageSizes as readonly number[]).includes(size);
+export const pageSizeRule = (size: number): boolean =>
+  (LIMITS.pageSizes as readonly number[]).includes(size) ||
+  (LIMITS.fixedPageSizes as readonly number[]).includes(size);
 
 // --- password strength meter (spec 1 section 5) ---
 

@@ -30,9 +30,10 @@
  * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
  *   the rollups built by the triggers of migration 023) and times `POST api/statistics` of each type over a
  *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
- * BENCH_ONLY=workspace (the browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists,
- * BENCH_ONLY=speech, BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only
- * that part (its figures merged into the results file).
+ * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
+ * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only that part (its
+ * figures merged into the results file).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -101,12 +102,40 @@ async function main() {
   const knex = createKnex(pg.urlFor(db));
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
   let temporal: Awaited<typeof temporalPromise> | undefined;
+  /** The document engine against bare Temporal (scripts/bench-engine.ts), printed. */
+  const runEngine = async () => {
+    temporal = await temporalPromise;
+    const engine = await benchEngine({
+      databaseUrl: pg.urlFor(db),
+      temporalAddress: temporal.address,
+      workflowCode: (await bundlePromise).code,
+      filesDir,
+      roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
+      documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
+      rounds: sizeFromEnv('BENCH_ROUNDS', 3),
+    });
+    printEngineResults(engine);
+    console.log('');
+    return engine;
+  };
   try {
     await migrateAndSeed(pg.urlFor(db));
     const only = process.env.BENCH_ONLY;
-    const parts = ['workspace', 'lists', 'graph', 'speech', 'tracker', 'export', 'rag', 'statistics'];
+    const parts = [
+      'engine',
+      'workspace',
+      'lists',
+      'graph',
+      'speech',
+      'tracker',
+      'export',
+      'rag',
+      'statistics',
+    ];
     if (only && !parts.includes(only)) throw new Error(`BENCH_ONLY can only be ${parts.join(', ')}`);
-    // The API, domain, engine and lexicon parts (left out with BENCH_ONLY=workspace).
+    // The engine alone (BENCH_ONLY=engine).
+    const engineOnly = only === 'engine' ? await runEngine() : undefined;
+    // The API, domain, engine and lexicon parts (left out with any BENCH_ONLY).
     const engine = only
       ? undefined
       : await (async () => {
@@ -179,19 +208,7 @@ async function main() {
             for (let i = 0; i < 1000; i++) processMode(principal, i);
           });
 
-          temporal = await temporalPromise;
-          const bundle = await bundlePromise;
-          const engine = await benchEngine({
-            databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal!.address,
-            workflowCode: bundle.code,
-            filesDir,
-            roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
-            documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
-            rounds: sizeFromEnv('BENCH_ROUNDS', 3),
-          });
-          printEngineResults(engine);
-          console.log('');
+          const engine = await runEngine();
           // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process).
           spawnSync(
             path.join(ROOT, 'node_modules', '.bin', 'tsx'),
@@ -301,6 +318,7 @@ async function main() {
     // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
     mergeResults({
       ...(only ? {} : { date: now, api: apiResults, engine }),
+      ...(engineOnly ? { engine: { date: now, ...engineOnly } } : {}),
       ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
       ...(graph ? { graph: { date: now, ...graph } } : {}),
       ...(lists ? { lists: { date: now, ...lists } } : {}),

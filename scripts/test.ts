@@ -100,8 +100,9 @@ async function main(): Promise<number> {
       PORT: String(appPort),
       TEMPORAL_TASK_QUEUE: 'workbench-e2e',
       NODE_ENV: 'production',
-      // The API documentation is on, as an administrator who wants it runs the app (issue 15).
-      APP_PROFILES: 'dev,api-docs',
+      // The API documentation is on, as an administrator who wants it runs the app (issue 15); so is RAG
+      // (issue 16: the RAG row action and POST api/rag need the rag profile).
+      APP_PROFILES: 'dev,api-docs,rag',
       // The worker serves its Temporal metrics here; the API reads them into management/prometheus.
       WORKER_METRICS_PORT: String(await freePort()),
       // The suites share the database: this worker must not move their nodes' schedules to its queue.

@@ -25,12 +25,12 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
     const doc = await documentById(knex, id);
     if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
       throw unreachable(user, 'document');
-    return { user, id };
+    return { user, id, doc };
   };
 
   router.get('/api/v2/document/:id/state', async (ctx) => {
-    const { user, id } = await readable(ctx);
-    const state = await documentState(knex, id, user);
+    const { user, id, doc } = await readable(ctx);
+    const state = await documentState(knex, id, user, doc);
     if (!state) throw notFound('document');
     ctx.body = state;
   });

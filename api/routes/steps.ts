@@ -2,7 +2,8 @@
  * Step calls (spec 2 section 7, issue 4 section 2): start working (`POST /api/step/assign`), save blockedBy /
  * master (`PUT /api/steps`), the action buttons (`PUT /api/steps/{id}/complete|accept|activate|
  * cancel-acceptance|rerun`) and the rerun list of a FILE_PARSER node. Each action is authorized here with
- * domain/steps.ts and carried out by the document's workflow; the answer is the step as projected after it.
+ * domain/steps.ts and carried out by the document's workflow; the answer is the step as projected after it,
+ * with the document's state (`documentState`, as GET api/v2/document/{id}/state answers it).
  */
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -10,13 +11,14 @@ import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, unreachable } from '../auth';
 import { HttpError, notFound } from '../errors';
 import * as nodes from '../services/nodes';
+import { runStepAction } from '../services/step-actions';
 import {
+  findStepContext,
   findStepNode,
+  loadStepContext,
   rerunnableSteps,
-  runStepAction,
   stepDTO,
   stepToAssign,
-  loadStepContext,
 } from '../services/steps';
 import { body, idParam, pageQuery } from '../validate';
 import type { StepAction } from '../../domain/steps';
@@ -55,15 +57,16 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
   router.put('/api/steps', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, stepSave, 'step');
-    // WRITE on the step's node before anything of the step is read or answered (issue 9 finding 4); an
-    // unknown step answers like a step of a process the caller cannot reach.
+    // WRITE on the step's node before anything of the step is read or answered (issue 9 finding 4; the body's
+    // id is not checked by the gate); an unknown step answers like a step of a process the caller cannot reach.
     const stepNode = await findStepNode(knex, input.id);
     if (!stepNode) throw unreachable(user, 'step');
     assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'WRITE');
-    const { step } = await loadStepContext(knex, input.id);
+    const stepContext = await loadStepContext(knex, input.id);
+    const { step } = stepContext;
     let result: unknown = null;
     if (input.master === true && !step.master)
-      result = await runStepAction(deps, user, step.id, 'markMaster');
+      result = await runStepAction(deps, user, stepContext, 'markMaster');
     else if (input.master === false && step.master)
       throw new HttpError(400, {
         message: 'error.step.masterRequired',
@@ -95,10 +98,12 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
     const action = ACTION_PATHS[ctx.params.action];
     if (!action) throw notFound();
     const id = idParam(ctx.params.id);
-    const stepNode = await findStepNode(knex, id);
-    if (!stepNode) throw unreachable(user, 'step');
-    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'READ');
-    ctx.body = await runStepAction(deps, user, id, action);
+    // The gate has checked WRITE on the step's node before this handler: one read of the step serves the
+    // handler's own mode check and the action's authorization.
+    const stepContext = await findStepContext(knex, id);
+    if (!stepContext) throw unreachable(user, 'step');
+    assertNodeMode(user, stepContext.node.id, stepContext.node.processId, 'READ');
+    ctx.body = await runStepAction(deps, user, stepContext, action);
   });
 
   router.get('/api/steps/:id', async (ctx) => {

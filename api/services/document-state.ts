@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { documentAssignees } from '../../db/queries/document-assignees';
-import { documentById } from '../../db/queries/documents';
+import { documentById, type DocumentRow } from '../../db/queries/documents';
 import { userRef } from '../../db/queries/users';
 import type { AuthUser } from '../auth';
 import { selectedStep } from '../../domain/steps';
@@ -30,20 +30,24 @@ function brackets(steps: StepDTO[]): StepBracketDTO[] {
   return out;
 }
 
-/** The document with its steps and assignees, grouped as the workspace reads them. Null when missing. */
+/**
+ * The document with its steps and assignees, grouped as the workspace reads them. Null when missing. The
+ * document row, the steps and the assignees are read at once (the blocking user after, when there is one);
+ * a caller that has just read the row passes it.
+ */
 export async function documentState(
   knex: Knex,
   documentId: number,
   user: AuthUser,
+  row?: DocumentRow,
 ): Promise<DocumentStateDTO | null> {
-  const doc = await documentById(knex, documentId);
-  if (!doc) return null;
-  const [steps, assignees, blocker] = await Promise.all([
+  const [doc, steps, assignees] = await Promise.all([
+    row ?? documentById(knex, documentId),
     documentSteps(knex, documentId, user),
     documentAssignees(knex, documentId, 'login'),
-    doc.blockedById ? userRef(knex, doc.blockedById) : Promise.resolve(undefined),
   ]);
-  const blockedBy = blocker ?? null;
+  if (!doc) return null;
+  const blockedBy = (doc.blockedById ? await userRef(knex, doc.blockedById) : undefined) ?? null;
   const perNode: NodeStepsDTO[] = [];
   for (const s of steps) {
     const entry = perNode.find((e) => e.nodeDTO.id === s.nodeId);

@@ -1,8 +1,8 @@
 /**
- * Step actions of the API: read a step with its node and document from the projection, authorize the caller
+ * Steps in the API: read a step with its node and document from the projection, authorize the caller
  * with domain/steps.ts (403 for a missing mode, 409 with the rule's message for a refused transition), send
  * the action to `document-<id>` as an Update (which returns once the projection is written), and shape
- * steps as the spec's stepDTO.
+ * steps as the spec's stepDTO. The action as a whole (and its answer) is api/services/step-actions.ts.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -103,16 +103,26 @@ export async function findStepNode(
   return row ? { nodeId: row.nodeId, processId: row.processId } : undefined;
 }
 
-/** The step, its node and its document's block, in one read (the step view joins the document). */
-export async function loadStepContext(knex: Knex, stepId: number): Promise<StepContext> {
+/**
+ * The step, its node and its document's block, in one read (the step view joins the document); undefined
+ * for an unknown step.
+ */
+export async function findStepContext(knex: Knex, stepId: number): Promise<StepContext | undefined> {
   const view = await stepView(knex, stepId);
-  if (!view) throw notFound('step');
+  if (!view) return undefined;
   const { lastModifiedDate: _, ...step } = view.step;
   return {
     step,
     node: view.node,
     document: { id: step.documentId, processId: view.node.processId, blockedBy: view.documentBlockedBy },
   };
+}
+
+/** findStepContext, 404 for an unknown step. */
+export async function loadStepContext(knex: Knex, stepId: number): Promise<StepContext> {
+  const ctx = await findStepContext(knex, stepId);
+  if (!ctx) throw notFound('step');
+  return ctx;
 }
 
 /** 409 with the rule's message (`error.step.<code>` as the key the UI may translate). */
@@ -155,22 +165,6 @@ export async function sendStepAction(
       throw stepConflict({ code: 'noWorkflow', message: 'The document is not being processed' });
     throw err;
   }
-}
-
-/** Authorize from the projection, send the Update, answer the step as it is now. */
-export async function runStepAction(
-  deps: { knex: Knex; temporal: TemporalGateway },
-  user: AuthUser,
-  stepId: number,
-  action: StepAction,
-): Promise<StepDTO & { documentStatus: string }> {
-  const ctx = await loadStepContext(deps.knex, stepId);
-  const actor = authorizeStepAction(ctx, action, user);
-  const result = await sendStepAction(deps.temporal, ctx.step.documentId, action, {
-    stepId,
-    actor: { userId: actor.userId, login: user.login, nodeMode: actor.nodeMode },
-  });
-  return { ...(await stepDTO(deps.knex, stepId, user)), documentStatus: result.documentStatus };
 }
 
 /**

@@ -5,7 +5,11 @@
  * view) -> Entities (SPAN: the LABELING view). A WRITE user starts Proofread, fixes a word inline (saved after
  * a reload), splits one into two words, changes an utterance's actor with p, extracts tokens with e, marks a
  * word unclear through the editing menu, picks a hint, completes the step; then starts Entities and tags a
- * token through the label menu. The API is only used to set up and to check what was saved.
+ * token through the label menu. Undo and redo (Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y and the buttons) of the
+ * extraction, the actor change, the split and an inline fix, the server holding each state and a reload
+ * showing the undone transcript; in the span step an option added from the label menu tags a word at once,
+ * and Ctrl+Z / Ctrl+Shift+Z remove and bring back that tag. The API is only used to set up and to check what
+ * was saved.
  * A second suite uploads an espeak-ng recording into a process without a file parser node (Upload -> Spans), so
  * nothing recognizes it: its words are written to the database with known times (peaks are computed on the
  * first request, the stream plays): Space plays with the spoken word highlighted, and a drag on the waveform
@@ -92,7 +96,30 @@ describe('speech workspace in Chromium', () => {
   const tokenEl = (p: Page, value: string) =>
     p.locator('[data-testid="token"]').filter({ hasText: new RegExp(`^${value.replace(/[.?]/g, '\\$&')}$`) });
   const shownAsSaved = (p: Page) => shownWords(p, transcript);
+  /** The split of 'icecream.' on the server: its second word from the old end to the old end + 50 ms. */
+  async function splitSaved(what: string) {
+    const saved = await eventually(transcript, (l) => words(l)[0] === 'Hello world and ice cream.', what);
+    const cream = saved[0].tokens.find((t) => t.value === 'cream.')!;
+    expect([cream.tsStart, cream.tsEnd]).toEqual([1620, 1670]);
+    return cream;
+  }
   const idle = (p: Page) => p.locator('[data-testid="speech-workspace"][data-editing-mode="NONE"]').waitFor();
+  /**
+   * The hints menu stands inside the window beside the word, never over it: below it, or above it when there
+   * is no room below. Answers the side.
+   */
+  const hintsBesideWord = async (p: Page, value: string) => {
+    const word = (await tokenEl(p, value).boundingBox())!;
+    const menu = (await p.getByTestId('hints-menu').boundingBox())!;
+    const viewport = p.viewportSize()!;
+    const roomBelow = word.y + word.height + menu.height <= viewport.height;
+    expect({
+      below: menu.y >= word.y + word.height,
+      above: menu.y + menu.height <= word.y,
+      inside: menu.y >= 0 && menu.y + menu.height <= viewport.height,
+    }).toEqual({ below: roomBelow, above: !roomBelow, inside: true });
+    return roomBelow ? 'below' : 'above';
+  };
 
   beforeAll(async () => {
     knex = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 2 } });
@@ -196,13 +223,7 @@ describe('speech workspace in Chromium', () => {
     await tokenEl(page, 'icecream.').dblclick();
     await page.getByTestId('token-editor-input').fill('ice cream.');
     await page.getByTestId('token-editor-input').press('Enter');
-    const saved = await eventually(
-      transcript,
-      (l) => words(l)[0] === 'Hello world and ice cream.',
-      'the split is saved',
-    );
-    const cream = saved[0].tokens.find((t) => t.value === 'cream.')!;
-    expect([cream.tsStart, cream.tsEnd]).toEqual([1620, 1670]);
+    await splitSaved('the split is saved');
     await shownAsSaved(page);
   });
 
@@ -243,6 +264,87 @@ describe('speech workspace in Chromium', () => {
     await shownAsSaved(page);
   });
 
+  it('undoes and redoes the extraction, the actor change, the split and an inline fix on the server', async () => {
+    const undo = () => page.keyboard.press('Control+z');
+    const state = (l: UtteranceView[]) => ({ words: words(l), actors: l.map((u) => u.actor) });
+    const edited = state(await transcript());
+    const tokenIds = (await transcript()).map((u) => u.tokens.map((t) => t.id));
+    await idle(page);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await undo();
+    await eventually(
+      transcript,
+      (l) =>
+        JSON.stringify(words(l)) ===
+        JSON.stringify(['Hello world and ice cream.', 'We meet Anna in Warsaw today', 'Sounds grate']),
+      'the extraction is undone',
+    );
+    await shownAsSaved(page);
+    await page.getByTestId('speech-undo').click();
+    await eventually(transcript, (l) => l[2].actor === 'SPEAKER2', 'the actor change is undone');
+    await eventually(
+      () => page.getByTestId('utterance-actor').allTextContents(),
+      (a) => a[2] === 'Guest',
+      'the row shows the actor it had',
+    );
+    await undo();
+    await eventually(transcript, (l) => words(l)[0] === 'Hello world and icecream.', 'the split is undone');
+    await tokenEl(page, 'icecream.').waitFor();
+    await shot(page, '69-speech-undo');
+
+    // Redo: the split's second word comes back with its times (as a new token), then the actor, then the
+    // extraction.
+    await page.keyboard.press('Control+Shift+z');
+    const cream = await splitSaved('the split is redone');
+    expect(tokenIds.flat()).not.toContain(cream.id);
+    await page.keyboard.press('Control+y');
+    await eventually(transcript, (l) => l[2].actor === 'SPEAKER1', 'the actor change is redone');
+    await page.getByTestId('speech-redo').click();
+    await eventually(
+      transcript,
+      (l) => JSON.stringify(state(l)) === JSON.stringify(edited),
+      'the extraction is redone',
+    );
+    await shownAsSaved(page);
+    expect(await page.getByTestId('speech-redo').isDisabled()).toBe(true);
+
+    // Back to before the three edits, then an inline fix and its undo.
+    for (let i = 0; i < 3; i++) await undo();
+    await eventually(
+      transcript,
+      (l) =>
+        JSON.stringify(state(l)) ===
+        JSON.stringify({
+          words: ['Hello world and icecream.', 'We meet Anna in Warsaw today', 'Sounds grate'],
+          actors: ['SPEAKER1', 'SPEAKER1', 'SPEAKER2'],
+        }),
+      'the three edits are undone',
+    );
+    await shownAsSaved(page);
+    await tokenEl(page, 'today').dblclick();
+    await page.getByTestId('token-editor-input').fill('tonight');
+    await page.getByTestId('token-editor-input').press('Enter');
+    await eventually(transcript, (l) => words(l)[1].endsWith('tonight'), 'the fix is saved');
+    await tokenEl(page, 'tonight').waitFor();
+    await undo();
+    await eventually(transcript, (l) => words(l)[1].endsWith('today'), 'the fix is undone');
+    // A reload shows what the server has; the stack is the page's, so there is nothing to undo.
+    await page.reload();
+    await page.getByTestId('speech-workspace').waitFor();
+    const saved = await shownAsSaved(page);
+    expect(words(saved)).toEqual([
+      'Hello world and icecream.',
+      'We meet Anna in Warsaw today',
+      'Sounds grate',
+    ]);
+    expect(await page.getByTestId('utterance-actor').allTextContents()).toEqual([
+      'Interviewer',
+      'Interviewer',
+      'Guest',
+    ]);
+    expect(await page.getByTestId('speech-undo').isDisabled()).toBe(true);
+  });
+
   it('marks a word unclear through the editing menu and picks a hint', async () => {
     await tokenEl(page, 'meet').click({ button: 'right' });
     await page.getByTestId('editing-menu').waitFor();
@@ -259,9 +361,21 @@ describe('speech workspace in Chromium', () => {
     await page.getByTestId('menu-hints').click();
     await page.getByTestId('hints-menu').getByTestId('hint').first().waitFor();
     expect(await page.getByTestId('hint').allTextContents()).toEqual(['great']);
+    expect(await hintsBesideWord(page, 'grate')).toBe('below');
     await shot(page, '64-speech-hints');
+    // In a short window too (the list scrolls), on whichever side has room; the flip above is unit-tested
+    // (web/src/components/floatingMenu.test.ts).
+    const viewport = page.viewportSize()!;
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: viewport.width, height: 560 });
+    await tokenEl(page, 'grate').click({ button: 'right' });
+    await page.getByTestId('menu-hints').click();
+    await page.getByTestId('hints-menu').getByTestId('hint').first().waitFor();
+    await hintsBesideWord(page, 'grate');
+    await shot(page, '64-speech-hints-short-window');
+    await page.setViewportSize(viewport);
     await page.getByTestId('hint').click();
-    await eventually(transcript, (l) => words(l)[4] === 'Sounds great', 'the hint is saved');
+    await eventually(transcript, (l) => words(l).at(-1) === 'Sounds great', 'the hint is saved');
     await tokenEl(page, 'great').waitFor();
   });
 
@@ -295,6 +409,68 @@ describe('speech workspace in Chromium', () => {
     await page.reload();
     await page.locator('[data-testid="token"][data-tags]').filter({ hasText: 'Anna' }).waitFor();
     await shot(page, '65-speech-token-tag');
+  });
+
+  it('adds an option from the label menu, tags with it at once, and undoes and redoes the tag', async () => {
+    const place = () => page.locator('[data-testid="token"][data-tags]').filter({ hasText: 'Warsaw' });
+    const tagsOf = async (typeId: number) =>
+      (
+        await api<{ id: number; type: string; nerTagTypeId: number; utteranceTokens: { id: number }[] }[]>(
+          token,
+          `/api/ner-tags?documentId=${documentId}`,
+        )
+      ).filter((t) => t.nerTagTypeId === typeId);
+    await tokenEl(page, 'Warsaw').click({ button: 'right' });
+    await page.getByTestId('label-menu').waitFor();
+    // (The node's root is not selectable: its row is aria-disabled, which the driver applies to its buttons.)
+    const person = page.locator(`[data-testid="label-option"][data-option-id="${ids.person}"]`);
+    await person.getByTestId('label-option-edit').waitFor();
+    await person.getByTestId('label-option-add').click();
+    await page.getByTestId('ner-label-modal').waitFor();
+    await page.getByTestId('ner-label-restricted').waitFor(); // WRITE: name and colours
+    await page.getByTestId('ner-label-name').fill('Capital');
+    await shot(page, '69-speech-add-option');
+    await page.getByTestId('ner-label-save').click();
+    await page.getByTestId('ner-label-modal').waitFor({ state: 'detached' });
+    const types = await eventually(
+      () =>
+        api<{ id: number; name: string; parentId: number | null }[]>(
+          token,
+          `/api/node/${ids.entities}/ner-tag-type`,
+        ),
+      (list) => list.some((x) => x.name === 'Capital'),
+      'the option is saved',
+    );
+    const capital = types.find((x) => x.name === 'Capital')!;
+    expect(capital.parentId).toBe(ids.person);
+    const placeId = capital.id;
+    await page
+      .locator(`[data-testid="label-option"][data-option-id="${placeId}"][data-active="true"]`)
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('label-menu').waitFor({ state: 'detached' });
+    const warsaw = (await transcript()).flatMap((u) => u.tokens).find((t) => t.value === 'Warsaw')!;
+    await eventually(
+      () => tagsOf(placeId),
+      (list) => list.length === 1 && list[0].utteranceTokens[0]?.id === warsaw.id,
+      'the word is tagged with the new option',
+    );
+    await place().waitFor();
+    await page.keyboard.press('Control+z');
+    await eventually(
+      () => tagsOf(placeId),
+      (list) => list.length === 0,
+      'the tag is undone',
+    );
+    await place().waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+Shift+z');
+    await eventually(
+      () => tagsOf(placeId),
+      (list) => list.length === 1,
+      'the tag is redone',
+    );
+    await page.reload();
+    await place().waitFor();
   });
 
   it('speaks Polish', async () => {

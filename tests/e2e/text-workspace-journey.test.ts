@@ -17,7 +17,7 @@
  */
 import crypto from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { api, BASE_URL, createProcess, launch, settledCount, shot, signedInPage, tokenFor } from './support';
@@ -385,8 +385,19 @@ describe('text workspace journey in Chromium', () => {
   });
 
   it('completes the SPAN step, and a process admin accepts it', async () => {
+    // The action's answer carries the document's state: the page shows the step DONE without reading the
+    // state again.
+    const stepId = await selectedRow(page).getAttribute('data-step-id');
+    const stateReads: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.method() === 'GET' && /\/api\/v2\/document\/\d+\/state/.test(r.url())) stateReads.push(r.url());
+    };
+    page.on('request', onRequest);
     await selectedRow(page).getByTestId('step-action-complete').click();
     await page.getByText('The step is completed').waitFor();
+    await page.locator(`[data-testid="step-row"][data-step-id="${stepId}"][data-status="DONE"]`).waitFor();
+    page.off('request', onRequest);
+    expect(stateReads).toEqual([]);
     await eventually(state, (s) => stepAt(s, ids.span)?.status === 'DONE', 'the span step is done');
     // Done, not yet accepted: the flow waits at the SPAN node.
     expect(stepAt(await state(), ids.clf)).toBeUndefined();

@@ -83,9 +83,11 @@ describe('document engine', () => {
     );
     expect(taken.status).toBe(200);
     expect(taken.body.userId).toBe(clfAdmin.id);
-    expect(
-      (await put('/api/steps', clfAdmin.token, { id: clfStep.id, blockedBy: null })).body.userId,
-    ).toBeNull();
+    const released = await put('/api/steps', clfAdmin.token, { id: clfStep.id, blockedBy: null });
+    expect(released.body.userId).toBeNull();
+    expect(released.body.documentState.steps.find((x: { id: number }) => x.id === clfStep.id)).toMatchObject({
+      userId: null,
+    });
     expect((await assign(doc.id, clf, annotator.token)).body.userId).toBe(annotator.id);
 
     const completed = await put(`/api/steps/${clfStep.id}/complete`, annotator.token);
@@ -102,12 +104,25 @@ describe('document engine', () => {
     expect(accepted.body.status).toBe('ACCEPTED');
     const spanStep = (await stepsOf(s.knex, doc.id)).find((x) => x.nodeId === span)!;
     expect(spanStep).toMatchObject({ status: 'WAITING', order: 4, master: true });
+    // The answer carries the document's state after the action, as the state endpoint answers it to the
+    // caller (the step the flow created included), so a client needs no second request; its step is the
+    // answer's own.
+    const { documentState: afterAccept, documentStatus: _, ...acceptedStep } = accepted.body;
+    expect(afterAccept).toEqual((await s.get(`/api/v2/document/${doc.id}/state`, clfAdmin.token)).body);
+    expect(afterAccept.steps.map((x: { nodeId: number; status: string }) => [x.nodeId, x.status])).toEqual([
+      [hup, 'ACCEPTED'],
+      [parser, 'DONE'],
+      [clf, 'ACCEPTED'],
+      [span, 'WAITING'],
+    ]);
+    expect(afterAccept.steps[2]).toEqual(acceptedStep);
 
     // The SPAN node does not require acceptance: completing it ends the document.
     expect((await assign(doc.id, span, clfAdmin.token)).status).toBe(403);
     expect((await assign(doc.id, span, annotator.token)).status).toBe(200);
     const last = await put(`/api/steps/${spanStep.id}/complete`, annotator.token);
     expect(last.body).toMatchObject({ status: 'DONE', documentStatus: 'DONE' });
+    expect(last.body.documentState.document.status).toBe('DONE');
     expect(await documentStatus(s.knex, doc.id)).toBe('DONE');
 
     // The workflow itself refuses a transition the status does not allow (its validator), whatever the API.

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 type Refs = RefObject<HTMLElement | null> | readonly RefObject<HTMLElement | null>[];
 
 /** Calls `onOutside` on a mouse-down outside the element(s) of `refs` while `active`. */
-export function useOutsideClick(refs: Refs, active: boolean, onOutside: () => void): void {
+export function useOutsideClick(refs: Refs, active: boolean, onOutside: (e: MouseEvent) => void): void {
   const callback = useRef(onOutside);
   useEffect(() => {
     callback.current = onOutside;
@@ -14,7 +14,7 @@ export function useOutsideClick(refs: Refs, active: boolean, onOutside: () => vo
     const list = Array.isArray(refs) ? refs : [refs as RefObject<HTMLElement | null>];
     const handler = (e: MouseEvent) => {
       const inside = list.some((r) => r.current && r.current.contains(e.target as Node));
-      if (!inside) callback.current();
+      if (!inside) callback.current(e);
     };
     document.addEventListener('mousedown', handler);
     return () => document.removeEventListener('mousedown', handler);

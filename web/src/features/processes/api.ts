@@ -60,6 +60,22 @@ export function useCreateProcess() {
   });
 }
 
+/** Turns a Sphere's RAG on or off and sets its splitter (turning it on indexes its DONE documents). */
+export function useSetProcessRag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      id,
+      ...body
+    }: {
+      id: number;
+      isRagEnabled: boolean;
+      ragTextSplitter: { id: number } | null;
+    }) => http.put<ProcessDTO>(`api/processes/${id}/rag`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: processKeys.all }),
+  });
+}
+
 /** Replaces a Sphere's tags (exactly one system tag among them). */
 export function useSaveProcessTags() {
   const queryClient = useQueryClient();

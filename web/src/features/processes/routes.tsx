@@ -8,7 +8,9 @@ import { dashboardRoute } from '../dashboard/routes';
 import { documentDetailRoutes } from '../document-detail/routes';
 import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
+import { ragRoute } from '../rag/routes';
 import { secretsRoute } from '../secrets/routes';
+import { statisticsRoute } from '../statistics/routes';
 import { uploadRoute } from '../upload/routes';
 import { previewWindowRoute, relationsWindowRoute, workspaceRoute } from '../workspace/routes';
 import { ProcessCreatePage } from './components/ProcessCreatePage';
@@ -16,24 +18,9 @@ import { ProcessDeleteModal } from './components/ProcessDeleteModal';
 import { ProcessListPage } from './components/ProcessListPage';
 
 const ADMIN: AccessMode[] = ['ADMIN'];
-const READ: AccessMode[] = ['ADMIN', 'WRITE', 'READ'];
 
 /** Creating a Sphere needs the global process permission at WRITE (what the API checks). */
 const canCreateProcess = (p: Principal) => hasGlobalProcessPermission(p, 'WRITE');
-
-const scoped = (
-  path: string,
-  modes: AccessMode[],
-  page: string,
-  numericParams: string[] = [],
-): RouteObject => ({
-  path,
-  element: (
-    <PrivateRoute modes={modes} numericParams={numericParams}>
-      <NotBuiltYetPage page={page} />
-    </PrivateRoute>
-  ),
-});
 
 export const processRoutes: RouteObject[] = [
   {
@@ -64,13 +51,13 @@ export const processRoutes: RouteObject[] = [
         ),
       },
       uploadRoute,
-      scoped('process/:processId/statistics', ADMIN, 'statistics'),
+      statisticsRoute,
       secretsRoute,
       graphRoute,
       dashboardRoute,
       documentListRoute,
       ...documentDetailRoutes,
-      scoped('process/:processId/rag', READ, 'rag'),
+      ragRoute,
       workspaceRoute,
       previewWindowRoute,
       relationsWindowRoute,

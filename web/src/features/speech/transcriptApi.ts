@@ -8,6 +8,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
 import type { SplitTokenPatch } from '@domain/transcript-edit';
+import type { TokenPatch } from '@domain/utterances';
 import { http } from '../../api/client';
 import { workspaceKeys } from '../workspace/api';
 
@@ -96,10 +97,10 @@ export interface UtteranceInput {
   prevId?: number | null;
   nextId?: number | null;
   /**
-   * The whole token list in order (tokens of other utterances named here move here); a token may carry a new
-   * value, and a new token (id from -1 down) its value and times.
+   * The whole token list in order (tokens of other utterances named here move here); a token may carry new
+   * fields (an undo writes them all back), and a new token (id from -1 down) its value and times.
    */
-  tokens?: SplitTokenPatch[];
+  tokens?: (SplitTokenPatch | TokenPatch)[];
 }
 
 export const transcriptCalls = {

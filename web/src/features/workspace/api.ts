@@ -1,11 +1,11 @@
 /**
  * The workspace's server state: the document state (GET api/v2/document/{id}/state, polled every second
  * while a step is PROCESSING), the document with its text (GET api/documents/{id}), the page count of the
- * preview, and the mutations: step actions on the existing step routes (each refetches the state), the
- * content update (PUT api/document-content), the document block (POST/DELETE
+ * preview, and the mutations: step actions on the existing step routes (each answers with the state, which
+ * replaces the cached one), the content update (PUT api/document-content), the document block (POST/DELETE
  * api/v2/document/{id}/blocked-by), the assignees (POST / DELETE / PUT on api/v2/document/{id}/assignee(s),
- * with the users who may be assigned from GET api/processes/{id}/assignable-users) and the LLM chat responses
- * of the document (GET api/llm-chat-responses).
+ * with the users who may be assigned from GET api/processes/{id}/assignable-users) and the LLM chat
+ * responses of the document (GET api/llm-chat-responses).
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentType } from '@domain';
@@ -92,35 +92,45 @@ const ACTION_PATHS: Partial<Record<StepAction, string>> = {
   rerun: 'rerun',
 };
 
+/** The answer of a step action: the step after it and the document's state after it (null if it is gone). */
+export type StepActionAnswer = StepDTO & { documentState?: DocumentStateDTO | null };
+
 /** One step action on its route: assign, PUT api/steps (unassign, master) or PUT api/steps/{id}/{action}. */
-export function runStepAction(step: StepDTO, action: StepAction): Promise<StepDTO> {
+export function runStepAction(step: StepDTO, action: StepAction): Promise<StepActionAnswer> {
   switch (action) {
     case 'startWorking':
-      return http.post<StepDTO>('api/step/assign', undefined, {
+      return http.post<StepActionAnswer>('api/step/assign', undefined, {
         query: { docId: step.documentId, nodeId: step.nodeId, stepId: step.id },
       });
     case 'unassign':
-      return http.put<StepDTO>('api/steps', { id: step.id, blockedBy: null });
+      return http.put<StepActionAnswer>('api/steps', { id: step.id, blockedBy: null });
     case 'markMaster':
-      return http.put<StepDTO>('api/steps', { id: step.id, master: true });
+      return http.put<StepActionAnswer>('api/steps', { id: step.id, master: true });
     default:
-      return http.put<StepDTO>(`api/steps/${step.id}/${ACTION_PATHS[action]}`);
+      return http.put<StepActionAnswer>(`api/steps/${step.id}/${ACTION_PATHS[action]}`);
   }
 }
 
 /**
- * The state (and the text, which a step may have changed) is refetched after every action, refused or not.
- * `onDone` is a mutation-level callback: it runs even when the buttons that started the action are gone by
- * then (the refetched state may select another step).
+ * The answer's state (read by the API after the workflow wrote it) replaces the cached one, with no second
+ * request; a refused or failed action refetches the state. The text, which a step may have changed, is
+ * refetched after every action. `onDone` is a mutation-level callback: it runs even when the buttons that
+ * started the action are gone by then (the new state may select another step).
  */
 export function useStepAction(documentId: number, onDone?: (action: StepAction, step: StepDTO) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ step, action }: { step: StepDTO; action: StepAction }) => runStepAction(step, action),
-    onSuccess: (_result, { step, action }) => onDone?.(action, step),
-    onSettled: () =>
+    onSuccess: (answer, { step, action }) => {
+      if (answer.documentState)
+        queryClient.setQueryData(workspaceKeys.state(documentId), answer.documentState);
+      onDone?.(action, step);
+    },
+    onSettled: (answer) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: workspaceKeys.state(documentId) }),
+        answer?.documentState
+          ? undefined
+          : queryClient.invalidateQueries({ queryKey: workspaceKeys.state(documentId) }),
         queryClient.invalidateQueries({ queryKey: workspaceKeys.document(documentId) }),
       ]),
   });

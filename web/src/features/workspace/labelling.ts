@@ -9,6 +9,9 @@
  * - the undo stack of tag changes (`pushOp`, `takeUndo`, `takeRedo`, `remapIds`).
  */
 import { breadcrumb, flattenOptions, type TagTypeOption } from '@domain/tags';
+import * as stacks from '@domain/undo-stack';
+
+export { UNDO_LIMIT } from '@domain/undo-stack';
 
 export { breadcrumb };
 
@@ -147,6 +150,11 @@ export function findOccurrences(text: string, needle: string): Span[] {
 /** What the undo stack needs of a tag to create it again. */
 export interface TagSnapshot extends SpanTag {
   nerTagTypeId: number;
+  /** A token tag of the speech workspace: its tokens (offsets 0). */
+  tokenIds?: number[];
+  /** A time-span tag of the speech workspace: its times in ms (offsets 0). */
+  tsStart?: number;
+  tsEnd?: number;
 }
 
 export type TagOp =
@@ -154,35 +162,12 @@ export type TagOp =
   | { kind: 'delete'; tags: TagSnapshot[] }
   | { kind: 'update'; before: TagSnapshot; after: TagSnapshot };
 
-export interface UndoStack {
-  past: TagOp[];
-  future: TagOp[];
-}
-
-export const emptyStack: UndoStack = { past: [], future: [] };
-
-/** Most steps kept. */
-export const UNDO_LIMIT = 100;
-
-/** A new change: on top of the past, and the redo branch is dropped. */
-export const pushOp = (stack: UndoStack, op: TagOp): UndoStack => ({
-  past: [...stack.past, op].slice(-UNDO_LIMIT),
-  future: [],
-});
-
-/** The change to revert and the stack after it, or null when there is nothing to undo. */
-export function takeUndo(stack: UndoStack): { op: TagOp; stack: UndoStack } | null {
-  const op = stack.past.at(-1);
-  if (!op) return null;
-  return { op, stack: { past: stack.past.slice(0, -1), future: [...stack.future, op] } };
-}
-
-/** The change to apply again and the stack after it, or null when there is nothing to redo. */
-export function takeRedo(stack: UndoStack): { op: TagOp; stack: UndoStack } | null {
-  const op = stack.future.at(-1);
-  if (!op) return null;
-  return { op, stack: { past: [...stack.past, op], future: stack.future.slice(0, -1) } };
-}
+/** The undo stack of tag changes (the stack itself is domain/undo-stack.ts, shared with the speech view). */
+export type UndoStack = stacks.UndoStack<TagOp>;
+export const emptyStack: UndoStack = stacks.emptyStack;
+export const pushOp: (stack: UndoStack, op: TagOp) => UndoStack = stacks.pushOp;
+export const takeUndo: (stack: UndoStack) => { op: TagOp; stack: UndoStack } | null = stacks.takeUndo;
+export const takeRedo: (stack: UndoStack) => { op: TagOp; stack: UndoStack } | null = stacks.takeRedo;
 
 /** The inverse of a change (what undo does). */
 export function inverseOp(op: TagOp): TagOp {

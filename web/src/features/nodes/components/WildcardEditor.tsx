@@ -8,6 +8,7 @@ import type { TFunction } from 'i18next';
 import type { Violation } from '@domain';
 import type { Wildcard } from '@domain/wildcards';
 import { ViolationMessage, inputClass } from '../../../components/FormField';
+import './wildcard-editor.css';
 
 export interface WildcardEditorProps {
   id: string;
@@ -26,6 +27,8 @@ export interface WildcardEditorProps {
   accept?: (text: string) => string;
   testId?: string;
   placeholder?: string;
+  /** The list of wildcards starts unfolded (the RAG template modal). */
+  wildcardsOpen?: boolean;
 }
 
 /** What a wildcard stands for, in the user's language: names of nodes and labels, never their ids. */
@@ -54,10 +57,11 @@ export function WildcardEditor({
   accept,
   testId,
   placeholder,
+  wildcardsOpen = false,
 }: WildcardEditorProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(wildcardsOpen);
   const show = !!violation;
 
   const insert = (token: string) => {

@@ -2,18 +2,20 @@
  * The hints menu 'Suggestions' (spec 2 section 2): the selected token's alternatives (GET
  * api/documents/{id}/top/hints?utteranceTokenId) as domain/transcript-edit.ts hintSuggestions makes them
  * (the current value left out case-insensitively, the word's punctuation kept, capitalised after ? or .);
- * the spinner after 300 ms; picking one replaces the token's value.
+ * the spinner after 300 ms; picking one replaces the token's value. It opens below the word, not over it.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hintSuggestions } from '@domain/transcript-edit';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
+import type { Anchor } from '../../../components/floatingMenu';
 import { transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { PopupMenu } from './PopupMenu';
 
 export function HintsMenu({
   x,
   y,
+  anchor,
   documentId,
   token,
   previous,
@@ -22,6 +24,8 @@ export function HintsMenu({
 }: {
   x: number;
   y: number;
+  /** the token's word on screen: the menu opens below it (above without room), never over it */
+  anchor?: Anchor;
   documentId: number;
   token: TokenDTO;
   previous: TokenDTO | null;
@@ -38,7 +42,14 @@ export function HintsMenu({
       )
     : [];
   return (
-    <PopupMenu x={x} y={y} title={t('speech.hints.title')} testId="hints-menu" onClose={onClose}>
+    <PopupMenu
+      x={x}
+      y={y}
+      anchor={anchor}
+      title={t('speech.hints.title')}
+      testId="hints-menu"
+      onClose={onClose}
+    >
       {hints.isPending ? (
         <DelayedSpinner label={t('workspace.loading')} testId="hints-loading" />
       ) : suggestions.length === 0 ? (

@@ -1,12 +1,15 @@
 /**
- * The speech workspace's popup menus (editing, hints): a titled box at the pointer, kept inside the window,
- * closed by Escape or a press outside it. One is open at a time (the workspace holds which).
+ * The speech workspace's popup menus (editing, hints): a titled floating menu (components/floatingMenu.ts)
+ * at the pointer, or below the word it belongs to when `anchor` is given, closed by Escape or a press outside
+ * it. One is open at a time (the workspace holds which).
  */
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { pointAnchor, useFloatingMenu, type Anchor } from '../../../components/floatingMenu';
 
 export function PopupMenu({
   x,
   y,
+  anchor,
   title,
   testId,
   onClose,
@@ -14,43 +17,24 @@ export function PopupMenu({
 }: {
   x: number;
   y: number;
+  /** the word's box: the menu opens beside it, never over it */
+  anchor?: Anchor;
   title: string;
   testId: string;
   onClose: () => void;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [pos, setPos] = useState({ left: x, top: y });
-  useLayoutEffect(() => {
-    const r = ref.current?.getBoundingClientRect();
-    if (!r) return;
-    setPos({
-      left: Math.max(4, Math.min(x, window.innerWidth - r.width - 4)),
-      top: Math.max(4, Math.min(y, window.innerHeight - r.height - 4)),
-    });
-  }, [x, y]);
-  useEffect(() => {
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node) && (e.target as Node).isConnected) onClose();
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        onClose();
-      }
-    };
-    window.addEventListener('mousedown', onDown);
-    window.addEventListener('keydown', onKey, true);
-    return () => {
-      window.removeEventListener('mousedown', onDown);
-      window.removeEventListener('keydown', onKey, true);
-    };
-  }, [onClose]);
+  const menu = useFloatingMenu({
+    anchor: anchor ?? pointAnchor(x, y),
+    gap: anchor ? 4 : 0,
+    onClose,
+    escape: 'anywhere',
+  });
   return (
     <div
-      ref={ref}
+      ref={menu.ref}
       className="sp-menu shadow"
-      style={{ left: pos.left, top: pos.top }}
+      style={menu.style}
       role="menu"
       aria-label={title}
       data-testid={testId}

@@ -9,7 +9,8 @@
  * Escape resets), ] extract the rest of the utterance, e extract the selection, up/down move the extracted
  * block (Enter saves, Escape restores), left/right traverse tokens (Shift extends the selection), Space plays
  * or pauses (mode NONE only), Enter edits the selected word, Delete deletes the selected tag (labelling),
- * h (the frame) shows hidden tokens.
+ * h (the frame) shows hidden tokens; Ctrl+Z / Ctrl+Shift+Z (Ctrl+Y) undo and redo the saved transcript edits
+ * (editing, mode NONE; useTranscriptHistory) or the tags created and deleted (labelling; useSpeechTagHistory).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
@@ -19,6 +20,7 @@ import type { DocumentStateDTO } from '@domain/document-state-types';
 import type { TagTypeOption } from '@domain/tags';
 import { supportsLabelling } from '@domain/tags';
 import { clickedSegment, tokenAt } from '@domain/transcript-edit';
+import type { Anchor } from '../../../components/floatingMenu';
 import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
 import { IssueForm } from '../../workspace/components/IssueForm';
@@ -34,9 +36,13 @@ import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
 import { speechQueries } from '../api';
-import { transcriptCalls, transcriptQueries, type TokenDTO } from '../transcriptApi';
+import { transcriptCalls, transcriptKeys, transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
 import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
+import { useUndoShortcuts } from '../hooks/useUndoShortcuts';
+import { useSpeechTagHistory } from '../hooks/useSpeechTagHistory';
+import { useOptionEditing } from '../../workspace/hooks/useOptionEditing';
+import { UndoRedoButtons } from '../../workspace/components/UndoRedoButtons';
 import {
   actorOptions,
   selectedTokens,
@@ -61,7 +67,7 @@ export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
 
 type Menu =
   | { kind: 'editing'; x: number; y: number }
-  | { kind: 'hints'; x: number; y: number; token: TokenDTO; previous: TokenDTO | null }
+  | { kind: 'hints'; x: number; y: number; anchor?: Anchor; token: TokenDTO; previous: TokenDTO | null }
   | { kind: 'label'; x: number; y: number; tokens: TokenDTO[] }
   | { kind: 'timespan'; x: number; y: number; start: number; end: number }
   | { kind: 'issue'; x: number; y: number; tokens: TokenDTO[] };
@@ -93,6 +99,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const editor = useTranscriptEditor({
     documentId: doc.id,
     nodeId,
+    stepId: step?.id ?? null,
     editable: ctx.editable && editing,
     saved: utterances.data ?? [],
     actors: useMemo(() => actors.map((a) => a.actor), [actors]),
@@ -205,11 +212,20 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     const u = list.find((x) => x.id === selection.utteranceId);
     const at = u ? u.tokens.indexOf(token) : -1;
     const previous = u && at > 0 ? u.tokens[at - 1] : null;
-    setMenu({ kind: 'hints', x, y, token, previous });
+    // Below the word (not at the pointer, over it).
+    const anchor = rootRef.current?.querySelector(`[data-token-id="${token.id}"]`)?.getBoundingClientRect();
+    setMenu({ kind: 'hints', x, y, anchor, token, previous });
   };
 
   // --- tags ---
+  const tagUndo = useSpeechTagHistory(doc.id, step?.id ?? null, () => setSelectedTagId(null));
   const refetchTags = () => queryClient.invalidateQueries({ queryKey: tagKeys.ner(doc.id) });
+  // Adding and editing options from the label menu (spec 2 sections 2 and 6), as in the text workspace.
+  const optionEditing = useOptionEditing(canTag ? ctx.stepNodeMode : null, nodeId, [
+    transcriptKeys.options(doc.id, nodeId ?? 0, 'ASR_NER_TAG'),
+    transcriptKeys.options(doc.id, nodeId ?? 0, 'TIMESPAN_TAG'),
+    tagKeys.ner(doc.id),
+  ]);
   const tagOptions = useQuery({
     ...transcriptQueries.options(
       doc.id,
@@ -233,13 +249,17 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     if (!m) return;
     try {
       if (m.kind === 'label')
-        await transcriptCalls.tagTokens(
-          doc.id,
-          option.optionId,
-          m.tokens.map((x) => x.id),
+        tagUndo.created(
+          await transcriptCalls.tagTokens(
+            doc.id,
+            option.optionId,
+            m.tokens.map((x) => x.id),
+          ),
         );
       else if (m.kind === 'timespan')
-        await transcriptCalls.tagTimespan(doc.id, option.optionId, tagTimeMs(m.start), tagTimeMs(m.end));
+        tagUndo.created(
+          await transcriptCalls.tagTimespan(doc.id, option.optionId, tagTimeMs(m.start), tagTimeMs(m.end)),
+        );
     } catch {
       /* the API's toast */
     }
@@ -277,8 +297,12 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     if (!canTag || selectedTagId === null) return;
     const id = selectedTagId;
     if (relations.rel.refuseRemoval(id)) return; // the 'cannot remove tag' modal
+    const tag = tags.data?.find((x) => x.id === id);
     setSelectedTagId(null);
-    await tagCalls.remove(id).catch((e: unknown) => relations.rel.removalRefused(e, id));
+    await tagCalls.remove(id).then(
+      () => tag && tagUndo.deleted(tag),
+      (e: unknown) => relations.rel.removalRefused(e, id),
+    );
     await refetchTags();
   };
 
@@ -370,6 +394,11 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       handled();
     }
   };
+  // Undo / redo: the transcript edits while editing, the tag changes while labelling.
+  const undoable = editing ? editor.history : tagUndo;
+  const undoIdle = editor.mode === 'NONE' && !menu && editingTokenId === null;
+  const undoShown = editing ? editor.canWrite : canTag;
+  useUndoShortcuts(undoShown && undoIdle, undoable.undo, undoable.redo);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => keyHandler.current(e);
     window.addEventListener('keydown', onKey);
@@ -394,6 +423,18 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           <span className="fw-semibold text-body">{t(`speech.mode.${editor.mode}`)}</span>
         )}
         {editor.busy && <span className="ms-2">{t('speech.saving')}</span>}
+        {undoShown && (
+          <span className="sp-bar-actions">
+            <UndoRedoButtons
+              canUndo={undoable.stack.past.length > 0 && editor.mode === 'NONE'}
+              canRedo={undoable.stack.future.length > 0 && editor.mode === 'NONE'}
+              onUndo={undoable.undo}
+              onRedo={undoable.redo}
+              undoHint={t(editing ? 'speech.history.undoHint' : 'workspace.labeling.undoHint')}
+              testId="speech"
+            />
+          </span>
+        )}
       </div>
       <div
         className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
@@ -486,6 +527,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         <HintsMenu
           x={menu.x}
           y={menu.y}
+          anchor={menu.anchor}
           documentId={doc.id}
           token={menu.token}
           previous={menu.previous}
@@ -509,6 +551,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
               : `${menu.start.toFixed(2)} s – ${menu.end.toFixed(2)} s`
           }
           occurrences={0}
+          editing={optionEditing}
           issueUnsaved={!!relations.rel.draft}
           onReportIssue={
             menu.kind === 'label' && modeSatisfies(ctx.processMode, 'WRITE')

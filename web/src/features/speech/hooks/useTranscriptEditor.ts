@@ -4,7 +4,8 @@
  * with ids from -1 down) and the actor being chosen, and the writes: Enter saves the mode's change, Escape
  * restores what was saved. Token writes (inline edit, hints, the editing menu) go straight to the token
  * routes, but for a split word: one PUT api/utterances with the token's new value and the new token, so it
- * is saved whole or not at all. After every write the transcript is refetched.
+ * is saved whole or not at all. After every write the transcript is refetched, and what the write changed
+ * goes on the undo stack (useTranscriptHistory: ctrl+z / ctrl+shift+z write it back).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -29,6 +30,7 @@ import {
   type UtteranceDTO,
 } from '../transcriptApi';
 import { selectionRange, type Selection } from '../transcript';
+import { useTranscriptHistory } from './useTranscriptHistory';
 
 export type EditingMode = 'NONE' | 'EXTRACT_TOKEN' | 'EXTRACT_NEW_UTTERANCE' | 'ACTOR_CHANGE';
 
@@ -42,6 +44,8 @@ export interface EditorDeps {
   documentId: number;
   /** The active step's node (the writes name it); null: nothing can be written. */
   nodeId: number | null;
+  /** The selected step: the undo stack is emptied when it changes. */
+  stepId: number | null;
   editable: boolean;
   saved: UtteranceDTO[];
   actors: readonly string[];
@@ -57,8 +61,9 @@ const tokenInput = (t: TokenDTO) => ({
   unclear: t.unclear,
 });
 
-export function useTranscriptEditor({ documentId, nodeId, editable, saved, actors }: EditorDeps) {
+export function useTranscriptEditor({ documentId, nodeId, stepId, editable, saved, actors }: EditorDeps) {
   const queryClient = useQueryClient();
+  const history = useTranscriptHistory(documentId, nodeId, stepId);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [mode, setMode] = useState<EditingMode>('NONE');
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -91,11 +96,16 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
     [queryClient, documentId],
   );
 
-  /** Runs a write once at a time; the transcript is refetched whatever the answer. */
+  /**
+   * Runs a write once at a time; the transcript is refetched whatever the answer, and what changed on the
+   * server goes on the undo stack.
+   */
+  const { current, record } = history;
   const write = useCallback(
     async (run: (node: number) => Promise<unknown>): Promise<boolean> => {
       if (!canWrite || nodeId === null) return false;
       setBusy(true);
+      const before = current();
       try {
         await run(nodeId);
         return true;
@@ -103,10 +113,11 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
         return false; // the API's toast has told the user
       } finally {
         await refetch();
+        record(before, current());
         setBusy(false);
       }
     },
-    [canWrite, nodeId, refetch],
+    [canWrite, nodeId, refetch, current, record],
   );
 
   const selectedUtterance = useMemo(
@@ -257,8 +268,9 @@ export function useTranscriptEditor({ documentId, nodeId, editable, saved, actor
     mode,
     actorDraft,
     draftBlock: draft?.block ?? null,
-    busy,
+    busy: busy || history.busy,
     canWrite,
+    history,
     canExtractRest: canExtractRestNow,
     canExtractSelection: canExtractSelectionNow,
     startActorChange,

@@ -4,8 +4,9 @@
  * on the selected tag (POST api/issues; the server computes the title); it also takes two tags or a relation
  * (../issues.ts IssueAnchor) for the relation menu. The new issue opens in the issues panel.
  */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pointAnchor, useFloatingMenu } from '../../../components/floatingMenu';
 import type { IssueInput } from '@domain/issues';
 import { issueInput, type IssueAnchor } from '../issues';
 import { issueFocus } from '../issueFocus';
@@ -30,19 +31,14 @@ export interface IssueFormProps extends IssueDraft {
 export function IssueForm(props: IssueFormProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const ref = useRef<HTMLFormElement>(null);
-  const [pos, setPos] = useState({ left: props.x, top: props.y });
+  // Escape closes it; a press outside does not (the typed description would be lost).
+  const { ref, style } = useFloatingMenu<HTMLFormElement>({
+    anchor: pointAnchor(props.x, props.y),
+    onClose: props.onClose,
+    closeOnOutsidePress: false,
+  });
   const create = useIssueChange(props.documentId, (input: IssueInput) => issueCalls.create(input));
   const empty = text.trim() === '';
-
-  useLayoutEffect(() => {
-    const r = ref.current?.getBoundingClientRect();
-    if (!r) return;
-    setPos({
-      left: Math.max(4, Math.min(props.x, window.innerWidth - r.width - 4)),
-      top: Math.max(4, Math.min(props.y, window.innerHeight - r.height - 4)),
-    });
-  }, [props.x, props.y]);
 
   const submit = () => {
     if (empty || create.isPending) return;
@@ -58,7 +54,7 @@ export function IssueForm(props: IssueFormProps) {
     <form
       ref={ref}
       className="ws-issue-form shadow"
-      style={{ left: pos.left, top: pos.top }}
+      style={style}
       data-testid="issue-form"
       role="dialog"
       aria-label={t('workspace.issues.reportTitle')}
@@ -66,10 +62,7 @@ export function IssueForm(props: IssueFormProps) {
         e.preventDefault();
         submit();
       }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') props.onClose();
-        e.stopPropagation();
-      }}
+      onKeyDown={(e) => e.stopPropagation()}
     >
       <div className="small fw-semibold">{t('workspace.issues.reportTitle')}</div>
       <div className="small text-body-secondary text-truncate mb-1" data-testid="issue-form-subject">

@@ -8,8 +8,9 @@
  * open the menu stays open (an outside click or Escape belongs to the dialog); a saved option is made the
  * active one once the refetched tree holds it.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pointAnchor, useFloatingMenu, type Anchor } from '../../../components/floatingMenu';
 import type { NerTagTypeDTO } from '@domain/label-types';
 import type { TagTypeOption } from '@domain/tags';
 import { breadcrumb, filterOptions } from '../labelling';
@@ -28,6 +29,8 @@ export interface OptionEditing {
 export interface LabelMenuProps {
   x: number;
   y: number;
+  /** the selection's box (opened by the keyboard): the menu opens beside it, never over it */
+  anchor?: Anchor;
   options: TagTypeOption[] | undefined;
   /** 'new' labels the selection, 'retype' changes the selected tag's type. */
   purpose: 'new' | 'retype';
@@ -55,13 +58,16 @@ export function LabelMenu(props: LabelMenuProps) {
   const rows = useMemo(() => filterOptions(options ?? [], query), [options, query]);
   const selectable = rows.filter((r) => r.option.selectable);
   const [active, setActive] = useState(0);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const [pos, setPos] = useState({ left: props.x, top: props.y });
   const activeId = selectable[Math.min(active, selectable.length - 1)]?.option.optionId;
   const searching = query.trim().length >= 2;
   const [dialog, setDialog] = useState<TagOptionDialogState | null>(null);
-  const dialogOpen = useRef(false);
-  dialogOpen.current = dialog !== null;
+  // While the dialog is open, an outside press or Escape belongs to it.
+  const { ref: menuRef, style: menuStyle } = useFloatingMenu({
+    anchor: props.anchor ?? pointAnchor(props.x, props.y),
+    gap: props.anchor ? 4 : 0,
+    onClose,
+    paused: dialog !== null,
+  });
   // The option saved in the dialog, made active once the refetched tree shows it.
   const [saved, setSaved] = useState<number | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -88,38 +94,14 @@ export function LabelMenu(props: LabelMenuProps) {
     void editing?.onSaved(option).then(() => setSaved(option.id));
   };
 
-  // Keep the menu inside the window.
-  useLayoutEffect(() => {
-    const el = menuRef.current;
-    if (!el) return;
-    const r = el.getBoundingClientRect();
-    setPos({
-      left: Math.max(4, Math.min(props.x, window.innerWidth - r.width - 4)),
-      top: Math.max(4, Math.min(props.y, window.innerHeight - r.height - 4)),
-    });
-  }, [props.x, props.y]);
-
-  useEffect(() => {
-    const onDown = (e: MouseEvent) => {
-      // A press in the dialog, or on its backdrop that the press has just removed (the dialog closes
-      // before this listener runs), belongs to the dialog.
-      if (dialogOpen.current || !(e.target as Node).isConnected) return;
-      if (menuRef.current && !menuRef.current.contains(e.target as Node)) onClose();
-    };
-    window.addEventListener('mousedown', onDown);
-    return () => window.removeEventListener('mousedown', onDown);
-  }, [onClose]);
-
   useEffect(() => {
     menuRef.current?.querySelector('[data-active="true"]')?.scrollIntoView({ block: 'nearest' });
-  }, [activeId]);
+  }, [activeId, menuRef]);
 
+  // Escape: useFloatingMenu.
   const onKey = (e: React.KeyboardEvent) => {
-    if (dialogOpen.current) return;
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onClose();
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    if (dialog) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       if (!selectable.length) return;
       const n = selectable.length;
@@ -153,7 +135,7 @@ export function LabelMenu(props: LabelMenuProps) {
       <div
         ref={menuRef}
         className={`ws-label-menu shadow${dialog ? ' ws-label-menu-behind' : ''}`}
-        style={{ left: pos.left, top: pos.top, width: MENU_WIDTH }}
+        style={{ ...menuStyle, width: MENU_WIDTH }}
         data-testid="label-menu"
         role="dialog"
         aria-label={t('workspace.labeling.menuTitle')}

@@ -23,11 +23,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { modeSatisfies, type AccessMode } from '@domain';
+import type { AccessMode } from '@domain';
 import type { NerTagDTO } from '@domain/tags';
 import { pushOp, segmentText, textBlocks, trimSpan } from '../labelling';
 import { hiddenPieces, type OffsetPiece } from '../hiddenTokens';
 import { useLabelMenu } from '../hooks/useLabelMenu';
+import { useOptionEditing } from '../hooks/useOptionEditing';
 import { snapshot, useTagHistory } from '../hooks/useTagHistory';
 import { offsetOf, useTextSelection } from '../hooks/useTextSelection';
 import { useVisibleBlocks } from '../hooks/useVisibleBlocks';
@@ -39,9 +40,10 @@ import { useRelationsChannel } from '../hooks/useRelationsChannel';
 import { openSeparateWindow, relationsWindowUrl } from '../separateWindow';
 import type { GraphChoice } from '../relationFlow';
 import { IssueForm, type IssueDraft } from './IssueForm';
-import { LabelMenu, type OptionEditing } from './LabelMenu';
+import { LabelMenu } from './LabelMenu';
 import { Relations } from './Relations';
 import { TagLegendPanel } from './TagLegendPanel';
+import { UndoRedoButtons } from './UndoRedoButtons';
 
 interface DragState {
   tagId: number;
@@ -152,23 +154,11 @@ export function LabelingView({
       setSelectedId(null);
   }, [tagsQuery.data, selectedId]);
 
-  // Adding and editing options (spec 2 section 6): WRITE or ADMIN on the node. A save refetches the option
-  // tree, and the tags (a renamed or recoloured type shows at once).
-  const optionEditing = useMemo<OptionEditing | undefined>(
-    () =>
-      modeSatisfies(nodeAccess, 'WRITE')
-        ? {
-            nodeId,
-            admin: nodeAccess === 'ADMIN',
-            onSaved: () =>
-              Promise.all([
-                queryClient.invalidateQueries({ queryKey: tagKeys.options(documentId, nodeId) }),
-                queryClient.invalidateQueries({ queryKey: tagKeys.ner(documentId) }),
-              ]),
-          }
-        : undefined,
-    [nodeAccess, nodeId, documentId, queryClient],
-  );
+  // Adding and editing options (spec 2 section 6): WRITE or ADMIN on the node.
+  const optionEditing = useOptionEditing(nodeAccess, nodeId, [
+    tagKeys.options(documentId, nodeId),
+    tagKeys.ner(documentId),
+  ]);
 
   const removeSelected = useCallback(() => {
     if (!selected || !canEditTag(selected)) return;
@@ -437,26 +427,14 @@ export function LabelingView({
         </span>
         {editable && (
           <span className="d-flex gap-1 flex-shrink-0 text-nowrap">
-            <button
-              type="button"
-              className="btn btn-sm btn-outline-secondary"
-              disabled={!stack.past.length}
-              onClick={undo}
-              data-testid="labeling-undo"
-              title={t('workspace.labeling.undoHint')}
-            >
-              {t('workspace.labeling.undo')}
-            </button>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline-secondary"
-              disabled={!stack.future.length}
-              onClick={redo}
-              data-testid="labeling-redo"
-              title={t('workspace.labeling.redoHint')}
-            >
-              {t('workspace.labeling.redo')}
-            </button>
+            <UndoRedoButtons
+              canUndo={stack.past.length > 0}
+              canRedo={stack.future.length > 0}
+              onUndo={undo}
+              onRedo={redo}
+              undoHint={t('workspace.labeling.undoHint')}
+              testId="labeling"
+            />
             <button
               type="button"
               className="btn btn-sm btn-outline-danger"
@@ -601,6 +579,7 @@ export function LabelingView({
         <LabelMenu
           x={menu.x}
           y={menu.y}
+          anchor={menu.anchor}
           purpose={menu.purpose}
           options={optionsQuery.data}
           selectedText={text.slice(menu.span.startOffset, menu.span.endOffset)}

@@ -4,8 +4,9 @@
  * an existing one; 'No relations for these tags' ('Brak relacji dla tagów') when there is none. Arrow keys
  * move, Enter or a click chooses, Escape or a click outside closes.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pointAnchor, useFloatingMenu } from '../../../components/floatingMenu';
 import type { RelationTypeDTO } from '@domain/label-types';
 
 export interface RelationMenuProps {
@@ -28,34 +29,15 @@ const short = (s: string) => (s.length > 30 ? `${s.slice(0, 29)}…` : s);
 export function RelationMenu(props: RelationMenuProps) {
   const { t } = useTranslation();
   const { candidates, onChoose, onClose } = props;
-  const ref = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
-  const [pos, setPos] = useState({ left: props.x, top: props.y });
+  // 8 px off the pointer (below it, or above without room).
+  const { ref, style } = useFloatingMenu({ anchor: pointAnchor(props.x, props.y), gap: 8, onClose });
 
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const r = el.getBoundingClientRect();
-    setPos({
-      left: Math.max(4, Math.min(props.x, window.innerWidth - r.width - 4)),
-      top: Math.max(4, Math.min(props.y + 8, window.innerHeight - r.height - 4)),
-    });
-    el.focus();
-  }, [props.x, props.y]);
+  useLayoutEffect(() => ref.current?.focus(), [props.x, props.y, ref]);
 
-  useEffect(() => {
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
-    };
-    window.addEventListener('mousedown', onDown);
-    return () => window.removeEventListener('mousedown', onDown);
-  }, [onClose]);
-
+  // Escape: useFloatingMenu.
   const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      onClose();
-    } else if (e.key === 'ArrowDown') {
+    if (e.key === 'ArrowDown') {
       e.preventDefault();
       setActive((a) => Math.min(a + 1, candidates.length - 1));
     } else if (e.key === 'ArrowUp') {
@@ -72,7 +54,7 @@ export function RelationMenu(props: RelationMenuProps) {
     <div
       ref={ref}
       className="ws-relation-menu shadow"
-      style={{ left: pos.left, top: pos.top }}
+      style={style}
       role="menu"
       tabIndex={-1}
       onKeyDown={onKey}

@@ -1,11 +1,15 @@
 /**
  * The text/OCR workspace (spec 2 section 2): inside the shared frame (./WorkspaceFrame.tsx: header, tools
- * sidebar, step sidebar, settings), the text in the mode of the selected step.
+ * sidebar, step sidebar, settings), the text in the mode of the selected step. A range named on the address
+ * (`?start=&end=`, a RAG chunk's link) is scrolled to and highlighted once the text is drawn.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
 import { modeSatisfies } from '@domain';
 import type { DocumentStateDTO } from '@domain/document-state-types';
 import { workspaceQueries } from '../api';
+import { ADDRESS_HIGHLIGHT, useAnchorHighlight } from '../hooks/useAnchorHighlight';
+import { clampRange, rangeFromSearch } from '../textRange';
 import { ClassifierPanel } from './ClassifierPanel';
 import { EditingView } from './EditingView';
 import { LabelingView } from './LabelingView';
@@ -22,7 +26,12 @@ function TextMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext }
   const { step, mode, editable, stepNodeMode, showHidden } = ctx;
 
   const text = document.data?.content?.content ?? '';
-  if (!step || step.status === 'PROCESSING' || document.isPending) return <StepLoading step={step} />;
+  const loading = !step || step.status === 'PROCESSING' || document.isPending;
+  const [search] = useSearchParams();
+  const named = clampRange(rangeFromSearch(search), text.length);
+  // (the hook compares ranges by value)
+  useAnchorHighlight(named && !loading && mode !== 'EDITING' ? [named] : null, ADDRESS_HIGHLIGHT);
+  if (loading) return <StepLoading step={step} />;
 
   if (mode === 'EDITING') {
     return (

@@ -1,12 +1,14 @@
 /**
- * Paints an open issue's anchor (text ranges: its range, or the spans of its tags) over the document text
- * with the CSS Custom Highlight API (no DOM change, so the text views need not know about issues), and
- * scrolls the first range into view when the issue opens. The text views redraw their segments as the user
+ * Paints an open issue's anchor (text ranges: its range, or the spans of its tags), or the range the address
+ * names (a RAG chunk's, ../textRange.ts), over the document text with the CSS Custom Highlight API (no DOM
+ * change, so the text views need not know about issues), and scrolls the first range into view. The text views redraw their segments as the user
  * scrolls; a MutationObserver paints the ranges again on the new nodes.
  */
 import { useEffect } from 'react';
 
 export const ISSUE_HIGHLIGHT = 'ws-issue-anchor';
+/** The highlight of the range named on the workspace address. */
+export const ADDRESS_HIGHLIGHT = 'ws-address-range';
 
 export interface OffsetRange {
   start: number;
@@ -52,10 +54,27 @@ export function domRanges(root: HTMLElement, ranges: readonly OffsetRange[]): Ra
   return out;
 }
 
+/**
+ * Scrolls the range itself (not its text node's element, which in the read-only view is the whole text) to the
+ * middle of its scrolling box, or its top when it is taller than the box.
+ */
+function scrollToRange(range: Range) {
+  let box = range.startContainer.parentElement;
+  while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY)))
+    box = box.parentElement;
+  const rect = range.getBoundingClientRect();
+  if (!box) {
+    window.scrollBy(0, rect.top - Math.max(0, (window.innerHeight - rect.height) / 2));
+    return;
+  }
+  const top = box.getBoundingClientRect().top;
+  box.scrollTop += rect.top - top - Math.max(0, (box.clientHeight - rect.height) / 2);
+}
+
 const highlights = () =>
   (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights ?? null;
 
-export function useAnchorHighlight(ranges: readonly OffsetRange[] | null) {
+export function useAnchorHighlight(ranges: readonly OffsetRange[] | null, name = ISSUE_HIGHLIGHT) {
   const key = ranges ? ranges.map((r) => `${r.start}-${r.end}`).join(',') : '';
   useEffect(() => {
     const registry = highlights();
@@ -77,21 +96,20 @@ export function useAnchorHighlight(ranges: readonly OffsetRange[] | null) {
         observed = root;
       }
       const dom = domRanges(root, ranges);
-      if (registry && HighlightCtor) registry.set(ISSUE_HIGHLIGHT, new HighlightCtor(...dom));
+      if (registry && HighlightCtor) registry.set(name, new HighlightCtor(...dom));
       return dom;
     };
-    const first = paint();
-    const target = first?.[0]?.startContainer.parentElement;
-    target?.scrollIntoView({ block: 'center' });
+    const first = paint()?.[0];
+    if (first) scrollToRange(first);
     // The text may be drawn after the panel (a document switch): try again once it is there.
     const retry = window.setTimeout(paint, 300);
     return () => {
       window.clearTimeout(retry);
       if (frame) cancelAnimationFrame(frame);
       observer?.disconnect();
-      registry?.delete(ISSUE_HIGHLIGHT);
+      registry?.delete(name);
     };
     // ranges are compared by value through `key`
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [key, name]);
 }

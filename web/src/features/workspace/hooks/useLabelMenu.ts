@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
+import type { Anchor } from '../../../components/floatingMenu';
 import { toast } from '../../../components/toast';
 import { findOccurrences, pushOp, type Span } from '../labelling';
 import { tagCalls, tagKeys } from '../tagsApi';
@@ -16,6 +17,8 @@ import { snapshot, type TagHistory } from './useTagHistory';
 export interface MenuState {
   x: number;
   y: number;
+  /** opened by the keyboard: the selection's (or tag's) box, which the menu must not cover */
+  anchor?: Anchor;
   purpose: 'new' | 'retype';
   span: Span;
   tagId?: number;
@@ -44,17 +47,18 @@ export function useLabelMenu(deps: LabelMenuDeps) {
   const [menu, setMenu] = useState<MenuState | null>(null);
 
   const openNewMenu = useCallback(
-    (x: number, y: number, span: Span) => {
+    (x: number, y: number, span: Span, anchor?: Anchor) => {
       const needle = text.slice(span.startOffset, span.endOffset);
-      setMenu({ x, y, purpose: 'new', span, occurrences: findOccurrences(text, needle).length });
+      setMenu({ x, y, anchor, purpose: 'new', span, occurrences: findOccurrences(text, needle).length });
     },
     [text],
   );
 
-  const openRetypeMenu = useCallback((x: number, y: number, tag: NerTagDTO) => {
+  const openRetypeMenu = useCallback((x: number, y: number, tag: NerTagDTO, anchor?: Anchor) => {
     setMenu({
       x,
       y,
+      anchor,
       purpose: 'retype',
       tagId: tag.id,
       span: { startOffset: tag.startOffset!, endOffset: tag.endOffset! },
@@ -69,13 +73,13 @@ export function useLabelMenu(deps: LabelMenuDeps) {
     const sel = window.getSelection();
     if (span && sel && sel.rangeCount) {
       const r = sel.getRangeAt(0).getBoundingClientRect();
-      openNewMenu(r.left, r.bottom + 4, span);
+      openNewMenu(r.left, r.bottom + 4, span, r);
       return;
     }
     if (selected && canEditTag(selected)) {
       const el = rootRef.current?.querySelector(`[data-tag-start~="${selected.id}"]`);
       const r = el?.getBoundingClientRect();
-      openRetypeMenu(r?.left ?? 100, (r?.bottom ?? 100) + 4, selected);
+      openRetypeMenu(r?.left ?? 100, (r?.bottom ?? 100) + 4, selected, r);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [editable, selectionSpan, selected, openNewMenu, openRetypeMenu]);

@@ -2,7 +2,8 @@
  * The tag writes of the LABELING view and their undo / redo (spec 2 section 4): writes are queued (they run
  * one after the other, so quick undos each take their own step) and each is followed by a refetch of the
  * tags; the undo stack (labelling.ts) records what a write did, and undo / redo carry out its inverse or
- * itself again on the API, remapping the ids of re-created tags.
+ * itself again on the API, remapping the ids of re-created tags. The speech workspace brings its own way
+ * of creating its token and time-span tags (`create`).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
@@ -41,8 +42,11 @@ export interface TagHistory {
   redo: () => void;
 }
 
+/** Creates the tags of one type again (in the order given); answers them with their new ids. */
+export type CreateTags = (nerTagTypeId: number, group: TagSnapshot[]) => Promise<{ id: number }[]>;
+
 /** `onStep` runs after an undo or redo (the view drops its selection). */
-export function useTagHistory(documentId: number, onStep: () => void): TagHistory {
+export function useTagHistory(documentId: number, onStep: () => void, create?: CreateTags): TagHistory {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   // The ref is what queued writes read and change, the state what the buttons show.
@@ -69,8 +73,9 @@ export function useTagHistory(documentId: number, onStep: () => void): TagHistor
         const byType = new Map<number, TagSnapshot[]>();
         for (const s of op.tags) byType.set(s.nerTagTypeId, [...(byType.get(s.nerTagTypeId) ?? []), s]);
         for (const [typeId, group] of byType) {
-          const made =
-            group.length === 1
+          const made = create
+            ? await create(typeId, group)
+            : group.length === 1
               ? [await tagCalls.create(documentId, typeId, group[0])]
               : await tagCalls.createMany(documentId, typeId, group);
           group.forEach((s, i) => ids.set(s.id, made[i].id));
@@ -83,7 +88,7 @@ export function useTagHistory(documentId: number, onStep: () => void): TagHistor
       }
       return ids;
     },
-    [documentId],
+    [documentId, create],
   );
 
   const write = useCallback(

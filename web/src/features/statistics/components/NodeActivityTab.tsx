@@ -1,0 +1,149 @@
+/**
+ * Node activity (spec 3 section 3 "Node activity rows"): documents finished and tags per node and day as
+ * charts, and a table of the days and nodes; a cell's documents open below it, read from the documents list
+ * five at a time (newest first), each linking into the workspace.
+ */
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { NodeActivityAnswer } from '@domain/statistics-types';
+import { IconFile } from '../../../components/icons';
+import { Pagination } from '../../../components/Pagination';
+import { FIRST_PAGE, NO_ANSWER, type PagePosition } from '../../../components/pagination';
+import { ACTIVITY_DOCUMENTS_PAGE_SIZE, statisticsQueries } from '../api';
+import { activityCells, nodeActivitySeries, type ActivityCell } from '../figures';
+import { formatDay } from '../range';
+import { ChartCards, TableCard } from './ChartCard';
+import type { TabContext } from './StatisticsPage';
+
+export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswer; context: TabContext }) {
+  const { t } = useTranslation();
+  const { days, nodeName } = context;
+  const cells = activityCells(answer.rows);
+  const [open, setOpen] = useState<string | null>(null);
+  const keyOf = (c: ActivityCell) => `${c.date}-${c.nodeId}`;
+  return (
+    <div data-testid="statistics-node-activity">
+      <div className="row g-3 mb-3">
+        <ChartCards
+          days={days}
+          charts={[
+            {
+              title: t('statistics.activity.documentsChart'),
+              series: nodeActivitySeries(answer.rows, days, 'documents', nodeName),
+              integer: true,
+              testId: 'activity-documents-chart',
+            },
+            {
+              title: t('statistics.activity.tagsChart'),
+              series: nodeActivitySeries(answer.rows, days, 'tags', nodeName),
+              integer: true,
+              testId: 'activity-tags-chart',
+            },
+          ]}
+        />
+      </div>
+      <TableCard title={t('statistics.activity.table')} empty={cells.length === 0}>
+        <table className="table table-sm align-middle mb-0" data-testid="activity-table">
+          <thead>
+            <tr>
+              <th>{t('statistics.columns.date')}</th>
+              <th>{t('statistics.columns.node')}</th>
+              <th className="text-end">{t('statistics.columns.documents')}</th>
+              <th className="text-end">{t('statistics.columns.tags')}</th>
+              <th className="text-end">
+                <span className="visually-hidden">{t('statistics.activity.documents')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {cells.map((c) => {
+              const isOpen = open === keyOf(c);
+              return [
+                <tr
+                  key={keyOf(c)}
+                  data-testid="activity-row"
+                  data-date={c.date}
+                  data-node-id={c.nodeId}
+                  data-documents={c.documents}
+                  data-tags={c.tags}
+                >
+                  <td className="text-nowrap">{formatDay(c.date)}</td>
+                  <td>{nodeName(c.nodeId)}</td>
+                  <td className="text-end font-monospace">{c.documents}</td>
+                  <td className="text-end font-monospace">{c.tags}</td>
+                  <td className="text-end">
+                    {c.documentIds.length > 0 && (
+                      <button
+                        type="button"
+                        className={`btn btn-sm ${isOpen ? 'btn-primary' : 'btn-outline-primary'}`}
+                        aria-expanded={isOpen}
+                        onClick={() => setOpen(isOpen ? null : keyOf(c))}
+                        data-testid="activity-documents-toggle"
+                      >
+                        <IconFile className="me-1" />
+                        {t('statistics.activity.documents')}
+                      </button>
+                    )}
+                  </td>
+                </tr>,
+                isOpen && (
+                  <tr key={`${keyOf(c)}-documents`} className="statistics-activity-documents">
+                    <td colSpan={5}>
+                      <ActivityDocuments processId={context.processId} cell={c} />
+                    </td>
+                  </tr>
+                ),
+              ];
+            })}
+          </tbody>
+        </table>
+      </TableCard>
+    </div>
+  );
+}
+
+/** The documents of a cell, five a page, newest first, each a link into the workspace. */
+function ActivityDocuments({ processId, cell }: { processId: number; cell: ActivityCell }) {
+  const { t } = useTranslation();
+  const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
+  const page = position.kind === 'page' ? position.page : 0;
+  const documents = useQuery(statisticsQueries.documents(processId, cell.documentIds, page));
+  const rows = documents.data?.rows ?? [];
+  return (
+    <div className="py-1 px-2" data-testid="activity-documents">
+      {documents.isError ? (
+        <div className="text-danger small">{t('statistics.loadError')}</div>
+      ) : (
+        <ul className="list-unstyled mb-2">
+          {rows.map((d) => (
+            <li key={d.id} className="d-flex align-items-center gap-2 py-1" data-testid="activity-document">
+              <IconFile className="text-body-secondary" />
+              <Link
+                to={`/entity/process/${processId}/document/${d.id}`}
+                data-testid="activity-document-link"
+                data-document-id={d.id}
+              >
+                {d.filename}
+              </Link>
+              <span className="small text-body-secondary">#{d.id}</span>
+              <span className="badge text-bg-light border ms-auto">
+                {t('statistics.activity.documentTags', { count: cell.documentTags[d.id] ?? 0 })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {(documents.data?.total ?? 0) > ACTIVITY_DOCUMENTS_PAGE_SIZE && (
+        <Pagination
+          position={position}
+          size={ACTIVITY_DOCUMENTS_PAGE_SIZE}
+          answer={documents.data ?? NO_ANSWER}
+          onGo={setPosition}
+          testId="activity-documents-pager"
+        />
+      )}
+    </div>
+  );
+}
