@@ -1,11 +1,14 @@
 import {
   linkedListProblem,
+  neighbourhoodListProblem,
   planTranscriptWrite,
+  restructuresList,
   timeOrderPosition,
   tokenOrderBreak,
   tokenTimesViolation,
   tokenValueProblem,
   unlinkUtterances,
+  utteranceOrderBreak,
   type TokenState,
   type TranscriptWrite,
   type UtteranceState,
@@ -204,5 +207,127 @@ describe('planTranscriptWrite', () => {
     if (!('plan' in r)) throw new Error(r.problem.detail);
     expect(r.plan.tokens.get(500)).toMatchObject({ utteranceId: 3, value: 'nowe', tsStart: 2100 });
     expect(r.plan.changedTokens.has(500)).toBe(true);
+  });
+});
+
+describe('neighbours and the neighbourhood of a write', () => {
+  /** The write planned over utterances `ids` only (and their tokens), as the API reads a neighbourhood. */
+  const local = (ids: number[], w: Partial<TranscriptWrite>) => {
+    const { utterances, tokens } = transcript();
+    return planTranscriptWrite(
+      utterances.filter((u) => ids.includes(u.id)),
+      tokens.filter((t) => ids.includes(t.utteranceId)),
+      write(w),
+      'neighbourhood',
+    );
+  };
+  const keyOf = (r: ReturnType<typeof local>) => ('problem' in r ? r.problem.key : null);
+
+  it('orders neighbours by the last timed start of one and the first timed start of the next', () => {
+    expect(utteranceOrderBreak([{ tsStart: 0 }, { tsStart: 500 }], [{ tsStart: 500 }])).toBe(false);
+    expect(utteranceOrderBreak([{ tsStart: 0 }, { tsStart: 500 }], [{ tsStart: 499 }])).toBe(true);
+    expect(
+      utteranceOrderBreak([{ tsStart: 500 }, { tsStart: null }], [{ tsStart: null }, { tsStart: 400 }]),
+    ).toBe(true);
+    expect(utteranceOrderBreak([{ tsStart: null }], [{ tsStart: 0 }])).toBe(false);
+  });
+
+  it('checks the links inside a neighbourhood and does not follow those leaving it', () => {
+    const [, middle, last] = transcript().utterances;
+    expect(neighbourhoodListProblem([middle, last])).toBeNull(); // 2's prevId 1 leaves it
+    expect(neighbourhoodListProblem([middle, { ...last, prevId: null }])?.key).toBe(
+      'error.utterance.brokenList',
+    );
+  });
+
+  it('plans over the document a write that creates utterances or names other links', () => {
+    const links = new Map(transcript().utterances.map((u) => [u.id, u]));
+    const none = new Set<number>();
+    expect(
+      restructuresList(links, { createdUtterances: none, patches: [{ id: 2, prevId: 1, nextId: 3 }] }),
+    ).toBe(false);
+    expect(
+      restructuresList(links, { createdUtterances: none, patches: [{ id: 2, actor: 'X', tokens: [] }] }),
+    ).toBe(false);
+    expect(restructuresList(links, { createdUtterances: none, patches: [{ id: 2, nextId: null }] })).toBe(
+      true,
+    );
+    expect(restructuresList(links, { createdUtterances: none, patches: [{ id: 9, prevId: null }] })).toBe(
+      true,
+    );
+    expect(restructuresList(links, { createdUtterances: new Set([100]), patches: [] })).toBe(true);
+    expect(() => local([1, 2, 3], { patches: [{ id: 3, nextId: 1 }] })).toThrow(/whole document/);
+  });
+
+  it('refuses a token retimed before the last word of the utterance before, in either scope', () => {
+    // 21 is the first word of utterance 2; utterance 1's last word starts at 400
+    const retime = { patches: [{ id: 2, tokens: [{ id: 21, tsStart: 350, tsEnd: 1100 }, { id: 22 }] }] };
+    expect(local([1, 2, 3], retime)).toMatchObject({ problem: { key: 'error.utterance.order' } });
+    expect(plan(retime)).toMatchObject({ problem: { key: 'error.utterance.order' } });
+    // and after the first word of the utterance after
+    const late = { patches: [{ id: 2, tokens: [{ id: 21 }, { id: 22, tsStart: 2001, tsEnd: 2100 }] }] };
+    expect(keyOf(local([1, 2, 3], late))).toBe('error.utterance.order');
+    // a new token of utterance 1 starting after utterance 2's first word
+    const added = {
+      createdTokens: new Set([500]),
+      patches: [
+        {
+          id: 1,
+          tokens: [{ id: 11 }, { id: 12 }, { id: 13 }, { id: 500, value: 'x', tsStart: 1001, tsEnd: 1050 }],
+        },
+      ],
+    };
+    expect(keyOf(local([1, 2], added))).toBe('error.utterance.order');
+    // up to the neighbour's start is in order
+    expect(
+      keyOf(
+        local([1, 2, 3], {
+          patches: [{ id: 2, tokens: [{ id: 21, tsStart: 400, tsEnd: 1100 }, { id: 22 }] }],
+        }),
+      ),
+    ).toBeNull();
+  });
+
+  it('keeps editable a pair of neighbours that was out of order before the write (overlapping speakers)', () => {
+    const { utterances, tokens } = transcript();
+    const overlapping = tokens.map((t) => (t.id === 21 ? { ...t, tsStart: 300 } : t));
+    const r = planTranscriptWrite(
+      utterances,
+      overlapping,
+      write({ patches: [{ id: 2, tokens: [{ id: 21, value: 'Ola' }, { id: 22 }] }] }),
+      'neighbourhood',
+    );
+    expect(keyOf(r)).toBeNull();
+  });
+
+  it('plans a token edit over its utterance and neighbours as over the whole document', () => {
+    const w = { patches: [{ id: 2, tokens: [{ id: 21, value: 'Ala' }, { id: 22 }] }] };
+    const near = local([1, 2, 3], w);
+    const all = plan(w);
+    if (!('plan' in near) || !('plan' in all)) throw new Error('refused');
+    expect([...near.plan.changedTokens, ...near.plan.touched]).toEqual([
+      ...all.plan.changedTokens,
+      ...all.plan.touched,
+    ]);
+    expect(near.plan.tokens.get(21)).toEqual(all.plan.tokens.get(21));
+  });
+
+  it('removes an emptied utterance and links its neighbours within the neighbourhood', () => {
+    const r = local([1, 2, 3], { deletedTokens: [21, 22] });
+    if (!('plan' in r)) throw new Error(r.problem.detail);
+    expect(r.plan.removed).toEqual([2]);
+    expect(r.plan.utterances.map((u) => [u.id, u.prevId, u.nextId])).toEqual([
+      [1, null, 3],
+      [3, 1, null],
+    ]);
+    expect([...r.plan.touched].sort()).toEqual([1, 3]);
+    // the merge by moving tokens: utterance 3 takes 2's tokens, 2 goes, 1 and 3 are linked
+    const merged = local([1, 2, 3], { patches: [{ id: 3, tokens: [21, 22, 31].map((id) => ({ id })) }] });
+    if (!('plan' in merged)) throw new Error(merged.problem.detail);
+    expect(merged.plan.removed).toEqual([2]);
+    expect(merged.plan.utterances.find((u) => u.id === 3)).toMatchObject({
+      prevId: 1,
+      tokenIds: [21, 22, 31],
+    });
   });
 });

@@ -15,6 +15,15 @@
  * - Token times are integer milliseconds from 0 to 48 hours with the end not before the start; the tokens of
  *   an utterance start in time order (a token may overlap the next one: a split word ends 50 ms after the
  *   old end, spec 2 section 5). Tokens without times (none are written by the parser) are not ordered.
+ * - Across neighbours: the first timed token of an utterance does not start before the last timed token of
+ *   the utterance before it. A write may not bring a pair of neighbours out of that order; a pair already out
+ *   of order (an imported transcript whose speakers overlap) stays editable. An utterance without timed
+ *   tokens orders nothing.
+ * - Scope of a check: a write that creates utterances or names new prevId/nextId restructures the list and
+ *   is planned over the whole document. Any other write (the token writes, an actor, a token list, a merge by
+ *   moving tokens) changes links only by removing emptied utterances, which keeps one list when there was
+ *   one; it is planned over its 'neighbourhood': the utterances it names or takes tokens from, with every
+ *   token of theirs, and their neighbours (`restructuresList`, `planTranscriptWrite`'s scope).
  * - A changed token value must be one word of the inline edit's pattern (letters, Polish diacritics
  *   included, an optional trailing , . or ?), or a punctuation mark alone; values the recognizer wrote are
  *   kept as they are while unchanged.
@@ -39,6 +48,7 @@ export const UTTERANCE_MESSAGES = {
   'error.utterance.lostTokens': 'Tokens would be lost: delete them instead.',
   'error.utterance.newWithoutTokens': 'A new utterance needs at least one token.',
   'error.utterance.actor': 'The actor is not one of the process.',
+  'error.utterance.order': 'An utterance must not start before the last word of the one before it.',
   'error.token.unknown': 'The token is not one of this document.',
   'error.token.twice': 'A token is named twice.',
   'error.token.times': 'Token times must be whole milliseconds from 0 to 48 hours.',
@@ -106,17 +116,35 @@ export interface ListLink {
   nextId: number | null;
 }
 
+/**
+ * The first link without its way back among `byId`; links to utterances outside it are skipped when `part`
+ * (a neighbourhood of the list), refused otherwise.
+ */
+function oneWayLink(
+  utterances: readonly ListLink[],
+  byId: ReadonlyMap<number, ListLink>,
+  part: boolean,
+): TranscriptProblem | null {
+  const backOf = (id: number, side: 'prevId' | 'nextId', self: number) => {
+    const other = byId.get(id);
+    return other ? other[side] === self : part;
+  };
+  for (const u of utterances) {
+    if (u.nextId !== null && !backOf(u.nextId, 'prevId', u.id))
+      return problem('error.utterance.brokenList', `(${u.id} -> ${u.nextId} has no way back)`);
+    if (u.prevId !== null && !backOf(u.prevId, 'nextId', u.id))
+      return problem('error.utterance.brokenList', `(${u.prevId} <- ${u.id} has no way forward)`);
+  }
+  return null;
+}
+
 /** What breaks the linked list (see the header), or null when the utterances form one list. */
 export function linkedListProblem(utterances: readonly ListLink[]): TranscriptProblem | null {
   if (!utterances.length) return null;
   const byId = new Map(utterances.map((u) => [u.id, u]));
   if (byId.size !== utterances.length) return problem('error.utterance.brokenList', '(an id twice)');
-  for (const u of utterances) {
-    if (u.nextId !== null && byId.get(u.nextId)?.prevId !== u.id)
-      return problem('error.utterance.brokenList', `(${u.id} -> ${u.nextId} has no way back)`);
-    if (u.prevId !== null && byId.get(u.prevId)?.nextId !== u.id)
-      return problem('error.utterance.brokenList', `(${u.prevId} <- ${u.id} has no way forward)`);
-  }
+  const oneWay = oneWayLink(utterances, byId, false);
+  if (oneWay) return oneWay;
   const heads = utterances.filter((u) => u.prevId === null);
   if (heads.length !== 1) return problem('error.utterance.brokenList', `(${heads.length} heads)`);
   let seen = 0;
@@ -124,6 +152,25 @@ export function linkedListProblem(utterances: readonly ListLink[]): TranscriptPr
     seen++;
   if (seen !== utterances.length) return problem('error.utterance.brokenList', '(a cycle)');
   return null;
+}
+
+/**
+ * The links of a neighbourhood of the list (see the header): every link between two of its utterances goes
+ * both ways; links leaving it are not followed (the rest of the list is not read).
+ */
+export function neighbourhoodListProblem(utterances: readonly ListLink[]): TranscriptProblem | null {
+  return oneWayLink(utterances, new Map(utterances.map((u) => [u.id, u])), true);
+}
+
+/** True when the second utterance's first timed token starts before the first one's last timed token. */
+export function utteranceOrderBreak(
+  first: readonly { tsStart: number | null }[],
+  second: readonly { tsStart: number | null }[],
+): boolean {
+  let last: number | null = null;
+  for (const t of first) if (t.tsStart !== null) last = t.tsStart;
+  const start = second.find((t) => t.tsStart !== null)?.tsStart ?? null;
+  return last !== null && start !== null && start < last;
 }
 
 /** The list after removing utterances: each removed one's neighbours linked to each other. */
@@ -211,15 +258,40 @@ const sameList = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((v, i) => v === b[i]);
 
 /**
- * Applies a write to the document's transcript (every utterance and token of it) and checks the result;
- * the plan to write, or the first problem.
+ * True when the write creates utterances or names a prevId/nextId other than the utterance's (or names one
+ * of an utterance not in `current`): then it is planned over the whole document (see the header).
+ */
+export function restructuresList(
+  current: ReadonlyMap<number, ListLink>,
+  write: Pick<TranscriptWrite, 'patches' | 'createdUtterances'>,
+): boolean {
+  if (write.createdUtterances.size) return true;
+  return write.patches.some((p) =>
+    (['prevId', 'nextId'] as const).some(
+      (side) => p[side] !== undefined && p[side] !== current.get(p.id)?.[side],
+    ),
+  );
+}
+
+/**
+ * What `planTranscriptWrite` is given: the whole transcript ('document'), or the write's neighbourhood (see
+ * the header) for a write that does not restructure the list.
+ */
+export type PlanScope = 'document' | 'neighbourhood';
+
+/**
+ * Applies a write to the document's transcript (every utterance and token of it, or the write's
+ * neighbourhood) and checks the result; the plan to write, or the first problem.
  */
 export function planTranscriptWrite(
   current: readonly UtteranceState[],
   currentTokens: readonly TokenState[],
   write: TranscriptWrite,
+  scope: PlanScope = 'document',
 ): { plan: TranscriptPlan } | { problem: TranscriptProblem } {
   const utterances = new Map(current.map((u) => [u.id, { ...u, tokenIds: [...u.tokenIds] }]));
+  if (scope === 'neighbourhood' && restructuresList(utterances, write))
+    throw new Error('a write that restructures the list is planned over the whole document');
   const tokens = new Map(currentTokens.map((t) => [t.id, { ...t }]));
   const touched = new Set<number>();
   const changedTokens = new Set<number>();
@@ -323,14 +395,16 @@ export function planTranscriptWrite(
     const before = utterances.get(u.id)!;
     if (u.prevId !== before.prevId || u.nextId !== before.nextId) touched.add(u.id);
   }
-  const listProblem = linkedListProblem(kept);
+  const listProblem = scope === 'document' ? linkedListProblem(kept) : neighbourhoodListProblem(kept);
   if (listProblem) return { problem: listProblem };
   const retimed = new Set([...changedTokens].map((id) => tokens.get(id)!.utteranceId));
-  for (const u of kept) {
-    if (!touched.has(u.id) && !retimed.has(u.id)) continue;
+  const changed = kept.filter((u) => touched.has(u.id) || retimed.has(u.id));
+  for (const u of changed) {
     const broken = tokenOrderBreak(u.tokenIds.map((id) => tokens.get(id)!));
     if (broken >= 0) return fail('error.token.order', `(token ${u.tokenIds[broken]} of utterance ${u.id})`);
   }
+  const pair = neighbourOrderProblem(current, currentTokens, kept, tokens, changed);
+  if (pair) return { problem: pair };
   for (const id of removed) touched.delete(id);
   return {
     plan: {
@@ -341,4 +415,43 @@ export function planTranscriptWrite(
       changedTokens,
     },
   };
+}
+
+/**
+ * A pair of neighbours the write brings out of time order (see the header): pairs with a changed utterance,
+ * compared with the same pair before the write when it is out of order now.
+ */
+function neighbourOrderProblem(
+  current: readonly UtteranceState[],
+  currentTokens: readonly TokenState[],
+  kept: readonly UtteranceState[],
+  tokens: ReadonlyMap<number, TokenState>,
+  changed: readonly UtteranceState[],
+): TranscriptProblem | null {
+  const byId = new Map(kept.map((u) => [u.id, u]));
+  const broken = (
+    a: UtteranceState,
+    b: UtteranceState,
+    of: ReadonlyMap<number, { tsStart: number | null }>,
+  ) =>
+    utteranceOrderBreak(
+      a.tokenIds.map((id) => of.get(id)!),
+      b.tokenIds.map((id) => of.get(id)!),
+    );
+  let before: { utterances: Map<number, UtteranceState>; tokens: Map<number, TokenState> } | null = null;
+  for (const u of changed)
+    for (const [a, b] of [
+      [u.prevId === null ? undefined : byId.get(u.prevId), u],
+      [u, u.nextId === null ? undefined : byId.get(u.nextId)],
+    ]) {
+      if (!a || !b || !broken(a, b, tokens)) continue;
+      before ??= {
+        utterances: new Map(current.map((x) => [x.id, x])),
+        tokens: new Map(currentTokens.map((t) => [t.id, t])),
+      };
+      const [a0, b0] = [before.utterances.get(a.id), before.utterances.get(b.id)];
+      if (a0?.nextId === b.id && b0 && broken(a0, b0, before.tokens)) continue; // out of order already
+      return problem('error.utterance.order', `(utterance ${b.id} starts before the last word of ${a.id})`);
+    }
+  return null;
 }

@@ -314,6 +314,7 @@ export const measureTokenEdits: Figure = async (c) => {
       tokenEditMedianMs: round(median(runs)),
       tokenEditRunsMs: runs.map((x) => round(x)),
       tokenEditPutMedianMs: round(median(puts)),
+      tokenEditPutRunsMs: puts.map((x) => round(x)),
     };
   } finally {
     await context.close();

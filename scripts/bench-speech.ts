@@ -12,6 +12,7 @@
  * - waveformMs: in headless Chromium, page.goto of the document page until the audio player is ready and
  *   its waveform drawn from the peaks (a fresh browser context each time: no cached peaks), median of 5;
  * - openMs, longestPlaybackTaskMs, tokenEditP95Ms: the speech workspace (scripts/bench-speech-workspace.ts).
+ * BENCH_SPEECH_FIGURES=tokenEdits (names of FIGURES, comma-separated) measures only those figures.
  */
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -68,7 +69,11 @@ export interface SpeechBenchResults {
   tokenEditRunsMs?: number[];
   /** The PUT's own time (request sent to answer read), median. */
   tokenEditPutMedianMs?: number;
+  /** The PUT's own time of each edit, in the order of `tokenEditRunsMs`. */
+  tokenEditPutRunsMs?: number[];
   sizes?: { seconds: number; utterances: number; tokens: number; wavMb: number };
+  /** The figures measured (BENCH_SPEECH_FIGURES, all by default). */
+  figures?: string[];
   machine?: BenchMachine;
 }
 
@@ -275,19 +280,34 @@ async function setUpDocument(base: string, token: string, transcript: Buffer) {
   }
 }
 
-/** The figures measured, in order. */
-const FIGURES: Figure[] = [
-  measurePeaks,
-  measureWaveform,
-  measureOpen,
-  measurePlaybackAndScroll,
-  measureTokenEdits,
-];
+/** The figures measured, in order, by name. */
+const FIGURES: Record<string, Figure> = {
+  peaks: measurePeaks,
+  waveform: measureWaveform,
+  open: measureOpen,
+  playback: measurePlaybackAndScroll,
+  tokenEdits: measureTokenEdits,
+};
+
+/** The figures of BENCH_SPEECH_FIGURES (names of FIGURES, comma-separated), all when it is not set. */
+function figuresWanted(): [string, Figure][] {
+  const named = process.env.BENCH_SPEECH_FIGURES?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!named?.length) return Object.entries(FIGURES);
+  const unknown = named.filter((n) => !(n in FIGURES));
+  if (unknown.length)
+    throw new Error(
+      `BENCH_SPEECH_FIGURES: no figure ${unknown.join(', ')} (${Object.keys(FIGURES).join(', ')})`,
+    );
+  return named.map((n) => [n, FIGURES[n]]);
+}
 
 export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchResults> {
   const seconds = o.seconds ?? 7200;
   const utterances = o.utterances ?? 1500;
   const tokens = o.tokens ?? 20_000;
+  const figures = figuresWanted();
   const prepared = prepareBrowserBench();
   if ('skipped' in prepared) return prepared;
   const { executablePath } = prepared;
@@ -341,9 +361,10 @@ export async function benchSpeech(o: SpeechBenchOptions): Promise<SpeechBenchRes
       wav: file,
     };
     let results: SpeechBenchResults = {};
-    for (const figure of FIGURES) results = { ...results, ...(await figure(context)) };
+    for (const [, figure] of figures) results = { ...results, ...(await figure(context)) };
     return {
       ...results,
+      figures: figures.map(([name]) => name),
       sizes: {
         seconds,
         utterances: counts.utterances,

@@ -21,7 +21,8 @@
  * - measures hours of audio (scripts/bench-speech.ts, issue 14): the parser's peaks of a 2-hour recording, the
  *   waveform drawn from them in Chromium, and the speech workspace on it (open, long tasks during playback and
  *   scrolling, inline token edits), under `speech`. Sizes: BENCH_SPEECH_SECONDS (7200),
- *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000); BENCH_SPEECH_PROFILE=1 adds CPU profiles.
+ *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000); BENCH_SPEECH_PROFILE=1 adds CPU profiles;
+ *   BENCH_SPEECH_FIGURES (e.g. `tokenEdits`, or `peaks,waveform,open,playback`) measures only those.
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
  *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
  * - seeds 100,000 chunks (BENCH_RAG_CHUNKS) and 200 fact documents (BENCH_RAG_DOCUMENTS) in a RAG process and

@@ -214,7 +214,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/llm-models': ADMIN_ROLE,
   'PUT /api/llm-models': ADMIN_ROLE,
   'DELETE /api/llm-models/:id': ADMIN_ROLE,
-  'GET /api/secrets': onProcess('ADMIN', query('processId', 'process')),
+  // the list has names and active flags only (values are never returned): readers pick one on the RAG page
+  'GET /api/secrets': onProcess('READ', query('processId', 'process')),
   'POST /api/secrets': onProcess('ADMIN', inBody('processId', 'process')),
   'PUT /api/secrets/:id': onProcess('ADMIN', param('id', 'secret')),
   'DELETE /api/secrets/:id': onProcess('ADMIN', param('id', 'secret')),

@@ -33,7 +33,7 @@ export function secretRoutes({ knex }: AppDeps): Router {
   router.get('/api/secrets', async (ctx) => {
     const user = currentUser(ctx);
     const processId = idParam(firstValue(ctx.query.processId), 'processId');
-    assertProcessMode(user, processId, 'ADMIN');
+    assertProcessMode(user, processId, 'READ');
     if (!(await findProcess(knex, processId))) throw notFound('process');
     ctx.body = await secrets.listSecrets(knex, processId);
   });

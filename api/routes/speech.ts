@@ -118,7 +118,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const node = await writableNode(ctx, user);
     const input = body(ctx, utteranceUpdateSchema, 'utterance');
     const doc = inProcess(user, await speech.documentOfUtterance(knex, input.id), node, 'utterance');
-    await speech.writeTranscript(knex, user, node, doc.documentId, () => ({ patches: [input] }));
+    await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({ patches: [input] }));
     const saved = await speech.utteranceDTO(knex, input.id);
     if (saved) ctx.body = saved;
     else ctx.status = 204;
@@ -140,7 +140,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
       : await documentById(knex, named!).then((d) => d && { documentId: d.id, processId: d.processId });
     const doc = inProcess(user, found, node, 'document');
     if (named && named !== doc.documentId) throw unreachable(user, 'document');
-    const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
+    const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({
       patches: items,
     }));
     const saved = await Promise.all(
@@ -160,7 +160,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const node = await writableNode(ctx, user);
     const input = body(ctx, tokenCreateSchema, 'utteranceToken');
     const doc = inProcess(user, await speech.documentOfUtterance(knex, input.utteranceId), node, 'utterance');
-    const { tokenIds } = await speech.writeTranscript(knex, user, node, doc.documentId, (state) => {
+    const focus = { utterances: [input.utteranceId] };
+    const { tokenIds } = await speech.writeTranscript(knex, user, node, doc.documentId, focus, (state) => {
       const u = state.utterances.find((x) => x.id === input.utteranceId);
       if (!u) throw notFound('utterance'); // removed meanwhile
       const byId = new Map(state.tokens.map((t) => [t.id, t]));
@@ -185,7 +186,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const node = await writableNode(ctx, user);
     const input = body(ctx, tokenUpdateSchema, 'utteranceToken');
     const doc = inProcess(user, await speech.documentOfToken(knex, input.id), node, 'utteranceToken');
-    await speech.writeTranscript(knex, user, node, doc.documentId, (state) => {
+    await speech.writeTranscript(knex, user, node, doc.documentId, { tokens: [input.id] }, (state) => {
       const t = state.tokens.find((x) => x.id === input.id);
       const u = t && state.utterances.find((x) => x.id === t.utteranceId);
       // deleted meanwhile (the document was read before the transaction)
@@ -203,7 +204,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const tokenId = idParam(raw, 'id');
     const doc = inProcess(user, await speech.documentOfToken(knex, tokenId), node, 'utteranceToken');
     // no deletion while the document has relation graphs: checked by writeTranscript under the lock
-    await speech.writeTranscript(knex, user, node, doc.documentId, () => ({
+    await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({
       patches: [],
       deletedTokens: [tokenId],
     }));

@@ -1,8 +1,11 @@
 /**
  * Writes of a document's transcript by a person (issue 14 section 2; rules in domain/utterances.ts): every
  * write runs in one transaction that locks the document row, re-checks the caller's editable step of the
- * active node (./tag-steps.ts stepForWrite), reads the whole transcript, plans the write with
+ * active node (./tag-steps.ts stepForWrite), reads what the write touches, plans the write with
  * `planTranscriptWrite` and, only when the plan holds, writes its difference. A refused plan changes nothing.
+ * What is read (issue 14 section 5: a token edit on a 20,000-token transcript): a write that restructures
+ * the list (new utterances, new links) reads the whole transcript; any other write reads only the utterances
+ * it names or takes tokens from, their tokens, and their neighbours (`TranscriptSlice`).
  * The routes have checked WRITE on the node and that the document is of the node's process.
  */
 import type { Knex } from 'knex';
@@ -11,6 +14,7 @@ import { HttpError } from '../errors';
 import { nextIds } from '../../db/queries/bulk';
 import {
   documentUtterances,
+  utteranceNeighbourhood,
   utteranceTokens,
   type TokenRow,
   type UtteranceRow,
@@ -19,6 +23,7 @@ import {
 import {
   ARTIFACT_ACTOR,
   planTranscriptWrite,
+  restructuresList,
   UTTERANCE_MESSAGES,
   type TokenPatch,
   type TokenState,
@@ -80,33 +85,95 @@ export interface WriteResult {
   tokenIds: Map<number, number>;
 }
 
-async function transcriptState(trx: Knex.Transaction, documentId: number) {
-  const rows = await documentUtterances(trx, documentId);
-  const tokens: TokenRow[] = rows.length
-    ? await utteranceTokens(
-        trx,
-        rows.map((u) => u.id),
-      )
-    : [];
-  const byUtterance = new Map<number, number[]>();
-  for (const t of tokens) byUtterance.set(t.utteranceId, [...(byUtterance.get(t.utteranceId) ?? []), t.id]);
-  const utterances: UtteranceState[] = rows.map((u) => ({
-    id: u.id,
-    actor: u.actor,
-    prevId: u.prevId,
-    nextId: u.nextId,
-    tokenIds: byUtterance.get(u.id) ?? [],
-  }));
-  const tokenStates: TokenState[] = tokens.map((t) => ({
-    id: t.id,
-    utteranceId: t.utteranceId,
-    value: t.value,
-    tsStart: t.tsStart,
-    tsEnd: t.tsEnd,
-    properties: t.properties ?? [],
-    unclear: t.unclear,
-  }));
-  return { utterances, tokens: tokenStates };
+/** What a write is about before it is built: utterances, and tokens (their utterances are read). */
+export interface WriteFocus {
+  utterances?: readonly number[];
+  tokens?: readonly number[];
+}
+
+/** The state a write is built from and planned over. */
+export interface TranscriptState {
+  utterances: UtteranceState[];
+  tokens: TokenState[];
+}
+
+const tokenState = (t: TokenRow): TokenState => ({
+  id: t.id,
+  utteranceId: t.utteranceId,
+  value: t.value,
+  tsStart: t.tsStart,
+  tsEnd: t.tsEnd,
+  properties: t.properties ?? [],
+  unclear: t.unclear,
+});
+
+/**
+ * The part of a document's transcript read so far inside the write's transaction (under the document's
+ * lock): utterances with all their tokens. The core utterances are those asked for; each read brings their
+ * neighbours too (one statement for the utterances, one for the tokens), or the whole transcript.
+ */
+class TranscriptSlice {
+  private readonly utterances = new Map<number, UtteranceState>();
+  private readonly tokens = new Map<number, TokenState>();
+  private readonly core = new Set<number>();
+
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly documentId: number,
+  ) {}
+
+  /** Adds the rows given (and their tokens) to the slice. */
+  private async add(rows: readonly UtteranceRow[]) {
+    const fresh = rows.filter((u) => !this.utterances.has(u.id));
+    if (!fresh.length) return;
+    const tokens = await utteranceTokens(
+      this.trx,
+      fresh.map((u) => u.id),
+    );
+    const byUtterance = new Map<number, number[]>();
+    for (const t of tokens) {
+      this.tokens.set(t.id, tokenState(t));
+      const list = byUtterance.get(t.utteranceId);
+      if (list) list.push(t.id);
+      else byUtterance.set(t.utteranceId, [t.id]);
+    }
+    for (const u of fresh)
+      this.utterances.set(u.id, {
+        id: u.id,
+        actor: u.actor,
+        prevId: u.prevId,
+        nextId: u.nextId,
+        tokenIds: byUtterance.get(u.id) ?? [],
+      });
+  }
+
+  /** The document's utterances among `ids` and those holding the tokens `tokenIds`, with their neighbours. */
+  async read(ids: readonly number[], tokenIds: readonly number[] = []) {
+    const wanted = new Set(ids.filter((id) => id > 0 && !this.core.has(id)));
+    const byToken: number[] = [];
+    for (const id of tokenIds) {
+      const t = id > 0 ? this.tokens.get(id) : undefined;
+      if (!t) {
+        if (id > 0) byToken.push(id);
+      } else if (!this.core.has(t.utteranceId)) wanted.add(t.utteranceId);
+    }
+    const rows = await utteranceNeighbourhood(this.trx, this.documentId, [...wanted], byToken);
+    for (const u of rows) if (u.core) this.core.add(u.id);
+    await this.add(rows);
+  }
+
+  /** The whole transcript. */
+  async readAll() {
+    await this.add(await documentUtterances(this.trx, this.documentId));
+  }
+
+  get links(): ReadonlyMap<number, UtteranceState> {
+    return this.utterances;
+  }
+
+  state(): TranscriptState {
+    return { utterances: [...this.utterances.values()], tokens: [...this.tokens.values()] };
+  }
 }
 
 /** Real ids for the client's new (negative or absent) ids, taken from the sequences. */
@@ -213,22 +280,35 @@ async function persist(
       .delete();
 }
 
+/** The actors a changed actor may take: ARTIFACT, the process's actor codes, the document's actors. */
+async function allowedActors(trx: Knex.Transaction, processId: number, documentId: number) {
+  return new Set<string>([
+    ARTIFACT_ACTOR,
+    ARTIFACT_ACTOR.toLowerCase(),
+    ...(await trx('process_actors').where('process_id', processId).pluck('actor')),
+    ...(await trx('utterances').where('document_id', documentId).distinct().pluck('actor')),
+  ]);
+}
+
 /**
  * Carries out a write of the caller on the document's transcript through the node's editable step; the
- * plan, or a 400 with the problem (nothing written), 409 / 423 for the step.
+ * plan, or a 400 with the problem (nothing written), 409 / 423 for the step. `build` is given the utterances
+ * of `focus` (those of the document) with their tokens, read under the lock.
  */
 export async function writeTranscript(
   knex: Knex,
   user: AuthUser,
   node: NodeOfWrite,
   documentId: number,
-  build: (state: { utterances: UtteranceState[]; tokens: TokenState[] }) => ClientWrite,
+  focus: WriteFocus,
+  build: (state: TranscriptState) => ClientWrite,
 ): Promise<WriteResult> {
   return knex.transaction(async (trx) => {
     await trx('documents').where('id', documentId).forUpdate().first('id');
     await stepForWrite(trx, user, node, documentId, undefined);
-    const state = await transcriptState(trx, documentId);
-    const write = build(state);
+    const slice = new TranscriptSlice(trx, documentId);
+    await slice.read(focus.utterances ?? [], focus.tokens ?? []);
+    const write = build(slice.state());
     // Read under the document's lock, so a graph saved while the caller's request waited for it counts.
     if (write.deletedTokens?.length && (await hasRelationGraphs(trx, documentId)))
       throw new HttpError(409, {
@@ -238,25 +318,39 @@ export async function writeTranscript(
       });
     const { utteranceIds, tokenIds } = await allocate(trx, write);
     const patches = mapIds(write, utteranceIds, tokenIds);
-    const actors = new Set<string>([
-      ARTIFACT_ACTOR,
-      ARTIFACT_ACTOR.toLowerCase(),
-      ...state.utterances.map((u) => u.actor),
-      ...(await trx('process_actors').where('process_id', node.processId).pluck('actor')),
-    ]);
-    const result = planTranscriptWrite(state.utterances, state.tokens, {
-      patches,
-      createdUtterances: new Set(utteranceIds.values()),
-      createdTokens: new Set(tokenIds.values()),
-      deletedTokens: write.deletedTokens,
-      actors,
-    });
+    const createdUtterances = new Set(utteranceIds.values());
+    const createdTokens = new Set(tokenIds.values());
+    // what the write names: its utterances, those its tokens come from, and those it deletes tokens of
+    await slice.read(
+      patches.map((p) => p.id).filter((id) => !createdUtterances.has(id)),
+      [...patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id)), ...(write.deletedTokens ?? [])].filter(
+        (id) => !createdTokens.has(id),
+      ),
+    );
+    const scope = restructuresList(slice.links, { patches, createdUtterances })
+      ? 'document'
+      : 'neighbourhood';
+    if (scope === 'document') await slice.readAll();
+    const state = slice.state();
+    const namesActor = createdUtterances.size > 0 || patches.some((p) => p.actor !== undefined);
+    const result = planTranscriptWrite(
+      state.utterances,
+      state.tokens,
+      {
+        patches,
+        createdUtterances,
+        createdTokens,
+        deletedTokens: write.deletedTokens,
+        actors: namesActor ? await allowedActors(trx, node.processId, documentId) : new Set(),
+      },
+      scope,
+    );
     if ('problem' in result) throw transcriptRefused(result.problem);
     await persist(
       trx,
       documentId,
       result.plan,
-      { utterances: new Set(utteranceIds.values()), tokens: new Set(tokenIds.values()) },
+      { utterances: createdUtterances, tokens: createdTokens },
       write.deletedTokens ?? [],
     );
     return { plan: result.plan, utteranceIds, tokenIds };

@@ -60,6 +60,40 @@ export async function documentUtterances(knex: Knex, documentId: number): Promis
   return knex('utterances').where('document_id', documentId).orderBy('id').select(UTTERANCE_COLUMNS);
 }
 
+/** An utterance of a write's neighbourhood: `core` when it was asked for, else a neighbour of one that was. */
+export interface NeighbourhoodRow extends UtteranceRow {
+  core: boolean;
+}
+
+/**
+ * The document's utterances among `ids` and those holding the tokens `tokenIds` (core), with their neighbours
+ * by prevId/nextId, in one statement (ids of other documents are left out).
+ */
+export async function utteranceNeighbourhood(
+  knex: Knex,
+  documentId: number,
+  ids: readonly number[],
+  tokenIds: readonly number[],
+): Promise<NeighbourhoodRow[]> {
+  if (!ids.length && !tokenIds.length) return [];
+  const { rows } = await knex.raw<{ rows: NeighbourhoodRow[] }>(
+    `with core as (
+       select u.id, u.prev_id, u.next_id from utterances u
+       where u.document_id = ?
+         and (u.id = any(?::bigint[])
+              or u.id in (select t.utterance_id from utterance_tokens t where t.id = any(?::bigint[])))
+     )
+     select u.id, u.document_id as "docId", u.actor, u.prev_id as "prevId", u.next_id as "nextId",
+            u.id in (select id from core) as core
+     from utterances u
+     where u.document_id = ?
+       and u.id in (select id from core union select prev_id from core union select next_id from core)
+     order by u.id`,
+    [documentId, [...ids], [...tokenIds], documentId],
+  );
+  return rows;
+}
+
 /** True when the document has a transcript. */
 export async function hasUtterances(knex: Knex, documentId: number): Promise<boolean> {
   return Boolean(await knex('utterances').where('document_id', documentId).first('id'));

@@ -193,6 +193,25 @@ describe('RAG query and template screens in Chromium', () => {
   });
 
   it('a READ user queries in Polish without Programmer options; a refusal shows in the danger alert', async () => {
+    const keyName = `llm-key-${suffix}`;
+    const secretIds: number[] = [];
+    for (const [name, active] of [
+      [keyName, true],
+      [`${keyName}-old`, false],
+    ] as const) {
+      const secret = await api<{ id: number }>(token, '/api/secrets', {
+        method: 'POST',
+        body: JSON.stringify({ name, value: `sk-${crypto.randomUUID()}`, processId }),
+      });
+      secretIds.push(secret.id);
+      if (!active) {
+        const res = await fetch(`${BASE_URL}/api/secrets/${secret.id}?active=false`, {
+          method: 'PUT',
+          headers: { Authorization: token },
+        });
+        expect(res.ok).toBe(true);
+      }
+    }
     const reader = await userOnProcess(suite.knex, processId, 'READ');
     const page = await signedInPage(suite.browser, suite.contexts, reader);
     await chooseLanguage(page, 'pl');
@@ -200,8 +219,13 @@ describe('RAG query and template screens in Chromium', () => {
     await row.getByTestId('process-action-rag').click();
     await ragPage(page).getByRole('heading', { name: 'Zapytanie RAG' }).waitFor();
     expect(await page.getByTestId('rag-programmer-options').count()).toBe(0);
-    // Secrets are listed to the Sphere's administrators only.
-    expect(await page.getByTestId('rag-secret').isDisabled()).toBe(true);
+    // The Sphere's secrets are offered to its readers too (names only), the inactive one disabled.
+    const secretOption = (id: number) => page.getByTestId('rag-secret').locator(`option[value="${id}"]`);
+    await secretOption(secretIds[0]).waitFor({ state: 'attached' });
+    expect(await secretOption(secretIds[0]).textContent()).toBe(keyName);
+    expect(await secretOption(secretIds[0]).isDisabled()).toBe(false);
+    expect(await secretOption(secretIds[1]).isDisabled()).toBe(true);
+    await page.getByTestId('rag-secret').selectOption(String(secretIds[0]));
     await page.getByTestId('rag-matches').getByText('Dopasowane dokumenty').waitFor();
 
     await page.getByTestId('rag-temperature').fill('-1');

@@ -244,7 +244,24 @@ describe('integrations: LLM models and secrets', () => {
       expect(fieldKeys(noProcess)).toEqual([['processId', 'entity.validation.required']]);
     });
 
-    it('needs ADMIN on the process for every call (WRITE and READ get 403, strangers too)', async () => {
+    it('lists names and active flags to readers of the process, never the values', async () => {
+      const created = await track(
+        send('POST', '/api/secrets', processAdmin, {
+          name: unique('listed'),
+          value: VALUE,
+          processId: proc.id,
+        }),
+      );
+      for (const token of [writer, reader]) {
+        const res = await send('GET', `/api/secrets?processId=${proc.id}`, token);
+        expect(res.status).toBe(200);
+        const listed = (res.body as SecretDTO[]).find((s) => s.id === created.body.id);
+        expect(listed).toMatchObject({ name: created.body.name, active: true });
+        expect(JSON.stringify(res.body)).not.toContain(VALUE);
+      }
+    });
+
+    it('needs ADMIN on the process for every change (WRITE and READ get 403) and READ to list', async () => {
       const created = await track(
         send('POST', '/api/secrets', processAdmin, {
           name: unique('guarded'),
@@ -254,8 +271,9 @@ describe('integrations: LLM models and secrets', () => {
       );
       const stranger = await buildUser(knex);
       const strangerToken = await signIn(stranger);
-      for (const token of [writer, reader, strangerToken, plainUser]) {
+      for (const token of [strangerToken, plainUser])
         expect((await track(send('GET', `/api/secrets?processId=${proc.id}`, token))).status).toBe(403);
+      for (const token of [writer, reader, strangerToken, plainUser]) {
         expect(
           (
             await track(

@@ -274,6 +274,56 @@ describe('speech workspace API', () => {
     expect(await utterances()).toEqual(before);
   });
 
+  it('refuses a word moved before the last word of the utterance before, or after the first of the next', async () => {
+    const before = await utterances();
+    expect(words(before)).toEqual(['Ala miała', 'kota kotka i psa', 'Dzień dobry', 'Koniec']);
+    const refused = async (method: string, json: unknown) => {
+      const res = await send(method, '/api/utterance-tokens', json);
+      expect([res.status, res.body.message]).toEqual([400, 'error.utterance.order']);
+    };
+    // 'Dzień' (2000 ms) would start before 'psa' (1050 ms), the last word of the utterance before
+    const dzien = tokenOf(before, 'Dzień');
+    await refused('PUT', { id: dzien.id, tsStart: 1000, tsEnd: 1100 });
+    // a word added to 'kota kotka i psa' at 2100 ms would come after 'Dzień' of the next utterance
+    await refused('POST', { utteranceId: before[1].id, value: 'tak', tsStart: 2100, tsEnd: 2200 });
+    // the last word of the first utterance retimed past the next utterance's first word
+    const miala = tokenOf(before, 'miała');
+    await refused('PUT', { id: miala.id, tsStart: 600, tsEnd: 700 });
+    expect(await utterances()).toEqual(before);
+  });
+
+  it('reads only the edited utterance and its neighbours for a token write', async () => {
+    const before = await utterances();
+    const [first, second] = before;
+    const ala = first.tokens[0];
+    const read: number[] = [];
+    let wholeDocument = 0;
+    const watch = (q: { sql: string; bindings?: unknown[] }) => {
+      if (/from "utterance_tokens" where "utterance_id" in/.test(q.sql))
+        read.push(...(q.bindings ?? []).map(Number));
+      if (/from "utterances" where "document_id" = \? order by/.test(q.sql)) wholeDocument++;
+    };
+    s.api.knex.on('query', watch);
+    try {
+      for (const value of ['Ela', 'Ala'])
+        expect((await send('PUT', '/api/utterance-tokens', { id: ala.id, value })).status).toBe(200);
+      const added = await send('POST', '/api/utterance-tokens', {
+        utteranceId: first.id,
+        value: 'tak',
+        tsStart: 360,
+        tsEnd: 380,
+      });
+      expect(added.status).toBe(201);
+      expect((await send('DELETE', `/api/utterance-tokens/${added.body.id}`)).status).toBe(204);
+    } finally {
+      s.api.knex.removeListener('query', watch);
+    }
+    expect(wholeDocument).toBe(0);
+    expect(read.length).toBeGreaterThan(0);
+    expect([...new Set(read)].sort((a, b) => a - b)).toEqual([first.id, second.id].sort((a, b) => a - b));
+    expect(await utterances()).toEqual(before);
+  });
+
   it('deletes a token; the last token of an utterance takes the utterance with it', async () => {
     const before = await utterances();
     const koniec = tokenOf(before, 'Koniec');

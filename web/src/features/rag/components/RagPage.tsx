@@ -5,8 +5,8 @@
  * messages); the answer below, errors in a danger alert, the matched documents in a side panel. With ADMIN
  * on the process a Programmer options button opens the template modal.
  *
- * The secrets of a process are listed to its administrators only (GET api/secrets asks ADMIN, and a 403 signs
- * the user out): other users query without a secret.
+ * Every reader of the process picks among its secrets: GET api/secrets lists names and active flags (never
+ * the values) with READ on the process.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -41,7 +41,7 @@ export function RagPage() {
   const process = useQuery(processQueries.detail(processId));
   const { data: info } = useQuery(managementQueries.info());
   const models = useQuery(llmModelQueries.list());
-  const secrets = useQuery({ ...secretQueries.list(processId), enabled: isAdmin });
+  const secrets = useQuery(secretQueries.list(processId));
   const rag = useRagQuery();
   const [form, setForm] = useState<RagForm>(INITIAL_RAG_FORM);
   const [modelTouched, setModelTouched] = useState(false);
@@ -149,13 +149,11 @@ export function RagPage() {
                   label={t('soaApp.rag.field.secret')}
                   violation={null}
                   show={false}
-                  help={isAdmin ? undefined : t('soaApp.rag.field.secretAdminsOnly')}
                 >
                   <select
                     id="rag-secret"
                     className="form-select"
                     value={form.secretId}
-                    disabled={!isAdmin}
                     onChange={(e) => patch({ secretId: e.target.value })}
                     data-testid="rag-secret"
                   >
