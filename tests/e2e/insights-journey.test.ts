@@ -153,7 +153,7 @@ describe.each(['en', 'pl'] as const)('insights journey in Chromium (%s)', (lang)
     await documentsDone(suite.knex, Object.values(docs));
   });
 
-  /** The process admin's page (browser zone Europe/Warsaw, the journey's language), kept through the tests. */
+  /** The process admin's page (browser zone STATISTICS_ZONE, the journey's language), kept through the tests. */
   let page: Page;
 
   it('the admin turns RAG on, asks, sees the matched document and chunk, and follows it into the workspace', async () => {

@@ -5,7 +5,7 @@
  * (installed before the first navigation, set three hours back so that the reports are not in the server's
  * future) so that minutes of work pass in a moment: the first writer works three minutes, the second four,
  * takes a lunch break longer than the idle timer (65 minutes without input: the header says Idle) and works
- * three more. A process admin (browser zone Europe/Warsaw) then reads the three tabs: Work time counts the
+ * three more. A process admin (browser zone STATISTICS_ZONE: about noon when the run starts) then reads the three tabs: Work time counts the
  * second writer's minutes without the break, Tags counts each writer's tags on the node, Node Activity lists
  * both documents on the node and links into the workspace. A range over 365 days is refused; the same screen
  * in Polish; a WRITE user is refused the page. Screenshots go to tests/artifacts/ (80-...).
@@ -128,7 +128,7 @@ describe('statistics screen in Chromium', () => {
     expect(secondsOf(answer, ann.id)).toBeLessThan(6 * 60);
   });
 
-  /** The admin's page (browser zone Europe/Warsaw), kept through the next tests. */
+  /** The admin's page (browser zone STATISTICS_ZONE), kept through the next tests. */
   let adminPage: Page;
   const total = (u: BuiltUser) =>
     adminPage.locator(`[data-testid="work-time-total"][data-user-id="${u.id}"]`);
