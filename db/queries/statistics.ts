@@ -53,7 +53,8 @@ const USERS = `(:userIds::bigint[] is null or b.user_id = any(:userIds::bigint[]
  * migration 025) plus the buckets of the zone day that lie in another UTC day, minus the buckets of the UTC
  * day that lie in another zone day. Those buckets lie between UTC midnight and the zone's midnight of a day
  * (`edges`, one stretch per day, computed by PostgreSQL so DST days are right; none for UTC, 1 or 2 hours of
- * 24 for Warsaw), each read by a short index walk; a year is 365 day rows per key and a few buckets per day
+ * 24 for Warsaw), each read by a short index walk per node (a lateral subquery behind `offset 0`: left to
+ * itself the planner may join every bucket to every stretch); a year is 365 day rows per key and a few buckets per day
  * instead of 35,040 buckets per key. `where` filters the rollup rows (alias `b`); a sum at or below `floor`
  * is no figure (float residue of the corrections).
  */
@@ -68,7 +69,7 @@ function zoneDaySums(o: {
   const keys = (alias: string) => o.keys.map((k) => `${alias}.${k}`).join(', ');
   const filter = `b.node_id in ${NODES} and ${o.where}`;
   return `
-    with edges as (
+    with edges as materialized (
       select least(e.m, e.u) as lo, greatest(e.m, e.u) as hi
         from generate_series(-1, :to::date - :from::date + 1) i
        cross join lateral (select ((:from::date + i)::timestamp at time zone :zone) as m,
@@ -79,10 +80,13 @@ function zoneDaySums(o: {
        where ${filter} and b.day >= :from::date and b.day <= :to::date
       union all
       select v.day, ${keys('b')}, v.sign * b.${o.value} from edges e
-        join ${o.buckets} b on b.bucket >= e.lo and b.bucket < e.hi
+       cross join ${NODES} n
+       cross join lateral (select * from ${o.buckets} b
+                            where b.node_id = n.id and b.bucket >= e.lo and b.bucket < e.hi and ${o.where}
+                           offset 0) b
        cross join lateral (values ((b.bucket at time zone :zone)::date, 1),
                                   ((b.bucket at time zone 'UTC')::date, -1)) v(day, sign)
-       where ${filter} and v.day >= :from::date and v.day <= :to::date
+       where v.day >= :from::date and v.day <= :to::date
     )
     select p.day, ${keys('p')}, sum(p.n) as n from parts p
      group by p.day, ${keys('p')} having sum(p.n) > ${o.floor}`;
