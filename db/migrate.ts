@@ -26,6 +26,7 @@ import * as m021 from './migrations/021_http_logs';
 import * as m022 from './migrations/022_api_keys';
 import * as m023 from './migrations/023_statistics';
 import * as m024 from './migrations/024_rag';
+import * as m025 from './migrations/025_statistics_days';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -51,6 +52,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '022_api_keys': m022,
   '023_statistics': m023,
   '024_rag': m024,
+  '025_statistics_days': m025,
 };
 
 const source: Knex.MigrationSource<string> = {

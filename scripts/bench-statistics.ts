@@ -1,7 +1,7 @@
 /**
  * The `statistics` part of `npm run bench` (issue 16 section 1): seeds a process with BENCH_STAT_DOCUMENTS
  * documents (1,000,000 by default) spread over the last year in SQL (generate_series), through the real
- * tables, so the triggers of migration 023 build the rollups as production would: per document three
+ * tables, so the triggers of migrations 023 and 025 build the rollups as production would: per document three
  * finished steps (upload, SPAN, CLF), two NER tags made by one of 50 users, a classifier tag on every second
  * document, and a work stretch (1 to 21 minutes) on every fifth. Then times `POST api/statistics` through the
  * real API over HTTP, each type over the last year and the last month (BENCH_STAT_RUNS, 100 by default).
@@ -121,7 +121,8 @@ async function seed(knex: ReturnType<typeof createKnex>, documents: number, log:
   }
   await knex.raw(
     `analyze documents, steps, ner_tags, classifier_tags, work_times, stat_step_finishes, stat_work_buckets,
-             stat_tag_buckets, stat_node_buckets, stat_document_node_tags`,
+             stat_tag_buckets, stat_node_buckets, stat_document_node_tags, stat_work_days, stat_tag_days,
+             stat_node_days`,
   );
   return { processId };
 }
@@ -143,6 +144,9 @@ export async function benchStatistics(o: {
     'stat_work_buckets',
     'stat_tag_buckets',
     'stat_node_buckets',
+    'stat_work_days',
+    'stat_tag_days',
+    'stat_node_days',
     'stat_document_node_tags',
   ])
     rows[table] = Number((await knex(table).count({ n: '*' }))[0].n);

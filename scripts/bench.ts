@@ -28,7 +28,7 @@
  * - seeds 100,000 chunks (BENCH_RAG_CHUNKS) and 200 fact documents (BENCH_RAG_DOCUMENTS) in a RAG process and
  *   measures recall@10 of the lexical retrieval and its time (scripts/bench-rag.ts, issue 16), under `rag`.
  * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
- *   the rollups built by the triggers of migration 023) and times `POST api/statistics` of each type over a
+ *   the rollups built by the triggers of migrations 023 and 025) and times `POST api/statistics` of each type over a
  *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,

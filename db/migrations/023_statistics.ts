@@ -29,7 +29,7 @@ import type { Knex } from 'knex';
 
 const FINISHED = `('DONE', 'ACCEPTED')`;
 
-interface Rollup {
+export interface Rollup {
   table: string;
   keys: string[];
   value: string;
@@ -37,6 +37,8 @@ interface Rollup {
   type: 'int' | 'float8';
   /** a row whose value falls to this or below goes */
   floor: number;
+  /** the rollup's rows from the bucket rows (default: as they are; migration 025's UTC days) */
+  of?: (deltas: string) => string;
 }
 
 /**
@@ -44,7 +46,8 @@ interface Rollup {
  * or add (in key order, for a node that still exists), decrements update existing rows and delete those
  * falling to `floor` (they never insert, so a cascade arriving after the rollup's owner went is harmless).
  */
-function applyDeltas(r: Rollup, deltas: string): string {
+export function applyDeltas(r: Rollup, deltas: string): string {
+  if (r.of) deltas = r.of(deltas);
   const keys = r.keys.join(', ');
   const match = r.keys.map((k) => `s.${k} = d.${k}`).join(' and ');
   return `
@@ -63,28 +66,28 @@ function applyDeltas(r: Rollup, deltas: string): string {
     delete from ${r.table} s using d where d.n < 0 and ${match} and s.${r.value} + d.n <= ${r.floor}`;
 }
 
-const TAG_BUCKETS: Rollup = {
+export const TAG_BUCKETS: Rollup = {
   table: 'stat_tag_buckets',
   keys: ['node_id', 'bucket', 'user_id'],
   value: 'tags',
   type: 'int',
   floor: 0,
 };
-const DOCUMENT_TAGS: Rollup = {
+export const DOCUMENT_TAGS: Rollup = {
   table: 'stat_document_node_tags',
   keys: ['document_id', 'node_id'],
   value: 'tags',
   type: 'int',
   floor: 0,
 };
-const WORK_BUCKETS: Rollup = {
+export const WORK_BUCKETS: Rollup = {
   table: 'stat_work_buckets',
   keys: ['node_id', 'bucket', 'user_id'],
   value: 'seconds',
   type: 'float8',
   floor: 0.0005,
 };
-const NODE_BUCKETS: Rollup = {
+export const NODE_BUCKETS: Rollup = {
   table: 'stat_node_buckets',
   keys: ['node_id', 'bucket'],
   value: 'documents',
@@ -93,19 +96,32 @@ const NODE_BUCKETS: Rollup = {
 };
 
 /** The signed rows of a tag table's transition tables: (node, user, bucket, document, n). */
-const nerRows = (table: string, sign: number) => `
+export const nerRows = (table: string, sign: number) => `
   select tt.node_id, coalesce(t.created_by_id, 0) as user_id, stat_bucket(t.created_date) as bucket,
          t.document_id, ${sign} as n
     from ${table} t join ner_tag_types tt on tt.id = t.ner_tag_type_id`;
-const classifierRows = (table: string, sign: number) => `
+export const classifierRows = (table: string, sign: number) => `
   select t.node_id, coalesce(t.created_by_id, 0) as user_id, stat_bucket(t.created_date) as bucket,
          t.document_id, ${sign} as n
     from ${table} t`;
 
-function tagTrigger(rows: (table: string, sign: number) => string): string {
-  const body = (deltas: string) => `
-    ${applyDeltas(TAG_BUCKETS, deltas)};
-    ${applyDeltas(DOCUMENT_TAGS, deltas)};`;
+/** The rollups each trigger keeps (migration 025 adds the UTC-day ones). */
+export interface StatRollups {
+  tags: Rollup[];
+  work: Rollup[];
+  nodes: Rollup[];
+}
+export const ROLLUPS_023: StatRollups = {
+  tags: [TAG_BUCKETS, DOCUMENT_TAGS],
+  work: [WORK_BUCKETS],
+  nodes: [NODE_BUCKETS],
+};
+
+const applyAll = (rollups: Rollup[], deltas: string) =>
+  rollups.map((r) => `${applyDeltas(r, deltas)};`).join('\n');
+
+function tagTrigger(rows: (table: string, sign: number) => string, rollups: Rollup[]): string {
+  const body = (deltas: string) => applyAll(rollups, deltas);
   return `
     begin
       if tg_op = 'INSERT' then ${body(rows('new_rows', 1))}
@@ -117,7 +133,7 @@ function tagTrigger(rows: (table: string, sign: number) => string): string {
 }
 
 /** Seconds of each 15-minute bucket a stretch overlaps (rows of a work_times transition table). */
-const workRows = (table: string, sign: number) => `
+export const workRows = (table: string, sign: number) => `
   select w.node_id, w.user_id, b.bucket,
          ${sign} * extract(epoch from least(w.end_time, b.bucket + interval '15 minutes')
                                      - greatest(w.start_time, b.bucket)) as n
@@ -126,8 +142,8 @@ const workRows = (table: string, sign: number) => `
                                       interval '15 minutes') as b(bucket)
    where w.end_time > w.start_time`;
 
-function workTrigger(): string {
-  const body = (deltas: string) => `${applyDeltas(WORK_BUCKETS, deltas)};`;
+function workTrigger(rollups: Rollup[]): string {
+  const body = (deltas: string) => applyAll(rollups, deltas);
   return `
     begin
       if tg_op = 'INSERT' then ${body(workRows('new_rows', 1))}
@@ -138,9 +154,11 @@ function workTrigger(): string {
     end`;
 }
 
-function finishTrigger(): string {
-  const body = (table: string, sign: number) =>
-    `${applyDeltas(NODE_BUCKETS, `select node_id, stat_bucket(finished_at) as bucket, ${sign} as n from ${table}`)};`;
+export const finishRows = (table: string, sign: number) =>
+  `select node_id, stat_bucket(finished_at) as bucket, ${sign} as n from ${table}`;
+
+function finishTrigger(rollups: Rollup[]): string {
+  const body = (table: string, sign: number) => applyAll(rollups, finishRows(table, sign));
   return `
     begin
       if tg_op = 'INSERT' then ${body('new_rows', 1)}
@@ -167,7 +185,15 @@ function stepTrigger(): string {
     end`;
 }
 
-const fn = (name: string, body: string) =>
+/** The trigger functions of the rollups (name, body). */
+export const rollupFunctions = (r: StatRollups): [string, string][] => [
+  ['stat_ner_tags_changed', tagTrigger(nerRows, r.tags)],
+  ['stat_classifier_tags_changed', tagTrigger(classifierRows, r.tags)],
+  ['stat_work_times_changed', workTrigger(r.work)],
+  ['stat_step_finishes_changed', finishTrigger(r.nodes)],
+];
+
+export const fn = (name: string, body: string) =>
   `create or replace function ${name}() returns trigger language plpgsql as $fn$ ${body} $fn$`;
 
 /** Statement triggers for insert, update and delete (a trigger with transition tables has one event). */
@@ -259,10 +285,7 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['document_id', 'node_id']);
   });
 
-  await knex.raw(fn('stat_ner_tags_changed', tagTrigger(nerRows)));
-  await knex.raw(fn('stat_classifier_tags_changed', tagTrigger(classifierRows)));
-  await knex.raw(fn('stat_work_times_changed', workTrigger()));
-  await knex.raw(fn('stat_step_finishes_changed', finishTrigger()));
+  for (const [name, body] of rollupFunctions(ROLLUPS_023)) await knex.raw(fn(name, body));
   await knex.raw(fn('stat_steps_changed', stepTrigger()));
   await knex.raw(
     fn(

@@ -1,8 +1,9 @@
 /**
  * The reads of `POST api/statistics` and the write of `POST api/work-time` (docs/api-statistics.md). The
- * figures come from the rollups of migration 023 (15-minute buckets kept by triggers), summed into the days of
- * the caller's zone here: `bucket at time zone zone` is the bucket's wall clock, its date the day. A range is
- * [dateFrom 00:00, dateTo + 1 00:00) in the zone, computed by PostgreSQL (DST included).
+ * figures come from the rollups of migrations 023 and 025 (15-minute buckets and UTC days, kept by triggers),
+ * summed into the days of the caller's zone here (`zoneDaySums`): `bucket at time zone zone` is the bucket's
+ * wall clock, its date the day. A range is [dateFrom 00:00, dateTo + 1 00:00) in the zone, computed by
+ * PostgreSQL (DST included).
  */
 import type { Knex } from 'knex';
 import {
@@ -26,7 +27,7 @@ export interface StatisticsScope {
   userIds: number[] | null;
 }
 
-const DAY = `to_char((b.bucket at time zone :zone)::date, 'YYYY-MM-DD')`;
+const DATE = (day: string) => `to_char(${day}, 'YYYY-MM-DD')`;
 
 /** A PostgreSQL array literal of ids (knex would spread a JS array into a list of placeholders). */
 const idArray = (ids: readonly number[]): string => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
@@ -45,6 +46,51 @@ const RANGE_END = `((:to::date + 1)::timestamp at time zone :zone)`;
 const NODES = `(select id from nodes where process_id = :processId
                  and (:nodeIds::bigint[] is null or id = any(:nodeIds::bigint[])))`;
 const USERS = `(:userIds::bigint[] is null or b.user_id = any(:userIds::bigint[]))`;
+
+/**
+ * A rollup summed per day of the caller's zone (column `day`, a date) and `keys` (columns of the rollups,
+ * named alike) over the range's days, with `n` the sum. Each zone day is its UTC day (the day rollup of
+ * migration 025) plus the buckets of the zone day that lie in another UTC day, minus the buckets of the UTC
+ * day that lie in another zone day. Those buckets lie between UTC midnight and the zone's midnight of a day
+ * (`edges`, one stretch per day, computed by PostgreSQL so DST days are right; none for UTC, 1 or 2 hours of
+ * 24 for Warsaw), each read by a short index walk per node (a lateral subquery behind `offset 0`: left to
+ * itself the planner may join every bucket to every stretch); a year is 365 day rows per key and a few buckets per day
+ * instead of 35,040 buckets per key. `where` filters the rollup rows (alias `b`); a sum at or below `floor`
+ * is no figure (float residue of the corrections).
+ */
+function zoneDaySums(o: {
+  days: string;
+  buckets: string;
+  value: string;
+  keys: string[];
+  where: string;
+  floor: number;
+}): string {
+  const keys = (alias: string) => o.keys.map((k) => `${alias}.${k}`).join(', ');
+  const filter = `b.node_id in ${NODES} and ${o.where}`;
+  return `
+    with edges as materialized (
+      select least(e.m, e.u) as lo, greatest(e.m, e.u) as hi
+        from generate_series(-1, :to::date - :from::date + 1) i
+       cross join lateral (select ((:from::date + i)::timestamp at time zone :zone) as m,
+                                  ((:from::date + i)::timestamp at time zone 'UTC') as u) e
+       where e.m <> e.u
+    ), parts as (
+      select b.day, ${keys('b')}, b.${o.value} as n from ${o.days} b
+       where ${filter} and b.day >= :from::date and b.day <= :to::date
+      union all
+      select v.day, ${keys('b')}, v.sign * b.${o.value} from edges e
+       cross join ${NODES} n
+       cross join lateral (select * from ${o.buckets} b
+                            where b.node_id = n.id and b.bucket >= e.lo and b.bucket < e.hi and ${o.where}
+                           offset 0) b
+       cross join lateral (values ((b.bucket at time zone :zone)::date, 1),
+                                  ((b.bucket at time zone 'UTC')::date, -1)) v(day, sign)
+       where v.day >= :from::date and v.day <= :to::date
+    )
+    select p.day, ${keys('p')}, sum(p.n) as n from parts p
+     group by p.day, ${keys('p')} having sum(p.n) > ${o.floor}`;
+}
 
 /** The ids among `ids` that are nodes of the process. */
 export async function nodesOfProcess(knex: Knex, processId: number, ids: number[]): Promise<Set<number>> {
@@ -74,10 +120,9 @@ export async function statisticsUsers(knex: Knex, ids: Iterable<number>): Promis
 
 export async function workTimeDays(knex: Knex, s: StatisticsScope): Promise<WorkTimeDay[]> {
   const { rows } = await knex.raw(
-    `select ${DAY} as date, b.user_id as "userId", b.node_id as "nodeId", sum(b.seconds) as seconds
-       from stat_work_buckets b
-      where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END} and ${USERS}
-      group by 1, 2, 3 order by 1, 2, 3`,
+    `select ${DATE('d.day')} as date, d.user_id as "userId", d.node_id as "nodeId", d.n as seconds
+       from (${zoneDaySums({ days: 'stat_work_days', buckets: 'stat_work_buckets', value: 'seconds', keys: ['user_id', 'node_id'], where: USERS, floor: 0.0005 })}) d
+      order by 1, 2, 3`,
     bindings(s),
   );
   return rows.map((r: Record<string, string>) => ({
@@ -127,11 +172,9 @@ export async function workTimeRows(
 /** Tags made by people (user 0, no person, left out) per node, user and day. */
 export async function tagUsage(knex: Knex, s: StatisticsScope): Promise<TagUsageRow[]> {
   const { rows } = await knex.raw(
-    `select ${DAY} as time, b.node_id as "nodeId", b.user_id as "userId", sum(b.tags)::int as "tagsCount"
-       from stat_tag_buckets b
-      where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
-        and b.user_id <> 0 and ${USERS}
-      group by 1, 2, 3 order by 1, 2, 3`,
+    `select ${DATE('d.day')} as time, d.node_id as "nodeId", d.user_id as "userId", d.n::int as "tagsCount"
+       from (${zoneDaySums({ days: 'stat_tag_days', buckets: 'stat_tag_buckets', value: 'tags', keys: ['node_id', 'user_id'], where: `b.user_id <> 0 and ${USERS}`, floor: 0 })}) d
+      order by 1, 2, 3`,
     bindings(s),
   );
   return rows.map((r: Record<string, string | number>) => ({
@@ -151,14 +194,8 @@ export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<Node
   const b = { ...bindings(s), limit: NODE_ACTIVITY_DOC_IDS_LIMIT * 2 };
   const [{ rows: docs }, { rows: tags }] = await Promise.all([
     knex.raw(
-      `with days as (
-         select b.node_id, (b.bucket at time zone :zone)::date as day, sum(b.documents)::int as n
-           from stat_node_buckets b
-          where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
-          group by 1, 2
-       )
-       select to_char(d.day, 'YYYY-MM-DD') as date, d.node_id, d.n, l.ids, l.tags
-         from days d
+      `select ${DATE('d.day')} as date, d.node_id, d.n::int as n, l.ids, l.tags
+         from (${zoneDaySums({ days: 'stat_node_days', buckets: 'stat_node_buckets', value: 'documents', keys: ['node_id'], where: 'true', floor: 0 })}) d
         cross join lateral (
           select array_agg(f.document_id order by f.finished_at desc) as ids,
                  array_agg(coalesce(t.tags, 0) order by f.finished_at desc) as tags
@@ -173,10 +210,8 @@ export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<Node
       b,
     ),
     knex.raw(
-      `select ${DAY} as date, b.node_id, sum(b.tags)::int as n
-         from stat_tag_buckets b
-        where b.node_id in ${NODES} and b.bucket >= ${RANGE_START} and b.bucket < ${RANGE_END}
-        group by 1, 2`,
+      `select ${DATE('d.day')} as date, d.node_id, d.n::int as n
+         from (${zoneDaySums({ days: 'stat_tag_days', buckets: 'stat_tag_buckets', value: 'tags', keys: ['node_id'], where: 'true', floor: 0 })}) d`,
       b,
     ),
   ]);

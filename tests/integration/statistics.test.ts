@@ -322,6 +322,158 @@ describe('statistics', () => {
     ]);
   });
 
+  it('gives the same days as the 15-minute buckets in zones whose midnight is not UTC midnight, DST days included', async () => {
+    // the day rollups hold UTC days: a zone's day is corrected by the buckets between the two midnights
+    const w = await world();
+    const doc = await documentAtSpan(w);
+    const instants = [
+      // Warsaw's midnight in winter (23:00 UTC) and summer (22:00 UTC), either side
+      '2026-02-10T22:59:00Z',
+      '2026-02-10T23:00:00Z',
+      '2026-02-10T23:14:00Z',
+      '2026-02-11T00:05:00Z',
+      '2026-06-15T21:55:00Z',
+      '2026-06-15T22:00:00Z',
+      // Kolkata's midnight (18:30 UTC)
+      '2026-02-10T18:29:00Z',
+      '2026-02-10T18:30:00Z',
+      '2026-02-10T18:44:00Z',
+      // Warsaw's DST days (29 March: 23 hours; 25 October: 25 hours) and New York's (8 March)
+      '2026-03-28T22:59:00Z',
+      '2026-03-28T23:00:00Z',
+      '2026-03-29T00:59:00Z',
+      '2026-03-29T01:00:00Z',
+      '2026-03-29T21:59:00Z',
+      '2026-03-29T22:00:00Z',
+      '2026-10-24T21:59:00Z',
+      '2026-10-24T22:00:00Z',
+      '2026-10-25T00:30:00Z',
+      '2026-10-25T01:30:00Z',
+      '2026-10-25T22:59:00Z',
+      '2026-10-25T23:00:00Z',
+      '2026-03-08T04:59:00Z',
+      '2026-03-08T05:00:00Z',
+      '2026-03-09T03:59:00Z',
+      '2026-03-09T04:00:00Z',
+    ].map((t) => Date.parse(t));
+    // a tag of a person (the annotator, every third the reader: some users have tags only near a midnight)
+    // and one of no person at each instant, a finish of the span node at each
+    const author = (i: number) => (i % 3 === 2 ? w.reader.id : w.annotator.id);
+    await s.knex('ner_tags').insert(
+      instants.flatMap((t, i) =>
+        [author(i), null].map((user) => ({
+          document_id: doc.id,
+          step_id: doc.step,
+          ner_tag_type_id: w.person,
+          type: 'SPAN_TAG',
+          start_offset: i,
+          end_offset: i + 1,
+          origin: user ? 'USER' : 'LEXICON',
+          created_by_id: user,
+          created_date: new Date(t),
+        })),
+      ),
+    );
+    await s.knex('stat_step_finishes').insert(
+      instants.map((t) => ({
+        node_id: w.span,
+        document_id: doc.id,
+        step_id: doc.step,
+        finished_at: new Date(t),
+      })),
+    );
+    // work stretches of 50 minutes starting 20 minutes before each instant (across the midnights)
+    const stretches = instants.map((t) => [t - 20 * 60_000, t + 30 * 60_000]);
+    await s.knex('work_times').insert(
+      stretches.map(([start, end]) => ({
+        client_id: crypto.randomUUID(),
+        user_id: w.reader.id,
+        process_id: w.g.processId,
+        node_id: w.span,
+        step_id: doc.step,
+        document_id: doc.id,
+        start_time: new Date(start),
+        end_time: new Date(end),
+      })),
+    );
+
+    const count = (dates: string[]) => {
+      const m = new Map<string, number>();
+      for (const d of dates) m.set(d, (m.get(d) ?? 0) + 1);
+      return m;
+    };
+    for (const zoneId of ['UTC', 'Europe/Warsaw', 'Asia/Kolkata', 'America/New_York', 'Asia/Kathmandu']) {
+      const dates = instants.map((t) => zoneDate(t, zoneId));
+      const ranges = [
+        // a year that leaves out today (the upload step of the document finished today)
+        ['2025-11-02', '2026-11-01'],
+        ['2026-02-11', '2026-02-11'],
+        ['2026-03-29', '2026-03-29'],
+        ['2026-03-08', '2026-03-09'],
+        ['2026-10-25', '2026-10-26'],
+      ];
+      for (const [dateFrom, dateTo] of ranges) {
+        const inRange = (d: string) => d >= dateFrom && d <= dateTo;
+        const q = query(w, { zoneId, dateFrom, dateTo });
+        const days = [...count(dates.filter(inRange))].sort(([a], [b]) => a.localeCompare(b));
+
+        const byUser = [
+          ...count(instants.flatMap((t, i) => (inRange(dates[i]) ? [`${dates[i]} ${author(i)}`] : []))),
+        ]
+          .map(([key, n]) => {
+            const [time, user] = key.split(' ');
+            return { time, nodeId: w.span, userId: Number(user), tagsCount: n };
+          })
+          .sort((a, b) => a.time.localeCompare(b.time) || a.userId - b.userId);
+        const tags = await ask<TagUsageAnswer>(w.admin.token, { ...q, type: 'TAG_USAGE' });
+        expect([zoneId, dateFrom, tags.body.rows]).toEqual([zoneId, dateFrom, byUser]);
+
+        const activity = await ask<NodeActivityAnswer>(w.admin.token, { ...q, type: 'NODE_ACTIVITY' });
+        expect([zoneId, dateFrom, activity.body.rows]).toEqual([
+          zoneId,
+          dateFrom,
+          days.map(([date, n]) => ({
+            date,
+            nodeIdDocIdsMap: { [w.span]: [doc.id] },
+            nodeIdDocCountMap: { [w.span]: n },
+            tagsPerDocAndNodeCompositeMap: { [`${w.span}-${doc.id}`]: instants.length * 2 },
+            nodeIdTagCountMap: { [w.span]: n * 2 },
+          })),
+        ]);
+
+        const seconds = new Map<string, number>();
+        for (const [start, end] of stretches)
+          for (const d of splitByDay(start, end, zoneId))
+            if (inRange(d.date)) seconds.set(d.date, (seconds.get(d.date) ?? 0) + d.seconds);
+        const work = await ask<WorkTimerAnswer>(w.admin.token, { ...q, type: 'WORK_TIMER' });
+        expect([zoneId, dateFrom, work.body.days]).toEqual([
+          zoneId,
+          dateFrom,
+          [...seconds]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([date, n]) => ({ date, userId: w.reader.id, nodeId: w.span, seconds: n })),
+        ]);
+      }
+    }
+    // the day rollups hold exactly the buckets' sums per UTC day
+    for (const [days, buckets, value] of [
+      ['stat_tag_days', 'stat_tag_buckets', 'tags'],
+      ['stat_node_days', 'stat_node_buckets', 'documents'],
+      ['stat_work_days', 'stat_work_buckets', 'seconds'],
+    ]) {
+      const { rows } = await s.knex.raw(
+        `select count(*)::int as n from (
+           select node_id, (bucket at time zone 'UTC')::date as day, sum(${value}) as v from ${buckets}
+            where node_id = ? group by 1, 2) b
+         full join (select node_id, day, sum(${value}) as v from ${days} where node_id = ? group by 1, 2) d
+           using (node_id, day)
+         where b.v is distinct from d.v`,
+        [w.span, w.span],
+      );
+      expect([days, rows[0].n]).toEqual([days, 0]);
+    }
+  });
+
   it('counts the documents whose steps finished per node and day, with their tags; deleting a document uncounts them', async () => {
     const w = await world();
     const doc = await documentAtSpan(w);
