@@ -100,24 +100,28 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
    * Runs a write once at a time; the transcript is refetched whatever the answer, and what changed on the
    * server goes on the undo stack.
    */
-  const { current, record } = history;
+  const { current, record, writing } = history;
   const write = useCallback(
     async (run: (node: number) => Promise<unknown>): Promise<boolean> => {
       if (!canWrite || nodeId === null) return false;
       setBusy(true);
       const before = current();
-      try {
-        await run(nodeId);
-        return true;
-      } catch {
-        return false; // the API's toast has told the user
-      } finally {
-        await refetch();
-        record(before, current());
-        setBusy(false);
-      }
+      const done = (async () => {
+        try {
+          await run(nodeId);
+          return true;
+        } catch {
+          return false; // the API's toast has told the user
+        } finally {
+          await refetch();
+          record(before, current());
+          setBusy(false);
+        }
+      })();
+      writing(done);
+      return done;
     },
-    [canWrite, nodeId, refetch, current, record],
+    [canWrite, nodeId, refetch, current, record, writing],
   );
 
   const selectedUtterance = useMemo(

@@ -30,6 +30,11 @@ export interface TranscriptHistory {
   current: () => UtteranceDTO[];
   /** Keeps what a write changed (nothing when the lists are the same). */
   record: (before: readonly UtteranceSnap[], after: readonly UtteranceSnap[]) => void;
+  /**
+   * A write under way (until its change is recorded): an undo or redo pressed meanwhile runs after it, so a
+   * quick Ctrl+Z right after an edit undoes that edit.
+   */
+  writing: (done: Promise<unknown>) => void;
   undo: () => void;
   redo: () => void;
 }
@@ -67,6 +72,14 @@ export function useTranscriptHistory(
     [setStack],
   );
 
+  const writing = useCallback((done: Promise<unknown>) => {
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    queue.current = queue.current.then(() => settled);
+  }, []);
+
   const step = (direction: 'undo' | 'redo') => {
     if (nodeId === null) return;
     queue.current = queue.current.then(async () => {
@@ -93,5 +106,13 @@ export function useTranscriptHistory(
     });
   };
 
-  return { stack, busy, current, record, undo: () => step('undo'), redo: () => step('redo') };
+  return {
+    stack,
+    busy,
+    current,
+    record,
+    writing,
+    undo: () => step('undo'),
+    redo: () => step('redo'),
+  };
 }
