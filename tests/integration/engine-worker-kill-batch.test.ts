@@ -181,8 +181,13 @@ describe('a batch of documents when one of two workers is killed', () => {
       expect(a.lastFailure).toMatch(/heartbeat/i);
       expect(workerOf(a.identity)).toBe(survivor);
     }
+    // Each document's work ran once; the RAG indexing a document reaching DONE starts (a no-op with RAG off,
+    // not awaited, so present or not yet when this reads) is not part of the batch's work.
     for (const id of ids) {
-      const types = (await activities(id)).map((a) => a.type).sort();
+      const types = (await activities(id))
+        .map((a) => a.type)
+        .filter((t) => t !== 'indexForRag')
+        .sort();
       expect(types).toEqual(['parseDocument', 'runAutomaticNode']);
     }
   });
