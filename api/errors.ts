@@ -62,6 +62,16 @@ export function fieldErrors(
   return new HttpError(400, { message: 'error.validation', fieldErrors: list });
 }
 
+/** 400 with the field errors of domain rules that give flat violations ({field, code, key}). */
+export const violationErrors = (
+  objectName: string,
+  violations: readonly ({ field: string } & Violation)[],
+): HttpError =>
+  fieldErrors(
+    objectName,
+    violations.map(({ field, code, key }) => ({ field, violation: { code, key } })),
+  );
+
 /** Collects rule results: `check(field, rule(value))`, then `throwIfAny()`. */
 export class FieldErrorCollector {
   private errors: { field: string; violation: Violation }[] = [];

@@ -2,6 +2,7 @@ import {
   isZoneId,
   splitByDay,
   statisticsRangeViolations,
+  workTimeReportRule,
   workTimeViolations,
   WORK_TIME_LIMITS,
   zoneDate,
@@ -101,6 +102,22 @@ describe('work-time reports', () => {
     ]);
     expect(workTimeViolations(now - 12 * 3_600_000 - 1, now, now).map((v) => v.key)).toEqual([
       'soaApp.statistics.errors.stretchTooLong',
+    ]);
+  });
+
+  it('reads the instants of a report with their offset, every refusal at once', () => {
+    expect(workTimeReportRule('2026-11-24T11:59:00.000Z', '2026-11-24T13:00:00+01:00', now)).toEqual({
+      start: now - 60_000,
+      end: now,
+    });
+    const keys = (r: ReturnType<typeof workTimeReportRule>) =>
+      'violations' in r ? r.violations.map((v) => `${v.field} ${v.key}`) : [];
+    expect(keys(workTimeReportRule('yesterday', '2026-11-24T12:00', now))).toEqual([
+      'startTime soaApp.statistics.errors.instantInvalid',
+      'endTime soaApp.statistics.errors.instantInvalid',
+    ]);
+    expect(keys(workTimeReportRule('2026-11-24T12:00:00Z', '2026-11-24T11:00:00Z', now))).toEqual([
+      'endTime soaApp.statistics.errors.endBeforeStart',
     ]);
   });
 });

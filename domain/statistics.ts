@@ -5,8 +5,8 @@
  * stretch of work across the days of a zone ("work spanning midnight is split in proportion across days":
  * each day gets the part of the stretch that falls in it).
  *
- * Decisions the spec leaves open: the range may reach into the future (the screen's presets "this week",
- * "this month", "this year" end after today); a work-time report may end at most WORK_TIME_LIMITS.skewMs after
+ * Decisions the spec leaves open: the range may reach into the future (a caller may ask for a whole week,
+ * month or year before it ends; the screen's presets stop at today); a work-time report may end at most WORK_TIME_LIMITS.skewMs after
  * the server's clock and last at most WORK_TIME_LIMITS.maxStretchMs.
  */
 import { dayOf, DAY_MS } from './export';
@@ -118,6 +118,30 @@ export const WORK_TIME_LIMITS = {
 } as const;
 
 /** The rules of a work-time report (instants in ms): end after start, not in the future, not too long. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO instant with its offset (as the browser's toISOString writes it), as ms; null when it is not one. */
+export function instantOf(value: string): number | null {
+  if (!ISO_INSTANT.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** A work-time report's instants read and checked: the stretch, or every refusal. */
+export function workTimeReportRule(
+  startTime: string,
+  endTime: string,
+  now: number,
+): { start: number; end: number } | { violations: StatisticsViolation[] } {
+  const start = instantOf(startTime);
+  const end = instantOf(endTime);
+  const violations: StatisticsViolation[] = [];
+  if (start === null) violations.push({ field: 'startTime', code: 'Pattern', key: `${K}.instantInvalid` });
+  if (end === null) violations.push({ field: 'endTime', code: 'Pattern', key: `${K}.instantInvalid` });
+  if (start !== null && end !== null) violations.push(...workTimeViolations(start, end, now));
+  return start !== null && end !== null && !violations.length ? { start, end } : { violations };
+}
+
 export function workTimeViolations(start: number, end: number, now: number): StatisticsViolation[] {
   if (end <= start) return [{ field: 'endTime', code: 'Pattern', key: `${K}.endBeforeStart` }];
   if (end > now + WORK_TIME_LIMITS.skewMs)

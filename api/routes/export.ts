@@ -18,7 +18,7 @@ import {
 import { stepResults } from '../../db/queries/export';
 import type { AppDeps } from '../app';
 import { currentUser } from '../auth';
-import { fieldErrors } from '../errors';
+import { violationErrors } from '../errors';
 import { firstValue, idParam } from '../validate';
 import { nodeWithAccess } from './labels';
 
@@ -37,11 +37,7 @@ export function exportRoutes({ knex }: AppDeps): Router {
       to: firstValue(ctx.query.to),
       today: new Date().toISOString().slice(0, 10),
     });
-    if ('violations' in asked)
-      throw fieldErrors(
-        OBJECT,
-        asked.violations.map(({ field, code, key }) => ({ field, violation: { code, key } })),
-      );
+    if ('violations' in asked) throw violationErrors(OBJECT, asked.violations);
     const { plan } = asked;
     const { start, end } = rangeInstants(plan.range);
     const filename = exportFilename(node.id, plan.range, plan.format);

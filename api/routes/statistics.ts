@@ -8,18 +8,13 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import {
-  isZoneId,
-  statisticsRangeViolations,
-  workTimeViolations,
-  type StatisticsViolation,
-} from '../../domain/statistics';
+import { isZoneId, statisticsRangeViolations, workTimeReportRule } from '../../domain/statistics';
 import { STATISTICS_TYPES } from '../../domain/statistics-types';
 import { knownZone, nodesOfProcess } from '../../db/queries/statistics';
 import { stepNode } from '../../db/queries/steps';
 import type { AppDeps } from '../app';
 import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../auth';
-import { fieldErrors } from '../errors';
+import { fieldErrors, violationErrors } from '../errors';
 import { findProcess } from '../services/processes';
 import { reportWorkTime, statistics } from '../services/statistics';
 import { body, MAX_ID } from '../validate';
@@ -49,21 +44,6 @@ export const workTimeSchema = z.object({
 });
 
 const K = 'soaApp.statistics.errors';
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-const refuse = (objectName: string, violations: StatisticsViolation[]) =>
-  fieldErrors(
-    objectName,
-    violations.map(({ field, code, key }) => ({ field, violation: { code, key } })),
-  );
-
-/** An ISO instant with an offset, as ms; null when it is not one. */
-function instantOf(value: string): number | null {
-  if (!ISO_INSTANT.test(value)) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : ms;
-}
-
 export function statisticsRoutes({ knex }: AppDeps): Router {
   const router = new Router();
 
@@ -81,7 +61,7 @@ export function statisticsRoutes({ knex }: AppDeps): Router {
       if (nodeIds.some((n) => !ofProcess.has(n)))
         violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
     }
-    if (violations.length) throw refuse('statisticsQuery', violations);
+    if (violations.length) throw violationErrors('statisticsQuery', violations);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await statistics(knex, input.type, {
       processId: input.processId,
@@ -99,13 +79,8 @@ export function statisticsRoutes({ knex }: AppDeps): Router {
     const step = await stepNode(knex, input.stepId);
     if (!step) throw unreachable(user, 'step');
     assertNodeMode(user, step.nodeId, step.processId, 'READ');
-    const start = instantOf(input.startTime);
-    const end = instantOf(input.endTime);
-    const violations: StatisticsViolation[] = [];
-    if (start === null) violations.push({ field: 'startTime', code: 'Pattern', key: `${K}.instantInvalid` });
-    if (end === null) violations.push({ field: 'endTime', code: 'Pattern', key: `${K}.instantInvalid` });
-    if (start !== null && end !== null) violations.push(...workTimeViolations(start, end, Date.now()));
-    if (violations.length) throw refuse('workTimeReport', violations);
+    const stretch = workTimeReportRule(input.startTime, input.endTime, Date.now());
+    if ('violations' in stretch) throw violationErrors('workTimeReport', stretch.violations);
     const recorded = await reportWorkTime(knex, {
       userId: user.id,
       clientId: input.clientId,
@@ -113,8 +88,8 @@ export function statisticsRoutes({ knex }: AppDeps): Router {
       nodeId: step.nodeId,
       processId: step.processId,
       documentId: step.documentId,
-      start: new Date(start!),
-      end: new Date(end!),
+      start: new Date(stretch.start),
+      end: new Date(stretch.end),
     });
     if (!recorded)
       throw fieldErrors('workTimeReport', [
