@@ -29,8 +29,10 @@ import {
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser } from '../auth';
 import { FieldErrorCollector, HttpError, badRequest, notFound, setAlert } from '../errors';
+import { findLlmModel } from '../services/llm-models';
 import * as processes from '../services/processes';
 import * as rag from '../services/rag';
+import { findSecret } from '../services/secrets';
 import { runWorkflow } from '../services/workflow-runs';
 import { body, firstValue, idParam } from '../validate';
 
@@ -131,21 +133,18 @@ export function ragRoutes(deps: AppDeps): Router {
     for (const v of ragQueryViolations(q)) errors.check(v.field, v.violation);
     errors.throwIfAny();
     const modelId = q.llmModel!.id!;
-    if (!(await knex('llm_models').where('id', modelId).first('id')))
-      new FieldErrorCollector('ragQuery')
-        .check('llmModel', { code: 'Match', key: 'error.idnotfound' })
-        .throwIfAny();
     const secretId = q.secret?.id ?? null;
-    if (secretId !== null) {
-      const secret = await knex('secrets')
-        .where({ id: secretId, process_id: input.processId })
-        .first('name', 'active');
-      if (!secret)
-        new FieldErrorCollector('ragQuery')
-          .check('secret', { code: 'Match', key: 'error.idnotfound' })
-          .throwIfAny();
-      if (!secret.active) throw badRequest(`The secret "${secret.name}" is inactive`);
-    }
+    const [model, secret] = await Promise.all([
+      findLlmModel(knex, modelId),
+      secretId === null ? undefined : findSecret(knex, secretId),
+    ]);
+    // a secret of another process is as unknown as a missing one (no existence leak)
+    const foreignSecret = secretId !== null && secret?.processId !== input.processId;
+    new FieldErrorCollector('ragQuery')
+      .check('llmModel', model ? null : { code: 'Match', key: 'error.idnotfound' })
+      .check('secret', foreignSecret ? { code: 'Match', key: 'error.idnotfound' } : null)
+      .throwIfAny();
+    if (secret && !secret.active) throw badRequest(`The secret "${secret.name}" is inactive`);
     const result = await runWorkflow<RagQueryInput, RagQueryResult>(
       temporal,
       config.taskQueue,
