@@ -13,7 +13,8 @@
  *   (topK counts chunks, so the prompt stays bounded), grouped by document in the order of their best chunk;
  * - the text `${process.rag.documents}` renders to.
  */
-import { rangeRule, type FieldViolation } from './node-settings-rules';
+import { SETTINGS_LIMITS } from './node-settings';
+import { rangeRule, temperatureRule, type FieldViolation } from './node-settings-rules';
 import {
   RAG_DOCUMENTS_WILDCARD,
   RAG_INPUT_WILDCARD,
@@ -159,8 +160,7 @@ export function ragQueryViolations(q: {
   add('llmModel', q.llmModel?.id ? null : REQUIRED);
   add('topK', rangeRule(q.topK, RAG_TOP_K.min, RAG_TOP_K.max, true));
   add('similarityThreshold', rangeRule(q.similarityThreshold, RAG_SIMILARITY.min, RAG_SIMILARITY.max));
-  add('temperature', rangeRule(q.temperature, 0, 2));
-  return out;
+  return [...out, ...temperatureRule(q.temperature)];
 }
 
 export const ragQueryDefaults = (q: {
@@ -170,5 +170,5 @@ export const ragQueryDefaults = (q: {
 }) => ({
   topK: q.topK ?? RAG_TOP_K.default,
   similarityThreshold: q.similarityThreshold ?? RAG_SIMILARITY.default,
-  temperature: q.temperature ?? 1,
+  temperature: q.temperature ?? SETTINGS_LIMITS.temperature.default,
 });
