@@ -2,6 +2,7 @@ import {
   isZoneId,
   splitByDay,
   statisticsRangeViolations,
+  documentsOfViolations,
   workTimeReportRule,
   workTimeViolations,
   WORK_TIME_LIMITS,
@@ -28,6 +29,25 @@ describe('statistics date range', () => {
       ['dateFrom', 'soaApp.statistics.errors.dateInvalid'],
       ['dateTo', 'soaApp.statistics.errors.dateInvalid'],
     ]);
+  });
+});
+
+describe('the documents of a node activity cell', () => {
+  const q = { type: 'NODE_ACTIVITY' as const, dateFrom: '2026-03-01', dateTo: '2026-03-31' };
+  const keys = (query: Parameters<typeof documentsOfViolations>[0], nodeId: number, date: string) =>
+    documentsOfViolations(query, { nodeId, date }).map((v) => `${v.field} ${v.key.split('.').pop()}`);
+  it('takes a day of the range and a node of the filter', () => {
+    expect(keys(q, 7, '2026-03-01')).toEqual([]);
+    expect(keys(q, 7, '2026-03-31')).toEqual([]);
+    expect(keys({ ...q, nodeIds: [7, 8] }, 8, '2026-03-15')).toEqual([]);
+    expect(keys({ ...q, nodeIds: [] }, 8, '2026-03-15')).toEqual([]);
+  });
+  it('refuses other types, days outside the range or unreal, and nodes left out by the filter', () => {
+    expect(keys({ ...q, type: 'WORK_TIMER' }, 7, '2026-03-02')).toEqual(['documentsOf documentsOfType']);
+    expect(keys(q, 7, '2026-02-28')).toEqual(['documentsOf documentsOfOutOfRange']);
+    expect(keys(q, 7, '2026-04-01')).toEqual(['documentsOf documentsOfOutOfRange']);
+    expect(keys(q, 7, '2026-02-30')).toEqual(['documentsOf dateInvalid']);
+    expect(keys({ ...q, nodeIds: [8] }, 7, '2026-03-02')).toEqual(['documentsOf documentsOfNode']);
   });
 });
 

@@ -10,12 +10,21 @@
  * the server's clock and last at most WORK_TIME_LIMITS.maxStretchMs.
  */
 import { dayOf, DAY_MS } from './export';
-import { STATISTICS_MAX_DAYS } from './statistics-types';
+import { STATISTICS_MAX_DAYS, type NodeActivityCell, type StatisticsType } from './statistics-types';
 
 const K = 'soaApp.statistics.errors';
 
 export interface StatisticsViolation {
-  field: 'dateFrom' | 'dateTo' | 'zoneId' | 'nodeIds' | 'userIds' | 'startTime' | 'endTime' | 'stepId';
+  field:
+    | 'dateFrom'
+    | 'dateTo'
+    | 'zoneId'
+    | 'nodeIds'
+    | 'userIds'
+    | 'documentsOf'
+    | 'startTime'
+    | 'endTime'
+    | 'stepId';
   code: 'NotBlank' | 'Size' | 'Pattern';
   key: string;
 }
@@ -33,6 +42,27 @@ export function statisticsRangeViolations(dateFrom: string, dateTo: string): Sta
       violations.push({ field: 'dateTo', code: 'Size', key: `${K}.rangeTooLong` });
   }
   return violations;
+}
+
+/**
+ * The `documentsOf` cell of a query: NODE_ACTIVITY only, a real day inside the range, and a node among the
+ * query's `nodeIds` when it names some (whether the node is the process's is the caller's check).
+ */
+export function documentsOfViolations(
+  query: { type: StatisticsType; dateFrom: string; dateTo: string; nodeIds?: number[] | null },
+  cell: NodeActivityCell,
+): StatisticsViolation[] {
+  const v = (key: string): StatisticsViolation[] => [
+    { field: 'documentsOf', code: 'Pattern', key: `${K}.${key}` },
+  ];
+  if (query.type !== 'NODE_ACTIVITY') return v('documentsOfType');
+  const day = dayOf(cell.date);
+  const from = dayOf(query.dateFrom);
+  const to = dayOf(query.dateTo);
+  if (day === null) return v('dateInvalid');
+  if (from !== null && to !== null && (day < from || day > to)) return v('documentsOfOutOfRange');
+  if (query.nodeIds?.length && !query.nodeIds.includes(cell.nodeId)) return v('documentsOfNode');
+  return [];
 }
 
 /** An IANA zone name the runtime knows (Europe/Warsaw, UTC, Asia/Kolkata). */

@@ -124,7 +124,7 @@ async function seed(knex: ReturnType<typeof createKnex>, documents: number, log:
              stat_tag_buckets, stat_node_buckets, stat_document_node_tags, stat_work_days, stat_tag_days,
              stat_node_days`,
   );
-  return { processId };
+  return { processId, span };
 }
 
 export async function benchStatistics(o: {
@@ -135,7 +135,7 @@ export async function benchStatistics(o: {
   const runs = o.runs ?? 100;
   const knex = createKnex(o.databaseUrl, { min: 0, max: 2 });
   const t0 = performance.now();
-  const { processId } = await seed(knex, o.documents, (line) => console.log(line));
+  const { processId, span } = await seed(knex, o.documents, (line) => console.log(line));
   const seedMs = performance.now() - t0;
   const rows: Record<string, number> = {};
   for (const table of [
@@ -160,32 +160,44 @@ export async function benchStatistics(o: {
     const admin = await benchSignIn(base, 'admin', 'admin');
     const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
     const ranges = { year: day(364 * 86_400_000), month: day(30 * 86_400_000) };
+    // each type over the year and the month; and the documents of one node activity cell (the SPAN node a
+    // week ago) asked with the year's range, as the screen asks when a cell opens
+    const cases: [string, Record<string, unknown>][] = [];
     for (const type of ['WORK_TIMER', 'TAG_USAGE', 'NODE_ACTIVITY'])
-      for (const [span, dateFrom] of Object.entries(ranges)) {
-        const label = `${type}, ${span}`;
-        const times: number[] = [];
-        let bytes = 0;
-        for (let i = 0; i < runs + 3; i++) {
-          const t = performance.now();
-          const res = await fetch(`${base}/api/statistics`, {
-            method: 'POST',
-            headers: { Authorization: admin, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ type, processId, dateFrom, dateTo: day(0), zoneId: 'Europe/Warsaw' }),
-          });
-          const text = await res.text();
-          const ms = performance.now() - t;
-          if (res.status !== 200) throw new Error(`${label}: ${res.status} ${text}`);
-          bytes = text.length;
-          if (i >= 3) times.push(ms);
-        }
-        times.sort((a, b) => a - b);
-        queries[label] = { n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), bytes };
-        console.log(
-          `${label.padEnd(24)} p50 ${queries[label].p50.toFixed(1).padStart(7)} ms  p99 ${queries[label].p99
-            .toFixed(1)
-            .padStart(7)} ms  ${(bytes / 1024).toFixed(0)} KiB`,
-        );
+      for (const [length, dateFrom] of Object.entries(ranges))
+        cases.push([`${type}, ${length}`, { type, dateFrom }]);
+    cases.push([
+      'NODE_ACTIVITY, cell',
+      {
+        type: 'NODE_ACTIVITY',
+        dateFrom: ranges.year,
+        documentsOf: { nodeId: span, date: day(7 * 86_400_000) },
+      },
+    ]);
+    for (const [label, query] of cases) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < runs + 3; i++) {
+        const t = performance.now();
+        const res = await fetch(`${base}/api/statistics`, {
+          method: 'POST',
+          headers: { Authorization: admin, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ...query, processId, dateTo: day(0), zoneId: 'Europe/Warsaw' }),
+        });
+        const text = await res.text();
+        const ms = performance.now() - t;
+        if (res.status !== 200) throw new Error(`${label}: ${res.status} ${text}`);
+        bytes = text.length;
+        if (i >= 3) times.push(ms);
       }
+      times.sort((a, b) => a - b);
+      queries[label] = { n: times.length, p50: percentile(times, 50), p99: percentile(times, 99), bytes };
+      console.log(
+        `${label.padEnd(24)} p50 ${queries[label].p50.toFixed(1).padStart(7)} ms  p99 ${queries[label].p99
+          .toFixed(1)
+          .padStart(7)} ms  ${(bytes / 1024).toFixed(0)} KiB`,
+      );
+    }
   } finally {
     await api.close();
   }

@@ -8,7 +8,12 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { isZoneId, statisticsRangeViolations, workTimeReportRule } from '../../domain/statistics';
+import {
+  documentsOfViolations,
+  isZoneId,
+  statisticsRangeViolations,
+  workTimeReportRule,
+} from '../../domain/statistics';
 import { STATISTICS_TYPES } from '../../domain/statistics-types';
 import { knownZone, nodesOfProcess } from '../../db/queries/statistics';
 import { stepNode } from '../../db/queries/steps';
@@ -30,6 +35,7 @@ export const statisticsSchema = z.object({
   zoneId: z.string().min(1).max(64),
   nodeIds: ids,
   userIds: ids,
+  documentsOf: z.object({ nodeId: id, date: z.string().max(10) }).nullish(),
 });
 
 export const workTimeSchema = z.object({
@@ -61,16 +67,31 @@ export function statisticsRoutes({ knex }: AppDeps): Router {
       if (nodeIds.some((n) => !ofProcess.has(n)))
         violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
     }
+    const cell = input.documentsOf ?? null;
+    if (cell) {
+      const cellViolations = documentsOfViolations(input, cell);
+      violations.push(...cellViolations);
+      if (
+        !cellViolations.length &&
+        !(await nodesOfProcess(knex, input.processId, [cell.nodeId])).has(cell.nodeId)
+      )
+        violations.push({ field: 'documentsOf', code: 'Pattern', key: `${K}.nodeNotInProcess` });
+    }
     if (violations.length) throw violationErrors('statisticsQuery', violations);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await statistics(knex, input.type, {
-      processId: input.processId,
-      dateFrom: input.dateFrom,
-      dateTo: input.dateTo,
-      zoneId: input.zoneId,
-      nodeIds,
-      userIds: input.userIds?.length ? [...new Set(input.userIds)] : null,
-    });
+    ctx.body = await statistics(
+      knex,
+      input.type,
+      {
+        processId: input.processId,
+        dateFrom: input.dateFrom,
+        dateTo: input.dateTo,
+        zoneId: input.zoneId,
+        nodeIds,
+        userIds: input.userIds?.length ? [...new Set(input.userIds)] : null,
+      },
+      cell,
+    );
   });
 
   router.post('/api/work-time', async (ctx) => {

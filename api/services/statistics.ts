@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { WORK_TIME_LIMITS } from '../../domain/statistics';
-import type { StatisticsAnswer, StatisticsType } from '../../domain/statistics-types';
+import type { NodeActivityCell, StatisticsAnswer, StatisticsType } from '../../domain/statistics-types';
 import {
   nodeActivity,
   statisticsUsers,
@@ -20,6 +20,7 @@ export async function statistics(
   knex: Knex,
   type: StatisticsType,
   scope: StatisticsScope,
+  documentsOf: NodeActivityCell | null = null,
 ): Promise<StatisticsAnswer> {
   switch (type) {
     case 'WORK_TIMER': {
@@ -45,7 +46,7 @@ export async function statistics(
       };
     }
     case 'NODE_ACTIVITY':
-      return { type, rows: await nodeActivity(knex, scope) };
+      return { type, rows: await nodeActivity(knex, scope, documentsOf) };
   }
 }
 

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import {
   NODE_ACTIVITY_DOC_IDS_LIMIT,
   WORK_TIME_ROWS_LIMIT,
+  type NodeActivityCell,
   type NodeActivityRow,
   type StatisticsUser,
   type TagUsageRow,
@@ -186,34 +187,42 @@ export async function tagUsage(knex: Knex, s: StatisticsScope): Promise<TagUsage
 }
 
 /**
- * Documents finished and tags made per node and day, the newest documents of each node and day (at most
- * NODE_ACTIVITY_DOC_IDS_LIMIT, from the finishes' index: one short index walk per node and day) with the live
- * tag count of each on the node.
+ * Documents finished and tags made per node and day. With `cell` (the query's `documentsOf`) the scope is that
+ * node on that day, and its row lists the newest NODE_ACTIVITY_DOC_IDS_LIMIT documents finished there (a
+ * document finished twice counts at its latest finish) with the live tag count of each on the node: one
+ * index range of the finishes' index, whatever the size of the process.
  */
-export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<NodeActivityRow[]> {
-  const b = { ...bindings(s), limit: NODE_ACTIVITY_DOC_IDS_LIMIT * 2 };
-  const [{ rows: docs }, { rows: tags }] = await Promise.all([
-    knex.raw(
-      `select ${DATE('d.day')} as date, d.node_id, d.n::int as n, l.ids, l.tags
-         from (${zoneDaySums({ days: 'stat_node_days', buckets: 'stat_node_buckets', value: 'documents', keys: ['node_id'], where: 'true', floor: 0 })}) d
-        cross join lateral (
-          select array_agg(f.document_id order by f.finished_at desc) as ids,
-                 array_agg(coalesce(t.tags, 0) order by f.finished_at desc) as tags
-            from (select f.document_id, f.finished_at from stat_step_finishes f
-                   where f.node_id = d.node_id
-                     and f.finished_at >= (d.day::timestamp at time zone :zone)
-                     and f.finished_at < ((d.day + 1)::timestamp at time zone :zone)
-                   order by f.finished_at desc limit :limit) f
-            left join stat_document_node_tags t on t.document_id = f.document_id and t.node_id = d.node_id
-        ) l
-        order by 1, 2`,
-      b,
-    ),
+export async function nodeActivity(
+  knex: Knex,
+  scope: StatisticsScope,
+  cell: NodeActivityCell | null = null,
+): Promise<NodeActivityRow[]> {
+  const s: StatisticsScope = cell
+    ? { ...scope, dateFrom: cell.date, dateTo: cell.date, nodeIds: [cell.nodeId] }
+    : scope;
+  const b = bindings(s);
+  const perNodeDay = (days: string, buckets: string, value: string) =>
     knex.raw(
       `select ${DATE('d.day')} as date, d.node_id, d.n::int as n
-         from (${zoneDaySums({ days: 'stat_tag_days', buckets: 'stat_tag_buckets', value: 'tags', keys: ['node_id'], where: 'true', floor: 0 })}) d`,
+         from (${zoneDaySums({ days, buckets, value, keys: ['node_id'], where: 'true', floor: 0 })}) d`,
       b,
-    ),
+    );
+  const [{ rows: docs }, { rows: tags }, listed] = await Promise.all([
+    perNodeDay('stat_node_days', 'stat_node_buckets', 'documents'),
+    perNodeDay('stat_tag_days', 'stat_tag_buckets', 'tags'),
+    cell
+      ? knex.raw(
+          `select f.document_id, coalesce(t.tags, 0)::int as tags
+             from (select f.document_id, max(f.finished_at) as last_at from stat_step_finishes f
+                    where f.node_id = :nodeId
+                      and f.finished_at >= ${RANGE_START} and f.finished_at < ${RANGE_END}
+                    group by f.document_id
+                    order by last_at desc, f.document_id desc limit :limit) f
+             left join stat_document_node_tags t on t.document_id = f.document_id and t.node_id = :nodeId
+            order by f.last_at desc, f.document_id desc`,
+          { ...b, nodeId: cell.nodeId, limit: NODE_ACTIVITY_DOC_IDS_LIMIT },
+        )
+      : null,
   ]);
   const byDate = new Map<string, NodeActivityRow>();
   const rowOf = (date: string) => {
@@ -230,22 +239,18 @@ export async function nodeActivity(knex: Knex, s: StatisticsScope): Promise<Node
     }
     return row;
   };
-  type DocRow = { date: string; node_id: string; n: number; ids: string[] | null; tags: number[] | null };
-  for (const r of docs as DocRow[]) {
-    const row = rowOf(r.date);
-    const ids: number[] = [];
-    (r.ids ?? []).forEach((id, i) => {
-      const doc = Number(id);
-      // a document finished twice on a node that day is listed once (its latest finish)
-      if (ids.length >= NODE_ACTIVITY_DOC_IDS_LIMIT || ids.includes(doc)) return;
-      ids.push(doc);
-      row.tagsPerDocAndNodeCompositeMap[`${r.node_id}-${doc}`] = r.tags?.[i] ?? 0;
-    });
-    row.nodeIdDocIdsMap[r.node_id] = ids;
-    row.nodeIdDocCountMap[r.node_id] = r.n;
+  type Count = { date: string; node_id: string; n: number };
+  for (const r of docs as Count[]) rowOf(r.date).nodeIdDocCountMap[r.node_id] = r.n;
+  for (const r of tags as Count[]) rowOf(r.date).nodeIdTagCountMap[r.node_id] = r.n;
+  if (cell && listed) {
+    const docsOfCell = listed.rows as { document_id: string; tags: number }[];
+    if (docsOfCell.length) {
+      const row = rowOf(cell.date);
+      row.nodeIdDocIdsMap[cell.nodeId] = docsOfCell.map((r) => Number(r.document_id));
+      for (const r of docsOfCell)
+        row.tagsPerDocAndNodeCompositeMap[`${cell.nodeId}-${r.document_id}`] = r.tags;
+    }
   }
-  for (const r of tags as { date: string; node_id: string; n: number }[])
-    rowOf(r.date).nodeIdTagCountMap[r.node_id] = r.n;
   return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
 }
 

@@ -111,6 +111,25 @@ describe('statistics', () => {
     expect(await refused({ nodeIds: [w.span, other.span] })).toEqual([
       ['nodeIds', 'soaApp.statistics.errors.nodeNotInProcess'],
     ]);
+    // the cell whose documents are listed: NODE_ACTIVITY, a day of the range, a node of the process (and of nodeIds)
+    const activity = { type: 'NODE_ACTIVITY' as const };
+    const cell = (date: string, nodeId = w.span) => ({ documentsOf: { nodeId, date } });
+    expect((await ask(w.admin.token, query(w, { ...activity, ...cell('2026-03-31') }))).status).toBe(200);
+    expect(await refused({ type: 'TAG_USAGE', ...cell('2026-03-05') })).toEqual([
+      ['documentsOf', 'soaApp.statistics.errors.documentsOfType'],
+    ]);
+    expect(await refused({ ...activity, ...cell('2026-04-01') })).toEqual([
+      ['documentsOf', 'soaApp.statistics.errors.documentsOfOutOfRange'],
+    ]);
+    expect(await refused({ ...activity, ...cell('2026-03-32') })).toEqual([
+      ['documentsOf', 'soaApp.statistics.errors.dateInvalid'],
+    ]);
+    expect(await refused({ ...activity, ...cell('2026-03-05', other.span) })).toEqual([
+      ['documentsOf', 'soaApp.statistics.errors.nodeNotInProcess'],
+    ]);
+    expect(await refused({ ...activity, nodeIds: [w.hup], ...cell('2026-03-05') })).toEqual([
+      ['documentsOf', 'soaApp.statistics.errors.documentsOfNode'],
+    ]);
     expect(await refused({ type: 'EVERYTHING' as never })).toEqual([
       ['type', 'entity.validation.invalid_value'],
     ]);
@@ -429,17 +448,28 @@ describe('statistics', () => {
         expect([zoneId, dateFrom, tags.body.rows]).toEqual([zoneId, dateFrom, byUser]);
 
         const activity = await ask<NodeActivityAnswer>(w.admin.token, { ...q, type: 'NODE_ACTIVITY' });
+        const cellRow = (date: string, n: number, listed: boolean) => ({
+          date,
+          nodeIdDocIdsMap: listed ? { [w.span]: [doc.id] } : {},
+          nodeIdDocCountMap: { [w.span]: n },
+          tagsPerDocAndNodeCompositeMap: listed ? { [`${w.span}-${doc.id}`]: instants.length * 2 } : {},
+          nodeIdTagCountMap: { [w.span]: n * 2 },
+        });
         expect([zoneId, dateFrom, activity.body.rows]).toEqual([
           zoneId,
           dateFrom,
-          days.map(([date, n]) => ({
-            date,
-            nodeIdDocIdsMap: { [w.span]: [doc.id] },
-            nodeIdDocCountMap: { [w.span]: n },
-            tagsPerDocAndNodeCompositeMap: { [`${w.span}-${doc.id}`]: instants.length * 2 },
-            nodeIdTagCountMap: { [w.span]: n * 2 },
-          })),
+          days.map(([date, n]) => cellRow(date, n, false)),
         ]);
+        // the documents of a cell: that day and node only, with the document's tags on the node
+        for (const [date, n] of new Map([days[0], days[days.length - 1]].filter(Boolean))) {
+          const documentsOf = { nodeId: w.span, date };
+          const one = await ask<NodeActivityAnswer>(w.admin.token, {
+            ...q,
+            type: 'NODE_ACTIVITY',
+            documentsOf,
+          });
+          expect([zoneId, date, one.body.rows]).toEqual([zoneId, date, [cellRow(date, n, true)]]);
+        }
 
         const seconds = new Map<string, number>();
         for (const [start, end] of stretches)
@@ -514,17 +544,31 @@ describe('statistics', () => {
     const sum = (pick: (r: (typeof rows)[number]) => number | undefined) =>
       rows.reduce((n, r) => n + (pick(r) ?? 0), 0);
     // the span step of `doc` finished; both documents passed the upload node (its step is ACCEPTED)
-    expect(rows.flatMap((r) => r.nodeIdDocIdsMap[w.span] ?? [])).toEqual([doc.id]);
     expect(sum((r) => r.nodeIdDocCountMap[w.span])).toBe(1);
-    expect(rows.flatMap((r) => r.nodeIdDocIdsMap[w.hup] ?? []).sort()).toEqual([doc.id, idle.id].sort());
     expect(sum((r) => r.nodeIdDocCountMap[w.hup])).toBe(2);
-    expect(sum((r) => r.tagsPerDocAndNodeCompositeMap[`${w.span}-${doc.id}`])).toBe(2);
     expect(sum((r) => r.nodeIdTagCountMap[w.span])).toBe(2);
     expect(rows.some((r) => r.date === today)).toBe(true);
+    // no document ids without a cell; the cells' documents, newest finish first, with their tags on the node
+    expect(rows.every((r) => !Object.keys(r.nodeIdDocIdsMap).length)).toBe(true);
+    const documentsOf = async (nodeId: number, over: Partial<StatisticsQuery> = {}) => {
+      const listed = [];
+      for (const r of rows.filter((r) => r.nodeIdDocCountMap[nodeId]))
+        listed.push(...(await activity({ ...over, documentsOf: { nodeId, date: r.date } })));
+      expect(listed.every((r) => Object.keys(r.nodeIdDocCountMap).join() === String(nodeId))).toBe(true);
+      return listed;
+    };
+    const spanCells = await documentsOf(w.span);
+    expect(spanCells.flatMap((r) => r.nodeIdDocIdsMap[w.span] ?? [])).toEqual([doc.id]);
+    expect(spanCells.map((r) => r.tagsPerDocAndNodeCompositeMap[`${w.span}-${doc.id}`])).toEqual([2]);
+    const hupCells = await documentsOf(w.hup);
+    expect(hupCells.flatMap((r) => r.nodeIdDocIdsMap[w.hup] ?? []).sort()).toEqual([doc.id, idle.id].sort());
     // only the nodes asked for
-    expect((await activity({ nodeIds: [w.span] })).every((r) => !(String(w.hup) in r.nodeIdDocIdsMap))).toBe(
-      true,
-    );
+    expect(
+      (await activity({ nodeIds: [w.span] })).every((r) => !(String(w.hup) in r.nodeIdDocCountMap)),
+    ).toBe(true);
+    expect(
+      (await documentsOf(w.span, { nodeIds: [w.span] })).flatMap((r) => r.nodeIdDocIdsMap[w.span]),
+    ).toEqual([doc.id]);
 
     const deleted = await s.send('DELETE', '/api/documents', w.admin.token, {
       processId: w.g.processId,
@@ -532,8 +576,8 @@ describe('statistics', () => {
     });
     expect(deleted.status).toBe(200);
     const after = await activity();
-    expect(after.flatMap((r) => r.nodeIdDocIdsMap[w.span] ?? [])).toEqual([]);
-    expect(after.flatMap((r) => r.nodeIdDocIdsMap[w.hup] ?? [])).toEqual([idle.id]);
+    expect(after.reduce((n, r) => n + (r.nodeIdDocCountMap[w.span] ?? 0), 0)).toBe(0);
+    expect((await documentsOf(w.hup)).flatMap((r) => r.nodeIdDocIdsMap[w.hup] ?? [])).toEqual([idle.id]);
     expect(after.reduce((n, r) => n + (r.nodeIdTagCountMap[w.span] ?? 0), 0)).toBe(0);
     expect(await s.knex('stat_document_node_tags').where({ document_id: doc.id })).toEqual([]);
   });

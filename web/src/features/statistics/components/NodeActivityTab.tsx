@@ -1,7 +1,8 @@
 /**
  * Node activity (spec 3 section 3 "Node activity rows"): documents finished and tags per node and day as
- * charts, and a table of the days and nodes; a cell's documents open below it, read from the documents list
- * five at a time (newest first), each linking into the workspace.
+ * charts, and a table of the days and nodes; a cell's documents open below it (the answer has the counts; the
+ * ids of a cell's documents are asked for when it opens), read from the documents list five at a time (newest
+ * first), each linking into the workspace.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -17,12 +18,13 @@ import { formatDay } from '../range';
 import { ChartCards, TableCard } from './ChartCard';
 import type { TabContext } from './StatisticsPage';
 
+const keyOf = (c: { date: string; nodeId: number }) => `${c.date}-${c.nodeId}`;
+
 export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswer; context: TabContext }) {
   const { t } = useTranslation();
   const { days, nodeName } = context;
   const cells = activityCells(answer.rows);
   const [open, setOpen] = useState<string | null>(null);
-  const keyOf = (c: ActivityCell) => `${c.date}-${c.nodeId}`;
   return (
     <div data-testid="statistics-node-activity">
       <div className="row g-3 mb-3">
@@ -74,7 +76,7 @@ export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswe
                   <td className="text-end font-monospace">{c.documents}</td>
                   <td className="text-end font-monospace">{c.tags}</td>
                   <td className="text-end">
-                    {c.documentIds.length > 0 && (
+                    {c.documents > 0 && (
                       <button
                         type="button"
                         className={`btn btn-sm ${isOpen ? 'btn-primary' : 'btn-outline-primary'}`}
@@ -91,7 +93,7 @@ export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswe
                 isOpen && (
                   <tr key={`${keyOf(c)}-documents`} className="statistics-activity-documents">
                     <td colSpan={5}>
-                      <ActivityDocuments processId={context.processId} cell={c} />
+                      <ActivityDocuments context={context} cell={c} />
                     </td>
                   </tr>
                 ),
@@ -104,15 +106,26 @@ export function NodeActivityTab({ answer, context }: { answer: NodeActivityAnswe
   );
 }
 
-/** The documents of a cell, five a page, newest first, each a link into the workspace. */
-function ActivityDocuments({ processId, cell }: { processId: number; cell: ActivityCell }) {
+/**
+ * The documents of a cell, five a page, newest first, each a link into the workspace: their ids and tag counts
+ * from the statistics query narrowed to the cell, the documents from the documents list.
+ */
+function ActivityDocuments({ context, cell }: { context: TabContext; cell: ActivityCell }) {
   const { t } = useTranslation();
+  const { processId } = context;
   const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
-  const documents = useQuery(statisticsQueries.documents(processId, cell.documentIds, position));
-  const rows = documents.data?.rows ?? [];
+  const listed = useQuery(statisticsQueries.cell(context.query, cell));
+  const found = listed.data && activityCells(listed.data.rows).find((c) => keyOf(c) === keyOf(cell));
+  const ids = found?.documentIds ?? [];
+  const documents = useQuery({
+    ...statisticsQueries.documents(processId, ids, position),
+    enabled: ids.length > 0,
+  });
+  const rows = ids.length ? (documents.data?.rows ?? []) : [];
+  const documentTags = found?.documentTags ?? {};
   return (
     <div className="py-1 px-2" data-testid="activity-documents">
-      {documents.isError ? (
+      {listed.isError || documents.isError ? (
         <div className="text-danger small">{t('statistics.loadError')}</div>
       ) : (
         <ul className="list-unstyled mb-2">
@@ -128,7 +141,7 @@ function ActivityDocuments({ processId, cell }: { processId: number; cell: Activ
               </Link>
               <span className="small text-body-secondary">#{d.id}</span>
               <span className="badge text-bg-light border ms-auto">
-                {t('statistics.activity.documentTags', { count: cell.documentTags[d.id] ?? 0 })}
+                {t('statistics.activity.documentTags', { count: documentTags[d.id] ?? 0 })}
               </span>
             </li>
           ))}

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import type { NodeDTO } from '@domain/graph-types';
-import type { StatisticsAnswer, StatisticsType } from '@domain/statistics-types';
+import type { StatisticsAnswer, StatisticsQuery, StatisticsType } from '@domain/statistics-types';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { localDay } from '../../../components/format';
 import { IconArrowLeft } from '../../../components/icons';
@@ -45,6 +45,8 @@ export function StatisticsPage() {
 /** What a tab shows its figures with. */
 export interface TabContext {
   processId: number;
+  /** the query of the tab's answer (the node activity tab asks for a cell's documents with it) */
+  query: StatisticsQuery;
   days: string[];
   nodeName: (id: number) => string;
   userName: (id: number) => string;
@@ -90,6 +92,7 @@ function Statistics({ processId, nodes }: { processId: number; nodes: NodeDTO[] 
 
   const context: TabContext = {
     processId,
+    query,
     days: error || !range ? [] : daysOf(range),
     nodeName: (id) => nodeNames.get(id) ?? `#${id}`,
     userName: (id) => users.get(id) ?? `#${id}`,
