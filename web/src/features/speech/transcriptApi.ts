@@ -107,10 +107,13 @@ export const transcriptCalls = {
   updateUtterance: (nodeId: number, u: UtteranceInput) =>
     http.put<UtteranceDTO>('api/utterances', u, { query: { nodeId } }),
   /** New utterances (ids from -1 down) and changed ones in one write; answers the real ids. */
-  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[]) =>
+  /** The batch, with the tokens it deletes in the same transaction (an undo or redo). */
+  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[], deletedTokens: number[] = []) =>
     http.post<{ utterances: UtteranceDTO[]; ids: Record<string, number> }>(
       'api/utterances/batch',
-      batch.map((u) => ({ ...u, docId })),
+      deletedTokens.length
+        ? { batch: batch.map((u) => ({ ...u, docId })), deletedTokens }
+        : batch.map((u) => ({ ...u, docId })),
       { query: { nodeId } },
     ),
   createToken: (nodeId: number, token: TokenInput) =>
