@@ -131,6 +131,7 @@ export const transcriptCalls = {
     }),
   tagTimespan: (documentId: number, nerTagTypeId: number, tsStart: number, tsEnd: number) =>
     http.post<NerTagDTO>('api/ner-tags', { documentId, nerTagTypeId, type: 'TIMESPAN_TAG', tsStart, tsEnd }),
-  resizeTimespan: (id: number, tsStart: number, tsEnd: number) =>
-    http.put<NerTagDTO>('api/ner-tags', { id, tsStart, tsEnd }),
+  /** A retype and (a time span) a resize; absent fields keep what is stored. */
+  updateTag: (id: number, change: { nerTagTypeId?: number; tsStart?: number; tsEnd?: number }) =>
+    http.put<NerTagDTO>('api/ner-tags', { id, ...change }),
 };
