@@ -679,21 +679,20 @@ describe('speech workspace on a real recording in Chromium', () => {
       .locator(`[data-testid="label-option"][data-option-id="${applause}"][data-active="true"]`)
       .waitFor();
     await page.keyboard.press('Enter');
-    await eventuallyMatches(tagNow, (t) => t.nerTagTypeId === applause, 'the retype is saved');
-    await eventuallyMatches(
-      () => region.textContent(),
-      (text) => text === 'Applause',
-      'the region is renamed',
-    );
+    /** The tag's type on the server and the region's name on the waveform. */
+    const typed = async (typeId: number, name: string, what: string) => {
+      await eventuallyMatches(
+        () => region.textContent(),
+        (text) => text === name,
+        `${what}: the region`,
+      );
+      return eventuallyMatches(tagNow, (t) => t.nerTagTypeId === typeId, what);
+    };
+    await typed(applause, 'Applause', 'the retype is saved');
     await page.keyboard.press('Control+z');
-    await eventuallyMatches(tagNow, (t) => t.nerTagTypeId === person, 'the retype is undone');
-    await eventuallyMatches(
-      () => region.textContent(),
-      (text) => text === 'Laughter',
-      'the region is named back',
-    );
+    await typed(person, 'Laughter', 'the retype is undone');
     await page.keyboard.press('Control+Shift+z');
-    const last = await eventuallyMatches(tagNow, (t) => t.nerTagTypeId === applause, 'the retype is redone');
+    const last = await typed(applause, 'Applause', 'the retype is redone');
     expect([last.tsStart, last.tsEnd]).toEqual([resized.tsStart, resized.tsEnd]);
   });
 });

@@ -238,7 +238,8 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         ? 'TIMESPAN_TAG'
         : 'ASR_NER_TAG',
     ),
-    enabled: nodeId !== null && (menu?.kind === 'label' || menu?.kind === 'timespan' || menu?.kind === 'retype'),
+    enabled:
+      nodeId !== null && (menu?.kind === 'label' || menu?.kind === 'timespan' || menu?.kind === 'retype'),
   });
 
   /** Spec 2 section 5 "Time-span tag save": a tag-type node and an active step are needed. */
