@@ -14,11 +14,15 @@ import { splitTokenWrite } from './transcript-edit';
 
 /**
  * The server's side of a write, as api/services/utterances.ts does it: new (negative) ids allocated, the
- * write planned by `planTranscriptWrite` (a problem throws, nothing changes), the plan kept.
+ * write planned by `planTranscriptWrite` (a problem throws, nothing changes), the plan kept. A deleted token
+ * is kept with its tag links (`tagLinks`, token id to tag ids), and a write naming it again by its id brings
+ * it back with them.
  */
 class Transcript {
   utterances: UtteranceState[] = [];
   tokens = new Map<number, TokenState>();
+  tagLinks = new Map<number, number[]>();
+  private deleted = new Map<number, number[]>();
   private seq = 1000;
 
   constructor(rows: { actor: string; words: [string, number][] }[]) {
@@ -49,16 +53,27 @@ class Transcript {
       nextId: link(p.nextId),
       tokens: p.tokens?.map((t) => ({ ...t, id: tIds.get(t.id) ?? t.id })),
     }));
+    const restored = mapped
+      .flatMap((p) => (p.tokens ?? []).map((t) => t.id))
+      .filter((id) => !this.tokens.has(id) && this.deleted.has(id));
     const r = planTranscriptWrite(this.utterances, [...this.tokens.values()], {
       patches: mapped,
       createdUtterances: new Set(uIds.values()),
-      createdTokens: new Set(tIds.values()),
+      createdTokens: new Set([...tIds.values(), ...restored]),
       deletedTokens,
       actors: new Set(['SPEAKER1', 'SPEAKER2', 'ARTIFACT']),
     });
     if ('problem' in r) throw new Error(r.problem.key);
     this.utterances = r.plan.utterances;
     this.tokens = r.plan.tokens;
+    for (const id of deletedTokens) {
+      this.deleted.set(id, this.tagLinks.get(id) ?? []);
+      this.tagLinks.delete(id);
+    }
+    for (const id of restored) {
+      this.tagLinks.set(id, this.deleted.get(id)!);
+      this.deleted.delete(id);
+    }
     return { uIds, tIds };
   }
 
@@ -92,23 +107,17 @@ class Transcript {
   deleteToken(id: number) {
     this.write([], [id]);
   }
-  /** POST api/utterances/batch: the batch's utterances as saved, and the new ids. */
-  batch(items: UtterancePatch[]): BatchAnswer {
-    const { uIds } = this.write(items);
-    const saved = this.list();
-    return {
-      utterances: items
-        .map((i) => saved.find((u) => u.id === (uIds.get(i.id) ?? i.id)))
-        .filter((u): u is UtteranceSnap => !!u),
-      ids: Object.fromEntries([...uIds].map(([k, v]) => [String(k), v])),
-    };
+  /** POST api/utterances/batch with its deleted tokens (one write): the new utterances' ids. */
+  batch(items: UtterancePatch[], deletedTokens: number[] = []): BatchAnswer {
+    const { uIds } = this.write(items, deletedTokens);
+    return { ids: Object.fromEntries([...uIds].map(([k, v]) => [String(k), v])) };
   }
 }
 
-/** What the editor hook does with a plan: the deletions, then the batch. */
+/** What the editor hook does with a plan: one batch with its deletions. */
 function replay(server: Transcript, plan: ReplayPlan) {
-  for (const id of plan.deleteTokens) server.deleteToken(id);
-  const answer = plan.batch.length ? server.batch(plan.batch) : { utterances: [], ids: {} };
+  const answer =
+    plan.batch.length || plan.deleteTokens.length ? server.batch(plan.batch, plan.deleteTokens) : { ids: {} };
   return createdIds(plan, answer);
 }
 
@@ -199,7 +208,7 @@ describe('undo and redo of transcript edits through the server planner', () => {
     expect(s.tokens.get(id)!.value).toBe('kota');
   });
 
-  it('a split into two words: undo deletes the new word, redo creates it again under a new id', () => {
+  it('a split into two words: undo deletes the new word, redo brings it back under its id', () => {
     const s = sample();
     const t = s.list()[0].tokens[1];
     // the editor's split: one utterance write (splitTokenWrite)
@@ -207,6 +216,9 @@ describe('undo and redo of transcript edits through the server planner', () => {
     expect(words(edited)[0]).toBe('SPEAKER1: ala mama ma kota');
     expect(edited[0].tokens[2]).toMatchObject({ tsStart: 300, tsEnd: 350 });
     expect(words(s.list())[0]).toBe('SPEAKER1: ala ma kota');
+    // redone once more: the second word is the one the split made, same id
+    const redo = replayPlan(s.list(), edited);
+    expect(redo.batch[0].tokens!.map((x) => x.id)).toEqual(edited[0].tokens.map((x) => x.id));
   });
 
   it('an actor change', () => {
@@ -244,14 +256,40 @@ describe('undo and redo of transcript edits through the server planner', () => {
     expect(s.list()).toHaveLength(3);
   });
 
-  it('deleting words, the last word of an utterance included', () => {
+  it('deleting words, the last word of an utterance included: undone, they come back under their ids', () => {
     const s = sample();
-    const [a, , c] = s.list();
+    const first = s.list();
+    const [a, , c] = first;
     undoRedo(s, (x) => {
       x.deleteToken(a.tokens[1].id);
       x.deleteToken(c.tokens[0].id);
     });
     expect(words(s.list())).toEqual(['SPEAKER1: ala ma kota', 'SPEAKER2: a kot ma ale', 'SPEAKER1: koniec']);
+    expect(s.list().flatMap((u) => u.tokens.map((t) => t.id))).toEqual(
+      first.flatMap((u) => u.tokens.map((t) => t.id)),
+    );
+  });
+
+  it('a deleted word with tag links comes back with them (the server keeps them by its id)', () => {
+    const s = sample();
+    const word = s.list()[1].tokens[1];
+    s.tagLinks.set(word.id, [71, 72]);
+    undoRedo(s, (x) => x.deleteToken(word.id));
+    expect(s.tokens.get(word.id)).toMatchObject({ value: 'kot' });
+    expect(s.tagLinks.get(word.id)).toEqual([71, 72]);
+  });
+
+  it('an undo that deletes and re-creates words is one write: refused, it deletes nothing', () => {
+    const s = sample();
+    const before = s.list();
+    const t = before[0].tokens[1];
+    s.write([splitTokenWrite(s.list()[0], t, 'mama', 'ma')]);
+    const op = recordChange(before, s.list())!;
+    const plan = replayPlan(op.after, [{ ...op.before[0], actor: 'NOBODY' }]);
+    expect(plan.deleteTokens).toHaveLength(1);
+    const now = s.list();
+    expect(() => replay(s, plan)).toThrow('error.utterance.actor');
+    expect(s.list()).toEqual(now);
   });
 
   it('unclear, properties and a time range', () => {

@@ -2,9 +2,9 @@
  * Undo and redo of the speech workspace's transcript edits (spec 2 section 4; issue 14): every saved edit
  * (inline word fix, split into two words, actor change, extraction, merge, deletion, unclear and properties,
  * time range, hint) is kept as the part of the transcript it changed, before and after; undo writes the
- * before part back through the same API the edit used (token deletions, then one batch of
- * POST api/utterances/batch), redo writes the after part again. The server's rules hold for these writes as
- * for any other: a refused undo changes nothing on the stack. Pure: the editor hook runs it, tests pin it
+ * before part back in one request, POST api/utterances/batch with the tokens it deletes (one transaction:
+ * a refused or interrupted undo changes nothing), redo writes the after part again. The server's rules
+ * hold for these writes as for any other: a refused undo changes nothing on the stack. Pure: the editor hook runs it, tests pin it
  * against domain/utterances.ts `planTranscriptWrite`, the server's planner.
  *
  * Decisions:
@@ -12,13 +12,15 @@
  *   after it (the refetch), not by predicting the server: the region is the run of utterances from the first
  *   to the last that differ (actor, links, tokens or any token field). An utterance whose neighbour changed
  *   has changed links, so the region always holds the utterances around it.
- * - Writing a region back: tokens of the current region missing from the target are deleted (the token
- *   DELETE, the only way a token goes), then the target's utterances that differ are sent in one batch with
- *   their whole token lists and token fields; utterances and tokens the server no longer has (deleted, or
- *   emptied and removed) are sent as new ones (ids from -1 down) and the stack is remapped to the ids the
- *   server gives them. Utterances of the current region missing from the target are emptied by the batch and
- *   the server removes them.
- * - A re-created token loses the tag links and hints it had (the server dropped them with the token).
+ * - Writing a region back: tokens of the current region missing from the target are deleted
+ *   (`deletedTokens` of the batch) and the target's utterances that differ are sent with their whole token
+ *   lists and token fields, in the same batch. Utterances the server no longer has (emptied and removed) are
+ *   sent as new ones (ids from -1 down) and the stack is remapped to the ids the server gives them.
+ *   Utterances of the current region missing from the target are emptied by the batch and the server
+ *   removes them.
+ * - A token the server no longer has (deleted) is sent under its own id: the server keeps deleted tokens
+ *   (a day) and brings one named again back with its id, confidence, hints and token tag links
+ *   (api/services/utterances.ts), so token ids never change on the stack.
  */
 import type { UndoStack } from './undo-stack';
 
@@ -119,24 +121,20 @@ export interface ReplayUtterance {
   tokens?: BatchToken[];
 }
 
-/** The writes that turn the `from` region back into `to`. */
+/** The write that turns the `from` region back into `to`: one batch (both empty: nothing to send). */
 export interface ReplayPlan {
-  /** Token DELETEs first: tokens of `from` that `to` does not have. */
+  /** The batch's `deletedTokens`: tokens of `from` that `to` does not have. */
   deleteTokens: number[];
-  /** Then one batch (empty: nothing to send). */
   batch: ReplayUtterance[];
   /** Negative ids of the batch mapped to the ids `to` names them by (to remap once the server answers). */
   newUtterances: Map<number, number>;
-  newTokens: Map<number, number>;
 }
 
 /** How to write `to` over `from` (see the header). */
 export function replayPlan(from: readonly UtteranceSnap[], to: readonly UtteranceSnap[]): ReplayPlan {
   const fromUtterances = new Map(from.map((u) => [u.id, u]));
-  const fromTokens = new Set(from.flatMap((u) => u.tokens.map((t) => t.id)));
   const toTokens = new Set(to.flatMap((u) => u.tokens.map((t) => t.id)));
   const newUtterances = new Map<number, number>();
-  const newTokens = new Map<number, number>();
   const utteranceId = new Map<number, number>();
   for (const u of to)
     if (!fromUtterances.has(u.id)) {
@@ -149,15 +147,7 @@ export function replayPlan(from: readonly UtteranceSnap[], to: readonly Utteranc
   for (const u of to) {
     const old = fromUtterances.get(u.id);
     if (old && sameUtterance(old, u)) continue;
-    const tokens =
-      old && sameTokens(old.tokens, u.tokens)
-        ? undefined
-        : u.tokens.map((t) => {
-            if (fromTokens.has(t.id)) return tokenSnap(t);
-            const id = -(newTokens.size + 1);
-            newTokens.set(id, t.id);
-            return { ...tokenSnap(t), id };
-          });
+    const tokens = old && sameTokens(old.tokens, u.tokens) ? undefined : u.tokens.map(tokenSnap);
     batch.push({
       id: utteranceId.get(u.id) ?? u.id,
       actor: u.actor,
@@ -167,54 +157,33 @@ export function replayPlan(from: readonly UtteranceSnap[], to: readonly Utteranc
     });
   }
   const deleteTokens = from.flatMap((u) => u.tokens.map((t) => t.id).filter((id) => !toTokens.has(id)));
-  return { deleteTokens, batch, newUtterances, newTokens };
+  return { deleteTokens, batch, newUtterances };
 }
 
-/** What the batch answers: the utterances as saved (batch order, real ids) and the new utterances' ids. */
+/** What the batch answers that the stack needs: the new utterances' ids. */
 export interface BatchAnswer {
-  utterances: readonly { id: number; tokens: readonly { id: number }[] }[];
   ids: Readonly<Record<string, number>>;
 }
 
-/**
- * The ids the stack knows (those of `to`) mapped to the ids the server gave the utterances and tokens it
- * created; a new token's id is read at its place in its saved utterance.
- */
-export function createdIds(
-  plan: ReplayPlan,
-  answer: BatchAnswer,
-): { utterances: Map<number, number>; tokens: Map<number, number> } {
+/** The utterance ids the stack knows (those of `to`) mapped to the ids the server gave the ones it created. */
+export function createdIds(plan: ReplayPlan, answer: BatchAnswer): Map<number, number> {
   const utterances = new Map<number, number>();
   for (const [temp, known] of plan.newUtterances) {
     const real = answer.ids[String(temp)];
     if (real !== undefined) utterances.set(known, real);
   }
-  const tokens = new Map<number, number>();
-  const saved = new Map(answer.utterances.map((u) => [u.id, u]));
-  for (const u of plan.batch) {
-    const real = saved.get(u.id < 0 ? (answer.ids[String(u.id)] ?? u.id) : u.id);
-    u.tokens?.forEach((t, i) => {
-      const known = plan.newTokens.get(t.id);
-      const id = real?.tokens[i]?.id;
-      if (known !== undefined && id !== undefined) tokens.set(known, id);
-    });
-  }
-  return { utterances, tokens };
+  return utterances;
 }
 
-/** The stack with every utterance and token id the server replaced named by its new id. */
-export function remapStack(
-  stack: TranscriptStack,
-  ids: { utterances: ReadonlyMap<number, number>; tokens: ReadonlyMap<number, number> },
-): TranscriptStack {
-  if (!ids.utterances.size && !ids.tokens.size) return stack;
-  const u = (id: number | null) => (id === null ? null : (ids.utterances.get(id) ?? id));
+/** The stack with every utterance id the server replaced named by its new id. */
+export function remapStack(stack: TranscriptStack, ids: ReadonlyMap<number, number>): TranscriptStack {
+  if (!ids.size) return stack;
+  const u = (id: number | null) => (id === null ? null : (ids.get(id) ?? id));
   const snap = (x: UtteranceSnap): UtteranceSnap => ({
     ...x,
     id: u(x.id)!,
     prevId: u(x.prevId),
     nextId: u(x.nextId),
-    tokens: x.tokens.map((t) => ({ ...t, id: ids.tokens.get(t.id) ?? t.id })),
   });
   const op = (o: TranscriptOp): TranscriptOp => ({ before: o.before.map(snap), after: o.after.map(snap) });
   return { past: stack.past.map(op), future: stack.future.map(op) };

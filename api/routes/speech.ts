@@ -2,7 +2,7 @@
  * The speech workspace's server side (issue 14 section 2 and 4; spec 2 sections 3 to 7; contract in
  * docs/api-speech.md):
  * - transcript writes through the active step's node (`?nodeId`): `PUT api/utterances`, the batch create
- *   `POST api/utterances/batch`, `POST/PUT api/utterance-tokens`, `DELETE api/utterance-tokens/{id}` (and
+ *   `POST api/utterances/batch` (with the tokens it deletes: one transaction), `POST/PUT api/utterance-tokens`, `DELETE api/utterance-tokens/{id}` (and
  *   `DELETE api/utterance-tokens?id`); each needs WRITE on the node, the document in the node's process and
  *   an editable step of the node in it; the rules of the result live in domain/utterances.ts;
  * - `GET api/utterance-tokens/{id}/ner-tags?stepIds`;
@@ -64,9 +64,21 @@ export const utteranceSchema = z.object({
   tokens: z.array(tokenPatchSchema).max(10000).optional(),
 });
 export const utteranceUpdateSchema = utteranceSchema.extend({ id });
+/**
+ * The batch: its utterances alone, or with the tokens it deletes (`deletedTokens`: an undo written as one
+ * transaction); it names an utterance or deletes a token.
+ */
 export const batchSchema = z.union([
   z.array(utteranceSchema).min(1).max(1000),
-  z.object({ batch: z.array(utteranceSchema).min(1).max(1000) }),
+  z
+    .object({
+      batch: z.array(utteranceSchema).max(1000),
+      deletedTokens: z.array(id).max(10000).optional(),
+    })
+    .refine((b) => b.batch.length > 0 || (b.deletedTokens?.length ?? 0) > 0, {
+      path: ['batch'],
+      message: 'entity.validation.required',
+    }),
 ]);
 export const tokenCreateSchema = z.object({
   utteranceId: id,
@@ -129,19 +141,34 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     const node = await writableNode(ctx, user);
     const raw = body(ctx, batchSchema, 'utterances');
     const items = Array.isArray(raw) ? raw : raw.batch;
-    // the batch's document: that of its existing utterances, else the docId its new ones name
+    const deletedTokens = Array.isArray(raw) ? [] : [...new Set(raw.deletedTokens ?? [])];
+    // the batch's document: that of its existing utterances, else of a token it deletes, else the docId its
+    // new ones name
     const existing = items.find((u) => u.id > 0);
     const named = items.find((u) => u.docId)?.docId ?? undefined;
     new FieldErrorCollector('utterances')
-      .check('docId', existing || named ? null : { code: 'NotBlank', key: 'entity.validation.required' })
+      .check(
+        'docId',
+        existing || named || deletedTokens.length
+          ? null
+          : { code: 'NotBlank', key: 'entity.validation.required' },
+      )
       .throwIfAny();
     const found = existing
       ? await speech.documentOfUtterance(knex, existing.id)
-      : await documentById(knex, named!).then((d) => d && { documentId: d.id, processId: d.processId });
+      : named
+        ? await documentById(knex, named).then((d) => d && { documentId: d.id, processId: d.processId })
+        : await speech.documentOfToken(knex, deletedTokens[0]);
     const doc = inProcess(user, found, node, 'document');
     if (named && named !== doc.documentId) throw unreachable(user, 'document');
+    // Each deleted token as the token DELETE route takes it: another process's answers like an unknown one
+    // (another document's of the process is refused by the plan: not one of this document).
+    for (const tokenId of deletedTokens)
+      inProcess(user, await speech.documentOfToken(knex, tokenId), node, 'utteranceToken');
+    // no deletion while the document has relation graphs: checked by writeTranscript under the lock
     const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({
       patches: items,
+      deletedTokens,
     }));
     const saved = await Promise.all(
       items.map((u) => speech.utteranceDTO(knex, utteranceIds.get(u.id) ?? u.id)),

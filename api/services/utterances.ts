@@ -6,6 +6,8 @@
  * What is read (issue 14 section 5: a token edit on a 20,000-token transcript): a write that restructures
  * the list (new utterances, new links) reads the whole transcript; any other write reads only the utterances
  * it names or takes tokens from, their tokens, and their neighbours (`TranscriptSlice`).
+ * A deleted token is kept a day with its hints and token tags (`deleted_utterance_tokens`, migration 026): a
+ * write that names it again by its id (the undo of the deletion) brings it back with them (`restoreTokens`).
  * The routes have checked WRITE on the node and that the document is of the node's process.
  */
 import type { Knex } from 'knex';
@@ -167,6 +169,11 @@ class TranscriptSlice {
     await this.add(await documentUtterances(this.trx, this.documentId));
   }
 
+  /** True when the token is in the slice read so far. */
+  has(tokenId: number): boolean {
+    return this.tokens.has(tokenId);
+  }
+
   get links(): ReadonlyMap<number, UtteranceState> {
     return this.utterances;
   }
@@ -217,11 +224,14 @@ async function persist(
   plan: TranscriptPlan,
   created: { utterances: Set<number>; tokens: Set<number> },
   deletedTokens: readonly number[],
+  restored: readonly number[],
 ) {
-  if (deletedTokens.length)
+  if (deletedTokens.length) {
+    await keepDeletedTokens(trx, documentId, deletedTokens);
     await trx('utterance_tokens')
       .whereIn('id', [...deletedTokens])
       .delete();
+  }
   const byId = new Map(plan.utterances.map((u) => [u.id, u]));
   const fresh = [...created.utterances].map((id) => byId.get(id)!).filter(Boolean);
   if (fresh.length)
@@ -272,12 +282,90 @@ async function persist(
     );
   }
   if (plan.removed.length) await trx('utterances').whereIn('id', plan.removed).delete();
+  if (restored.length) await restoreTokens(trx, documentId, restored);
   if (deletedTokens.length)
     // a token tag left without tokens labels nothing
     await trx('ner_tags')
       .where({ document_id: documentId, type: 'ASR_NER_TAG' })
       .whereNotExists(trx('ner_tag_tokens as k').whereRaw('k.ner_tag_id = ner_tags.id'))
       .delete();
+}
+
+/** How long a deleted token can be brought back (the undo stack lives in the page). */
+const KEEP_DELETED = '1 day';
+
+/** Keeps the tokens about to be deleted with their hints and token tags (see the module header). */
+async function keepDeletedTokens(trx: Knex.Transaction, documentId: number, ids: readonly number[]) {
+  await trx('deleted_utterance_tokens')
+    .where('deleted_at', '<', trx.raw(`now() - interval '${KEEP_DELETED}'`))
+    .delete();
+  await trx.raw(
+    `insert into deleted_utterance_tokens (token_id, document_id, token, hints, tags)
+     select t.id, ?, to_jsonb(t),
+            coalesce((select jsonb_agg(to_jsonb(h)) from token_hints h where h.utterance_token_id = t.id), '[]'),
+            coalesce((select jsonb_agg(to_jsonb(n)) from ner_tags n
+                      join ner_tag_tokens k on k.ner_tag_id = n.id where k.utterance_token_id = t.id), '[]')
+     from utterance_tokens t where t.id = any(?::bigint[])
+     on conflict (token_id) do update set document_id = excluded.document_id, token = excluded.token,
+       hints = excluded.hints, tags = excluded.tags, deleted_at = now()`,
+    [documentId, [...ids]],
+  );
+}
+
+/** The tokens among `ids` the document's deleted tokens still hold (they can be brought back). */
+async function restorableTokens(trx: Knex.Transaction, documentId: number, ids: readonly number[]) {
+  if (!ids.length) return [];
+  const found: (number | string)[] = await trx('deleted_utterance_tokens')
+    .where('document_id', documentId)
+    .whereIn('token_id', [...ids])
+    .where('deleted_at', '>=', trx.raw(`now() - interval '${KEEP_DELETED}'`))
+    .pluck('token_id');
+  return found.map(Number);
+}
+
+/**
+ * Brings back what deleted tokens had, once the write has inserted them again under their ids: their
+ * confidence, hints and token tag links; a tag removed with its last token comes back with its id and row
+ * (while its type, step and users still exist).
+ */
+async function restoreTokens(trx: Knex.Transaction, documentId: number, ids: readonly number[]) {
+  const bind = [[...ids]];
+  await trx.raw(
+    `update utterance_tokens t set confidence = (d.token->>'confidence')::double precision
+     from deleted_utterance_tokens d where d.token_id = t.id and t.id = any(?::bigint[])`,
+    bind,
+  );
+  await trx.raw(
+    `insert into token_hints
+     select distinct on (r.id) r.* from deleted_utterance_tokens d,
+       jsonb_populate_recordset(null::token_hints, d.hints) r
+     where d.token_id = any(?::bigint[]) and r.utterance_token_id = d.token_id
+     on conflict (id) do nothing`,
+    bind,
+  );
+  await trx.raw(
+    `insert into ner_tags
+     select distinct on (r.id) r.* from deleted_utterance_tokens d,
+       jsonb_populate_recordset(null::ner_tags, d.tags) r
+     where d.token_id = any(?::bigint[]) and r.document_id = ?
+       and exists (select 1 from ner_tag_types y where y.id = r.ner_tag_type_id)
+       and (r.step_id is null or exists (select 1 from steps s where s.id = r.step_id))
+       and (r.created_by_id is null or exists (select 1 from users u where u.id = r.created_by_id))
+       and (r.last_modified_by_id is null or exists (select 1 from users u where u.id = r.last_modified_by_id))
+     on conflict (id) do nothing`,
+    [[...ids], documentId],
+  );
+  await trx.raw(
+    `insert into ner_tag_tokens (ner_tag_id, utterance_token_id)
+     select n.id, d.token_id from deleted_utterance_tokens d, jsonb_array_elements(d.tags) x
+     join ner_tags n on n.id = (x->>'id')::bigint
+     where d.token_id = any(?::bigint[]) and n.document_id = ?
+     on conflict do nothing`,
+    [[...ids], documentId],
+  );
+  await trx('deleted_utterance_tokens')
+    .whereIn('token_id', [...ids])
+    .delete();
 }
 
 /** The actors a changed actor may take: ARTIFACT, the process's actor codes, the document's actors. */
@@ -327,6 +415,13 @@ export async function writeTranscript(
         (id) => !createdTokens.has(id),
       ),
     );
+    // tokens named by an id the document no longer has: deleted ones it can bring back (an undo)
+    const restored = await restorableTokens(
+      trx,
+      documentId,
+      patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id)).filter((id) => id > 0 && !slice.has(id)),
+    );
+    for (const id of restored) createdTokens.add(id);
     const scope = restructuresList(slice.links, { patches, createdUtterances })
       ? 'document'
       : 'neighbourhood';
@@ -352,6 +447,7 @@ export async function writeTranscript(
       result.plan,
       { utterances: createdUtterances, tokens: createdTokens },
       write.deletedTokens ?? [],
+      restored,
     );
     return { plan: result.plan, utteranceIds, tokenIds };
   });

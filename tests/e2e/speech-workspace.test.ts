@@ -19,7 +19,7 @@
  */
 import crypto from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { speech } from '../support/media';
@@ -292,11 +292,11 @@ describe('speech workspace in Chromium', () => {
     await tokenEl(page, 'icecream.').waitFor();
     await shot(page, '69-speech-undo');
 
-    // Redo: the split's second word comes back with its times (as a new token), then the actor, then the
-    // extraction.
+    // Redo: the split's second word comes back with its times under its own id (the server kept it), then
+    // the actor, then the extraction.
     await page.keyboard.press('Control+Shift+z');
     const cream = await splitSaved('the split is redone');
-    expect(tokenIds.flat()).not.toContain(cream.id);
+    expect(tokenIds.flat()).toContain(cream.id);
     await page.keyboard.press('Control+y');
     await eventually(transcript, (l) => l[2].actor === 'SPEAKER1', 'the actor change is redone');
     await page.getByTestId('speech-redo').click();
@@ -343,6 +343,50 @@ describe('speech workspace in Chromium', () => {
       'Guest',
     ]);
     expect(await page.getByTestId('speech-undo').isDisabled()).toBe(true);
+  });
+
+  it('undoes a word deletion in one request: the word comes back under its id with its token tag and hints', async () => {
+    const grate = (await transcript())[2].tokens.find((t) => t.value === 'grate')!;
+    // A token tag on the word from an earlier pass of the document (the span step comes later here).
+    const [tag] = await knex('ner_tags')
+      .insert({
+        document_id: documentId,
+        ner_tag_type_id: ids.person,
+        type: 'ASR_NER_TAG',
+        ts_start: grate.tsStart,
+        ts_end: grate.tsEnd,
+      })
+      .returning('id');
+    await knex('ner_tag_tokens').insert({ ner_tag_id: tag.id, utterance_token_id: grate.id });
+    await tokenEl(page, 'grate').click({ button: 'right' });
+    await page.getByTestId('menu-delete').click();
+    await eventually(transcript, (l) => words(l)[2] === 'Sounds', 'the word is deleted');
+    await tokenEl(page, 'grate').waitFor({ state: 'detached' });
+    expect(await knex('ner_tags').where('id', tag.id).first()).toBeUndefined();
+
+    const writes: string[] = [];
+    const watch = (r: Request) => {
+      if (r.method() !== 'GET' && r.url().includes('/api/'))
+        writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', watch);
+    await idle(page);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    const back = await eventually(
+      transcript,
+      (l) => words(l)[2] === 'Sounds grate',
+      'the deletion is undone',
+    );
+    await tokenEl(page, 'grate').waitFor();
+    page.off('request', watch);
+    expect(writes).toEqual(['POST /api/utterances/batch']);
+    expect(back[2].tokens[1].id).toBe(grate.id);
+    expect(await knex('ner_tag_tokens').where('utterance_token_id', grate.id).pluck('ner_tag_id')).toEqual([
+      tag.id,
+    ]);
+    expect(await knex('token_hints').where('utterance_token_id', grate.id).pluck('value')).toEqual(['great']);
+    await knex('ner_tags').where('id', tag.id).delete();
   });
 
   it('marks a word unclear through the editing menu and picks a hint', async () => {
@@ -496,6 +540,7 @@ describe('speech workspace on a real recording in Chromium', () => {
   let documentId: number;
   let span: number;
   let person: number;
+  let applause: number;
   const contexts: BrowserContext[] = [];
   const suffix = crypto.randomBytes(3).toString('hex');
 
@@ -519,6 +564,11 @@ describe('speech workspace on a real recording in Chromium', () => {
       name: 'Laughter',
       backgroundColor: '#cfe2ff',
       textColor: '#052c65',
+    });
+    applause = await addNerTagType(token, span, {
+      name: 'Applause',
+      backgroundColor: '#d1e7dd',
+      textColor: '#0a3622',
     });
     await api(token, '/api/edges', {
       method: 'POST',
@@ -597,5 +647,52 @@ describe('speech workspace on a real recording in Chromium', () => {
     await region.waitFor({ state: 'attached', timeout: 60000 });
     expect(await region.textContent()).toBe('Laughter');
     await shot(page, '68-speech-time-span');
+
+    // Resized by its right edge, then Ctrl+Z: its times back on the server; Ctrl+Shift+Z: resized again.
+    type Tag = { id: number; nerTagTypeId: number; tsStart: number; tsEnd: number };
+    const tagNow = async () =>
+      (await api<Tag[]>(token, `/api/ner-tags?documentId=${documentId}`)).find((t) => t.id === saved.id)!;
+    const edge = (await region.locator('[part~="region-handle-right"]').boundingBox())!;
+    const y = edge.y + edge.height / 2;
+    await page.mouse.move(edge.x + edge.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + 40, y, { steps: 5 });
+    await page.mouse.move(edge.x + 80, y, { steps: 5 });
+    await page.mouse.up();
+    const resized = await eventuallyMatches(tagNow, (t) => t.tsEnd > saved.tsEnd, 'the resize is saved');
+    expect(resized.tsStart).toBe(saved.tsStart);
+    await page.keyboard.press('Control+z');
+    await eventuallyMatches(
+      tagNow,
+      (t) => t.tsStart === saved.tsStart && t.tsEnd === saved.tsEnd,
+      'the resize is undone on the server',
+    );
+    await page.keyboard.press('Control+Shift+z');
+    await eventuallyMatches(tagNow, (t) => t.tsEnd === resized.tsEnd, 'the resize is redone');
+
+    // Retyped through the label menu (the region selected, l), undone and redone.
+    await region.click();
+    await page.keyboard.press('l');
+    await page.getByTestId('label-menu').waitFor();
+    await page.keyboard.type('Applause');
+    await page
+      .locator(`[data-testid="label-option"][data-option-id="${applause}"][data-active="true"]`)
+      .waitFor();
+    await page.keyboard.press('Enter');
+    /** The tag's type on the server and the region's name on the waveform. */
+    const typed = async (typeId: number, name: string, what: string) => {
+      await eventuallyMatches(
+        () => region.textContent(),
+        (text) => text === name,
+        `${what}: the region`,
+      );
+      return eventuallyMatches(tagNow, (t) => t.nerTagTypeId === typeId, what);
+    };
+    await typed(applause, 'Applause', 'the retype is saved');
+    await page.keyboard.press('Control+z');
+    await typed(person, 'Laughter', 'the retype is undone');
+    await page.keyboard.press('Control+Shift+z');
+    const last = await typed(applause, 'Applause', 'the retype is redone');
+    expect([last.tsStart, last.tsEnd]).toEqual([resized.tsStart, resized.tsEnd]);
   });
 });

@@ -542,12 +542,97 @@ describe('speech workspace API', () => {
     await s.knex('ner_tag_relation_graphs').where('document_id', docId).delete();
   });
 
+  it('writes a batch with deletedTokens all or nothing, and a deleted word named again comes back whole', async () => {
+    const before = await utterances();
+    const greeting = before.find((u) => u.tokens[0]?.value === 'Dzień')!;
+    const [dzien, dobry] = greeting.tokens;
+    const tagsOf = async (tokenId: number) =>
+      ((await s.get(`/api/utterance-tokens/${tokenId}/ner-tags`, writer.token)).body as NerTagDTO[])
+        .map((t) => t.id)
+        .sort((a, b) => a - b);
+    // 'dobry': a tag of its own (goes with the word), the greeting's tag (keeps 'Dzień'), a hint, a confidence
+    const own = await s.send('POST', '/api/ner-tags', writer.token, {
+      documentId: docId,
+      nerTagTypeId: label,
+      type: 'ASR_NER_TAG',
+      utteranceTokens: [{ id: dobry.id }],
+    });
+    expect(own.status).toBe(201);
+    const tagsBefore = await tagsOf(dobry.id);
+    expect(tagsBefore).toHaveLength(2);
+    await s.knex('token_hints').insert({ utterance_token_id: dobry.id, value: 'dobre', confidence: 0.4 });
+    await s.knex('utterance_tokens').where('id', dobry.id).update({ confidence: 0.75 });
+    const saved = await utterances();
+    const batch = (json: unknown) => send('POST', '/api/utterances/batch', json);
+
+    // refused by the plan (an actor not of the process) or by a relation graph: nothing deleted
+    const badActor = await batch({
+      batch: [{ id: greeting.id, actor: 'NOBODY' }],
+      deletedTokens: [dobry.id],
+    });
+    expect([badActor.status, badActor.body.message]).toEqual([400, 'error.utterance.actor']);
+    const [step] = await s.knex('steps').where({ document_id: docId, node_id: span }).select('id');
+    const [graph] = await s
+      .knex('ner_tag_relation_graphs')
+      .insert({ document_id: docId, step_id: step.id, node_id: span })
+      .returning('id');
+    const blocked = await batch({
+      batch: [{ id: greeting.id, actor: 'SPEAKER1' }],
+      deletedTokens: [dobry.id],
+    });
+    expect([blocked.status, blocked.body.message]).toEqual([409, 'error.token.cannotDelete']);
+    await s.knex('ner_tag_relation_graphs').where('id', graph.id).delete();
+    // an unknown token answers as the token DELETE route does (403 to all but an admin)
+    const unknown = await batch({ batch: [], deletedTokens: [dobry.id, MISSING_ID] });
+    expect(unknown.status).toBe(403);
+    const empty = await batch({ batch: [] });
+    expect(empty.status).toBe(400);
+    expect(await utterances()).toEqual(saved);
+    expect(await tagsOf(dobry.id)).toEqual(tagsBefore);
+
+    // applied: the word goes with its own tag, the actor changes, in one request
+    const applied = await batch({
+      batch: [{ id: greeting.id, actor: 'SPEAKER1' }],
+      deletedTokens: [dobry.id],
+    });
+    expect(applied.status).toBe(200);
+    const after = (await utterances()).find((u) => u.id === greeting.id)!;
+    expect([after.actor, after.tokens.map((t) => t.value)]).toEqual(['SPEAKER1', ['Dzień']]);
+    expect(await s.knex('ner_tags').where('id', own.body.id).first()).toBeUndefined();
+    expect(await tagsOf(dzien.id)).toEqual(tagsBefore.filter((id) => id !== own.body.id));
+
+    // the undo: the word named again by its id comes back with its id, confidence, hints and both tags
+    const { utteranceId: _, ...fields } = dobry;
+    const undone = await batch({
+      batch: [{ id: greeting.id, actor: 'SPEAKER2', tokens: [{ id: dzien.id }, fields] }],
+      deletedTokens: [],
+    });
+    expect(undone.status).toBe(200);
+    expect(await utterances()).toEqual(saved);
+    expect(await tagsOf(dobry.id)).toEqual(tagsBefore);
+    expect(await s.knex('utterance_tokens').where('id', dobry.id).first('confidence')).toEqual({
+      confidence: 0.75,
+    });
+    expect(
+      await s.knex('token_hints').where('utterance_token_id', dobry.id).select('value', 'confidence'),
+    ).toEqual([{ value: 'dobre', confidence: 0.4 }]);
+    // brought back once: named again as new, it is no token of the document
+    const again = await batch([
+      { id: greeting.id, tokens: [{ id: dzien.id }, { id: MISSING_ID, value: 'x' }] },
+    ]);
+    expect([again.status, again.body.message]).toEqual([400, 'error.token.unknown']);
+    await s.send('DELETE', `/api/ner-tags/${own.body.id}`, writer.token);
+    await s.knex('token_hints').where('utterance_token_id', dobry.id).delete();
+  });
+
   it('refuses a caller without WRITE, a step the caller may not edit, another process and its node', async () => {
     const us = await utterances();
     const ala = us[0].tokens[0];
     const change = { id: ala.id, value: 'Ola' };
     const reader = await person(s, [{ componentId: processId, type: 'PROCESS', mode: 'READ' }]);
     expect((await send('PUT', '/api/utterance-tokens', change, reader.token)).status).toBe(403);
+    const readerBatch = { batch: [], deletedTokens: [ala.id] };
+    expect((await send('POST', '/api/utterances/batch', readerBatch, reader.token)).status).toBe(403);
     expect(
       (await send('PUT', '/api/utterances', { id: us[0].id, actor: 'SPEAKER2' }, reader.token)).status,
     ).toBe(403);
@@ -557,6 +642,8 @@ describe('speech workspace API', () => {
     expect([held.status, held.body.errorKey]).toEqual([409, 'assignedToOther']);
     const heldDelete = await send('DELETE', `/api/utterance-tokens/${ala.id}`, undefined, other.token);
     expect([heldDelete.status, heldDelete.body.errorKey]).toEqual([409, 'assignedToOther']);
+    const heldBatch = await send('POST', '/api/utterances/batch', readerBatch, other.token);
+    expect([heldBatch.status, heldBatch.body.errorKey]).toEqual([409, 'assignedToOther']);
     // a node without a step in the document
     const noStep = await send('PUT', '/api/utterance-tokens', change, writer.token, spanWithoutStep);
     expect([noStep.status, noStep.body.message]).toEqual([409, 'error.tag.stepUndefined']);
@@ -571,6 +658,7 @@ describe('speech workspace API', () => {
       ['PUT', '/api/utterances', { id: us[0].id, actor: 'SPEAKER2' }],
       ['POST', '/api/utterance-tokens', { utteranceId: us[0].id, value: 'x', tsStart: 0, tsEnd: 1 }],
       ['POST', '/api/utterances/batch', [{ id: us[0].id, actor: 'SPEAKER2' }]],
+      ['POST', '/api/utterances/batch', { batch: [], deletedTokens: [ala.id] }],
       ['DELETE', `/api/utterance-tokens/${ala.id}`, undefined],
     ] as const) {
       const res = await send(method, path, json, stranger.token, qNode);
@@ -596,6 +684,7 @@ describe('speech workspace API', () => {
       ['PUT', '/api/utterances', { id: us[0].id, actor: 'SPEAKER2' }],
       ['POST', '/api/utterance-tokens', { utteranceId: us[0].id, value: 'x', tsStart: 0, tsEnd: 1 }],
       ['DELETE', `/api/utterance-tokens/${ala.id}`, undefined],
+      ['POST', '/api/utterances/batch', { batch: [], deletedTokens: [ala.id] }],
     ] as const) {
       const res = await send(method, path, json);
       expect([method, path, res.status, res.body.errorKey]).toEqual([method, path, 409, 'notWaiting']);

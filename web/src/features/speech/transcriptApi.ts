@@ -107,10 +107,13 @@ export const transcriptCalls = {
   updateUtterance: (nodeId: number, u: UtteranceInput) =>
     http.put<UtteranceDTO>('api/utterances', u, { query: { nodeId } }),
   /** New utterances (ids from -1 down) and changed ones in one write; answers the real ids. */
-  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[]) =>
+  /** The batch, with the tokens it deletes in the same transaction (an undo or redo). */
+  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[], deletedTokens: number[] = []) =>
     http.post<{ utterances: UtteranceDTO[]; ids: Record<string, number> }>(
       'api/utterances/batch',
-      batch.map((u) => ({ ...u, docId })),
+      deletedTokens.length
+        ? { batch: batch.map((u) => ({ ...u, docId })), deletedTokens }
+        : batch.map((u) => ({ ...u, docId })),
       { query: { nodeId } },
     ),
   createToken: (nodeId: number, token: TokenInput) =>
@@ -128,6 +131,7 @@ export const transcriptCalls = {
     }),
   tagTimespan: (documentId: number, nerTagTypeId: number, tsStart: number, tsEnd: number) =>
     http.post<NerTagDTO>('api/ner-tags', { documentId, nerTagTypeId, type: 'TIMESPAN_TAG', tsStart, tsEnd }),
-  resizeTimespan: (id: number, tsStart: number, tsEnd: number) =>
-    http.put<NerTagDTO>('api/ner-tags', { id, tsStart, tsEnd }),
+  /** A retype and (a time span) a resize; absent fields keep what is stored. */
+  updateTag: (id: number, change: { nerTagTypeId?: number; tsStart?: number; tsEnd?: number }) =>
+    http.put<NerTagDTO>('api/ner-tags', { id, ...change }),
 };

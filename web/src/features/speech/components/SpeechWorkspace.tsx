@@ -8,16 +8,18 @@
  * Keyboard (not while typing in a field or with a menu open): p actor change (left/right choose, Enter saves,
  * Escape resets), ] extract the rest of the utterance, e extract the selection, up/down move the extracted
  * block (Enter saves, Escape restores), left/right traverse tokens (Shift extends the selection), Space plays
- * or pauses (mode NONE only), Enter edits the selected word, Delete deletes the selected tag (labelling),
+ * or pauses (mode NONE only), Enter edits the selected word, Delete deletes the selected tag and Enter or l
+ * retypes it through the label menu (labelling),
  * h (the frame) shows hidden tokens; Ctrl+Z / Ctrl+Shift+Z (Ctrl+Y) undo and redo the saved transcript edits
- * (editing, mode NONE; useTranscriptHistory) or the tags created and deleted (labelling; useSpeechTagHistory).
+ * (editing, mode NONE; useTranscriptHistory) or the tags created, deleted, retyped and resized (labelling;
+ * useSpeechTagHistory).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modeSatisfies } from '@domain';
 import type { DocumentStateDTO } from '@domain/document-state-types';
-import type { TagTypeOption } from '@domain/tags';
+import type { NerTagDTO, TagTypeOption } from '@domain/tags';
 import { supportsLabelling } from '@domain/tags';
 import { clickedSegment, tokenAt } from '@domain/transcript-edit';
 import type { Anchor } from '../../../components/floatingMenu';
@@ -50,6 +52,7 @@ import {
   tagsByToken,
   timeline,
   timespanRegions,
+  transcriptTagTexts,
   traverse,
   windowOf,
 } from '../transcript';
@@ -70,6 +73,7 @@ type Menu =
   | { kind: 'hints'; x: number; y: number; anchor?: Anchor; token: TokenDTO; previous: TokenDTO | null }
   | { kind: 'label'; x: number; y: number; tokens: TokenDTO[] }
   | { kind: 'timespan'; x: number; y: number; start: number; end: number }
+  | { kind: 'retype'; x: number; y: number; tag: NerTagDTO }
   | { kind: 'issue'; x: number; y: number; tokens: TokenDTO[] };
 
 const PLAYING = 'sp-token-playing';
@@ -230,9 +234,12 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     ...transcriptQueries.options(
       doc.id,
       nodeId ?? 0,
-      menu?.kind === 'timespan' ? 'TIMESPAN_TAG' : 'ASR_NER_TAG',
+      menu?.kind === 'timespan' || (menu?.kind === 'retype' && menu.tag.type === 'TIMESPAN_TAG')
+        ? 'TIMESPAN_TAG'
+        : 'ASR_NER_TAG',
     ),
-    enabled: nodeId !== null && (menu?.kind === 'label' || menu?.kind === 'timespan'),
+    enabled:
+      nodeId !== null && (menu?.kind === 'label' || menu?.kind === 'timespan' || menu?.kind === 'retype'),
   });
 
   /** Spec 2 section 5 "Time-span tag save": a tag-type node and an active step are needed. */
@@ -260,6 +267,8 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         tagUndo.created(
           await transcriptCalls.tagTimespan(doc.id, option.optionId, tagTimeMs(m.start), tagTimeMs(m.end)),
         );
+      else if (m.kind === 'retype' && option.optionId !== m.tag.nerTagTypeId)
+        tagUndo.updated(m.tag, await transcriptCalls.updateTag(m.tag.id, { nerTagTypeId: option.optionId }));
     } catch {
       /* the API's toast */
     }
@@ -289,8 +298,30 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       await refetchTags();
       return;
     }
-    await transcriptCalls.resizeTimespan(Number(id), tagTimeMs(start), tagTimeMs(end)).catch(() => undefined);
+    const before = tags.data?.find((x) => x.id === Number(id));
+    await transcriptCalls
+      .updateTag(Number(id), { tsStart: tagTimeMs(start), tsEnd: tagTimeMs(end) })
+      .then((after) => before && tagUndo.updated(before, after))
+      .catch(() => undefined);
     await refetchTags();
+  };
+
+  /** The label menu for the selected tag's type (Enter or l, as the text workspace's). */
+  const openRetype = () => {
+    const tag = tags.data?.find((x) => x.id === selectedTagId);
+    if (!tag) return false;
+    const word = tag.utteranceTokens[0]
+      ? rootRef.current?.querySelector(`[data-token-id="${tag.utteranceTokens[0].id}"]`)
+      : null;
+    const r = word?.getBoundingClientRect();
+    const box = rootRef.current?.getBoundingClientRect();
+    setMenu({
+      kind: 'retype',
+      x: r?.left ?? (box?.left ?? 100) + 40,
+      y: r ? r.bottom + 4 : (box?.bottom ?? 300) - 320,
+      tag,
+    });
+    return true;
   };
 
   const removeSelectedTag = async () => {
@@ -392,6 +423,8 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     } else if (labeling && (key === 'Delete' || key === 'Backspace') && selectedTagId !== null) {
       void removeSelectedTag();
       handled();
+    } else if (canTag && (key === 'Enter' || key === 'l') && selectedTagId !== null) {
+      if (openRetype()) handled();
     }
   };
   // Undo / redo: the transcript edits while editing, the tag changes while labelling.
@@ -539,16 +572,18 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           onClose={() => setMenu(null)}
         />
       )}
-      {(menu?.kind === 'label' || menu?.kind === 'timespan') && (
+      {(menu?.kind === 'label' || menu?.kind === 'timespan' || menu?.kind === 'retype') && (
         <LabelMenu
           x={menu.x}
           y={menu.y}
           options={tagOptions.data}
-          purpose="new"
+          purpose={menu.kind === 'retype' ? 'retype' : 'new'}
           selectedText={
             menu.kind === 'label'
               ? menu.tokens.map((x) => x.value).join(' ')
-              : `${menu.start.toFixed(2)} s – ${menu.end.toFixed(2)} s`
+              : menu.kind === 'retype'
+                ? transcriptTagTexts(list, [menu.tag])(menu.tag.id)
+                : `${menu.start.toFixed(2)} s – ${menu.end.toFixed(2)} s`
           }
           occurrences={0}
           editing={optionEditing}

@@ -1,12 +1,13 @@
 /**
  * Undo / redo of the speech workspace's tag changes in the LABELING view (spec 2 section 4, as the text
  * workspace has it): a token tag (ASR_NER_TAG) or time-span tag (TIMESPAN_TAG) created through the label
- * menu, or deleted with Delete. The text workspace's history (useTagHistory: queued writes, id remapping)
- * with the speech tags' own create calls; the stack is emptied when the step changes.
+ * menu, deleted with Delete, retyped through the label menu, or (a time span) resized by its region's edges.
+ * The text workspace's history (useTagHistory: queued writes, id remapping) with the speech tags' own create
+ * and update calls; the stack is emptied when the step changes.
  */
 import { useCallback, useEffect } from 'react';
 import type { NerTagDTO } from '@domain/tags';
-import { useTagHistory, type CreateTags } from '../../workspace/hooks/useTagHistory';
+import { useTagHistory, type CreateTags, type UpdateTag } from '../../workspace/hooks/useTagHistory';
 import { emptyStack, pushOp, type TagSnapshot } from '../../workspace/labelling';
 import { transcriptCalls } from '../transcriptApi';
 
@@ -35,12 +36,26 @@ export function useSpeechTagHistory(documentId: number, stepId: number | null, o
     },
     [documentId],
   );
-  const history = useTagHistory(documentId, onStep, create);
+  // A token tag keeps its tokens; a time span is written with its times.
+  const update = useCallback<UpdateTag>(
+    (s) =>
+      transcriptCalls.updateTag(s.id, {
+        nerTagTypeId: s.nerTagTypeId,
+        ...(s.tokenIds ? {} : { tsStart: s.tsStart ?? 0, tsEnd: s.tsEnd ?? 0 }),
+      }),
+    [],
+  );
+  const history = useTagHistory(documentId, onStep, create, update);
   const { setStack } = history;
   useEffect(() => setStack(emptyStack), [documentId, stepId, setStack]);
   return {
     ...history,
     created: (tag: NerTagDTO) => setStack((s) => pushOp(s, { kind: 'create', tags: [speechSnapshot(tag)] })),
     deleted: (tag: NerTagDTO) => setStack((s) => pushOp(s, { kind: 'delete', tags: [speechSnapshot(tag)] })),
+    /** A retype or a resize, as the tag was and as the server saved it. */
+    updated: (before: NerTagDTO, after: NerTagDTO) =>
+      setStack((s) =>
+        pushOp(s, { kind: 'update', before: speechSnapshot(before), after: speechSnapshot(after) }),
+      ),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Undo / redo of the transcript edits of the EDITING view (spec 2 section 4, issue 14): the editor hook
  * hands every write's transcript before and after (`record`), the history keeps the change on a bounded
- * stack (domain/undo-stack.ts) and undo / redo write its before or after part back through the same API
- * (token DELETEs, then one POST api/utterances/batch; domain/transcript-history.ts plans them). Steps run
+ * stack (domain/undo-stack.ts) and undo / redo write its before or after part back in one request (POST
+ * api/utterances/batch with the tokens it deletes: one transaction; domain/transcript-history.ts plans it; a
+ * deleted word comes back with its tags and hints). Steps run
  * one after the other, so quick presses each take their own step. A refused step shows the API's translated
  * toast and leaves the stack as it was. The stack belongs to the document and the step: it is emptied when
  * either changes.
@@ -91,10 +92,10 @@ export function useTranscriptHistory(
           : replayPlan(taken.op.before, taken.op.after);
       setBusy(true);
       try {
-        for (const id of plan.deleteTokens) await transcriptCalls.deleteToken(nodeId, id);
-        const answer = plan.batch.length
-          ? await transcriptCalls.saveBatch(nodeId, documentId, plan.batch)
-          : { utterances: [], ids: {} };
+        const answer =
+          plan.batch.length || plan.deleteTokens.length
+            ? await transcriptCalls.saveBatch(nodeId, documentId, plan.batch, plan.deleteTokens)
+            : { ids: {} };
         setStack(remapStack(taken.stack, createdIds(plan, answer)));
         toast.success(t(direction === 'undo' ? 'speech.history.undone' : 'speech.history.redone'));
       } catch {

@@ -45,8 +45,19 @@ export interface TagHistory {
 /** Creates the tags of one type again (in the order given); answers them with their new ids. */
 export type CreateTags = (nerTagTypeId: number, group: TagSnapshot[]) => Promise<{ id: number }[]>;
 
-/** `onStep` runs after an undo or redo (the view drops its selection). */
-export function useTagHistory(documentId: number, onStep: () => void, create?: CreateTags): TagHistory {
+/** Writes a tag's type and place as the snapshot has them (an update undone or redone). */
+export type UpdateTag = (tag: TagSnapshot) => Promise<unknown>;
+
+/**
+ * `onStep` runs after an undo or redo (the view drops its selection); `create` and `update` replace the text
+ * tags' calls (the speech workspace's tags have times or tokens, not offsets).
+ */
+export function useTagHistory(
+  documentId: number,
+  onStep: () => void,
+  create?: CreateTags,
+  update?: UpdateTag,
+): TagHistory {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   // The ref is what queued writes read and change, the state what the buttons show.
@@ -82,13 +93,14 @@ export function useTagHistory(documentId: number, onStep: () => void, create?: C
         }
       } else if (op.kind === 'delete') {
         for (const s of op.tags) await tagCalls.remove(s.id);
-      } else {
+      } else if (update) await update(op.after);
+      else {
         const { id, ...change } = op.after;
         await tagCalls.update(id, change);
       }
       return ids;
     },
-    [documentId, create],
+    [documentId, create, update],
   );
 
   const write = useCallback(
