@@ -28,6 +28,7 @@ import * as m023 from './migrations/023_statistics';
 import * as m024 from './migrations/024_rag';
 import * as m025 from './migrations/025_statistics_days';
 import * as m026 from './migrations/026_deleted_tokens';
+import * as m027 from './migrations/027_statistics_quarters';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -55,6 +56,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '024_rag': m024,
   '025_statistics_days': m025,
   '026_deleted_tokens': m026,
+  '027_statistics_quarters': m027,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -34,7 +34,7 @@ export interface StatisticsBenchResults {
 const USERS = 50;
 const BATCH = 100_000;
 
-async function seed(knex: ReturnType<typeof createKnex>, documents: number, log: (line: string) => void) {
+export async function seedStatistics(knex: ReturnType<typeof createKnex>, documents: number, log: (line: string) => void) {
   const [proc] = await knex('processes')
     .insert({ name: `Bench statistics ${Date.now()}` })
     .returning('id');
@@ -135,7 +135,7 @@ export async function benchStatistics(o: {
   const runs = o.runs ?? 100;
   const knex = createKnex(o.databaseUrl, { min: 0, max: 2 });
   const t0 = performance.now();
-  const { processId, span } = await seed(knex, o.documents, (line) => console.log(line));
+  const { processId, span } = await seedStatistics(knex, o.documents, (line) => console.log(line));
   const seedMs = performance.now() - t0;
   const rows: Record<string, number> = {};
   for (const table of [

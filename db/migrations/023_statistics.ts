@@ -39,6 +39,11 @@ export interface Rollup {
   floor: number;
   /** the rollup's rows from the bucket rows (default: as they are; migration 025's UTC days) */
   of?: (deltas: string) => string;
+  /**
+   * migration 027: the rows also hold `cum`, the running sums of their UTC day's 96 quarters, and the rows of
+   * `of` carry the quarter `q` (0..95) of each delta
+   */
+  quarters?: boolean;
 }
 
 /**
@@ -50,6 +55,26 @@ export function applyDeltas(r: Rollup, deltas: string): string {
   if (r.of) deltas = r.of(deltas);
   const keys = r.keys.join(', ');
   const match = r.keys.map((k) => `s.${k} = d.${k}`).join(' and ');
+  if (r.quarters)
+    // a delta of zero on the day may still move value between its quarters (a tag's time changed)
+    return `
+    with q as (
+      select ${keys}, q, sum(n) as n from (${deltas}) x group by ${keys}, q having sum(n) <> 0
+    ), d as (
+      select ${keys}, sum(n)::${r.type} as n, stat_cum(array_agg(q), array_agg(n::float8)) as cum
+        from q group by ${keys}
+    ), up as (
+      insert into ${r.table} (${keys}, ${r.value}, cum)
+      select ${keys}, n, cum from d
+       where n > 0 and exists (select 1 from nodes where nodes.id = d.node_id)
+       order by ${keys}
+      on conflict (${keys}) do update set ${r.value} = ${r.table}.${r.value} + excluded.${r.value},
+                                          cum = stat_cum_add(${r.table}.cum, excluded.cum)
+    ), down as (
+      update ${r.table} s set ${r.value} = s.${r.value} + d.n, cum = stat_cum_add(s.cum, d.cum)
+        from d where d.n <= 0 and ${match} and s.${r.value} + d.n > ${r.floor}
+    )
+    delete from ${r.table} s using d where d.n < 0 and ${match} and s.${r.value} + d.n <= ${r.floor}`;
   return `
     with d as (
       select ${keys}, sum(n)::${r.type} as n from (${deltas}) x group by ${keys} having sum(n) <> 0

@@ -38,7 +38,7 @@ export const TAG_DAYS = daysOf(TAG_BUCKETS, 'stat_tag_days');
 export const WORK_DAYS = daysOf(WORK_BUCKETS, 'stat_work_days');
 export const NODE_DAYS = daysOf(NODE_BUCKETS, 'stat_node_days');
 
-const ROLLUPS_025: StatRollups = {
+export const ROLLUPS_025: StatRollups = {
   tags: [TAG_BUCKETS, TAG_DAYS, DOCUMENT_TAGS],
   work: [WORK_BUCKETS, WORK_DAYS],
   nodes: [NODE_BUCKETS, NODE_DAYS],

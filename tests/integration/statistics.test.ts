@@ -501,6 +501,19 @@ describe('statistics', () => {
         [w.span, w.span],
       );
       expect([days, rows[0].n]).toEqual([days, 0]);
+      // and the running sums of each day's quarters (migration 027) are those of its buckets
+      const keys = days === 'stat_node_days' ? 'node_id, day' : 'node_id, day, user_id';
+      const { rows: sums } = await s.knex.raw(
+        `select count(*)::int as n, count(*) filter (where d.cum is distinct from b.cum)::int as differ from (
+           select ${keys}, stat_cum(array_agg(q), array_agg(v)) as cum from (
+             select node_id, (bucket at time zone 'UTC')::date as day,
+                    ${days === 'stat_node_days' ? '' : 'user_id,'}
+                    ((extract(epoch from bucket)::bigint % 86400) / 900)::int as q, ${value}::float8 as v
+               from ${buckets} where node_id = ?) x group by ${keys}) b
+         full join (select * from ${days} where node_id = ?) d using (${keys})`,
+        [w.span, w.span],
+      );
+      expect([days, sums[0].differ, sums[0].n > 0]).toEqual([days, 0, true]);
     }
   });
 
