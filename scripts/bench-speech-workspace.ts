@@ -13,7 +13,7 @@
  * - tokenEditP95Ms: 30 inline edits of the first words (double-click, type, Enter), each timed in the page
  *   from the Enter keydown until the PUT is answered and the new word is in the DOM with a frame painted
  *   after it (p95; the median and the median of the PUT's own time beside it); the next edit waits for the
- *   refetch of the transcript to end.
+ *   workspace to be done with the write (`data-busy` false: a refetch of the transcript, if any, drawn).
  * BENCH_SPEECH_PROFILE=1: a sixth open (not counted) and the scroll run under Chromium's CPU profiler (see
  * `profiled`): a diagnosis, whose scroll figure is not one to publish.
  */
@@ -260,10 +260,6 @@ export const measureTokenEdits: Figure = async (c) => {
             (g.performance.getEntriesByType('resource') as any[]).find(
               (e) => e.name.includes('/utterance-tokens') && e.startTime >= t.enter,
             );
-          const refetch = () =>
-            (g.performance.getEntriesByType('resource') as any[]).find(
-              (e) => e.name.includes('/utterances') && e.startTime >= t.enter,
-            );
           g.addEventListener(
             'keydown',
             (e: any) => {
@@ -288,12 +284,12 @@ export const measureTokenEdits: Figure = async (c) => {
             const observer = new g.MutationObserver(check);
             observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
           });
-          // The edit is over once the transcript's refetch has been answered and drawn.
+          // The edit is over once the workspace is no longer busy with the write (a refetch of the
+          // transcript, if any, answered and drawn).
           g.__idle = new Promise((resolve) => {
             const poll = () => {
-              const r = refetch();
-              if (t.shown >= 0 && r && r.responseEnd > 0)
-                g.requestAnimationFrame(() => g.requestAnimationFrame(resolve));
+              const idle = g.document.querySelector('[data-testid="speech-workspace"][data-busy="false"]');
+              if (t.shown >= 0 && idle) g.requestAnimationFrame(() => g.requestAnimationFrame(resolve));
               else setTimeout(poll, 20);
             };
             poll();

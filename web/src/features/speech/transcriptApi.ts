@@ -3,7 +3,8 @@
  * api/asr-documents/{id}/utterances), a token's hints (GET api/documents/{id}/top/hints?utteranceTokenId), the
  * utterance writes (PUT api/utterances?nodeId, POST api/utterances/batch?nodeId) and the token writes (POST/PUT/DELETE
  * api/utterance-tokens?nodeId), and the token and time-span tags on the tag API. Writes name the active step's
- * node; every write is followed by a refetch of the transcript (spec 2 section 4).
+ * node; a write is followed by a refetch of the transcript (spec 2 section 4), but for token updates, whose
+ * answers go into the cached transcript (hooks/useTranscriptEditor.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';

@@ -12,7 +12,7 @@
  * h (the frame) shows hidden tokens; Ctrl+Z / Ctrl+Shift+Z (Ctrl+Y) undo and redo the saved transcript edits
  * (editing, mode NONE; useTranscriptHistory) or the tags created and deleted (labelling; useSpeechTagHistory).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modeSatisfies } from '@domain';
@@ -35,7 +35,7 @@ import {
 import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
-import { speechQueries } from '../api';
+import { FIT_WINDOWS, speechQueries } from '../api';
 import { transcriptCalls, transcriptKeys, transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
 import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
@@ -62,6 +62,8 @@ import { UtteranceList, type TokenEvents } from './UtteranceList';
 import '../editor.css';
 
 export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
+  // The player's first peaks (16 KB) asked for at once, before the transcript and the player are drawn.
+  usePrefetchQuery(speechQueries.peaks(state.document.id, FIT_WINDOWS));
   return <WorkspaceFrame state={state}>{(ctx) => <SpeechMain state={state} ctx={ctx} />}</WorkspaceFrame>;
 }
 
@@ -84,10 +86,6 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const tags = useQuery(tagQueries.ner(doc.id));
   const graphs = useQuery(relationQueries.graphs(doc.id));
   useIssuesFollowTags(doc.id);
-  // The player's peaks asked for with the transcript, not once it has arrived and the player is drawn.
-  useEffect(() => {
-    void queryClient.prefetchQuery(speechQueries.peaks(doc.id));
-  }, [queryClient, doc.id]);
   const editing = mode === 'EDITING';
   const labeling = mode === 'LABELING';
   const nodeId = step?.nodeId ?? null;
@@ -413,6 +411,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
       data-testid="speech-workspace"
       data-editing-mode={editor.mode}
       data-editable={ctx.editable}
+      data-busy={editor.busy}
     >
       <div className="sp-bar small text-body-secondary" data-testid="speech-mode">
         {editor.mode === 'NONE' ? (
