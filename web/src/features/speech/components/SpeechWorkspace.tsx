@@ -25,7 +25,7 @@ import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
 import { IssueForm } from '../../workspace/components/IssueForm';
 import { LabelMenu } from '../../workspace/components/LabelMenu';
-import { Relations } from '../../workspace/components/Relations';
+import { Relations, relationsPanelShown } from '../../workspace/components/Relations';
 import {
   typing,
   StepLoading,
@@ -407,7 +407,8 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
 
   return (
     <div
-      className="sp"
+      // The panel's column as a class, not `:has()` (which restyles the whole transcript at each change).
+      className={`sp${labeling && relationsPanelShown(relations.views) ? ' sp-with-relations' : ''}`}
       data-testid="speech-workspace"
       data-editing-mode={editor.mode}
       data-editable={ctx.editable}
