@@ -209,7 +209,7 @@ export const measureOpen: Figure = async (c) => {
   const marks: Record<string, number>[] = [];
   let requests: { path: string; startMs: number; endMs: number }[] = [];
   // A sixth, profiled open (not counted) with BENCH_SPEECH_PROFILE.
-  for (let i = 0; i < (process.env.BENCH_SPEECH_PROFILE ? 6 : 5); i++) {
+  for (let i = 0; i < (process.env.BENCH_SPEECH_PROFILE || process.env.BENCH_SPEECH_TRACE ? 6 : 5); i++) {
     const { context, page, ms } = await openWorkspace(c, i === 5 ? 'open' : undefined);
     try {
       if (i === 5) continue;

@@ -57,7 +57,9 @@ export const transcriptQueries = {
       queryKey: transcriptKeys.utterances(documentId),
       queryFn: ({ signal }) =>
         http.get<UtteranceDTO[]>(`api/asr-documents/${documentId}/utterances`, { signal }),
-      staleTime: 0,
+      // Fresh for a few seconds: the workspace route asks for it while the workspace's code loads, and the
+      // workspace mounting then must not fetch the 2 MB again (writes refetch it explicitly).
+      staleTime: 10_000,
     }),
   hints: (documentId: number, tokenId: number) =>
     queryOptions({
