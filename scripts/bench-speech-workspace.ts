@@ -14,7 +14,7 @@
  *   from the Enter keydown until the PUT is answered and the new word is in the DOM with a frame painted
  *   after it (p95; the median and the median of the PUT's own time beside it); the next edit waits for the
  *   workspace to be done with the write (`data-busy` false: a refetch of the transcript, if any, drawn).
- * BENCH_SPEECH_PROFILE=1: a sixth open (not counted), the playback and the scroll run under Chromium's CPU
+ * BENCH_SPEECH_PROFILE=1: a sixth open (not counted), the playback, the scroll and the edits run under Chromium's CPU
  * profiler (see `profiled`); BENCH_SPEECH_TRACE=1 (or =invalidations): the same under a trace of the
  * renderer's main thread, summed by kind of work (`traced`). Diagnoses, whose figures are not ones to publish.
  */
@@ -333,66 +333,68 @@ export const measureTokenEdits: Figure = async (c) => {
       );
     const runs: number[] = [];
     const puts: number[] = [];
-    for (const [i, token] of tokens.entries()) {
-      const value = `${token.value}${'abcdefghij'[i % 10]}`;
-      await page.locator(`[data-token-id="${token.id}"]`).dblclick();
-      const input = page.getByTestId('token-editor-input');
-      await input.fill(value);
-      await page.evaluate(
-        ({ id, value }) => {
-          const g = globalThis as any;
-          // The buffer holds 250 entries: emptied before each edit.
-          g.performance.clearResourceTimings();
-          const t = { enter: -1, shown: -1 };
-          const put = () =>
-            (g.performance.getEntriesByType('resource') as any[]).find(
-              (e) => e.name.includes('/utterance-tokens') && e.startTime >= t.enter,
+    await profiled(page, 'edits', async () => {
+      for (const [i, token] of tokens.entries()) {
+        const value = `${token.value}${'abcdefghij'[i % 10]}`;
+        await page.locator(`[data-token-id="${token.id}"]`).dblclick();
+        const input = page.getByTestId('token-editor-input');
+        await input.fill(value);
+        await page.evaluate(
+          ({ id, value }) => {
+            const g = globalThis as any;
+            // The buffer holds 250 entries: emptied before each edit.
+            g.performance.clearResourceTimings();
+            const t = { enter: -1, shown: -1 };
+            const put = () =>
+              (g.performance.getEntriesByType('resource') as any[]).find(
+                (e) => e.name.includes('/utterance-tokens') && e.startTime >= t.enter,
+              );
+            g.addEventListener(
+              'keydown',
+              (e: any) => {
+                if (e.key === 'Enter') t.enter = g.performance.now();
+              },
+              { capture: true, once: true },
             );
-          g.addEventListener(
-            'keydown',
-            (e: any) => {
-              if (e.key === 'Enter') t.enter = g.performance.now();
-            },
-            { capture: true, once: true },
-          );
-          g.__edit = new Promise((resolve) => {
-            const check = () => {
-              const el = g.document.querySelector(`[data-testid="token"][data-token-id="${id}"]`);
-              if (t.enter < 0 || t.shown >= 0 || !el || el.textContent !== value) return;
-              g.requestAnimationFrame(() => {
-                t.shown = g.performance.now();
-                const answered = put();
-                observer.disconnect();
-                resolve({
-                  ms: Math.max(t.shown, answered ? answered.responseEnd : t.shown) - t.enter,
-                  putMs: answered ? answered.responseEnd - answered.startTime : -1,
+            g.__edit = new Promise((resolve) => {
+              const check = () => {
+                const el = g.document.querySelector(`[data-testid="token"][data-token-id="${id}"]`);
+                if (t.enter < 0 || t.shown >= 0 || !el || el.textContent !== value) return;
+                g.requestAnimationFrame(() => {
+                  t.shown = g.performance.now();
+                  const answered = put();
+                  observer.disconnect();
+                  resolve({
+                    ms: Math.max(t.shown, answered ? answered.responseEnd : t.shown) - t.enter,
+                    putMs: answered ? answered.responseEnd - answered.startTime : -1,
+                  });
                 });
-              });
-            };
-            const observer = new g.MutationObserver(check);
-            observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
-          });
-          // The edit is over once the workspace is no longer busy with the write (a refetch of the
-          // transcript, if any, answered and drawn).
-          g.__idle = new Promise((resolve) => {
-            const poll = () => {
-              const idle = g.document.querySelector('[data-testid="speech-workspace"][data-busy="false"]');
-              if (t.shown >= 0 && idle) g.requestAnimationFrame(() => g.requestAnimationFrame(resolve));
-              else setTimeout(poll, 20);
-            };
-            poll();
-          });
-        },
-        { id: token.id, value },
-      );
-      await input.press('Enter');
-      const run = await page.evaluate(
-        () => (globalThis as any).__edit as Promise<{ ms: number; putMs: number }>,
-      );
-      runs.push(run.ms);
-      puts.push(run.putMs);
-      await page.evaluate(() => (globalThis as any).__idle as Promise<void>);
-    }
+              };
+              const observer = new g.MutationObserver(check);
+              observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
+            });
+            // The edit is over once the workspace is no longer busy with the write (a refetch of the
+            // transcript, if any, answered and drawn).
+            g.__idle = new Promise((resolve) => {
+              const poll = () => {
+                const idle = g.document.querySelector('[data-testid="speech-workspace"][data-busy="false"]');
+                if (t.shown >= 0 && idle) g.requestAnimationFrame(() => g.requestAnimationFrame(resolve));
+                else setTimeout(poll, 20);
+              };
+              poll();
+            });
+          },
+          { id: token.id, value },
+        );
+        await input.press('Enter');
+        const run = await page.evaluate(
+          () => (globalThis as any).__edit as Promise<{ ms: number; putMs: number }>,
+        );
+        runs.push(run.ms);
+        puts.push(run.putMs);
+        await page.evaluate(() => (globalThis as any).__idle as Promise<void>);
+      }
+    });
     return {
       tokenEditP95Ms: round(p95(runs)),
       tokenEditMedianMs: round(median(runs)),

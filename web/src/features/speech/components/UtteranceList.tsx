@@ -141,7 +141,12 @@ export function UtteranceList(props: UtteranceListProps) {
                 tagsByToken={props.tagsByToken}
                 selectedTagId={props.selectedTagId}
                 showHidden={props.showHidden}
-                editingTokenId={props.editingTokenId}
+                // only the row with the word being edited re-renders when the edit starts or ends
+                editingTokenId={
+                  props.editingTokenId !== null && u.tokens.some((x) => x.id === props.editingTokenId)
+                    ? props.editingTokenId
+                    : null
+                }
                 renderEditor={props.renderEditor}
                 events={props.events}
                 labels={labels}
