@@ -1,6 +1,7 @@
 import {
   decodePeaks,
   encodePeaks,
+  foldPeaks,
   MAX_WINDOWS,
   PeaksBuilder,
   peaksDuration,
@@ -18,6 +19,23 @@ describe('audio peaks', () => {
     expect(windowCount(p)).toBe(3);
     expect(Array.from(p.data)).toEqual([0, 0, -127, 127, -2, 2]);
     expect(peaksDuration(p)).toBeCloseTo(0.012, 6);
+  });
+
+  it('folds windows into wider ones: the smallest minimum, the largest maximum, the rest in the last', () => {
+    const p = {
+      sampleRate: 1000,
+      samplesPerWindow: 10,
+      data: Int8Array.from([-1, 2, -5, 1, 0, 9, -3, 3, -2, 4]),
+    };
+    const folded = foldPeaks(p, 2);
+    expect(folded.samplesPerWindow).toBe(30);
+    expect(Array.from(folded.data)).toEqual([-5, 9, -3, 4]);
+    // Within the bound: the peaks themselves.
+    expect(foldPeaks(p, 5)).toBe(p);
+    expect(foldPeaks(p, 1).data).toEqual(Int8Array.from([-5, 9]));
+    // The duration grows by less than one folded window.
+    expect(peaksDuration(folded)).toBeGreaterThanOrEqual(peaksDuration(p));
+    expect(peaksDuration(folded) - peaksDuration(p)).toBeLessThan(0.03);
   });
 
   it('grows past its first guess of the length', () => {

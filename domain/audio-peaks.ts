@@ -8,8 +8,10 @@
  *   int32 samples per window, uint32 window count, then per window an int8 minimum and an int8 maximum
  *   (little endian throughout). 100 windows per second (10 ms) at most; a recording so long that this gives
  *   more than MAX_WINDOWS windows gets wider windows. 2 hours make 720,000 windows, 1.4 MB.
- * Decisions: one resolution (the player zooms from 32 to 4096 px/s; 10 ms windows are finer than the
- * screen up to 100 px/s and only interpolated above); 8 bits are finer than a waveform's pixel height.
+ * Decisions: one resolution stored (the player zooms from 32 to 4096 px/s; 10 ms windows are finer than the
+ * screen up to 100 px/s and only interpolated above); 8 bits are finer than a waveform's pixel height. For
+ * the first draw at fit width the route serves them folded to at most `?maxWindows` windows (foldPeaks: the
+ * same format, wider windows), the full resolution only once the player is zoomed in.
  */
 
 export const PEAKS_VERSION = 1;
@@ -61,6 +63,32 @@ export function decodePeaks(bytes: Uint8Array): AudioPeaks {
   if (bytes.length !== PEAKS_HEADER_BYTES + 2 * length) throw new Error('peaks: length mismatch');
   const data = new Int8Array(bytes.buffer, bytes.byteOffset + PEAKS_HEADER_BYTES, 2 * length);
   return { sampleRate, samplesPerWindow: spw, data };
+}
+
+/**
+ * The peaks with at most `maxWindows` windows: every `k` = ceil(windows / maxWindows) consecutive windows
+ * become one (the smallest minimum, the largest maximum; the last one covers what is left) and the windows
+ * are `k` times wider. The peaks themselves when they have no more windows than that. The duration read from
+ * the result may be longer by less than one wide window (the media element's own duration is the player's).
+ */
+export function foldPeaks(p: AudioPeaks, maxWindows: number): AudioPeaks {
+  const n = windowCount(p);
+  const k = Math.ceil(n / Math.max(1, Math.floor(maxWindows)));
+  if (k <= 1) return p;
+  const m = Math.ceil(n / k);
+  const data = new Int8Array(2 * m);
+  for (let w = 0; w < m; w++) {
+    const end = Math.min(n, (w + 1) * k);
+    let min = 127;
+    let max = -128;
+    for (let i = w * k; i < end; i++) {
+      if (p.data[2 * i] < min) min = p.data[2 * i];
+      if (p.data[2 * i + 1] > max) max = p.data[2 * i + 1];
+    }
+    data[2 * w] = min;
+    data[2 * w + 1] = max;
+  }
+  return { sampleRate: p.sampleRate, samplesPerWindow: p.samplesPerWindow * k, data };
 }
 
 /**

@@ -79,11 +79,12 @@ const sameTokens = (a: readonly TokenSnap[], b: readonly TokenSnap[]) =>
   a.length === b.length && a.every((t, i) => sameToken(t, b[i]));
 
 const sameUtterance = (a: UtteranceSnap, b: UtteranceSnap) =>
-  a.id === b.id &&
-  a.actor === b.actor &&
-  a.prevId === b.prevId &&
-  a.nextId === b.nextId &&
-  sameTokens(a.tokens, b.tokens);
+  a === b ||
+  (a.id === b.id &&
+    a.actor === b.actor &&
+    a.prevId === b.prevId &&
+    a.nextId === b.nextId &&
+    sameTokens(a.tokens, b.tokens));
 
 /**
  * The change a write made: the region of the transcript (in list order) that differs between `before` and

@@ -13,9 +13,10 @@
  * - tokenEditP95Ms: 30 inline edits of the first words (double-click, type, Enter), each timed in the page
  *   from the Enter keydown until the PUT is answered and the new word is in the DOM with a frame painted
  *   after it (p95; the median and the median of the PUT's own time beside it); the next edit waits for the
- *   refetch of the transcript to end.
- * BENCH_SPEECH_PROFILE=1: a sixth open (not counted) and the scroll run under Chromium's CPU profiler (see
- * `profiled`): a diagnosis, whose scroll figure is not one to publish.
+ *   workspace to be done with the write (`data-busy` false: a refetch of the transcript, if any, drawn).
+ * BENCH_SPEECH_PROFILE=1: a sixth open (not counted), the playback, the scroll and the edits run under Chromium's CPU
+ * profiler (see `profiled`); BENCH_SPEECH_TRACE=1 (or =invalidations): the same under a trace of the
+ * renderer's main thread, summed by kind of work (`traced`). Diagnoses, whose figures are not ones to publish.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -93,6 +94,7 @@ interface ProfileNode {
  * the most self time printed. Otherwise just `run`.
  */
 async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  if (process.env.BENCH_SPEECH_TRACE) return traced(page, name, run);
   if (!process.env.BENCH_SPEECH_PROFILE) return run();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
@@ -118,13 +120,96 @@ async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Pro
   return out;
 }
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  args?: { name?: string; elementCount?: number; data?: Record<string, unknown> };
+}
+
+/**
+ * With BENCH_SPEECH_TRACE set (instead of BENCH_SPEECH_PROFILE): `run` under a Chromium trace of the
+ * renderer's main thread (the DevTools timeline categories), printing the time per kind of work (style,
+ * layout, paint, script...) and what the five longest tasks were made of. A diagnosis: its figures are not
+ * ones to publish.
+ */
+async function traced<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => {
+    events.push(...(e.value as unknown as TraceEvent[]));
+  });
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', {
+    categories:
+      'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing' +
+      (process.env.BENCH_SPEECH_TRACE === 'invalidations'
+        ? ',disabled-by-default-devtools.timeline.invalidationTracking'
+        : ''),
+    transferMode: 'ReportEvents',
+  } as never);
+  const out = await run();
+  await cdp.send('Tracing.end');
+  await complete;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')?.tid;
+  const onMain = events.filter((e) => e.tid === main && e.ph === 'X' && e.dur !== undefined);
+  const self = new Map<string, number>();
+  for (const e of onMain) if (e.name !== 'RunTask') self.set(e.name, (self.get(e.name) ?? 0) + e.dur! / 1000);
+  console.log(
+    `speech trace ${name}: main-thread time by event (ms, nested events counted in their parents too)`,
+  );
+  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${round(ms).toString().padStart(6)}  ${k}`);
+  const tasks = onMain.filter((e) => e.name === 'RunTask').sort((a, b) => b.dur! - a.dur!);
+  for (const task of tasks.slice(0, 5)) {
+    const inside = new Map<string, number>();
+    for (const e of onMain)
+      if (e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur!)
+        inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur! / 1000);
+    const parts = [...inside]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, ms]) => `${k} ${round(ms)}`);
+    console.log(`  task ${round(task.dur! / 1000)} ms: ${parts.join(', ')}`);
+  }
+  const counts = onMain
+    .filter((e) => e.name === 'UpdateLayoutTree')
+    .map((e) => e.args?.elementCount ?? 0)
+    .sort((a, b) => b - a);
+  console.log(
+    `  style recalculations: ${counts.length}, elements ${counts.reduce((a, b) => a + b, 0)}, largest ${counts.slice(0, 8).join(' ')}`,
+  );
+  // The largest style recalculations: how many elements, and (with BENCH_SPEECH_TRACE=invalidations) why.
+  const recalcs = onMain.filter((e) => e.name === 'UpdateLayoutTree').sort((a, b) => b.dur! - a.dur!);
+  for (const r of recalcs.slice(0, 3)) {
+    const why = new Map<string, number>();
+    for (const e of events)
+      if (e.tid === main && e.name.includes('Invalidation') && e.ts <= r.ts && e.ts > r.ts - 50_000) {
+        const d = (e.args?.data ?? {}) as {
+          reason?: string;
+          nodeName?: string;
+          invalidatedSelectorId?: string;
+        };
+        const key = `${e.name}: ${d.reason ?? d.invalidatedSelectorId ?? ''} ${d.nodeName ?? ''}`;
+        why.set(key, (why.get(key) ?? 0) + 1);
+      }
+    const top = [...why].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    console.log(
+      `  style ${round(r.dur! / 1000)} ms, ${JSON.stringify(r.args)}: ${top.map(([k, n]) => `${k} x${n}`).join('; ')}`,
+    );
+  }
+  return out;
+}
+
 /** The workspace opened until interactive (median of 5). */
 export const measureOpen: Figure = async (c) => {
   const runs: number[] = [];
   const marks: Record<string, number>[] = [];
   let requests: { path: string; startMs: number; endMs: number }[] = [];
   // A sixth, profiled open (not counted) with BENCH_SPEECH_PROFILE.
-  for (let i = 0; i < (process.env.BENCH_SPEECH_PROFILE ? 6 : 5); i++) {
+  for (let i = 0; i < (process.env.BENCH_SPEECH_PROFILE || process.env.BENCH_SPEECH_TRACE ? 6 : 5); i++) {
     const { context, page, ms } = await openWorkspace(c, i === 5 ? 'open' : undefined);
     try {
       if (i === 5) continue;
@@ -176,21 +261,24 @@ export const measurePlaybackAndScroll: Figure = async (c) => {
   try {
     await watchLongTasks(page);
     const from = await playerSeconds(page);
-    await page.getByTestId('audio-player-play').click();
-    await page.locator('.sp-token-playing').first().waitFor();
-    const highlighted = page.evaluate(async () => {
-      const g = globalThis as any;
-      const ids = new Set<string>();
-      for (let i = 0; i < 40; i++) {
-        const el = g.document.querySelector('.sp-token-playing');
-        if (el) ids.add(el.dataset.tokenId);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      return ids.size;
+    const words = await profiled(page, 'playback', async () => {
+      await page.getByTestId('audio-player-play').click();
+      await page.locator('.sp-token-playing').first().waitFor();
+      const highlighted = page.evaluate(async () => {
+        const g = globalThis as any;
+        const ids = new Set<string>();
+        for (let i = 0; i < 40; i++) {
+          const el = g.document.querySelector('.sp-token-playing');
+          if (el) ids.add(el.dataset.tokenId);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        return ids.size;
+      });
+      const words = await highlighted;
+      await page.getByTestId('audio-player-play').click();
+      await page.locator('[data-testid="audio-player"][data-playing="false"]').waitFor();
+      return words;
     });
-    const words = await highlighted;
-    await page.getByTestId('audio-player-play').click();
-    await page.locator('[data-testid="audio-player"][data-playing="false"]').waitFor();
     const advancedS = (await playerSeconds(page)) - from;
     const playback = await takeLongTasks(page);
     if (advancedS < 5 || words < 5)
@@ -245,70 +333,68 @@ export const measureTokenEdits: Figure = async (c) => {
       );
     const runs: number[] = [];
     const puts: number[] = [];
-    for (const [i, token] of tokens.entries()) {
-      const value = `${token.value}${'abcdefghij'[i % 10]}`;
-      await page.locator(`[data-token-id="${token.id}"]`).dblclick();
-      const input = page.getByTestId('token-editor-input');
-      await input.fill(value);
-      await page.evaluate(
-        ({ id, value }) => {
-          const g = globalThis as any;
-          // The buffer holds 250 entries: emptied before each edit.
-          g.performance.clearResourceTimings();
-          const t = { enter: -1, shown: -1 };
-          const put = () =>
-            (g.performance.getEntriesByType('resource') as any[]).find(
-              (e) => e.name.includes('/utterance-tokens') && e.startTime >= t.enter,
+    await profiled(page, 'edits', async () => {
+      for (const [i, token] of tokens.entries()) {
+        const value = `${token.value}${'abcdefghij'[i % 10]}`;
+        await page.locator(`[data-token-id="${token.id}"]`).dblclick();
+        const input = page.getByTestId('token-editor-input');
+        await input.fill(value);
+        await page.evaluate(
+          ({ id, value }) => {
+            const g = globalThis as any;
+            // The buffer holds 250 entries: emptied before each edit.
+            g.performance.clearResourceTimings();
+            const t = { enter: -1, shown: -1 };
+            const put = () =>
+              (g.performance.getEntriesByType('resource') as any[]).find(
+                (e) => e.name.includes('/utterance-tokens') && e.startTime >= t.enter,
+              );
+            g.addEventListener(
+              'keydown',
+              (e: any) => {
+                if (e.key === 'Enter') t.enter = g.performance.now();
+              },
+              { capture: true, once: true },
             );
-          const refetch = () =>
-            (g.performance.getEntriesByType('resource') as any[]).find(
-              (e) => e.name.includes('/utterances') && e.startTime >= t.enter,
-            );
-          g.addEventListener(
-            'keydown',
-            (e: any) => {
-              if (e.key === 'Enter') t.enter = g.performance.now();
-            },
-            { capture: true, once: true },
-          );
-          g.__edit = new Promise((resolve) => {
-            const check = () => {
-              const el = g.document.querySelector(`[data-testid="token"][data-token-id="${id}"]`);
-              if (t.enter < 0 || t.shown >= 0 || !el || el.textContent !== value) return;
-              g.requestAnimationFrame(() => {
-                t.shown = g.performance.now();
-                const answered = put();
-                observer.disconnect();
-                resolve({
-                  ms: Math.max(t.shown, answered ? answered.responseEnd : t.shown) - t.enter,
-                  putMs: answered ? answered.responseEnd - answered.startTime : -1,
+            g.__edit = new Promise((resolve) => {
+              const check = () => {
+                const el = g.document.querySelector(`[data-testid="token"][data-token-id="${id}"]`);
+                if (t.enter < 0 || t.shown >= 0 || !el || el.textContent !== value) return;
+                g.requestAnimationFrame(() => {
+                  t.shown = g.performance.now();
+                  const answered = put();
+                  observer.disconnect();
+                  resolve({
+                    ms: Math.max(t.shown, answered ? answered.responseEnd : t.shown) - t.enter,
+                    putMs: answered ? answered.responseEnd - answered.startTime : -1,
+                  });
                 });
-              });
-            };
-            const observer = new g.MutationObserver(check);
-            observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
-          });
-          // The edit is over once the transcript's refetch has been answered and drawn.
-          g.__idle = new Promise((resolve) => {
-            const poll = () => {
-              const r = refetch();
-              if (t.shown >= 0 && r && r.responseEnd > 0)
-                g.requestAnimationFrame(() => g.requestAnimationFrame(resolve));
-              else setTimeout(poll, 20);
-            };
-            poll();
-          });
-        },
-        { id: token.id, value },
-      );
-      await input.press('Enter');
-      const run = await page.evaluate(
-        () => (globalThis as any).__edit as Promise<{ ms: number; putMs: number }>,
-      );
-      runs.push(run.ms);
-      puts.push(run.putMs);
-      await page.evaluate(() => (globalThis as any).__idle as Promise<void>);
-    }
+              };
+              const observer = new g.MutationObserver(check);
+              observer.observe(g.document.body, { subtree: true, childList: true, characterData: true });
+            });
+            // The edit is over once the workspace is no longer busy with the write (a refetch of the
+            // transcript, if any, answered and drawn).
+            g.__idle = new Promise((resolve) => {
+              const poll = () => {
+                const idle = g.document.querySelector('[data-testid="speech-workspace"][data-busy="false"]');
+                if (t.shown >= 0 && idle) g.requestAnimationFrame(() => g.requestAnimationFrame(resolve));
+                else setTimeout(poll, 20);
+              };
+              poll();
+            });
+          },
+          { id: token.id, value },
+        );
+        await input.press('Enter');
+        const run = await page.evaluate(
+          () => (globalThis as any).__edit as Promise<{ ms: number; putMs: number }>,
+        );
+        runs.push(run.ms);
+        puts.push(run.putMs);
+        await page.evaluate(() => (globalThis as any).__idle as Promise<void>);
+      }
+    });
     return {
       tokenEditP95Ms: round(p95(runs)),
       tokenEditMedianMs: round(median(runs)),

@@ -51,6 +51,9 @@ export interface SpeechBenchResults {
     domContentLoaded: number;
     peaksRequested: number;
     peaksReceived: number;
+    /** The document (GET api/documents/{id}) and the transcript listed below the player. */
+    documentReceived: number;
+    utterancesReceived: number;
     drawn: number;
   };
   /** The workspace (scripts/bench-speech-workspace.ts): open until interactive, median of 5. */
@@ -215,11 +218,16 @@ const measureWaveform: Figure = async (c) => {
       marks.push(
         await page.evaluate(`(() => {
           const nav = performance.getEntriesByType('navigation')[0];
-          const peaks = performance.getEntriesByType('resource').find((e) => e.name.includes('/peaks'));
+          const find = (part) => performance.getEntriesByType('resource').find((e) => e.name.includes(part));
+          const peaks = find('/peaks');
+          const doc = find('/api/documents/');
+          const utterances = find('/utterances');
           return {
             domContentLoaded: nav.domContentLoadedEventEnd,
             peaksRequested: peaks ? peaks.startTime : -1,
             peaksReceived: peaks ? peaks.responseEnd : -1,
+            documentReceived: doc ? doc.responseEnd : -1,
+            utterancesReceived: utterances ? utterances.responseEnd : -1,
             drawn: performance.now(),
           };
         })()`),
@@ -236,6 +244,8 @@ const measureWaveform: Figure = async (c) => {
       domContentLoaded: mid('domContentLoaded'),
       peaksRequested: mid('peaksRequested'),
       peaksReceived: mid('peaksReceived'),
+      documentReceived: mid('documentReceived'),
+      utterancesReceived: mid('utterancesReceived'),
       drawn: mid('drawn'),
     },
   };

@@ -4,11 +4,12 @@
  * computed from its stored recording on this first request and stored, so they are computed once. Two
  * requests for the same document on this API instance share one computation. A document without a
  * readable recording (a JSON transcript, a missing or damaged file) has none: null, and the player plays
- * the audio without a waveform.
+ * the audio without a waveform. `?maxWindows` folds them for a coarse first draw (computed per request from
+ * the stored peaks: a pass over them, milliseconds for 2 hours; the browser caches the answer 5 minutes).
  */
 import fs from 'node:fs';
 import type { Knex } from 'knex';
-import { encodePeaks } from '../../domain/audio-peaks';
+import { decodePeaks, encodePeaks, foldPeaks } from '../../domain/audio-peaks';
 import { insertPeaksIfMissing, peaksBytes } from '../../db/queries/document-peaks';
 import type { DocumentRow } from '../../db/queries/documents';
 import { AudioUnreadable, computePeaks } from '../../server/audio-peaks';
@@ -29,8 +30,24 @@ async function computeAndStore(knex: Knex, store: FileStore, doc: DocumentRow): 
   }
 }
 
-/** The `.dat` bytes of the document's peaks, or null when it has no readable recording. */
-export async function documentPeaks(knex: Knex, store: FileStore, doc: DocumentRow): Promise<Buffer | null> {
+/**
+ * The `.dat` bytes of the document's peaks, or null when it has no readable recording; with `maxWindows`,
+ * folded to at most that many windows (domain/audio-peaks.ts foldPeaks: the player's first draw at fit).
+ */
+export async function documentPeaks(
+  knex: Knex,
+  store: FileStore,
+  doc: DocumentRow,
+  maxWindows?: number,
+): Promise<Buffer | null> {
+  const bytes = await storedOrComputed(knex, store, doc);
+  if (!bytes || maxWindows === undefined) return bytes;
+  const peaks = decodePeaks(bytes);
+  const folded = foldPeaks(peaks, maxWindows);
+  return folded === peaks ? bytes : Buffer.from(encodePeaks(folded));
+}
+
+async function storedOrComputed(knex: Knex, store: FileStore, doc: DocumentRow): Promise<Buffer | null> {
   const stored = await peaksBytes(knex, doc.id);
   if (stored) return stored;
   // A JSON transcript is the document's file: there is no recording to draw.

@@ -134,7 +134,9 @@ describe('audio player in Chromium', () => {
     const { page, audio, peaks } = await pageWithRequests();
     await page.goto(detailUrl(documentId));
     await ready(page);
-    expect(peaks.length).toBeGreaterThanOrEqual(1);
+    // Drawn first from the peaks folded for the fit width; the full resolution only once zoomed in.
+    const maxWindows = () => peaks.map((r) => new URL(r.url()).searchParams.get('maxWindows'));
+    expect(maxWindows()).toEqual(['8192']);
     // Drawn: a canvas in the waveform with painted pixels.
     const painted = await page.evaluate<number>(`(() => {
       const canvas = ${WAVEFORM_SHADOW}.querySelector('canvas');
@@ -191,6 +193,8 @@ describe('audio player in Chromium', () => {
     await page.getByTestId('audio-player-zoom-in').click();
     expect(await page.getByTestId('audio-player-zoom').textContent()).toBe('128 px/s');
     await until(page, `${WAVEFORM_SHADOW}.querySelector('.scroll').scrollWidth > ${fitWidth * 2}`);
+    await eventually('the full peaks asked for', async () => maxWindows().includes(null));
+    expect(maxWindows().filter((m) => m === null)).toHaveLength(1);
     for (let i = 0; i < 5; i++) await page.getByTestId('audio-player-zoom-in').click();
     expect(await page.getByTestId('audio-player-zoom').textContent()).toBe('4096 px/s');
     expect(await page.getByTestId('audio-player-zoom-in').isDisabled()).toBe(true);

@@ -148,6 +148,55 @@ describe('waveform peaks', () => {
     expect(await suite.knex('document_peaks').where('document_id', id)).toHaveLength(0);
   });
 
+  it('folds the peaks to at most ?maxWindows windows, for readers only, and refuses a bad count', async () => {
+    const id = await addDocument(recording, 'folded.wav', 'audio/wav');
+    const full = await peaksOf(id);
+    const n = windowCount(full);
+    const folded = async (query: string, token = reader) =>
+      fetch(`${suite.api.baseUrl}/api/asr-documents/${id}/peaks?maxWindows=${query}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    for (const max of [1, 7, 50, Math.floor(n / 3)]) {
+      const res = await folded(String(max));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/octet-stream');
+      const p = decodePeaks(new Uint8Array(await res.arrayBuffer()));
+      // The reference: every k consecutive windows of the full peaks as one, the rest in the last.
+      const k = Math.ceil(n / max);
+      const expected: number[] = [];
+      for (let from = 0; from < n; from += k) {
+        const mins: number[] = [];
+        const maxs: number[] = [];
+        for (let w = from; w < Math.min(n, from + k); w++) {
+          mins.push(full.data[2 * w]);
+          maxs.push(full.data[2 * w + 1]);
+        }
+        expected.push(Math.min(...mins), Math.max(...maxs));
+      }
+      expect({ max, windows: windowCount(p) }).toEqual({ max, windows: Math.ceil(n / k) });
+      expect(windowCount(p)).toBeLessThanOrEqual(max);
+      expect(p.sampleRate).toBe(full.sampleRate);
+      expect(p.samplesPerWindow).toBe(full.samplesPerWindow * k);
+      expect(Array.from(p.data)).toEqual(expected);
+    }
+    // As many windows as there are, or more: the peaks as stored.
+    for (const max of [n, 2_000_000]) {
+      const res = await folded(String(max));
+      expect(Array.from(decodePeaks(new Uint8Array(await res.arrayBuffer())).data)).toEqual(
+        Array.from(full.data),
+      );
+    }
+    for (const bad of ['0', '-1', '1.5', 'abc', '', '2000001', '99999999999']) {
+      const res = await folded(bad);
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+      expect(await res.json()).toMatchObject({ message: 'error.http.400' });
+    }
+    expect((await folded('50', stranger)).status).toBe(403);
+    expect((await fetch(`${suite.api.baseUrl}/api/asr-documents/${id}/peaks?maxWindows=50`)).status).toBe(
+      401,
+    );
+  });
+
   it('has no peaks for a JSON transcript, a text, an unreadable recording or a missing file', async () => {
     const json = await addDocument(
       Buffer.from(JSON.stringify({ utterances: [{ actor: 'SPEAKER1', tokens: [] }] })),

@@ -1,7 +1,7 @@
 /**
  * The speech player's server state: the waveform peaks of a speech document
  * (GET api/asr-documents/{id}/peaks, the binary `.dat` of domain/audio-peaks.ts, fetched with the bearer
- * token) and the address the media element streams the audio from (GET api/asr-documents/{id}/audio with
+ * token; folded to FIT_WINDOWS for the first draw at fit width, the full resolution once zoomed in) and the address the media element streams the audio from (GET api/asr-documents/{id}/audio with
  * the query token: a media element cannot send a header; the server answers range requests).
  */
 import { queryOptions } from '@tanstack/react-query';
@@ -15,15 +15,31 @@ export interface WaveformPeaks {
   durationS: number;
 }
 
+/**
+ * The windows of the peaks drawn at fit width (whatever the length: 16 KB), more than a screen's pixels; the
+ * full resolution (100 windows a second, 1.4 MB for 2 hours) is fetched once the waveform is zoomed in.
+ */
+export const FIT_WINDOWS = 8192;
+
 export const speechKeys = {
   all: ['speech'] as const,
-  peaks: (documentId: number) => [...speechKeys.all, documentId, 'peaks'] as const,
+  /** `maxWindows` undefined: the full resolution. */
+  peaks: (documentId: number, maxWindows?: number) =>
+    [...speechKeys.all, documentId, 'peaks', maxWindows ?? 'full'] as const,
 };
 
-/** The peaks, or null when the document has none the server can give (no audio, unreadable audio). */
-export async function fetchPeaks(documentId: number, signal?: AbortSignal): Promise<WaveformPeaks | null> {
+/**
+ * The peaks (folded to at most `maxWindows` windows when given), or null when the document has none the
+ * server can give (no audio, unreadable audio).
+ */
+export async function fetchPeaks(
+  documentId: number,
+  signal?: AbortSignal,
+  maxWindows?: number,
+): Promise<WaveformPeaks | null> {
   const token = getAuthToken();
-  const res = await fetch(`${basePath()}api/asr-documents/${documentId}/peaks`, {
+  const query = maxWindows === undefined ? '' : `?maxWindows=${maxWindows}`;
+  const res = await fetch(`${basePath()}api/asr-documents/${documentId}/peaks${query}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
     signal,
   });
@@ -34,10 +50,10 @@ export async function fetchPeaks(documentId: number, signal?: AbortSignal): Prom
 }
 
 export const speechQueries = {
-  peaks: (documentId: number) =>
+  peaks: (documentId: number, maxWindows?: number) =>
     queryOptions({
-      queryKey: speechKeys.peaks(documentId),
-      queryFn: ({ signal }) => fetchPeaks(documentId, signal),
+      queryKey: speechKeys.peaks(documentId, maxWindows),
+      queryFn: ({ signal }) => fetchPeaks(documentId, signal, maxWindows),
       // Computed once per document by the parser: they change only when the document is parsed again.
       staleTime: Number.POSITIVE_INFINITY,
       retry: 1,

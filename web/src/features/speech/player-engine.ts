@@ -141,10 +141,12 @@ export class PlayerEngine {
   private pendingRegions: AudioRegion[] | null = null;
   private selected: RegionId | null = null;
   private zoomLevel = 0;
+  private shownPeaks: [Float32Array, Float32Array] | null;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly o: EngineOptions) {
     installCspSafeRenderer();
+    this.shownPeaks = o.peaks;
     this.regions = RegionsPlugin.create();
     // wavesurfer's own media element (in its shadow root; removed and stopped by its destroy).
     this.ws = WaveSurfer.create({
@@ -242,6 +244,21 @@ export class PlayerEngine {
     if (this.ready) this.ws.zoom(level);
   }
   getZoom = (): number => this.zoomLevel;
+
+  /**
+   * Draws from other peaks of the same recording (the full resolution replacing the folded peaks of the
+   * first draw once zoomed in); the media, the position, the zoom and the regions stay.
+   */
+  setPeaks(peaks: [Float32Array, Float32Array], durationS: number): void {
+    if (!this.ready || peaks === this.shownPeaks) return;
+    this.shownPeaks = peaks;
+    this.ws.setOptions({ peaks, duration: this.ws.getDuration() || durationS });
+    // wavesurfer draws new peaks only on load (which would pause and reload the media): its renderer (not in
+    // its typings) is given the decoded data setOptions made of them.
+    const decoded = this.ws.getDecodedData();
+    const renderer = (this.ws as unknown as { renderer: { render(d: AudioBuffer): Promise<void> } }).renderer;
+    if (decoded) void renderer.render(decoded);
+  }
 
   /** Turns drawing new regions by dragging on the waveform on or off. */
   setRegionCreation(enabled: boolean): void {

@@ -3,7 +3,8 @@
  * api/asr-documents/{id}/utterances), a token's hints (GET api/documents/{id}/top/hints?utteranceTokenId), the
  * utterance writes (PUT api/utterances?nodeId, POST api/utterances/batch?nodeId) and the token writes (POST/PUT/DELETE
  * api/utterance-tokens?nodeId), and the token and time-span tags on the tag API. Writes name the active step's
- * node; every write is followed by a refetch of the transcript (spec 2 section 4).
+ * node; a write is followed by a refetch of the transcript (spec 2 section 4), but for token updates, whose
+ * answers go into the cached transcript (hooks/useTranscriptEditor.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { NerTagDTO, TagTypeOption } from '@domain/tags';
@@ -56,7 +57,9 @@ export const transcriptQueries = {
       queryKey: transcriptKeys.utterances(documentId),
       queryFn: ({ signal }) =>
         http.get<UtteranceDTO[]>(`api/asr-documents/${documentId}/utterances`, { signal }),
-      staleTime: 0,
+      // Fresh for a few seconds: the workspace route asks for it while the workspace's code loads, and the
+      // workspace mounting then must not fetch the 2 MB again (writes refetch it explicitly).
+      staleTime: 10_000,
     }),
   hints: (documentId: number, tokenId: number) =>
     queryOptions({

@@ -5,7 +5,7 @@
  * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace.
  */
 import { useState, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { modeSatisfies } from '@domain';
@@ -17,6 +17,7 @@ import { managementQueries, temporalUiLink } from '../../shell/api';
 import { sizeLabel } from '../../upload/messages';
 import { documentDetailQueries, type DocumentDetailDTO, type UserRefDTO } from '../api';
 import { AudioPlayer, type AudioRegion, type RegionId } from '../../speech/components/AudioPlayer';
+import { FIT_WINDOWS, speechQueries } from '../../speech/api';
 import { useUserSettings } from '../../workspace/hooks/useUserSettings';
 import '../document-detail.css';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
@@ -34,6 +35,9 @@ export function DocumentDetailPage() {
   const { principal, account } = useSession();
   const access = useProcessAccessMode(principal, processId, ['WRITE']);
   const canEdit = modeSatisfies(access.mode, 'WRITE');
+  // A recording's first waveform peaks (16 KB) asked for with the document, not once it has arrived (a text
+  // document has none: one 404).
+  usePrefetchQuery(speechQueries.peaks(documentId, FIT_WINDOWS));
   const doc = useQuery(documentDetailQueries.document(documentId));
   const process = useQuery(processQueries.detail(processId));
   const wrongProcess = doc.data && doc.data.processId !== processId;

@@ -2,8 +2,9 @@
  * The audio player of a speech document (spec 2 section 2 "Audio player", issue 14 section 1): play/pause,
  * skip +-10 s, speeds 0.5-2, progress and time, waveform toggle, zoom 32-4096 px/s, the time-span regions
  * and, for the selected editable region, the timestamp editor. The waveform is drawn from the parser's
- * peaks and the audio streams through the media element with HTTP ranges: a recording is never downloaded
- * or decoded whole (player-engine.ts).
+ * peaks (folded to FIT_WINDOWS for the first draw, the full resolution once zoomed in) and the audio
+ * streams through the media element with HTTP ranges: a recording is never downloaded or decoded whole
+ * (player-engine.ts).
  *
  * Usage (the speech workspace):
  *   const player = useRef<AudioPlayerHandle>(null);
@@ -25,7 +26,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type SVGProps } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { audioStreamUrl, speechQueries } from '../api';
+import { FIT_WINDOWS, audioStreamUrl, speechQueries } from '../api';
 import { SKIP_S, SPEEDS, ZOOM_LEVELS, type AudioRegion, type RegionId } from '../player-engine';
 import { formatTimestamp } from '../timestamp';
 import { TimeRangeInput } from './TimestampInput';
@@ -171,7 +172,10 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
 ) {
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
-  const peaks = useQuery(speechQueries.peaks(documentId));
+  const [zoom, setZoom] = useState(0);
+  // Drawn first from the peaks folded to FIT_WINDOWS; the full resolution only once zoomed in.
+  const peaks = useQuery(speechQueries.peaks(documentId, FIT_WINDOWS));
+  const fullPeaks = useQuery({ ...speechQueries.peaks(documentId), enabled: zoom !== 0 && !!peaks.data });
   const unplayable = useMemo(
     () => !!mimeType && document.createElement('audio').canPlayType(mimeType) === '',
     [mimeType],
@@ -193,7 +197,6 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
     },
   });
   const [speed, setSpeed] = useState(1);
-  const [zoom, setZoom] = useState(0);
   const [showWaveform, setShowWaveform] = useState(true);
   const canPlay = !!mediaUrl && playbackEnabled && state.ready && state.mediaError === null;
   const controlsOff = !mediaUrl || !state.ready || state.mediaError !== null;
@@ -207,6 +210,9 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
   useEffect(() => {
     if (state.ready) engine?.zoom(zoom);
   }, [engine, zoom, state.ready]);
+  useEffect(() => {
+    if (state.ready && fullPeaks.data) engine?.setPeaks(fullPeaks.data.channels, fullPeaks.data.durationS);
+  }, [engine, fullPeaks.data, state.ready]);
   useEffect(() => {
     engine?.setRegions(regions ?? [], selectedRegionId);
   }, [engine, regions, selectedRegionId]);

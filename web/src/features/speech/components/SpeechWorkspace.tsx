@@ -14,7 +14,7 @@
  * (editing, mode NONE; useTranscriptHistory) or the tags created, deleted, retyped and resized (labelling;
  * useSpeechTagHistory).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modeSatisfies } from '@domain';
@@ -27,7 +27,7 @@ import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
 import { IssueForm } from '../../workspace/components/IssueForm';
 import { LabelMenu } from '../../workspace/components/LabelMenu';
-import { Relations } from '../../workspace/components/Relations';
+import { Relations, relationsPanelShown } from '../../workspace/components/Relations';
 import {
   typing,
   StepLoading,
@@ -37,7 +37,7 @@ import {
 import { useIssuesFollowTags } from '../../workspace/issuesApi';
 import { relationQueries } from '../../workspace/relationsApi';
 import { tagCalls, tagKeys, tagQueries } from '../../workspace/tagsApi';
-import { speechQueries } from '../api';
+import { FIT_WINDOWS, speechQueries } from '../api';
 import { transcriptCalls, transcriptKeys, transcriptQueries, type TokenDTO } from '../transcriptApi';
 import { useTranscriptEditor } from '../hooks/useTranscriptEditor';
 import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
@@ -65,6 +65,8 @@ import { UtteranceList, type TokenEvents } from './UtteranceList';
 import '../editor.css';
 
 export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
+  // The player's first peaks (16 KB) asked for at once, before the transcript and the player are drawn.
+  usePrefetchQuery(speechQueries.peaks(state.document.id, FIT_WINDOWS));
   return <WorkspaceFrame state={state}>{(ctx) => <SpeechMain state={state} ctx={ctx} />}</WorkspaceFrame>;
 }
 
@@ -88,10 +90,6 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const tags = useQuery(tagQueries.ner(doc.id));
   const graphs = useQuery(relationQueries.graphs(doc.id));
   useIssuesFollowTags(doc.id);
-  // The player's peaks asked for with the transcript, not once it has arrived and the player is drawn.
-  useEffect(() => {
-    void queryClient.prefetchQuery(speechQueries.peaks(doc.id));
-  }, [queryClient, doc.id]);
   const editing = mode === 'EDITING';
   const labeling = mode === 'LABELING';
   const nodeId = step?.nodeId ?? null;
@@ -442,10 +440,12 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
 
   return (
     <div
-      className="sp"
+      // The panel's column as a class, not `:has()` (which restyles the whole transcript at each change).
+      className={`sp${labeling && relationsPanelShown(relations.views) ? ' sp-with-relations' : ''}`}
       data-testid="speech-workspace"
       data-editing-mode={editor.mode}
       data-editable={ctx.editable}
+      data-busy={editor.busy}
     >
       <div className="sp-bar small text-body-secondary" data-testid="speech-mode">
         {editor.mode === 'NONE' ? (

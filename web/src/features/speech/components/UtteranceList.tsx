@@ -1,18 +1,18 @@
 /**
  * The utterance rows (spec 2 section 2 "Utterance editor"): per utterance the actor label, a collapse toggle
  * and the words (punctuation attached to the word before it). Windowed: utterances come in windows of
- * ROW_WINDOW; only windows near the viewport (an IntersectionObserver) and windows holding the selection, an
- * actor change or a new utterance are drawn, the others are empty boxes of their last drawn height (or the
- * average row's), so hours of transcript open and scroll without long tasks. The playing word is marked by
- * the caller on the DOM (data-token-id), not by rendering.
+ * ROW_WINDOW; only windows near the viewport (useVisibleBlocks, drawn one per animation frame) and windows
+ * holding the selection, an actor change or a new utterance are drawn, the others are empty boxes of their
+ * last drawn height (or the average row's), so hours of transcript open and scroll without long tasks. A
+ * drawn row off screen is skipped by the browser's style and layout (editor.css: content-visibility), a word
+ * is one element with its classes, and a row has one handler per event for its words. The playing word is
+ * marked by the caller on the DOM (data-token-id), not by rendering.
  */
 import {
   Fragment,
   memo,
-  startTransition,
   useCallback,
   useEffect,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -22,6 +22,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { NerTagDTO } from '@domain/tags';
 import { segmentHidden } from '../../workspace/hiddenTokens';
+import { useVisibleBlocks } from '../../workspace/hooks/useVisibleBlocks';
 import type { TokenDTO, UtteranceDTO } from '../transcriptApi';
 import {
   ROW_WINDOW,
@@ -67,53 +68,39 @@ export function UtteranceList(props: UtteranceListProps) {
   const { list, rootRef } = props;
   const labels = useMemo(() => ({ collapse: t('speech.collapse'), expand: t('speech.expand') }), [t]);
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
-  const [near, setNear] = useState<ReadonlySet<number>>(() => new Set([0]));
   const windows = useMemo(() => {
     const out: UtteranceDTO[][] = [];
     for (let i = 0; i < list.length; i += ROW_WINDOW) out.push(list.slice(i, i + ROW_WINDOW));
     return out;
   }, [list]);
+  const drawn = useDrawnWindows(rootRef, windows.length);
 
-  useEffect(() => {
-    const el = rootRef.current;
-    if (!el || typeof IntersectionObserver === 'undefined') return;
-    // A transition: the windows scrolled into reach are rendered in slices that yield to the browser
-    // (scrolling and playback stay smooth), not in one long task.
-    const observer = new IntersectionObserver(
-      (entries) =>
-        startTransition(() =>
-          setNear((prev) => {
-            const next = new Set(prev);
-            for (const e of entries) {
-              const w = Number((e.target as HTMLElement).dataset.window);
-              if (e.isIntersecting) next.add(w);
-              else next.delete(w);
-            }
-            return next;
-          }),
-        ),
-      { root: el, rootMargin: NEAR_VIEWPORT },
-    );
-    el.querySelectorAll('[data-window]').forEach((w) => observer.observe(w));
-    return () => observer.disconnect();
-  }, [rootRef, windows.length]);
-
-  // Far windows are empty boxes of the height they had when drawn, else of the average drawn row.
+  // Far windows are empty boxes of the height they had when drawn, else of the average drawn row. The
+  // heights are read by a ResizeObserver after the browser's layout, never forced in a render's commit.
   const heights = useRef(new Map<number, number>());
   const [rowHeight, setRowHeight] = useState(ESTIMATED_ROW_PX);
-  useLayoutEffect(() => {
-    const el = rootRef.current;
-    if (!el) return;
-    let px = 0;
-    let rows = 0;
-    el.querySelectorAll<HTMLElement>('[data-window][data-drawn]').forEach((win) => {
-      const h = win.offsetHeight;
-      heights.current.set(Number(win.dataset.window), h);
-      px += h;
-      rows += win.childElementCount;
+  const resizes = useRef<ResizeObserver | null>(null);
+  useEffect(() => {
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const win = e.target as HTMLElement;
+        if (!win.dataset.drawn) continue;
+        const h = e.borderBoxSize?.[0]?.blockSize ?? win.getBoundingClientRect().height;
+        heights.current.set(Number(win.dataset.window), h);
+        const rows = win.childElementCount;
+        if (rows) setRowHeight((old) => (Math.abs(old - h / rows) > 2 ? h / rows : old));
+      }
     });
-    if (rows) setRowHeight((old) => (Math.abs(old - px / rows) > 2 ? px / rows : old));
-  }, [near, list, collapsed, rootRef]);
+    resizes.current = observer;
+    return () => observer.disconnect();
+  }, []);
+  // Every drawn window observed (observing one already observed does nothing).
+  useEffect(() => {
+    rootRef.current
+      ?.querySelectorAll('[data-window][data-drawn]')
+      .forEach((w) => resizes.current?.observe(w));
+  });
 
   const toggle = useCallback(
     (id: number) =>
@@ -136,7 +123,7 @@ export function UtteranceList(props: UtteranceListProps) {
   return (
     <>
       {windows.map((rows, w) =>
-        near.has(w) || rows.some((u) => rowIsActive(u, props)) ? (
+        drawn.has(w) || rows.some((u) => rowIsActive(u, props)) ? (
           <div key={w} data-window={w} data-drawn="true" className="sp-window">
             {rows.map((u) => (
               <UtteranceRow
@@ -154,7 +141,12 @@ export function UtteranceList(props: UtteranceListProps) {
                 tagsByToken={props.tagsByToken}
                 selectedTagId={props.selectedTagId}
                 showHidden={props.showHidden}
-                editingTokenId={props.editingTokenId}
+                // only the row with the word being edited re-renders when the edit starts or ends
+                editingTokenId={
+                  props.editingTokenId !== null && u.tokens.some((x) => x.id === props.editingTokenId)
+                    ? props.editingTokenId
+                    : null
+                }
                 renderEditor={props.renderEditor}
                 events={props.events}
                 labels={labels}
@@ -172,6 +164,41 @@ export function UtteranceList(props: UtteranceListProps) {
       )}
     </>
   );
+}
+
+/**
+ * The windows to draw: those near the viewport (useVisibleBlocks on `[data-window]`), added one per
+ * animation frame, the nearest to the middle of the near ones first, so a frame commits at most one window's
+ * rows (a fast scroll never builds several windows in one task); windows that left are dropped at once.
+ */
+function useDrawnWindows(
+  rootRef: React.RefObject<HTMLDivElement | null>,
+  count: number,
+): ReadonlySet<number> {
+  const near = useVisibleBlocks(rootRef, count, { attribute: 'window', rootMargin: NEAR_VIEWPORT });
+  const [drawn, setDrawn] = useState<ReadonlySet<number>>(() => new Set([0]));
+  const current = useRef(drawn);
+  useEffect(() => {
+    let frame = 0;
+    const step = () => {
+      const prev = current.current;
+      const next = new Set([...prev].filter((w) => near.has(w)));
+      const missing = [...near].filter((w) => !prev.has(w));
+      if (missing.length) {
+        const middle = ([...near].reduce((a, b) => a + b, 0) / near.size) | 0;
+        missing.sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle));
+        next.add(missing[0]);
+      }
+      if (next.size !== prev.size || [...next].some((w) => !prev.has(w))) {
+        current.current = next;
+        setDrawn(next);
+      }
+      if (missing.length > 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [near]);
+  return drawn;
 }
 
 const rowIsActive = (u: UtteranceDTO, p: UtteranceListProps) =>
@@ -273,7 +300,13 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
         labels={p.labels}
       />
       {!p.collapsed && (
-        <div className="sp-tokens">
+        // One handler per row for its words (data-index), not three per word.
+        <div
+          className="sp-tokens"
+          onClick={(e) => onWord(e, (i) => p.events.onTokenClick(u.id, i, e))}
+          onDoubleClick={(e) => onWord(e, (i) => p.events.onTokenDoubleClick(u.id, i, e))}
+          onContextMenu={(e) => onWord(e, (i) => p.events.onTokenContextMenu(u.id, i, e))}
+        >
           {words.map((w, k) => {
             const tk = w.token;
             const selected = !!range && w.index >= range[0] && w.index <= range[1];
@@ -301,6 +334,7 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
                   <span
                     className={cls}
                     data-token-id={tk.id}
+                    data-index={w.index}
                     data-testid="token"
                     data-selected={selected || undefined}
                     data-unclear={tk.unclear || undefined}
@@ -313,9 +347,6 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
                         ? { background: tag.nerTagType.backgroundColor, color: tag.nerTagType.textColor }
                         : undefined
                     }
-                    onClick={(e) => p.events.onTokenClick(u.id, w.index, e)}
-                    onDoubleClick={(e) => p.events.onTokenDoubleClick(u.id, w.index, e)}
-                    onContextMenu={(e) => p.events.onTokenContextMenu(u.id, w.index, e)}
                   >
                     {p.showHidden ? showHiddenChars(tk.value) : tk.value}
                     {w.punctuation.map((x) => (
@@ -333,6 +364,12 @@ const UtteranceRow = memo(function UtteranceRow(p: RowProps) {
     </div>
   );
 });
+
+/** Calls `handle` with the index of the word an event happened on (none: on the row's gaps or an editor). */
+function onWord(e: MouseEvent, handle: (index: number) => void): void {
+  const word = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
+  if (word && e.currentTarget.contains(word)) handle(Number(word.dataset.index));
+}
 
 const tagTitle = (tk: TokenDTO, tags: NerTagDTO[] | undefined) =>
   [tags?.map((x) => x.nerTagType.name).join(', '), tk.properties.join(', ')].filter(Boolean).join(' · ') ||

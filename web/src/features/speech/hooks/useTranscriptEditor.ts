@@ -4,8 +4,10 @@
  * with ids from -1 down) and the actor being chosen, and the writes: Enter saves the mode's change, Escape
  * restores what was saved. Token writes (inline edit, hints, the editing menu) go straight to the token
  * routes, but for a split word: one PUT api/utterances with the token's new value and the new token, so it
- * is saved whole or not at all. After every write the transcript is refetched, and what the write changed
- * goes on the undo stack (useTranscriptHistory: ctrl+z / ctrl+shift+z write it back).
+ * is saved whole or not at all. A write of token updates only puts the answers into the cached transcript
+ * (the answer is the token as saved: the one utterance is re-rendered, the 20,000-token transcript is not
+ * fetched again); after any other write, or a refused one, the transcript is refetched. What the write
+ * changed goes on the undo stack (useTranscriptHistory: ctrl+z / ctrl+shift+z write it back).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -79,7 +81,7 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
 
   /**
    * A token update whose answer is put in the cached transcript at once: the saved word shows as soon as the
-   * PUT is answered, not after the refetch of the whole transcript (which still follows every write).
+   * PUT is answered (a write of such updates alone refetches nothing: writeTokens).
    */
   const updateToken = useCallback(
     async (node: number, input: Parameters<typeof transcriptCalls.updateToken>[1]) => {
@@ -97,23 +99,26 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
   );
 
   /**
-   * Runs a write once at a time; the transcript is refetched whatever the answer, and what changed on the
-   * server goes on the undo stack.
+   * Runs a write once at a time; the transcript is refetched (unless the write is `cached`: token updates
+   * whose answers are already in the cached transcript, and it succeeded), and what changed on the server
+   * goes on the undo stack.
    */
   const { current, record, writing } = history;
   const write = useCallback(
-    async (run: (node: number) => Promise<unknown>): Promise<boolean> => {
+    async (run: (node: number) => Promise<unknown>, cached = false): Promise<boolean> => {
       if (!canWrite || nodeId === null) return false;
       setBusy(true);
       const before = current();
       const done = (async () => {
+        let ok = false;
         try {
           await run(nodeId);
+          ok = true;
           return true;
         } catch {
           return false; // the API's toast has told the user
         } finally {
-          await refetch();
+          if (!ok || !cached) await refetch();
           record(before, current());
           setBusy(false);
         }
@@ -123,6 +128,8 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
     },
     [canWrite, nodeId, refetch, current, record, writing],
   );
+  /** A write of token updates only (each answer put into the cache by updateToken): no refetch. */
+  const writeTokens = (run: (node: number) => Promise<unknown>) => write(run, true);
 
   const selectedUtterance = useMemo(
     () => (selection ? (list.find((u) => u.id === selection.utteranceId) ?? null) : null),
@@ -215,7 +222,7 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
     if (check.kind === 'delete') return write((node) => transcriptCalls.deleteToken(node, token.id));
     const [first, second] = check.words;
     if (second === undefined)
-      return write(async (node) => {
+      return writeTokens(async (node) => {
         if (first !== token.value) await updateToken(node, { ...tokenInput(token), value: first });
       });
     // a split is one write of the utterance: refused, it leaves the word as it was
@@ -227,17 +234,17 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
   };
 
   const setValue = (token: TokenDTO, value: string) =>
-    write((node) => updateToken(node, { ...tokenInput(token), value }));
+    writeTokens((node) => updateToken(node, { ...tokenInput(token), value }));
 
   const setUnclear = (tokens: readonly TokenDTO[], unclear: boolean) =>
-    write(async (node) => {
+    writeTokens(async (node) => {
       for (const t of tokens) await updateToken(node, { ...tokenInput(t), unclear });
     });
 
   /** Sets the property on every token, or removes it when all of them have it. */
   const toggleProperty = (tokens: readonly TokenDTO[], property: TokenProperty) => {
     const all = tokens.every((t) => t.properties.includes(property));
-    return write(async (node) => {
+    return writeTokens(async (node) => {
       for (const t of tokens) {
         const properties = all
           ? t.properties.filter((p) => p !== property)
@@ -248,7 +255,7 @@ export function useTranscriptEditor({ documentId, nodeId, stepId, editable, save
   };
 
   const setTimes = (token: TokenDTO, tsStart: number, tsEnd: number) =>
-    write((node) =>
+    writeTokens((node) =>
       updateToken(node, {
         ...tokenInput(token),
         tsStart: Math.round(tsStart),

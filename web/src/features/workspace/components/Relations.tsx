@@ -18,6 +18,10 @@ import { RelationMenu } from './RelationMenu';
 import { RelationsLayer } from './RelationsLayer';
 import { RelationsPanel, type RelationsPanelProps } from './RelationsPanel';
 
+/** Whether the relations panel is shown: standalone, or with a candidate or graphs to show. */
+export const relationsPanelShown = (panel: Pick<RelationsPanelProps, 'standalone' | 'rel'>): boolean =>
+  !!panel.standalone || !!panel.rel.draft || panel.rel.graphs.length > 0;
+
 export function Relations({
   root,
   highlightUnrelated = false,
@@ -35,7 +39,7 @@ export function Relations({
     () => (highlightUnrelated ? unrelatedTagIds(tagsById.keys(), rel.graphs) : null),
     [highlightUnrelated, tagsById, rel.graphs],
   );
-  const showPanel = panel.standalone || !!rel.draft || rel.graphs.length > 0;
+  const showPanel = relationsPanelShown(panel);
   const m = rel.menu;
   const c = rel.confirm;
 
