@@ -27,6 +27,7 @@ import * as m022 from './migrations/022_api_keys';
 import * as m023 from './migrations/023_statistics';
 import * as m024 from './migrations/024_rag';
 import * as m025 from './migrations/025_statistics_days';
+import * as m026 from './migrations/026_graph_version';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -53,6 +54,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '023_statistics': m023,
   '024_rag': m024,
   '025_statistics_days': m025,
+  '026_graph_version': m026,
 };
 
 const source: Knex.MigrationSource<string> = {
