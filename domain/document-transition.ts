@@ -104,6 +104,27 @@ export interface TransitionPlan {
   projection: TransitionProjection;
 }
 
+/** The state of a document's first run before its first transition. */
+export function initialDocumentState(input: {
+  documentId: number;
+  processId: number;
+  uploadNodeId: number;
+}): DocumentWorkflowState {
+  return {
+    documentId: input.documentId,
+    processId: input.processId,
+    uploadNodeId: input.uploadNodeId,
+    initialized: false,
+    ended: false,
+    documentStatus: 'WAITING',
+    steps: [],
+    nodes: [],
+    leftNodeIds: [],
+    queue: [],
+    nextOrder: 1,
+  };
+}
+
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 export const nodeMapOf = (s: Pick<DocumentWorkflowState, 'nodes'>): Map<number, StepNode> =>

@@ -40,6 +40,7 @@ import type { Activities } from '../activities';
 import { StepActions, actionRefusal, type StepAction, type StepRefusal } from '../domain/steps';
 import {
   applyChange,
+  initialDocumentState,
   loadedFlowOf,
   nodeMapOf,
   planTransition,
@@ -111,22 +112,6 @@ function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function initialState(input: DocumentWorkflowInput): DocumentWorkflowState {
-  return {
-    documentId: input.documentId,
-    processId: input.processId,
-    uploadNodeId: input.uploadNodeId,
-    initialized: false,
-    ended: false,
-    documentStatus: 'WAITING',
-    steps: [],
-    nodes: [],
-    leftNodeIds: [],
-    queue: [],
-    nextOrder: 1,
-  };
-}
-
 /**
  * The state carried by the previous run, upgraded to the current shape; null on a first run. Version 1 is the
  * current shape (and that of runs continued before `stateVersion` existed).
@@ -141,7 +126,7 @@ function carriedState(input: DocumentWorkflowInput): DocumentWorkflowState | nul
 }
 
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
-  let state: DocumentWorkflowState = carriedState(input) ?? initialState(input);
+  let state: DocumentWorkflowState = carriedState(input) ?? initialDocumentState(input);
   let busy = false;
   // Decided once per run: a run recorded with remote activities replays (and goes on) with them, and one
   // recorded with a graph load and a projection per transition goes on so.

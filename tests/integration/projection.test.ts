@@ -9,6 +9,7 @@
 import { createProjectionActivities, type TransitInput } from '../../activities/projection';
 import {
   applyChange,
+  initialDocumentState,
   loadedFlowOf,
   planTransition,
   settleTransition,
@@ -39,10 +40,10 @@ describe('projection activity', () => {
     userId = Number(user.id);
   });
 
-  async function documentWithSteps(count: number): Promise<{ doc: number; steps: number[] }> {
+  async function insertDocument(process: number): Promise<number> {
     const [d] = await knex('documents')
       .insert({
-        process_id: processId,
+        process_id: process,
         filename: `${unique('d')}.txt`,
         path: 'x',
         content_hash: 'h',
@@ -51,6 +52,11 @@ describe('projection activity', () => {
         document_type: 'TEXTFILE',
       })
       .returning('id');
+    return Number(d.id);
+  }
+
+  async function documentWithSteps(count: number): Promise<{ doc: number; steps: number[] }> {
+    const d = { id: await insertDocument(processId) };
     const steps: number[] = [];
     for (let i = 1; i <= count; i++) {
       const [s] = await knex('steps')
@@ -230,32 +236,8 @@ describe('projection activity', () => {
       await knex('edges').insert({ process_id: proc, from_id: hup, to_id: clf });
     });
 
-    async function newDocument(processId = proc): Promise<DocumentWorkflowState> {
-      const [d] = await knex('documents')
-        .insert({
-          process_id: processId,
-          filename: `${unique('t')}.txt`,
-          path: 'x',
-          content_hash: 'h',
-          mime_type: 'text/plain',
-          size: 1,
-          document_type: 'TEXTFILE',
-        })
-        .returning('id');
-      return {
-        documentId: Number(d.id),
-        processId,
-        uploadNodeId: hup,
-        initialized: false,
-        ended: false,
-        documentStatus: 'WAITING',
-        steps: [],
-        nodes: [],
-        leftNodeIds: [],
-        queue: [],
-        nextOrder: 1,
-      };
-    }
+    const newDocument = async (processId = proc): Promise<DocumentWorkflowState> =>
+      initialDocumentState({ documentId: await insertDocument(processId), processId, uploadNodeId: hup });
 
     /** transit, then the state as the workflow settles it from what transit returned. */
     async function run(input: TransitInput) {
