@@ -2,7 +2,8 @@
  * A version of each process graph (issue 10 section 1): `processes.graph_version`, bumped by row triggers on
  * every write of the graph's rows (nodes, edges, predicates: insert, update, delete, FK cascades included),
  * so the document engine re-reads a graph only when its version moved (activities/projection `transit`).
- * Every node write bumps it, settings included: a change the engine does not read only costs one reload.
+ * Every node write bumps it, settings included (a change the engine does not read only costs one reload),
+ * except an update that changes nothing or only the node's position on the graph page (x, y).
  */
 import type { Knex } from 'knex';
 
@@ -15,6 +16,10 @@ export async function up(knex: Knex): Promise<void> {
     declare
       process_ids bigint[];
     begin
+      -- An update that changes nothing, or only a node's position on the graph page, is no graph change.
+      if tg_op = 'UPDATE' and (to_jsonb(new) - 'x' - 'y') = (to_jsonb(old) - 'x' - 'y') then
+        return null;
+      end if;
       if tg_table_name = 'predicates' then
         select array_agg(e.process_id) into process_ids from edges e
           where e.id in (case when tg_op = 'INSERT' then null else old.edge_id end,

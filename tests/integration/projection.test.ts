@@ -187,7 +187,7 @@ describe('projection activity', () => {
     const graphVersion = async (id: number) =>
       Number((await knex('processes').where('id', id).first('graph_version')).graph_version);
 
-    it('the graph version moves on every write of a node, an edge or a predicate, of that process only', async () => {
+    it('the graph version moves on every change of a node, an edge or a predicate, of that process only', async () => {
       const p = (await buildProcess(knex)).id;
       const other = (await buildProcess(knex)).id;
       const otherVersion = await graphVersion(other);
@@ -205,6 +205,12 @@ describe('projection activity', () => {
         .where('id', b)
         .update({ settings: { x: 1 } });
       await moved();
+      // Moving a node on the graph page, or writing what is there, is no change of the graph.
+      await knex('nodes').where('id', b).update({ x: 40, y: 80 });
+      await knex('nodes')
+        .where('id', b)
+        .update({ settings: { x: 1 } });
+      expect(await graphVersion(p)).toBe(versions[versions.length - 1]);
       const [edge] = await knex('edges').insert({ process_id: p, from_id: a, to_id: b }).returning('id');
       await moved();
       const [pred] = await knex('predicates')
