@@ -127,6 +127,16 @@ export function initialDocumentState(input: {
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
+/** A step planned but not yet written: its id is provisional (-order) until the projection creates it. */
+const plannedStep = (s: NewStep): EngineStep => ({
+  ...s,
+  id: -s.order,
+  rejected: false,
+  blockedBy: null,
+  errorMessage: null,
+  runs: 0,
+});
+
 export const nodeMapOf = (s: Pick<DocumentWorkflowState, 'nodes'>): Map<number, StepNode> =>
   new Map(s.nodes.map((n) => [n.id, n]));
 
@@ -154,15 +164,7 @@ export function planTransition(
     const plan = planAdvance(next, flow.graph, flow.tags, next.documentId);
     next.leftNodeIds = plan.leftNodeIds;
     next.nextOrder = plan.nextOrder;
-    for (const s of plan.newSteps)
-      next.steps.push({
-        ...s,
-        id: -s.order,
-        rejected: false,
-        blockedBy: null,
-        errorMessage: null,
-        runs: 0,
-      });
+    for (const s of plan.newSteps) next.steps.push(plannedStep(s));
   }
   next.documentStatus = documentStatusOf(next.steps, nodes, next.queue.length);
   const creates = next.steps
@@ -218,17 +220,14 @@ export function applyChange(next: DocumentWorkflowState, change: TransitionChang
       const start = flow && startNodeOf(next, flow);
       const holds = start?.activityType === 'IPR' && !start.automatic;
       next.initialized = true;
-      next.steps.push({
-        id: -1,
-        nodeId: next.uploadNodeId,
-        status: holds ? 'WAITING' : 'ACCEPTED',
-        master: true,
-        rejected: false,
-        blockedBy: null,
-        order: 1,
-        errorMessage: null,
-        runs: 0,
-      });
+      next.steps.push(
+        plannedStep({
+          nodeId: next.uploadNodeId,
+          order: 1,
+          status: holds ? 'WAITING' : 'ACCEPTED',
+          master: true,
+        }),
+      );
       next.nextOrder = 2;
       return;
     }
