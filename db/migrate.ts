@@ -29,6 +29,7 @@ import * as m024 from './migrations/024_rag';
 import * as m025 from './migrations/025_statistics_days';
 import * as m026 from './migrations/026_deleted_tokens';
 import * as m027 from './migrations/027_statistics_quarters';
+import * as m028 from './migrations/028_graph_version';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -57,6 +58,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '025_statistics_days': m025,
   '026_deleted_tokens': m026,
   '027_statistics_quarters': m027,
+  '028_graph_version': m028,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,8 +1,11 @@
 import {
+  applyChange,
+  loadedFlowOf,
   planTransition,
   settleTransition,
   type DocumentWorkflowState,
   type EngineStep,
+  type HeldGraph,
   type LoadedFlow,
 } from './document-transition';
 import type { StepNode } from './steps';
@@ -181,5 +184,92 @@ describe('settleTransition', () => {
     const settled = settleTransition(plan, [{ order: 2, id: 20 }]);
     expect(settled.queue).toEqual([]);
     expect(settled.steps.map((s) => s.id)).toEqual([10, 20]);
+  });
+});
+
+describe('applyChange', () => {
+  const actor = { userId: 7, nodeMode: 'ADMIN' as const };
+
+  it('start: the upload step ACCEPTED, or WAITING at an inter-process receiver that is not automatic', () => {
+    const fresh = state({ initialized: false, steps: [], nextOrder: 1 });
+    const next = structuredClone(fresh);
+    applyChange(next, { kind: 'start' }, flow([HUP, CLF], [[1, 2]]));
+    expect(next).toMatchObject({ initialized: true, nextOrder: 2 });
+    expect(next.steps).toEqual([step({ id: -1, nodeId: 1, status: 'ACCEPTED', order: 1 })]);
+
+    const ipr = node(1, { activityType: 'IPR', automatic: false });
+    const held = structuredClone(fresh);
+    applyChange(held, { kind: 'start' }, flow([ipr, CLF], [[1, 2]]));
+    expect(held.steps[0].status).toBe('WAITING');
+  });
+
+  it('action: applies the step action, and a rerun queues the step', () => {
+    const s = state({ steps: [step({ id: 10, nodeId: 2, status: 'WAITING' })] });
+    const done = structuredClone(s);
+    applyChange(done, { kind: 'action', action: 'complete', stepId: 10, actor });
+    expect(done.steps[0].status).toBe('DONE');
+    expect(done.queue).toEqual([]);
+
+    const failed = state({
+      nodes: [HUP, PARSER],
+      steps: [step({ id: 11, nodeId: 3, status: 'ERROR', errorMessage: 'x' })],
+    });
+    applyChange(failed, { kind: 'action', action: 'rerun', stepId: 11, actor });
+    expect(failed.steps[0].status).toBe('PROCESSING');
+    expect(failed.queue).toEqual([11]);
+  });
+
+  it("ran: the run's outcome (post-execution status, or ERROR with the message), dequeued and counted", () => {
+    const running = state({
+      nodes: [HUP, PARSER],
+      steps: [step({ id: 12, nodeId: 3, status: 'PROCESSING' })],
+      queue: [12],
+    });
+    const ok = structuredClone(running);
+    applyChange(ok, { kind: 'ran', stepId: 12, attempt: 1, error: null });
+    expect(ok.queue).toEqual([]);
+    expect(ok.steps[0]).toMatchObject({ status: 'DONE', runs: 1, errorMessage: null });
+
+    const bad = structuredClone(running);
+    applyChange(bad, { kind: 'ran', stepId: 12, attempt: 2, error: 'boom' });
+    expect(bad.queue).toEqual([]);
+    expect(bad.steps[0]).toMatchObject({ status: 'ERROR', runs: 2, errorMessage: 'boom' });
+
+    // A step no longer PROCESSING (rerun meanwhile, or its node deleted) is only dequeued.
+    const gone = state({
+      nodes: [HUP],
+      steps: [step({ id: 12, nodeId: 3, status: 'PROCESSING' })],
+      queue: [12],
+    });
+    applyChange(gone, { kind: 'ran', stepId: 12, attempt: 1, error: null });
+    expect(gone.queue).toEqual([]);
+    expect(gone.steps[0]).toMatchObject({ status: 'PROCESSING', runs: 0 });
+  });
+});
+
+describe('loadedFlowOf', () => {
+  const held: HeldGraph = { version: 3, graph: flow([HUP, CLF], [[1, 2]]).graph, trainingNodeIds: [2] };
+  const tags = { classifier: [{ nodeId: 2, classifierTypeId: 4 }], ner: [] };
+
+  it('plans on the held graph when the read graph is unchanged, and on the fresh one when it moved', () => {
+    expect(loadedFlowOf({ documentExists: true, filename: 'a.txt', tags }, held)).toEqual({
+      graph: held.graph,
+      tags,
+      documentExists: true,
+      trainingNodeIds: [2],
+      filename: 'a.txt',
+    });
+    const fresh: HeldGraph = { version: 4, graph: flow([HUP], []).graph, trainingNodeIds: [] };
+    expect(loadedFlowOf({ documentExists: true, tags, graph: fresh }, held)).toMatchObject({
+      graph: fresh.graph,
+      trainingNodeIds: [],
+    });
+  });
+
+  it('a gone document is a flow without a graph', () => {
+    expect(loadedFlowOf({ documentExists: false, tags: { classifier: [], ner: [] } }, null)).toMatchObject({
+      documentExists: false,
+      graph: { nodes: [], edges: [], predicates: [] },
+    });
   });
 });

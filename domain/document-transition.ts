@@ -17,12 +17,16 @@
  */
 import type { DocumentTags } from './predicate-eval';
 import {
+  applyStepAction,
   documentStatusOf,
   planAdvance,
+  postExecutionStatus,
   stillLeft,
   type DocumentStatus,
   type FlowGraph,
   type NewStep,
+  type StepAction,
+  type StepActor,
   type StepNode,
   type StepState,
   type StepStatus,
@@ -59,7 +63,22 @@ export interface LoadedFlow {
   documentExists: boolean;
   /** The document's filename (for its search attributes); absent in loads recorded before it was added. */
   filename?: string;
+  /**
+   * Nodes of the graph whose automatic training is on (trainable_config.automaticTraining): the only ones a
+   * finished step makes the workflow ask `maybeTrainNode` about. Absent in loads made before it was added.
+   */
+  trainingNodeIds?: number[];
 }
+
+/**
+ * What a transition does to the state, as data (so the one-activity transition of activities/projection can
+ * plan it as the workflow does): the document's first step, a human step action, or the outcome of an
+ * automatic step's run.
+ */
+export type TransitionChange =
+  | { kind: 'start' }
+  | { kind: 'action'; action: StepAction; stepId: number; actor: StepActor }
+  | { kind: 'ran'; stepId: number; attempt: number; error: string | null };
 
 /** The projected fields of a step that changed. */
 export interface StepPatch {
@@ -85,7 +104,38 @@ export interface TransitionPlan {
   projection: TransitionProjection;
 }
 
+/** The state of a document's first run before its first transition. */
+export function initialDocumentState(input: {
+  documentId: number;
+  processId: number;
+  uploadNodeId: number;
+}): DocumentWorkflowState {
+  return {
+    documentId: input.documentId,
+    processId: input.processId,
+    uploadNodeId: input.uploadNodeId,
+    initialized: false,
+    ended: false,
+    documentStatus: 'WAITING',
+    steps: [],
+    nodes: [],
+    leftNodeIds: [],
+    queue: [],
+    nextOrder: 1,
+  };
+}
+
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** A step planned but not yet written: its id is provisional (-order) until the projection creates it. */
+const plannedStep = (s: NewStep): EngineStep => ({
+  ...s,
+  id: -s.order,
+  rejected: false,
+  blockedBy: null,
+  errorMessage: null,
+  runs: 0,
+});
 
 export const nodeMapOf = (s: Pick<DocumentWorkflowState, 'nodes'>): Map<number, StepNode> =>
   new Map(s.nodes.map((n) => [n.id, n]));
@@ -114,15 +164,7 @@ export function planTransition(
     const plan = planAdvance(next, flow.graph, flow.tags, next.documentId);
     next.leftNodeIds = plan.leftNodeIds;
     next.nextOrder = plan.nextOrder;
-    for (const s of plan.newSteps)
-      next.steps.push({
-        ...s,
-        id: -s.order,
-        rejected: false,
-        blockedBy: null,
-        errorMessage: null,
-        runs: 0,
-      });
+    for (const s of plan.newSteps) next.steps.push(plannedStep(s));
   }
   next.documentStatus = documentStatusOf(next.steps, nodes, next.queue.length);
   const creates = next.steps
@@ -164,4 +206,82 @@ export function settleTransition(
     if (id !== undefined && c.status === 'PROCESSING') next.queue.push(id);
   }
   return next;
+}
+
+/** The upload node a document starts at, in the loaded graph (undefined: not in its process). */
+export const startNodeOf = (state: Pick<DocumentWorkflowState, 'uploadNodeId'>, flow: LoadedFlow) =>
+  flow.graph.nodes.find((n) => n.id === state.uploadNodeId);
+
+/** Applies a change to the copy of the state a transition plans on (the `mutate` of planTransition). */
+export function applyChange(next: DocumentWorkflowState, change: TransitionChange, flow?: LoadedFlow): void {
+  switch (change.kind) {
+    case 'start': {
+      // An inter-process receiver that is not automatic holds the document until someone completes it.
+      const start = flow && startNodeOf(next, flow);
+      const holds = start?.activityType === 'IPR' && !start.automatic;
+      next.initialized = true;
+      next.steps.push(
+        plannedStep({
+          nodeId: next.uploadNodeId,
+          order: 1,
+          status: holds ? 'WAITING' : 'ACCEPTED',
+          master: true,
+        }),
+      );
+      next.nextOrder = 2;
+      return;
+    }
+    case 'action':
+      next.steps = applyStepAction(next.steps, change.stepId, change.action, change.actor);
+      if (change.action === 'rerun') next.queue.push(change.stepId);
+      return;
+    case 'ran': {
+      next.queue = next.queue.filter((id) => id !== change.stepId);
+      const s = next.steps.find((x) => x.id === change.stepId);
+      const n = s && nodeMapOf(next).get(s.nodeId);
+      if (!s || !n || s.status !== 'PROCESSING') return;
+      s.runs = change.attempt;
+      if (change.error !== null) {
+        s.status = 'ERROR';
+        s.errorMessage = change.error;
+      } else {
+        s.status = postExecutionStatus(n).status;
+        s.errorMessage = null;
+      }
+      return;
+    }
+  }
+}
+
+/** A process graph as the document workflow holds it between moves of the flow. */
+export interface HeldGraph {
+  /** processes.graph_version when it was read (db migration 028). */
+  version: number;
+  graph: FlowGraph;
+  /** Nodes whose automatic training is on. */
+  trainingNodeIds: number[];
+}
+
+/** What `transit` read when it moved the flow on. */
+export interface TransitFlow {
+  documentExists: boolean;
+  filename?: string;
+  /** The document's tags, or none when the graph has no predicates (nothing reads them then). */
+  tags: DocumentTags;
+  /** The graph when it is not the held one (its version moved, or none was held). */
+  graph?: HeldGraph;
+}
+
+/** The LoadedFlow a transition plans on, from what `transit` read and the graph held (the workflow and the activity alike). */
+export function loadedFlowOf(flow: TransitFlow, held: HeldGraph | null): LoadedFlow {
+  const graph = flow.graph ?? held;
+  if (!flow.documentExists || !graph)
+    return { graph: { nodes: [], edges: [], predicates: [] }, tags: flow.tags, documentExists: false };
+  return {
+    graph: graph.graph,
+    tags: flow.tags,
+    documentExists: true,
+    trainingNodeIds: graph.trainingNodeIds,
+    ...(flow.filename ? { filename: flow.filename } : {}),
+  };
 }

@@ -5,9 +5,9 @@
  * workflow bundle made once) and a Temporal client for the bare baselines (workflows/bench.ts).
  *
  * 1. Human step round trip: on a document at a manual CLF step (started by the admin), `PUT
- *    /api/steps/{id}/complete` until the client sees the step DONE (the update loads the graph and writes the
- *    projection: two local activities), and `PUT .../activate` until it sees WAITING again (one local
- *    projection activity); against a bare update round trip (`executeUpdate` on a workflow whose one handler
+ *    /api/steps/{id}/complete` until the client sees the step DONE (the update reads the graph's version and
+ *    writes the projection: one local activity since the patch 'transit'), and `PUT .../activate` until it
+ *    sees WAITING again (one local projection activity); against a bare update round trip (`executeUpdate` on a workflow whose one handler
  *    stores a number). Interleaved, so drift of the machine hits both alike. The action's answer carries the
  *    document's state (as `GET /api/v2/document/{id}/state` answers it), so the round trip is the PUT alone
  *    when that state shows the new status; were it not to, the trip would go on reading the state until it

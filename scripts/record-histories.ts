@@ -219,6 +219,44 @@ const scenarios: Record<string, Scenario> = {
     return [documentWorkflowId(doc)];
   },
 
+  /**
+   * HUP -> CLF (automatic training on, its threshold far off) -> SPAN (training off): completing the CLF step
+   * asks maybeTrainNode, completing the SPAN step does not (patch 'transit'); the graph is edited while the
+   * document waits at the SPAN step (a node after it), so that move re-reads the graph of the new version.
+   */
+  async training(r) {
+    const { g, hup } = await graph(r.knex);
+    const clf = await g.node('CLF');
+    const span = await g.node('SPAN');
+    await g.edge(hup, clf);
+    await g.edge(clf, span);
+    const config = (automaticTraining: boolean) => ({
+      model: 'm',
+      requestPath: `${r.sinkUrl}/train`,
+      automaticTraining,
+      threshold: 1000,
+    });
+    await r
+      .knex('nodes')
+      .where('id', clf)
+      .update({ trainable_config: config(true) });
+    await r
+      .knex('nodes')
+      .where('id', span)
+      .update({ trainable_config: config(false) });
+    const doc = await r.upload(hup, 'training.txt', 'Training is asked about once.');
+    const clfStep = await stepReaching(r.knex, doc, clf, ['WAITING'], 60000);
+    await r.assign(doc, clf);
+    await r.step(clfStep.id, 'complete');
+    const spanStep = await stepReaching(r.knex, doc, span, ['WAITING'], 60000);
+    const after = await g.node('CLF');
+    await g.edge(span, after);
+    await r.assign(doc, span);
+    await r.step(spanStep.id, 'complete');
+    await stepReaching(r.knex, doc, after, ['WAITING'], 60000);
+    return [documentWorkflowId(doc)];
+  },
+
   /** HUP -> FILE_PARSER with the stored file gone: the parser step ends in ERROR and stays there. */
   async 'step-error'(r) {
     const { g, hup } = await graph(r.knex);

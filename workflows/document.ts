@@ -4,11 +4,16 @@
  * Update returns. The rules are domain/steps.ts and domain/predicate-eval.ts; this file only sequences them.
  *
  * - The graph (and the document's tags) is loaded again at each move of the flow (start, complete, accept, end
- *   of an automatic step), so a document follows the graph as it is when the transition is made.
+ *   of an automatic step), so a document follows the graph as it is when the transition is made; since the
+ *   patch 'transit' the graph is re-read only when its version (processes.graph_version) moved.
  * - One change at a time: handlers and the automatic runner take a workflow-local lock; the state changes only
  *   after the projection activity has written it.
  * - The graph load and the projection run as local activities (since the patch 'local-projection'; runs begun
- *   before it keep remote ones), so a step action is one workflow task round trip plus two queries.
+ *   before it keep remote ones); since the patch 'transit' a transition is ONE local activity that reads,
+ *   plans the change (as data, domain/document-transition.ts applyChange) and writes it, so a step action is
+ *   one workflow task round trip plus one local activity of two queries (the version, then the write).
+ * - Completing or accepting a step of a trainable node type asks `maybeTrainNode` (not awaited); since
+ *   'transit' only when the node's automatic training is on, so other actions add no workflow task.
  * - The Updates, the Query and the failure types are the contract's (workflows/document-contract.ts); what a
  *   transition decides is domain/document-transition.ts.
  * - When the document becomes DONE (since the patch 'rag-index') its RAG indexing starts (activities/rag/), not
@@ -32,20 +37,19 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { StepActions, actionRefusal, type StepAction, type StepRefusal } from '../domain/steps';
 import {
-  StepActions,
-  actionRefusal,
-  applyStepAction,
-  postExecutionStatus,
-  type StepAction,
-  type StepRefusal,
-} from '../domain/steps';
-import {
+  applyChange,
+  initialDocumentState,
+  loadedFlowOf,
   nodeMapOf,
   planTransition,
   settleTransition,
+  startNodeOf,
   type DocumentWorkflowState,
+  type HeldGraph,
   type LoadedFlow,
+  type TransitionChange,
 } from '../domain/document-transition';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
 import { RAG_INDEX_ACTIVITY_OPTIONS } from './rag-contract';
@@ -108,22 +112,6 @@ function failureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function initialState(input: DocumentWorkflowInput): DocumentWorkflowState {
-  return {
-    documentId: input.documentId,
-    processId: input.processId,
-    uploadNodeId: input.uploadNodeId,
-    initialized: false,
-    ended: false,
-    documentStatus: 'WAITING',
-    steps: [],
-    nodes: [],
-    leftNodeIds: [],
-    queue: [],
-    nextOrder: 1,
-  };
-}
-
 /**
  * The state carried by the previous run, upgraded to the current shape; null on a first run. Version 1 is the
  * current shape (and that of runs continued before `stateVersion` existed).
@@ -138,10 +126,14 @@ function carriedState(input: DocumentWorkflowInput): DocumentWorkflowState | nul
 }
 
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
-  let state: DocumentWorkflowState = carriedState(input) ?? initialState(input);
+  let state: DocumentWorkflowState = carriedState(input) ?? initialDocumentState(input);
   let busy = false;
-  // Decided once per run: a run recorded with remote activities replays (and goes on) with them.
+  // Decided once per run: a run recorded with remote activities replays (and goes on) with them, and one
+  // recorded with a graph load and a projection per transition goes on so.
   const db = patched('local-projection') ? localDb : remoteDb;
+  const transit = db === localDb && patched('transit');
+  /** The graph as last read by `transit` (not carried: a new run reads it at its first move). */
+  let held: HeldGraph | null = null;
   // Runs begun before the search attributes existed replay (and go on) without upserting them.
   const searchable = patched('search-attributes');
   let filename: string | undefined = input.filename;
@@ -195,30 +187,49 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const loadFlow = () => db.loadFlow({ processId: state.processId, documentId: state.documentId });
 
   /**
-   * Plans the transition (domain/document-transition.ts), writes its projection in one activity, and only
-   * then becomes the new state: a refused or failed write leaves the state as it was.
+   * One transition: moves the flow on when `load` (the graph and tags as they are now), applies the change,
+   * writes its projection, and only then becomes the new state: a refused or failed write leaves the state
+   * as it was. Since the patch 'transit' this is one local activity (`transit`, which plans the same change
+   * and writes it; the workflow then plans it from what the activity read), before it a graph load and a
+   * projection. Returns the flow it moved on with (undefined when it did not load).
    */
   async function transition(
-    opts: { flow?: LoadedFlow; addAssignee?: number | null },
-    mutate: (next: DocumentWorkflowState) => void,
-  ): Promise<void> {
-    const { flow } = opts;
+    change: TransitionChange,
+    opts: { load: boolean; addAssignee?: number | null },
+  ): Promise<LoadedFlow | undefined> {
+    const addAssignee = opts.addAssignee ?? null;
+    let flow: LoadedFlow | undefined;
+    let result: { documentExists: boolean; created: { order: number; id: number }[] } | undefined;
+    if (transit) {
+      const r = await localDb.transit({ state, change, load: opts.load, held, addAssignee });
+      if (r.flow) {
+        flow = loadedFlowOf(r.flow, held);
+        if (r.flow.graph) held = r.flow.graph;
+      }
+      result = r;
+    } else if (opts.load) flow = await loadFlow();
     if (flow && !flow.documentExists) {
       state.ended = true;
-      return;
+      return flow;
     }
+    if (change.kind === 'start' && flow && !startNodeOf(state, flow))
+      throw ApplicationFailure.nonRetryable(
+        `Upload node ${state.uploadNodeId} is not in process ${state.processId}`,
+        BAD_INPUT,
+      );
     if (flow?.filename) filename = flow.filename;
-    const plan = planTransition(state, flow, mutate);
-    const result = await db.project({ ...plan.projection, addAssignee: opts.addAssignee ?? null });
+    const plan = planTransition(state, flow, (next) => applyChange(next, change, flow));
+    result ??= await db.project({ ...plan.projection, addAssignee });
     if (!result.documentExists) {
       state.ended = true;
-      return;
+      return flow;
     }
     const wasDone = state.documentStatus === 'DONE';
     state = settleTransition(plan, result.created);
     publish();
     if (!wasDone && state.documentStatus === 'DONE' && patched('rag-index'))
       background.push(rag.indexForRag({ documentId: state.documentId }).catch(() => undefined));
+    return flow;
   }
 
   function refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
@@ -235,20 +246,22 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       const r = refusal(action, input);
       if (r) throw refused(r);
       const moves = action === 'complete' || action === 'accept';
-      await transition(
-        {
-          flow: moves ? await loadFlow() : undefined,
-          addAssignee: action === 'startWorking' ? input.actor.userId : null,
-        },
-        (next) => {
-          next.steps = applyStepAction(next.steps, input.stepId, action, input.actor);
-          if (action === 'rerun') next.queue.push(input.stepId);
-        },
+      const flow = await transition(
+        { kind: 'action', action, stepId: input.stepId, actor: input.actor },
+        { load: moves, addAssignee: action === 'startWorking' ? input.actor.userId : null },
       );
       const step = state.steps.find((s) => s.id === input.stepId);
       if (!step) throw refused({ code: 'unknownStep', message: 'The step no longer exists' });
       const node = nodeMap().get(step.nodeId);
-      if (moves && node && TRAINABLE_WHITELIST.includes(node.activityType) && patched('automatic-training')) {
+      // Since 'transit' only a node whose automatic training is on (as the graph was read) is asked about.
+      const trains = !transit || !!flow?.trainingNodeIds?.includes(step.nodeId);
+      if (
+        moves &&
+        node &&
+        trains &&
+        TRAINABLE_WHITELIST.includes(node.activityType) &&
+        patched('automatic-training')
+      ) {
         // A finished annotation may complete the batch a trainable node waits for; the activity decides.
         // Not awaited: the step action does not wait for a model server (failures are recorded there).
         void training.maybeTrainNode({ nodeId: node.id }).catch(() => undefined);
@@ -287,55 +300,14 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
         error = failureMessage(err);
       }
     }
-    await exclusive(async () => {
-      const flow = error === null ? await loadFlow() : undefined;
-      await transition({ flow }, (next) => {
-        next.queue = next.queue.filter((id) => id !== stepId);
-        const s = next.steps.find((x) => x.id === stepId);
-        const n = s && nodeMap(next).get(s.nodeId);
-        if (!s || !n || s.status !== 'PROCESSING') return;
-        s.runs = attempt;
-        if (error !== null) {
-          s.status = 'ERROR';
-          s.errorMessage = error;
-        } else {
-          s.status = postExecutionStatus(n).status;
-          s.errorMessage = null;
-        }
-      });
-    });
+    await exclusive(() => transition({ kind: 'ran', stepId, attempt, error }, { load: error === null }));
   }
 
   // A run continued as new publishes what the previous one knew at once.
   if (state.initialized) publish();
 
   if (!state.initialized) {
-    await exclusive(async () => {
-      const flow = await loadFlow();
-      const start = flow.graph.nodes.find((n) => n.id === state.uploadNodeId);
-      if (flow.documentExists && !start)
-        throw ApplicationFailure.nonRetryable(
-          `Upload node ${state.uploadNodeId} is not in process ${state.processId}`,
-          BAD_INPUT,
-        );
-      // An inter-process receiver that is not automatic holds the document until someone completes it.
-      const holds = start?.activityType === 'IPR' && !start.automatic;
-      await transition({ flow }, (next) => {
-        next.initialized = true;
-        next.steps.push({
-          id: -1,
-          nodeId: next.uploadNodeId,
-          status: holds ? 'WAITING' : 'ACCEPTED',
-          master: true,
-          rejected: false,
-          blockedBy: null,
-          order: 1,
-          errorMessage: null,
-          runs: 0,
-        });
-        next.nextOrder = 2;
-      });
-    });
+    await exclusive(() => transition({ kind: 'start' }, { load: true }));
   }
 
   for (;;) {

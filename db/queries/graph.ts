@@ -23,3 +23,19 @@ export async function flowGraph(knex: Knex, processId: number): Promise<FlowGrap
   ]);
   return { nodes, edges, predicates };
 }
+
+/**
+ * What the document engine reads before each move of the flow when it holds a graph: the version of the
+ * process's graph (migration 028, bumped by every node, edge and predicate write) and the document's filename;
+ * undefined when the document is gone.
+ */
+export async function flowHead(
+  knex: Knex,
+  documentId: number,
+): Promise<{ filename: string; graphVersion: number } | undefined> {
+  const row: { filename: string; graphVersion: string } | undefined = await knex('documents as d')
+    .join('processes as p', 'p.id', 'd.process_id')
+    .where('d.id', documentId)
+    .first('d.filename', 'p.graph_version as graphVersion');
+  return row && { filename: row.filename, graphVersion: Number(row.graphVersion) };
+}

@@ -98,6 +98,16 @@ export async function processStepNodes(knex: Knex, processId: number): Promise<S
   return rows.map(toStepNode);
 }
 
+/** The nodes of a process whose automatic training is on (the engine asks `maybeTrainNode` about them only). */
+export async function automaticTrainingNodeIds(knex: Knex, processId: number): Promise<number[]> {
+  const ids: (string | number)[] = await knex('nodes')
+    .where('process_id', processId)
+    .whereRaw(`(trainable_config ->> 'automaticTraining')::boolean`)
+    .orderBy('id')
+    .pluck('id');
+  return ids.map(Number);
+}
+
 export async function settingsNode(knex: Knex, id: number): Promise<SettingsNode | undefined> {
   const row: SettingsNode | undefined = await knex('nodes').where('id', id).first(SETTINGS_NODE_COLUMNS);
   return row && { ...toRef(row), cron: row.cron ?? null, settings: (row.settings ?? {}) as NodeSettings };

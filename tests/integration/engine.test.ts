@@ -523,4 +523,44 @@ describe('document engine', () => {
       return st.queue.length === 0;
     });
   });
+
+  it('asks about training only when a finished step is of a node whose automatic training is on', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const trained = await g.node('CLF');
+    const untrained = await g.node('CLF');
+    await g.edge(hup, trained);
+    await g.edge(trained, untrained);
+    const config = (automaticTraining: boolean) => ({
+      model: 'm',
+      requestPath: 'http://127.0.0.1:9/train',
+      automaticTraining,
+      // Never reached: maybeTrainNode only counts, it does not call the model server.
+      threshold: 1000,
+    });
+    await s
+      .knex('nodes')
+      .where('id', trained)
+      .update({ trainable_config: config(true) });
+    await s
+      .knex('nodes')
+      .where('id', untrained)
+      .update({ trainable_config: config(false) });
+    const doc = await startDocument(s, g, hup, { content: 'training' });
+    for (const node of [trained, untrained]) {
+      const step = await stepReaching(s.knex, doc.id, node, ['WAITING']);
+      await assign(doc.id, node, s.admin);
+      expect((await put(`/api/steps/${step.id}/complete`, s.admin)).status).toBe(200);
+    }
+    expect(await documentStatus(s.knex, doc.id)).toBe('DONE');
+    const asked = async () => {
+      const history = await s.client.workflow.getHandle(documentWorkflowId(doc.id)).fetchHistory();
+      return (history.events ?? [])
+        .map((e) => e.activityTaskScheduledEventAttributes)
+        .filter((a) => a?.activityType?.name === 'maybeTrainNode')
+        .map((a) => JSON.parse(Buffer.from(a!.input!.payloads![0].data!).toString('utf8')).nodeId);
+    };
+    await eventually('the training question to be asked', async () => (await asked()).length > 0);
+    expect(await asked()).toEqual([trained]);
+  });
 });
