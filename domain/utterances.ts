@@ -56,6 +56,7 @@ export const UTTERANCE_MESSAGES = {
   'error.token.order': 'The tokens of an utterance must be in time order.',
   'error.token.value': 'Invalid input',
   'error.token.cannotDelete': 'The word cannot be deleted',
+  'error.token.tagSplit': 'The words of a tag must stay in one utterance.',
 } as const;
 export type UtteranceMessageKey = keyof typeof UTTERANCE_MESSAGES;
 

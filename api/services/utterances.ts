@@ -441,6 +441,7 @@ export async function writeTranscript(
       scope,
     );
     if ('problem' in result) throw transcriptRefused(result.problem);
+    await refuseSplitTags(trx, result.plan, write.deletedTokens ?? []);
     await persist(
       trx,
       documentId,
@@ -451,6 +452,43 @@ export async function writeTranscript(
     );
     return { plan: result.plan, utteranceIds, tokenIds };
   });
+}
+
+/**
+ * A token tag labels words of one utterance (the tag API's rule, `speechTokens` in tags.ts): a write that would
+ * leave the words of a tag in two utterances (an extraction or a move through a tagged phrase) is refused.
+ * Only tags of the tokens the write changes can be affected; their other tokens keep the utterance they have.
+ */
+async function refuseSplitTags(
+  trx: Knex.Transaction,
+  plan: TranscriptPlan,
+  deletedTokens: readonly number[],
+) {
+  const changed = [...plan.changedTokens];
+  if (!changed.length) return;
+  const rows: { tagId: string; tokenId: string; utteranceId: string }[] = await trx('ner_tag_tokens as k')
+    .join('utterance_tokens as t', 't.id', 'k.utterance_token_id')
+    .whereIn(
+      'k.ner_tag_id',
+      trx('ner_tag_tokens').whereIn('utterance_token_id', changed).select('ner_tag_id'),
+    )
+    .select('k.ner_tag_id as tagId', 'k.utterance_token_id as tokenId', 't.utterance_id as utteranceId');
+  const deleted = new Set(deletedTokens);
+  const utterancesOf = new Map<string, Set<number>>();
+  for (const r of rows) {
+    const token = Number(r.tokenId);
+    if (deleted.has(token)) continue;
+    const utterance = plan.tokens.get(token)?.utteranceId ?? Number(r.utteranceId);
+    const set = utterancesOf.get(r.tagId) ?? new Set<number>();
+    set.add(utterance);
+    utterancesOf.set(r.tagId, set);
+  }
+  const split = [...utterancesOf].filter(([, us]) => us.size > 1).map(([tag]) => tag);
+  if (split.length)
+    throw transcriptRefused({
+      key: 'error.token.tagSplit',
+      detail: `${UTTERANCE_MESSAGES['error.token.tagSplit']} (tags ${split.join(', ')})`,
+    });
 }
 
 /** True when the document has a relation graph (then no token may be deleted: spec 2 section 5). */

@@ -430,6 +430,51 @@ describe('speech workspace API', () => {
     await s.knex('ner_tag_relation_graphs').where('id', graph.id).delete();
   });
 
+  it('refuses a write that would leave the words of a token tag in two utterances, and writes nothing of it', async () => {
+    // an utterance of three words or more (two merged when there is none), a tag on its second and third word
+    let before = await utterances();
+    if (!before.some((x) => x.tokens.length >= 3)) {
+      expect(before.length).toBeGreaterThanOrEqual(2);
+      const i = 0;
+      const merged = await send('PUT', '/api/utterances', {
+        id: before[i].id,
+        tokens: [...before[i].tokens, ...before[i + 1].tokens].map((t) => ({ id: t.id })),
+      });
+      expect(merged.status).toBe(200);
+      before = await utterances();
+    }
+    const at = before.findIndex((x) => x.tokens.length >= 3);
+    const u = before[at];
+    const cut = 2;
+    const tag = await s.send('POST', '/api/ner-tags', writer.token, {
+      documentId: docId,
+      nerTagTypeId: label,
+      type: 'ASR_NER_TAG',
+      utteranceTokenIds: [u.tokens[cut - 1].id, u.tokens[cut].id],
+    });
+    expect([200, 201]).toContain(tag.status);
+    const ids = u.tokens.map((t) => ({ id: t.id }));
+    const next = before[at + 1];
+    // extracting the tag's second word (and what follows) into a new utterance
+    const res = await send('POST', '/api/utterances/batch', [
+      { id: u.id, nextId: -1, tokens: ids.slice(0, cut) },
+      { id: -1, actor: u.actor, prevId: u.id, nextId: next?.id ?? null, tokens: ids.slice(cut) },
+      ...(next ? [{ id: next.id, prevId: -1 }] : []),
+    ]);
+    expect([res.status, res.body.message]).toEqual([400, 'error.token.tagSplit']);
+    expect(await utterances()).toEqual(before);
+    // the same extraction before the tag's first word keeps the tag whole
+    const whole = await send('POST', '/api/utterances/batch', [
+      { id: u.id, nextId: -1, tokens: ids.slice(0, cut - 1) },
+      { id: -1, actor: u.actor, prevId: u.id, nextId: next?.id ?? null, tokens: ids.slice(cut - 1) },
+      ...(next ? [{ id: next.id, prevId: -1 }] : []),
+    ]);
+    expect(whole.status).toBe(201);
+    const after = await utterances();
+    expect(after[at].tokens.map((t) => t.id)).toEqual([u.tokens[0].id]);
+    expect(after[at + 1].tokens.map((t) => t.id)).toEqual(u.tokens.slice(1).map((t) => t.id));
+  });
+
   it('links token tags by relations with the rules of text tags: candidates, graph, refusals, issue', async () => {
     const us = await utterances();
     const tokenAt = (u: number, i: number) => us[u].tokens[i];
