@@ -314,6 +314,8 @@ export class PlayerEngine {
     if (!el) return;
     const isSelected = this.selected !== null && String(this.selected) === String(r.id);
     el.style.outline = isSelected ? '2px solid #212529' : r.outlined ? '2px dashed #dc3545' : '';
+    // inside the region: the waveform's box clips what is drawn above and below it
+    el.style.outlineOffset = isSelected || r.outlined ? '-2px' : '';
     el.style.zIndex = isSelected ? '3' : '';
     el.setAttribute('data-region-id', String(r.id));
     el.setAttribute('data-outlined', String(!!r.outlined));

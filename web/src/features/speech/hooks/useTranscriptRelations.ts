@@ -67,7 +67,7 @@ export function useTranscriptRelations({
   /** shows a time-span tag chosen in the relation views (its region on the waveform) */
   showTimespan: (tag: NerTagDTO) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const rel = useRelations({ documentId, nodeId: nodeId ?? 0, editable });
   const [issueDraft, setIssueDraft] = useState<IssueDraft | null>(null);
   const tagsById = useMemo(
@@ -97,7 +97,9 @@ export function useTranscriptRelations({
       unrelated: highlightUnrelated ? unrelatedTagIds(tagsById.keys(), rel.graphs) : null,
       title: (count) => t('speech.relations.regionBadge', { count }),
     }),
-    [rel.arcs, rel.graphs, highlightUnrelated, tagsById, t],
+    // the language too: the tooltip follows it
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rel.arcs, rel.graphs, highlightUnrelated, tagsById, t, i18n.language],
   );
 
   // Read through refs so that the memoised relations panel gets a stable callback.
