@@ -46,6 +46,25 @@ interface GraphView {
   relations: { id: number; fromId: number; toId: number; relationTypeId: number }[];
 }
 
+/**
+ * Saves the relation draft once the API finds it valid (Create for a new graph, Edit for the graph it edits;
+ * a screenshot first when named): the saved graphs once `done` holds of them, the draft gone.
+ */
+async function saveDraft(
+  page: Page,
+  button: 'relation-create' | 'relation-edit',
+  graphs: () => Promise<GraphView[]>,
+  done: (g: GraphView[]) => boolean,
+  screenshot?: string,
+): Promise<GraphView[]> {
+  await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
+  if (screenshot) await shot(page, screenshot);
+  await page.getByTestId(button).click();
+  const saved = await eventuallyMatches(graphs, done, 'the draft is saved');
+  await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
+  return saved;
+}
+
 const TRANSCRIPT = {
   utterances: [
     {
@@ -195,14 +214,16 @@ describe('relations between token tags in the speech workspace', () => {
       .waitFor();
     // the row names the tags by their words (then its remove button)
     expect(await page.getByTestId('draft-relation').textContent()).toBe('“Anna Kowalska”lives in“Warsaw”×');
-    await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
-    await shot(page, '68-speech-relation-draft');
-    await page.getByTestId('relation-create').click();
-    const saved = await eventually(graphs, (g) => g.length === 1, 'the graph is saved');
+    const saved = await saveDraft(
+      page,
+      'relation-create',
+      graphs,
+      (g) => g.length === 1,
+      '68-speech-relation-draft',
+    );
     expect(saved[0].relations).toMatchObject([
       { fromId: tag.anna, toId: tag.warsaw, relationTypeId: ids.livesIn },
     ]);
-    await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
   });
 
   it('shows the saved relation after a reload: the arc, the panel row and the graph view', async () => {
@@ -482,14 +503,16 @@ describe('relations of time-span tags in the speech workspace', () => {
     );
     // the region counts the relation held in the draft
     expect(await badge(tag.a).textContent()).toBe('↔ 1');
-    await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
-    await shot(page, '73-speech-timespan-relation-draft');
-    await page.getByTestId('relation-create').click();
-    const saved = await eventuallyMatches(graphs, (g) => g.length === 1, 'the graph is saved');
+    const saved = await saveDraft(
+      page,
+      'relation-create',
+      graphs,
+      (g) => g.length === 1,
+      '73-speech-timespan-relation-draft',
+    );
     expect(saved[0].relations).toMatchObject([
       { fromId: tag.a, toId: tag.weather, relationTypeId: ids.laughsAt },
     ]);
-    await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
   });
 
   it('relates a token tag to a time span: word selected, Ctrl+click on the region, Edit', async () => {
@@ -500,14 +523,7 @@ describe('relations of time-span tags in the speech workspace', () => {
     expect(await page.getByTestId('draft-relation').allTextContents()).toContain(
       '“weather”hears“0.80 s – 1.20 s”×',
     );
-    await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
-    await page.getByTestId('relation-edit').click();
-    await eventuallyMatches(
-      graphs,
-      (g) => g.length === 1 && g[0].relations.length === 2,
-      'the graph is edited',
-    );
-    await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
+    await saveDraft(page, 'relation-edit', graphs, (g) => g.length === 1 && g[0].relations.length === 2);
   });
 
   it('relates two time spans: region selected, Alt+click on another, two candidates in the menu', async () => {
@@ -531,12 +547,11 @@ describe('relations of time-span tags in the speech workspace', () => {
     await shot(page, '74-speech-timespan-relation-menu');
     await menu.locator(`[data-testid="relation-option"][data-type-id="${ids.answers}"]`).click();
     await page.getByTestId('relation-draft').waitFor();
-    await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
-    await page.getByTestId('relation-edit').click();
-    const saved = await eventuallyMatches(
+    const saved = await saveDraft(
+      page,
+      'relation-edit',
       graphs,
       (g) => g.length === 1 && g[0].relations.length === 3,
-      'the graph is edited',
     );
     expect(
       saved[0].relations
