@@ -19,6 +19,7 @@ import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { eventuallyMatches } from '../support/eventually';
 import { buildUser, type BuiltUser } from '../support/harness';
+import { speech } from '../support/media';
 import {
   addEdges,
   addNerTagType,
@@ -43,6 +44,25 @@ interface UtteranceView {
 interface GraphView {
   id: number;
   relations: { id: number; fromId: number; toId: number; relationTypeId: number }[];
+}
+
+/**
+ * Saves the relation draft once the API finds it valid (Create for a new graph, Edit for the graph it edits;
+ * a screenshot first when named): the saved graphs once `done` holds of them, the draft gone.
+ */
+async function saveDraft(
+  page: Page,
+  button: 'relation-create' | 'relation-edit',
+  graphs: () => Promise<GraphView[]>,
+  done: (g: GraphView[]) => boolean,
+  screenshot?: string,
+): Promise<GraphView[]> {
+  await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
+  if (screenshot) await shot(page, screenshot);
+  await page.getByTestId(button).click();
+  const saved = await eventuallyMatches(graphs, done, 'the draft is saved');
+  await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
+  return saved;
 }
 
 const TRANSCRIPT = {
@@ -194,14 +214,16 @@ describe('relations between token tags in the speech workspace', () => {
       .waitFor();
     // the row names the tags by their words (then its remove button)
     expect(await page.getByTestId('draft-relation').textContent()).toBe('“Anna Kowalska”lives in“Warsaw”×');
-    await page.locator('[data-testid="relation-validation"][data-valid="true"]').waitFor();
-    await shot(page, '68-speech-relation-draft');
-    await page.getByTestId('relation-create').click();
-    const saved = await eventually(graphs, (g) => g.length === 1, 'the graph is saved');
+    const saved = await saveDraft(
+      page,
+      'relation-create',
+      graphs,
+      (g) => g.length === 1,
+      '68-speech-relation-draft',
+    );
     expect(saved[0].relations).toMatchObject([
       { fromId: tag.anna, toId: tag.warsaw, relationTypeId: ids.livesIn },
     ]);
-    await page.getByTestId('relation-draft').waitFor({ state: 'detached' });
   });
 
   it('shows the saved relation after a reload: the arc, the panel row and the graph view', async () => {
@@ -329,6 +351,274 @@ describe('relations between token tags in the speech workspace', () => {
       () => api<{ id: number }[]>(token, `/api/ner-tags?documentId=${documentId}`),
       (tags) => !tags.some((t) => t.id === tag.warsaw),
       'the tag is deleted',
+    );
+  });
+});
+
+/**
+ * Relations of time-span tags (issue 14), in Chromium, on an espeak-ng recording (peaks and a stream: the
+ * regions are drawn) uploaded into Upload -> Spans (SPAN, handles relations; tag types Person and Laughter;
+ * relation types "laughs at" Laughter -> Person, "hears" Person -> Laughter, "echoes" and "answers"
+ * Laughter -> Laughter). Its words are written to the database with known times; the token tag "weather"
+ * (Person) and four time spans A, B, C, D (Laughter) through the API. A WRITE user starts the step, then:
+ * - selects region A and Alt+clicks "weather": one candidate into the draft (A's badge counts it), Create;
+ * - selects "weather" and Ctrl+clicks region B: one candidate into the draft editing that graph, Edit;
+ * - selects region B and Alt+clicks region C: two candidates, the relation menu, "answers", Edit;
+ * - after a reload: the rows name the spans by their ranges, the badges count the relations, no arc is drawn
+ *   for them; a region's card in the graph view selects the region and moves the player to its start;
+ * - 'Highlight tags without relation' outlines region D only; the badge's tooltip and the hint speak Polish.
+ * Screenshots go to tests/artifacts/ (73-...).
+ */
+describe('relations of time-span tags in the speech workspace', () => {
+  const suite = browserSuite();
+  const suffix = crypto.randomBytes(3).toString('hex');
+  let token: string;
+  let writerToken: string;
+  let page: Page;
+  let processId: number;
+  let documentId: number;
+  let spans: number;
+  const ids = { person: 0, laughter: 0, laughsAt: 0, hears: 0, echoes: 0, answers: 0 };
+  const tag = { weather: 0, a: 0, b: 0, c: 0, d: 0 };
+
+  const graphs = () => api<GraphView[]>(token, `/api/ner-tag-relation-graphs?documentId=${documentId}`);
+  const word = (value: string) =>
+    page.locator('[data-testid="token"]').filter({ hasText: new RegExp(`^${value}$`) });
+  const region = (id: number) =>
+    page.locator(`[data-testid="audio-player-waveform"] [data-region-id="${id}"]`);
+  const outline = (id: number) =>
+    region(id).evaluate((el) => (el as unknown as { style: { outline: string } }).style.outline);
+  const selected = (id: number) =>
+    eventuallyMatches(
+      () => outline(id),
+      (o) => o.includes('solid'),
+      `region ${id} selected`,
+    );
+  const badge = (id: number) => region(id).getByTestId('region-badge');
+  /** Clicks the middle of a region (below its label), with the modifier given. */
+  const clickRegion = async (id: number, modifiers: ('Alt' | 'Control')[] = []) => {
+    const box = (await region(id).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.7);
+    for (const m of modifiers) await page.keyboard.down(m);
+    await page.mouse.down();
+    await page.mouse.up();
+    for (const m of modifiers) await page.keyboard.up(m);
+  };
+
+  beforeAll(async () => {
+    const admin = await buildUser(suite.knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    token = await tokenFor(admin.login, admin.password);
+    processId = await createProcess(token, `Speech span relations ${suffix}`);
+    const writer = await buildUser(suite.knex, {
+      authorities: [{ componentId: processId, type: 'PROCESS', mode: 'WRITE' }],
+    });
+    writerToken = await tokenFor(writer.login, writer.password);
+    const upload = await uploadNodeOf(token, processId);
+    spans = await addNode(token, processId, { name: 'Spans', activityType: 'SPAN', handlesRelations: true });
+    ids.person = await addNerTagType(token, spans, {
+      name: 'Person',
+      backgroundColor: '#f8d7da',
+      textColor: '#000000',
+    });
+    ids.laughter = await addNerTagType(token, spans, {
+      name: 'Laughter',
+      backgroundColor: '#cfe2ff',
+      textColor: '#000000',
+    });
+    const relationType = async (name: string, color: string, fromId: number, toId: number) =>
+      (
+        await api<{ id: number }>(token, '/api/ner-tag-relation-types', {
+          method: 'POST',
+          body: JSON.stringify({ nodeId: spans, name, color, fromId, toId, priority: 3 }),
+        })
+      ).id;
+    ids.laughsAt = await relationType('laughs at', '#0d6efd', ids.laughter, ids.person);
+    ids.hears = await relationType('hears', '#198754', ids.person, ids.laughter);
+    ids.echoes = await relationType('echoes', '#6f42c1', ids.laughter, ids.laughter);
+    ids.answers = await relationType('answers', '#fd7e14', ids.laughter, ids.laughter);
+    await addEdges(token, [upload, spans]);
+    const sentence = 'the weather is nice today and we go to the park';
+    documentId = (await uploadThrough(token, upload, `laughs-${suffix}.wav`, await speech(sentence))).id;
+    await eventuallyMatches(
+      () =>
+        api<{ steps: { nodeId: number; status: string }[] }>(token, `/api/v2/document/${documentId}/state`),
+      (s) => s.steps.some((x) => x.nodeId === spans && x.status === 'WAITING'),
+      'the span step waits',
+    );
+    // No parser node: the words with known times spread over the recording (about 3 s).
+    const [utterance] = await suite
+      .knex('utterances')
+      .insert({ document_id: documentId, actor: 'SPEAKER1', prev_id: null, next_id: null })
+      .returning('id');
+    await suite.knex('utterance_tokens').insert(
+      sentence.split(' ').map((value, position) => ({
+        utterance_id: utterance.id,
+        position,
+        value,
+        ts_start: position * 250,
+        ts_end: position * 250 + 200,
+      })),
+    );
+    page = await signedInPage(suite.browser, suite.contexts, writer);
+  }, 180_000);
+
+  it('starts the step; the time spans are drawn as regions', async () => {
+    await page.goto(`${BASE_URL}/entity/process/${processId}/document/${documentId}`);
+    await page.getByTestId('speech-workspace').waitFor();
+    await page.getByTestId('step-action-startWorking').click();
+    await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
+    const us = await api<UtteranceView[]>(token, `/api/asr-documents/${documentId}/utterances`);
+    const post = async (body: Record<string, unknown>) =>
+      (
+        await api<{ id: number }>(writerToken, '/api/ner-tags', {
+          method: 'POST',
+          body: JSON.stringify({ documentId, ...body }),
+        })
+      ).id;
+    tag.weather = await post({
+      nerTagTypeId: ids.person,
+      type: 'ASR_NER_TAG',
+      utteranceTokens: us[0].tokens.filter((t) => t.value === 'weather').map((t) => ({ id: t.id })),
+    });
+    const span = (tsStart: number, tsEnd: number) =>
+      post({ nerTagTypeId: ids.laughter, type: 'TIMESPAN_TAG', tsStart, tsEnd });
+    tag.a = await span(100, 500);
+    tag.b = await span(800, 1200);
+    tag.c = await span(1500, 1900);
+    tag.d = await span(2200, 2600);
+    await page.reload();
+    await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor({ timeout: 60000 });
+    for (const id of [tag.a, tag.b, tag.c, tag.d]) await region(id).waitFor({ timeout: 60000 });
+    await word('weather').waitFor();
+    expect(await badge(tag.a).count()).toBe(0);
+  });
+
+  it('relates a time span to a token tag: region selected, Alt+click on the word, Create', async () => {
+    await clickRegion(tag.a);
+    await selected(tag.a);
+    await word('weather').click({ modifiers: ['Alt'] });
+    await page.getByTestId('relation-draft').waitFor();
+    expect(await page.getByTestId('draft-relation').textContent()).toBe(
+      '“0.10 s – 0.50 s”laughs at“weather”×',
+    );
+    // the region counts the relation held in the draft
+    expect(await badge(tag.a).textContent()).toBe('↔ 1');
+    const saved = await saveDraft(
+      page,
+      'relation-create',
+      graphs,
+      (g) => g.length === 1,
+      '73-speech-timespan-relation-draft',
+    );
+    expect(saved[0].relations).toMatchObject([
+      { fromId: tag.a, toId: tag.weather, relationTypeId: ids.laughsAt },
+    ]);
+  });
+
+  it('relates a token tag to a time span: word selected, Ctrl+click on the region, Edit', async () => {
+    await word('weather').click();
+    await page.locator(`[data-testid="token"][data-tags~="${tag.weather}"].sp-token-tag-selected`).waitFor();
+    await clickRegion(tag.b, ['Control']);
+    await page.getByTestId('relation-draft').waitFor();
+    expect(await page.getByTestId('draft-relation').allTextContents()).toContain(
+      '“weather”hears“0.80 s – 1.20 s”×',
+    );
+    await saveDraft(page, 'relation-edit', graphs, (g) => g.length === 1 && g[0].relations.length === 2);
+  });
+
+  it('relates two time spans: region selected, Alt+click on another, two candidates in the menu', async () => {
+    await clickRegion(tag.b);
+    await selected(tag.b);
+    await clickRegion(tag.c, ['Alt']);
+    const menu = page.getByTestId('relation-menu');
+    await menu.waitFor();
+    expect(await menu.getByTestId('relation-menu-pair').textContent()).toBe(
+      '“0.80 s – 1.20 s” → “1.50 s – 1.90 s”',
+    );
+    expect(
+      (
+        await menu
+          .getByTestId('relation-option')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-type-id')))
+      )
+        .map(Number)
+        .sort(),
+    ).toEqual([ids.echoes, ids.answers].sort());
+    await shot(page, '74-speech-timespan-relation-menu');
+    await menu.locator(`[data-testid="relation-option"][data-type-id="${ids.answers}"]`).click();
+    await page.getByTestId('relation-draft').waitFor();
+    const saved = await saveDraft(
+      page,
+      'relation-edit',
+      graphs,
+      (g) => g.length === 1 && g[0].relations.length === 3,
+    );
+    expect(
+      saved[0].relations
+        .map((r) => [r.fromId, r.toId, r.relationTypeId])
+        .sort((x, y) => x[2] - y[2] || x[0] - y[0]),
+    ).toEqual(
+      [
+        [tag.a, tag.weather, ids.laughsAt],
+        [tag.weather, tag.b, ids.hears],
+        [tag.b, tag.c, ids.answers],
+      ].sort((x, y) => x[2] - y[2] || x[0] - y[0]),
+    );
+  });
+
+  it('after a reload: the rows, the badges; a card in the graph view selects its region and shows it', async () => {
+    await page.reload();
+    await page.locator('[data-testid="audio-player"][data-ready="true"]').waitFor({ timeout: 60000 });
+    await badge(tag.b).waitFor();
+    expect((await page.getByTestId('relation-row').allTextContents()).sort()).toEqual(
+      [
+        '“0.10 s – 0.50 s”laughs at“weather”×',
+        '“weather”hears“0.80 s – 1.20 s”×',
+        '“0.80 s – 1.20 s”answers“1.50 s – 1.90 s”×',
+      ].sort(),
+    );
+    expect(await badge(tag.a).textContent()).toBe('↔ 1');
+    expect(await badge(tag.b).textContent()).toBe('↔ 2');
+    expect(await badge(tag.b).getAttribute('title')).toBe('Relations: 2');
+    expect(await badge(tag.c).textContent()).toBe('↔ 1');
+    expect(await badge(tag.d).count()).toBe(0);
+    // the regions are not in the transcript: no arc is drawn for their relations
+    expect(await page.getByTestId('relation-arc').count()).toBe(0);
+    await page.getByTestId('relation-graph-toggle').click();
+    await page.locator(`[data-testid="relation-graph-node"][data-tag-id="${tag.c}"]`).click();
+    await selected(tag.c);
+    // the player moved to the region's start
+    await eventuallyMatches(
+      () => page.getByTestId('audio-player-time').textContent(),
+      (text) => text?.startsWith('00:01:50') ?? false,
+      'the player at the region',
+    );
+    await shot(page, '75-speech-timespan-relations');
+  });
+
+  it('outlines the time span without relation; speaks Polish', async () => {
+    await page.getByTestId('highlight-unrelated').check();
+    await eventuallyMatches(
+      () => outline(tag.d),
+      (o) => o.includes('dashed'),
+      'region D outlined',
+    );
+    expect(await region(tag.d).getAttribute('data-outlined')).toBe('true');
+    for (const id of [tag.a, tag.b]) expect(await region(id).getAttribute('data-outlined')).toBe('false');
+    await shot(page, '76-speech-timespan-unrelated');
+    await chooseLanguage(page, 'pl');
+    await page.getByTestId('speech-mode').getByText('przedziale czasu innego tagu').waitFor();
+    await eventuallyMatches(
+      () => badge(tag.b).getAttribute('title'),
+      (title) => title === 'Relacje: 2',
+      'the badge in Polish',
+    );
+    await chooseLanguage(page, 'en');
+    await page.getByTestId('highlight-unrelated').uncheck();
+    await eventuallyMatches(
+      () => region(tag.d).getAttribute('data-outlined'),
+      (o) => o === 'false',
+      'no outline',
     );
   });
 });

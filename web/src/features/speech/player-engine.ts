@@ -33,6 +33,11 @@ export interface AudioRegion {
   label?: string;
   /** Resizable by its edges (default true). */
   editable?: boolean;
+  /** A small badge after the label (the speech workspace: how many relations the tag takes part in). */
+  badge?: string;
+  badgeTitle?: string;
+  /** A dashed outline (the speech workspace: a tag without relation, with that highlight on). */
+  outlined?: boolean;
 }
 
 export interface EngineEvents {
@@ -42,7 +47,8 @@ export interface EngineEvents {
   onMediaError(kind: 'format' | 'network'): void;
   onRegionCreate(start: number, end: number): void;
   onRegionUpdate(id: RegionId, start: number, end: number): void;
-  onRegionClick(id: RegionId): void;
+  /** The click itself too: its modifier keys (Alt/Ctrl+click relates tags) and position. */
+  onRegionClick(id: RegionId, event: MouseEvent): void;
 }
 
 export interface EngineOptions {
@@ -195,7 +201,7 @@ export class PlayerEngine {
         const id = this.ids.get(r.id);
         if (id === undefined) return;
         e.stopPropagation();
-        events().onRegionClick(id);
+        events().onRegionClick(id, e);
       }),
     );
     const flat: [Float32Array] = [new Float32Array(1)];
@@ -312,7 +318,9 @@ export class PlayerEngine {
         if (region.start !== r.start || region.end !== r.end || region.color !== color)
           region.setOptions({ start: r.start, end: r.end, color });
         if (region.resize !== editable) region.setOptions({ resize: editable });
-        if ((region.content?.textContent ?? '') !== (r.label ?? '') && r.label) region.setContent(r.label);
+        // The label is the content's first text (the badge follows it).
+        if ((region.content?.firstChild?.textContent ?? '') !== (r.label ?? '') && r.label)
+          region.setContent(r.label);
         this.decorate(region, r);
       }
     }
@@ -322,15 +330,38 @@ export class PlayerEngine {
     const el = region.element;
     if (!el) return;
     const isSelected = this.selected !== null && String(this.selected) === String(r.id);
-    el.style.outline = isSelected ? '2px solid #212529' : '';
+    el.style.outline = isSelected ? '2px solid #212529' : r.outlined ? '2px dashed #dc3545' : '';
+    // inside the region: the waveform's box clips what is drawn above and below it
+    el.style.outlineOffset = isSelected || r.outlined ? '-2px' : '';
     el.style.zIndex = isSelected ? '3' : '';
     el.setAttribute('data-region-id', String(r.id));
-    el.setAttribute('title', r.label ?? '');
-    if (region.content) {
-      region.content.style.fontSize = '0.75rem';
-      region.content.style.fontWeight = '600';
-      region.content.style.color = '#212529';
+    el.setAttribute('data-outlined', String(!!r.outlined));
+    el.setAttribute('title', [r.label, r.badgeTitle].filter(Boolean).join(' · '));
+    const content = region.content;
+    if (!content) return;
+    content.style.fontSize = '0.75rem';
+    content.style.fontWeight = '600';
+    content.style.color = '#212529';
+    let badge = content.querySelector<HTMLElement>('[data-testid="region-badge"]');
+    if (!r.badge) {
+      badge?.remove();
+      return;
     }
+    if (!badge) {
+      badge = document.createElement('span');
+      badge.setAttribute('data-testid', 'region-badge');
+      Object.assign(badge.style, {
+        marginLeft: '0.3em',
+        padding: '0 0.35em',
+        borderRadius: '0.6em',
+        background: '#212529',
+        color: '#fff',
+        fontSize: '0.65rem',
+      });
+      content.appendChild(badge);
+    }
+    badge.textContent = r.badge;
+    badge.title = r.badgeTitle ?? '';
   }
 
   destroy(): void {

@@ -16,6 +16,7 @@ import {
   windowOf,
   wordsOf,
 } from './transcript';
+import { relationCounts } from '../workspace/relations';
 
 const tk = (id: number, value: string, tsStart: number | null = id * 100): TokenDTO => ({
   id,
@@ -153,6 +154,32 @@ describe('tags', () => {
     expect(timespanRegions(tags, true)).toEqual([
       { id: 3, editable: true, start: 1.5, end: 2.25, color: '#f00', label: 'Person' },
     ]);
+  });
+
+  it('marks the regions of related time-span tags with their count, and outlines the unrelated ones', () => {
+    const tags = [
+      tag(3, { type: 'TIMESPAN_TAG', tsStart: 1500, tsEnd: 2250 }),
+      tag(5, { type: 'TIMESPAN_TAG', tsStart: 3000, tsEnd: 3500 }),
+      tag(6, { type: 'TIMESPAN_TAG', tsStart: 4000, tsEnd: 4500 }),
+    ];
+    const counts = relationCounts([
+      { fromId: 3, toId: 1 },
+      { fromId: 5, toId: 3 },
+    ]);
+    const marks = (unrelated: Set<number> | null) =>
+      timespanRegions(tags, false, { counts, unrelated, title: (n) => `Relations: ${n}` }).map((r) => [
+        r.id,
+        r.badge,
+        r.badgeTitle,
+        r.outlined,
+      ]);
+    expect(marks(null)).toEqual([
+      [3, '↔ 2', 'Relations: 2', undefined],
+      [5, '↔ 1', 'Relations: 1', undefined],
+      [6, undefined, undefined, undefined],
+    ]);
+    // 'Highlight tags without relation' on: the saved graphs leave 6 out
+    expect(marks(new Set([6]))[2]).toEqual([6, undefined, undefined, true]);
   });
 
   it('rounds tag times to 2 decimals of a second, in ms', () => {

@@ -140,19 +140,43 @@ export function tagsByToken(tags: readonly NerTagDTO[]): Map<number, NerTagDTO[]
 
 /**
  * Time-span tags (TIMESPAN_TAG, times in ms) as player regions in seconds, in their type's colour with its
- * name; resizable when `editable`.
+ * name; resizable when `editable`; with `relations`, a badge with the relations a tag takes part in and an
+ * outline on a tag without relation (as token tags are outlined by the relations layer).
  */
-export function timespanRegions(tags: readonly NerTagDTO[], editable: boolean): AudioRegion[] {
+export function timespanRegions(
+  tags: readonly NerTagDTO[],
+  editable: boolean,
+  relations?: RegionRelations,
+): AudioRegion[] {
   return tags
     .filter((t) => t.type === 'TIMESPAN_TAG' && t.tsStart !== null && t.tsEnd !== null)
-    .map((t) => ({
-      id: t.id,
-      editable,
-      start: t.tsStart! / 1000,
-      end: t.tsEnd! / 1000,
-      color: t.nerTagType.backgroundColor,
-      label: t.nerTagType.name,
-    }));
+    .map((t) => {
+      const region: AudioRegion = {
+        id: t.id,
+        editable,
+        start: t.tsStart! / 1000,
+        end: t.tsEnd! / 1000,
+        color: t.nerTagType.backgroundColor,
+        label: t.nerTagType.name,
+      };
+      const count = relations?.counts.get(t.id) ?? 0;
+      if (count > 0) {
+        region.badge = `↔ ${count}`;
+        region.badgeTitle = relations!.title(count);
+      }
+      if (relations?.unrelated?.has(t.id)) region.outlined = true;
+      return region;
+    });
+}
+
+/** What the regions show of the relations (LABELING view): a badge with the count, an outline without. */
+export interface RegionRelations {
+  /** relations (saved and in the draft) by tag id (../workspace/relations.ts relationCounts) */
+  counts: ReadonlyMap<number, number>;
+  /** the tags without a saved relation, with 'Highlight tags without relation' on (else null) */
+  unrelated: ReadonlySet<number> | null;
+  /** the badge's tooltip */
+  title: (count: number) => string;
 }
 
 /** Spec 2 section 9: tag times rounded to 2 decimals (of seconds), saved in ms. */

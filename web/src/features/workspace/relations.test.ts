@@ -9,6 +9,7 @@ import {
   removalOf,
   removeFromDraft,
   retypeSaved,
+  relationCounts,
   unrelatedTagIds,
 } from './relations';
 
@@ -77,6 +78,16 @@ describe('arcs and highlights', () => {
 
   it('finds the tags without relation', () => {
     expect([...unrelatedTagIds([1, 2, 3, 4, 8, 9], graphs)]).toEqual([4, 9]);
+  });
+
+  it('counts the relations each tag takes part in (a relation of a tag to itself once)', () => {
+    const counts = relationCounts([rel(1, 2), rel(2, 3), rel(4, 4)]);
+    expect([...counts].sort((a, b) => a[0] - b[0])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 1],
+      [4, 1],
+    ]);
   });
 
   it('builds an arc rising above the higher end', () => {

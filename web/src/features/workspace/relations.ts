@@ -150,6 +150,15 @@ export function arcsOf(graphs: readonly RelationGraphDTO[], draft: Draft | null)
   return arcs;
 }
 
+/** How many of `arcs` (saved and held in the draft) each tag takes part in, by tag id. */
+export function relationCounts(arcs: readonly Pick<Arc, 'fromId' | 'toId'>[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const a of arcs)
+    for (const id of a.fromId === a.toId ? [a.fromId] : [a.fromId, a.toId])
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+  return counts;
+}
+
 /** The ids among `tagIds` of the tags that take part in no saved relation. */
 export function unrelatedTagIds(tagIds: Iterable<number>, graphs: readonly RelationGraphDTO[]): Set<number> {
   const related = new Set<number>();

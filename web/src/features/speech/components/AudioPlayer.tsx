@@ -50,7 +50,8 @@ export interface AudioPlayerProps {
   regionCreationEnabled?: boolean;
   onRegionCreate?(start: number, end: number): void;
   onRegionUpdate?(id: RegionId, start: number, end: number): void;
-  onRegionClick?(id: RegionId): void;
+  /** A click on a region, with the click (its modifier keys: Alt/Ctrl+click relates tags). */
+  onRegionClick?(id: RegionId, event: MouseEvent): void;
   /** Every time update while playing or seeking (seconds): keep it cheap (the word highlight). */
   onTimeUpdate?(seconds: number): void;
   onPlayingChange?(playing: boolean): void;
@@ -190,7 +191,7 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
     events: {
       onRegionCreate: (s, e) => onRegionCreate?.(s, e),
       onRegionUpdate: (id, s, e) => onRegionUpdate?.(id, s, e),
-      onRegionClick: (id) => onRegionClick?.(id),
+      onRegionClick: (id, e) => onRegionClick?.(id, e),
       onTimeUpdate,
       onPlayingChange,
       onReady,

@@ -115,13 +115,22 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   const canTag = ctx.editable && labeling && nodeId !== null;
 
   const byToken = useMemo(() => tagsByToken(tags.data ?? []), [tags.data]);
-  const regions = useMemo(() => timespanRegions(tags.data ?? [], canTag), [tags.data, canTag]);
   const times = useMemo(() => timeline(list), [list]);
   const timedTokens = useMemo(() => times.map((p) => p.token), [times]);
   const indexOf = useMemo(() => new Map(list.map((u, i) => [u.id, i])), [list]);
   const chosen = useMemo(() => selectedTokens(list, selection), [list, selection]);
 
   const rootRef = useRef<HTMLDivElement>(null);
+  const playerRef = useRef<AudioPlayerHandle | null>(null);
+  /** A time-span tag chosen in the relation views: the player in view, seeking to its region (drawn there). */
+  const showRegion = (tag: NerTagDTO) => {
+    if (tag.tsStart === null) return;
+    playerRef.current?.seek(tag.tsStart / 1000);
+    rootRef.current?.parentElement
+      ?.querySelector('[data-testid="audio-player"]')
+      ?.scrollIntoView({ block: 'nearest' });
+  };
+
   const relations = useTranscriptRelations({
     documentId: doc.id,
     processId: doc.processId,
@@ -138,10 +147,16 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     },
     rootRef,
     canReportIssue: modeSatisfies(ctx.processMode, 'WRITE'),
+    highlightUnrelated: ctx.highlightUnrelated,
+    showTimespan: showRegion,
   });
+  const regionRelations = labeling ? relations.regionRelations : undefined;
+  const regions = useMemo(
+    () => timespanRegions(tags.data ?? [], canTag, regionRelations),
+    [tags.data, canTag, regionRelations],
+  );
 
   // --- playback: the spoken word marked on the DOM and kept in view ---
-  const playerRef = useRef<AudioPlayerHandle | null>(null);
   const playingId = useRef<number | null>(null);
   const onTimeUpdate = useCallback(
     (seconds: number) => {
@@ -507,7 +522,11 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         regions={regions}
         selectedRegionId={selectedTagId}
         regionCreationEnabled={canTag}
-        onRegionClick={(id) => setSelectedTagId(Number(id))}
+        onRegionClick={(id, e) => {
+          // Alt/Ctrl+click: a relation from the selected tag to the region's (as on a word)
+          if (labeling && editor.mode === 'NONE' && relations.linkRegionClick(Number(id), e)) return;
+          setSelectedTagId(Number(id));
+        }}
         onTimeUpdate={onTimeUpdate}
         onRegionCreate={onRegionCreate}
         onRegionUpdate={(id, s, e) => void onRegionUpdate(id, s, e)}
