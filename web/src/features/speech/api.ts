@@ -43,8 +43,12 @@ export async function fetchPeaks(
     headers: token ? { Authorization: `Bearer ${token}` } : {},
     signal,
   });
-  if (res.status === 404) return null;
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  if (!res.ok) {
+    // Read the refusal's body: unread, Chromium keeps the request open (the page never goes network-idle).
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.status === 404) return null;
+    throw new Error(`HTTP ${res.status}`);
+  }
   const peaks = decodePeaks(new Uint8Array(await res.arrayBuffer()));
   return { channels: peaksToChannels(peaks), durationS: peaksDuration(peaks) };
 }
