@@ -34,7 +34,11 @@ export interface StatisticsBenchResults {
 const USERS = 50;
 const BATCH = 100_000;
 
-export async function seedStatistics(knex: ReturnType<typeof createKnex>, documents: number, log: (line: string) => void) {
+export async function seedStatistics(
+  knex: ReturnType<typeof createKnex>,
+  documents: number,
+  log: (line: string) => void,
+) {
   const [proc] = await knex('processes')
     .insert({ name: `Bench statistics ${Date.now()}` })
     .returning('id');
