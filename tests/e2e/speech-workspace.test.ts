@@ -197,6 +197,12 @@ describe('speech workspace in Chromium', () => {
     await page.locator('[data-testid="workspace-mode"][data-mode="EDITING"]').waitFor();
     await page.locator('[data-testid="speech-workspace"][data-editable="true"]').waitFor();
     await page.getByTestId('audio-player').waitFor();
+    // a JSON transcript has no recording: said as such, and its length is not claimed to be 00:00:00
+    expect(await page.getByTestId('audio-player-notice').textContent()).toBe(
+      'This transcript has no recording: there is nothing to play.',
+    );
+    expect(await page.getByTestId('audio-player-no-peaks').count()).toBe(0);
+    expect(await page.getByTestId('audio-player-time').textContent()).toMatch(/^\d\d:\d\d:\d\d \/ --:--:--$/);
     await shot(page, '60-speech-workspace');
   });
 
@@ -672,6 +678,8 @@ describe('speech workspace on a real recording in Chromium', () => {
 
     // Retyped through the label menu (the region selected, l), undone and redone.
     await region.click();
+    // the key acts on the selected tag: wait until the click has selected it
+    await page.locator(`[data-region-id="${saved.id}"][data-selected="true"]`).waitFor();
     await page.keyboard.press('l');
     await page.getByTestId('label-menu').waitFor();
     await page.keyboard.type('Applause');

@@ -336,6 +336,7 @@ export class PlayerEngine {
     el.style.zIndex = isSelected ? '3' : '';
     el.setAttribute('data-region-id', String(r.id));
     el.setAttribute('data-outlined', String(!!r.outlined));
+    el.setAttribute('data-selected', String(isSelected));
     el.setAttribute('title', [r.label, r.badgeTitle].filter(Boolean).join(' · '));
     const content = region.content;
     if (!content) return;

@@ -105,6 +105,9 @@ const IconWave = () => (
   </Svg>
 );
 
+/** Shown for the length of a recording not known (yet): no peaks and no playable audio, e.g. a JSON transcript. */
+const UNKNOWN_DURATION = '--:--:--';
+
 /** The time and progress bar, re-rendered by the time subscription only (not the whole player). */
 function PlayerClock({
   subscribe,
@@ -133,7 +136,7 @@ function PlayerClock({
   return (
     <>
       <span className="font-monospace small text-nowrap" data-testid="audio-player-time">
-        {formatTimestamp(time)} / {formatTimestamp(durationS)}
+        {formatTimestamp(time)} / {durationS > 0 ? formatTimestamp(durationS) : UNKNOWN_DURATION}
       </span>
       <input
         type="range"
@@ -177,6 +180,8 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
   // Drawn first from the peaks folded to FIT_WINDOWS; the full resolution only once zoomed in.
   const peaks = useQuery(speechQueries.peaks(documentId, FIT_WINDOWS));
   const fullPeaks = useQuery({ ...speechQueries.peaks(documentId), enabled: zoom !== 0 && !!peaks.data });
+  // A transcript imported as JSON is a speech document without a recording: nothing to play or draw.
+  const noRecording = mimeType === 'application/json';
   const unplayable = useMemo(
     () => !!mimeType && document.createElement('audio').canPlayType(mimeType) === '',
     [mimeType],
@@ -249,13 +254,15 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
   const selected =
     selectedRegionId === null ? undefined : regions?.find((r) => String(r.id) === String(selectedRegionId));
   const zoomIndex = ZOOM_LEVELS.indexOf(zoom as (typeof ZOOM_LEVELS)[number]);
-  const notice = downloadBlocked
-    ? t('speechPlayer.notice.downloadBlocked')
-    : unplayable || state.mediaError === 'format'
-      ? t('speechPlayer.notice.unsupported', { type: mimeType ?? '' })
-      : state.mediaError === 'network'
-        ? t('speechPlayer.notice.loadFailed')
-        : null;
+  const notice = noRecording
+    ? t('speechPlayer.notice.noRecording')
+    : downloadBlocked
+      ? t('speechPlayer.notice.downloadBlocked')
+      : unplayable || state.mediaError === 'format'
+        ? t('speechPlayer.notice.unsupported', { type: mimeType ?? '' })
+        : state.mediaError === 'network'
+          ? t('speechPlayer.notice.loadFailed')
+          : null;
 
   return (
     <div
@@ -378,7 +385,7 @@ export const AudioPlayer = forwardRef<AudioPlayerHandle, AudioPlayerProps>(funct
         hidden={!showWaveform}
         data-testid="audio-player-waveform"
       />
-      {peaks.isSuccess && peaks.data === null && (
+      {peaks.isSuccess && peaks.data === null && !noRecording && (
         <p className="small text-body-secondary mb-0 mt-1" data-testid="audio-player-no-peaks">
           {t('speechPlayer.notice.noPeaks')}
         </p>
