@@ -87,11 +87,16 @@ export const MAX_ID = 2147483647;
 
 /** A numeric path or query parameter (an integer from 0 to MAX_ID); anything else is a 400. */
 export function idParam(value: unknown, name = 'id'): number {
+  return intParam(value, name, 0, MAX_ID);
+}
+
+/** A whole-number parameter from `min` to `max` (at most MAX_ID); anything else is a 400 naming the range. */
+export function intParam(value: unknown, name: string, min: number, max: number): number {
   const text = String(value).trim();
-  if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_ID) {
+  if (!/^\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) {
     throw new HttpError(400, {
       message: 'error.http.400',
-      detail: `Parameter ${name} must be a whole number from 0 to ${MAX_ID}`,
+      detail: `Parameter ${name} must be a whole number from ${min} to ${max}`,
     });
   }
   return Number(text);

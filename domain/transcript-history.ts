@@ -110,16 +110,14 @@ export function recordChange(
   };
 }
 
-/** A token of the batch: an existing one with its fields, or a new one (negative id). */
-export type BatchToken = TokenSnap;
-
 /** One utterance of the batch (POST api/utterances/batch, docs/api-speech.md). */
 export interface ReplayUtterance {
   id: number;
   actor: string;
   prevId: number | null;
   nextId: number | null;
-  tokens?: BatchToken[];
+  /** existing tokens with their fields, or new ones (negative ids) */
+  tokens?: TokenSnap[];
 }
 
 /** The write that turns the `from` region back into `to`: one batch (both empty: nothing to send). */

@@ -18,7 +18,7 @@ import {
   mayReadDocumentOf,
   type AuthUser,
 } from '../auth';
-import { badRequest, FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert } from '../errors';
+import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert } from '../errors';
 import { sanitizeFilename } from '../../server/document-intake';
 import * as documents from '../services/documents';
 import { searchDocuments, searchPageRequest } from '../services/document-search';
@@ -42,7 +42,7 @@ import {
   filenameCharactersRule,
   isWellFormedText,
 } from '../../domain/upload-check';
-import { body, firstValue, idParam, MAX_ID, parse } from '../validate';
+import { body, firstValue, idParam, intParam, MAX_ID, parse } from '../validate';
 import { MAX_WINDOWS } from '../../domain/audio-peaks';
 import { modeSatisfies, processMode } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
@@ -111,15 +111,6 @@ async function deleteBody(ctx: Context, limit = 1024 * 1024): Promise<unknown> {
   } catch {
     throw new HttpError(400, { message: 'error.http.400', detail: 'The body is not valid JSON' });
   }
-}
-
-/** `?maxWindows` of the peaks route: absent, or a whole number from 1 to MAX_WINDOWS; anything else a 400. */
-function maxWindowsQuery(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!(n >= 1 && n <= MAX_WINDOWS))
-    throw badRequest(`Parameter maxWindows must be a whole number from 1 to ${MAX_WINDOWS}`);
-  return n;
 }
 
 /** A user id in a body: a number, a numeric text, or {id} / {userId}. */
@@ -414,7 +405,8 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
    * `?maxWindows` (1..MAX_WINDOWS) folds them to at most that many windows.
    */
   router.get('/api/asr-documents/:id/peaks', async (ctx) => {
-    const maxWindows = maxWindowsQuery(firstValue(ctx.query.maxWindows));
+    const windows = firstValue(ctx.query.maxWindows);
+    const maxWindows = windows === undefined ? undefined : intParam(windows, 'maxWindows', 1, MAX_WINDOWS);
     const { doc } = await documentOf(ctx, 'READ');
     if (doc.documentType !== 'AUDIOFILE') throw notFound('peaks');
     const bytes = await documentPeaks(knex, store, doc, maxWindows);

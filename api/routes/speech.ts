@@ -154,17 +154,17 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
           : { code: 'NotBlank', key: 'entity.validation.required' },
       )
       .throwIfAny();
+    const ofTokens = await speech.documentsOfTokens(knex, deletedTokens);
     const found = existing
       ? await speech.documentOfUtterance(knex, existing.id)
       : named
         ? await documentById(knex, named).then((d) => d && { documentId: d.id, processId: d.processId })
-        : await speech.documentOfToken(knex, deletedTokens[0]);
+        : ofTokens.get(deletedTokens[0]);
     const doc = inProcess(user, found, node, 'document');
     if (named && named !== doc.documentId) throw unreachable(user, 'document');
     // Each deleted token as the token DELETE route takes it: another process's answers like an unknown one
     // (another document's of the process is refused by the plan: not one of this document).
-    for (const tokenId of deletedTokens)
-      inProcess(user, await speech.documentOfToken(knex, tokenId), node, 'utteranceToken');
+    for (const tokenId of deletedTokens) inProcess(user, ofTokens.get(tokenId), node, 'utteranceToken');
     // no deletion while the document has relation graphs: checked by writeTranscript under the lock
     const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({
       patches: items,

@@ -53,15 +53,37 @@ export async function documentOfUtterance(
     .first('d.id as documentId', 'd.process_id as processId');
 }
 
-export async function documentOfToken(
+export async function documentOfToken(knex: Knex, tokenId: number): Promise<TokenDocument | undefined> {
+  return (await documentsOfTokens(knex, [tokenId])).get(tokenId);
+}
+
+export interface TokenDocument {
+  documentId: number;
+  processId: number;
+  utteranceId: number;
+}
+
+/** The document, process and utterance of each of the tokens that exist, in one query. */
+export async function documentsOfTokens(
   knex: Knex,
-  tokenId: number,
-): Promise<{ documentId: number; processId: number; utteranceId: number } | undefined> {
-  return knex('utterance_tokens as t')
+  tokenIds: readonly number[],
+): Promise<Map<number, TokenDocument>> {
+  if (!tokenIds.length) return new Map();
+  const rows: (TokenDocument & { id: number | string })[] = await knex('utterance_tokens as t')
     .join('utterances as u', 'u.id', 't.utterance_id')
     .join('documents as d', 'd.id', 'u.document_id')
-    .where('t.id', tokenId)
-    .first('d.id as documentId', 'd.process_id as processId', 'u.id as utteranceId');
+    .whereIn('t.id', [...tokenIds])
+    .select('t.id', 'd.id as documentId', 'd.process_id as processId', 'u.id as utteranceId');
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      {
+        documentId: Number(r.documentId),
+        processId: Number(r.processId),
+        utteranceId: Number(r.utteranceId),
+      },
+    ]),
+  );
 }
 
 /** One utterance with its tokens in order. */
@@ -409,17 +431,16 @@ export async function writeTranscript(
     const createdUtterances = new Set(utteranceIds.values());
     const createdTokens = new Set(tokenIds.values());
     // what the write names: its utterances, those its tokens come from, and those it deletes tokens of
+    const namedTokens = patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id));
     await slice.read(
       patches.map((p) => p.id).filter((id) => !createdUtterances.has(id)),
-      [...patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id)), ...(write.deletedTokens ?? [])].filter(
-        (id) => !createdTokens.has(id),
-      ),
+      [...namedTokens, ...(write.deletedTokens ?? [])].filter((id) => !createdTokens.has(id)),
     );
     // tokens named by an id the document no longer has: deleted ones it can bring back (an undo)
     const restored = await restorableTokens(
       trx,
       documentId,
-      patches.flatMap((p) => (p.tokens ?? []).map((t) => t.id)).filter((id) => id > 0 && !slice.has(id)),
+      namedTokens.filter((id) => id > 0 && !slice.has(id)),
     );
     for (const id of restored) createdTokens.add(id);
     const scope = restructuresList(slice.links, { patches, createdUtterances })

@@ -109,16 +109,18 @@ export interface UtteranceInput {
 export const transcriptCalls = {
   updateUtterance: (nodeId: number, u: UtteranceInput) =>
     http.put<UtteranceDTO>('api/utterances', u, { query: { nodeId } }),
-  /** New utterances (ids from -1 down) and changed ones in one write; answers the real ids. */
-  /** The batch, with the tokens it deletes in the same transaction (an undo or redo). */
-  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[], deletedTokens: number[] = []) =>
-    http.post<{ utterances: UtteranceDTO[]; ids: Record<string, number> }>(
+  /**
+   * New utterances (ids from -1 down) and changed ones in one write, with the tokens it deletes in the same
+   * transaction (an undo or redo); answers the real ids.
+   */
+  saveBatch: (nodeId: number, docId: number, batch: UtteranceInput[], deletedTokens: number[] = []) => {
+    const items = batch.map((u) => ({ ...u, docId }));
+    return http.post<{ utterances: UtteranceDTO[]; ids: Record<string, number> }>(
       'api/utterances/batch',
-      deletedTokens.length
-        ? { batch: batch.map((u) => ({ ...u, docId })), deletedTokens }
-        : batch.map((u) => ({ ...u, docId })),
+      deletedTokens.length ? { batch: items, deletedTokens } : items,
       { query: { nodeId } },
-    ),
+    );
+  },
   createToken: (nodeId: number, token: TokenInput) =>
     http.post<TokenDTO>('api/utterance-tokens', token, { query: { nodeId } }),
   updateToken: (nodeId: number, token: TokenInput & { id: number }) =>

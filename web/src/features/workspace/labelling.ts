@@ -11,8 +11,6 @@
 import { breadcrumb, flattenOptions, type TagTypeOption } from '@domain/tags';
 import * as stacks from '@domain/undo-stack';
 
-export { UNDO_LIMIT } from '@domain/undo-stack';
-
 export { breadcrumb };
 
 export interface Span {
