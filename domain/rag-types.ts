@@ -1,8 +1,5 @@
 /** Payloads of RAG (issue 16 section 3; spec 3 sections 3 and 5) as the API, the web app and the tests see them. */
 
-/** Wildcards a RAG template must contain (spec 3 section 5). */
-export { RAG_DOCUMENTS_WILDCARD, RAG_INPUT_WILDCARD } from './wildcards';
-
 /** `GET/PUT api/rag-templates`: the process's template (spec: id, processId, template, templateEditorState, active). */
 export interface RagTemplateDTO {
   id: number | null;

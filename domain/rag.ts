@@ -15,15 +15,9 @@
  */
 import { SETTINGS_LIMITS } from './node-settings';
 import { rangeRule, temperatureRule, type FieldViolation } from './node-settings-rules';
-import {
-  RAG_DOCUMENTS_WILDCARD,
-  RAG_INPUT_WILDCARD,
-  RAG_SIMILARITY,
-  RAG_TOP_K,
-  type RagChunk,
-  type RagMatchedDocument,
-} from './rag-types';
+import { RAG_SIMILARITY, RAG_TOP_K, type RagChunk, type RagMatchedDocument } from './rag-types';
 import type { Violation } from './validation';
+import { RAG_DOCUMENTS_WILDCARD, RAG_INPUT_WILDCARD } from './wildcards';
 
 export const RAG_TEMPLATE_ERROR = 'soaApp.ragTemplate.creatorModal.editorValidationError';
 

@@ -15,17 +15,8 @@ import { STATISTICS_MAX_DAYS, type NodeActivityCell, type StatisticsType } from 
 const K = 'soaApp.statistics.errors';
 
 export interface StatisticsViolation {
-  field:
-    | 'dateFrom'
-    | 'dateTo'
-    | 'zoneId'
-    | 'nodeIds'
-    | 'userIds'
-    | 'documentsOf'
-    | 'startTime'
-    | 'endTime'
-    | 'stepId';
-  code: 'NotBlank' | 'Size' | 'Pattern';
+  field: 'dateFrom' | 'dateTo' | 'zoneId' | 'nodeIds' | 'documentsOf' | 'startTime' | 'endTime';
+  code: 'Size' | 'Pattern';
   key: string;
 }
 
@@ -151,7 +142,7 @@ export const WORK_TIME_LIMITS = {
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An ISO instant with its offset (as the browser's toISOString writes it), as ms; null when it is not one. */
-export function instantOf(value: string): number | null {
+function instantOf(value: string): number | null {
   if (!ISO_INSTANT.test(value)) return null;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : ms;

@@ -39,7 +39,6 @@ export interface LoadFlowInput {
 
 /** The graph, the document's tags, and whether the document still exists. */
 export type LoadFlowResult = LoadedFlow;
-export type { HeldGraph, StepPatch, TransitFlow };
 
 export interface ProjectInput {
   documentId: number;
@@ -179,7 +178,7 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
       if (input.load) {
         flow = await readFlow(knex, state.processId, state.documentId, input.held);
         loaded = loadedFlowOf(flow, input.held);
-        if (!loaded?.documentExists) return { documentExists: false, created: [], flow };
+        if (!loaded.documentExists) return { documentExists: false, created: [], flow };
         if (input.change.kind === 'start' && !startNodeOf(state, loaded))
           return { documentExists: true, created: [], flow };
       }

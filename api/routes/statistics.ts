@@ -62,19 +62,17 @@ export function statisticsRoutes({ knex }: AppDeps): Router {
     if (!isZoneId(input.zoneId) || !(await knownZone(knex, input.zoneId)))
       violations.push({ field: 'zoneId', code: 'Pattern', key: `${K}.zoneInvalid` });
     const nodeIds = input.nodeIds?.length ? [...new Set(input.nodeIds)] : null;
-    if (nodeIds) {
-      const ofProcess = await nodesOfProcess(knex, input.processId, nodeIds);
-      if (nodeIds.some((n) => !ofProcess.has(n)))
-        violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
-    }
     const cell = input.documentsOf ?? null;
+    const ofProcess = await nodesOfProcess(knex, input.processId, [
+      ...(nodeIds ?? []),
+      ...(cell ? [cell.nodeId] : []),
+    ]);
+    if (nodeIds?.some((n) => !ofProcess.has(n)))
+      violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
     if (cell) {
       const cellViolations = documentsOfViolations(input, cell);
       violations.push(...cellViolations);
-      if (
-        !cellViolations.length &&
-        !(await nodesOfProcess(knex, input.processId, [cell.nodeId])).has(cell.nodeId)
-      )
+      if (!cellViolations.length && !ofProcess.has(cell.nodeId))
         violations.push({ field: 'documentsOf', code: 'Pattern', key: `${K}.nodeNotInProcess` });
     }
     if (violations.length) throw violationErrors('statisticsQuery', violations);

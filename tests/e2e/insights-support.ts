@@ -9,7 +9,16 @@ import type { Knex } from 'knex';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { eventually } from '../support/eventually';
 import { textRangeBox } from './text-range';
-import { addEdges, addNode, addTagType, api, BASE_URL, signIn, uploadNodeOf, userOnProcess } from './support';
+import {
+  addEdges,
+  addNerTagType,
+  addNode,
+  api,
+  BASE_URL,
+  signIn,
+  uploadNodeOf,
+  userOnProcess,
+} from './support';
 
 export const MINUTE = 60_000;
 /** The writers' documents' text. */
@@ -88,7 +97,7 @@ export async function writersWorld(knex: Knex, token: string, processId: number,
     y: 100,
   });
   await addEdges(token, [await uploadNodeOf(token, processId), spanNodeId]);
-  const personTypeId = await addTagType(token, spanNodeId, {
+  const personTypeId = await addNerTagType(token, spanNodeId, {
     name: 'Person',
     backgroundColor: '#f8d7da',
     textColor: '#58151c',

@@ -232,19 +232,6 @@ export async function addNode(
   return created.id;
 }
 
-/** A selectable, optional label (NER tag type) of a span node added through the API; its id. */
-export async function addTagType(
-  token: string,
-  nodeId: number,
-  body: { name: string; backgroundColor: string; textColor: string; parentId?: number },
-): Promise<number> {
-  const created = await api<{ id: number }>(token, `/api/node/${nodeId}/ner-tag-type`, {
-    method: 'POST',
-    body: JSON.stringify({ mandatory: false, selectable: true, disabled: false, ...body }),
-  });
-  return created.id;
-}
-
 /** Edges added through the API, one [fromId, toId] pair each, in order. */
 export async function addEdges(token: string, ...pairs: [number, number][]): Promise<void> {
   for (const [fromId, toId] of pairs)

@@ -17,8 +17,6 @@ import { http } from '../../api/client';
 import { positionQuery, type PagePosition } from '../../components/pagination';
 import { fetchDocumentInfo } from '../documents/api';
 
-export const ACTIVITY_DOCUMENTS_PAGE_SIZE = STATISTICS_DOCUMENTS_PAGE_SIZE;
-
 export const statisticsKeys = {
   all: ['statistics'] as const,
   answer: (query: StatisticsQuery) => [...statisticsKeys.all, 'answer', query] as const,
@@ -56,7 +54,7 @@ export const statisticsQueries = {
         const q = positionQuery(position);
         return fetchDocumentInfo(activityDocumentFilters(processId, ids), q.page, {
           ...q,
-          size: ACTIVITY_DOCUMENTS_PAGE_SIZE,
+          size: STATISTICS_DOCUMENTS_PAGE_SIZE,
           sort: 'id,desc',
           signal,
         });

@@ -121,9 +121,12 @@ export function useStepAction(documentId: number, onDone?: (action: StepAction, 
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ step, action }: { step: StepDTO; action: StepAction }) => runStepAction(step, action),
-    onSuccess: (answer, { step, action }) => {
-      if (answer.documentState)
+    onSuccess: async (answer, { step, action }) => {
+      if (answer.documentState) {
+        // a state read already under way (the poll, a refetch on focus) must not land over the newer answer
+        await queryClient.cancelQueries({ queryKey: workspaceKeys.state(documentId) });
         queryClient.setQueryData(workspaceKeys.state(documentId), answer.documentState);
+      }
       onDone?.(action, step);
     },
     onSettled: (answer) =>

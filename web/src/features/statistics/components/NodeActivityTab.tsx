@@ -8,11 +8,11 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { NodeActivityAnswer } from '@domain/statistics-types';
+import { STATISTICS_DOCUMENTS_PAGE_SIZE, type NodeActivityAnswer } from '@domain/statistics-types';
 import { IconFile } from '../../../components/icons';
 import { Pagination } from '../../../components/Pagination';
 import { FIRST_PAGE, NO_ANSWER, type PagePosition } from '../../../components/pagination';
-import { ACTIVITY_DOCUMENTS_PAGE_SIZE, statisticsQueries } from '../api';
+import { statisticsQueries } from '../api';
 import { activityCells, nodeActivitySeries, type ActivityCell } from '../figures';
 import { formatDay } from '../range';
 import { ChartCards, TableCard } from './ChartCard';
@@ -147,10 +147,10 @@ function ActivityDocuments({ context, cell }: { context: TabContext; cell: Activ
           ))}
         </ul>
       )}
-      {(documents.data?.total ?? 0) > ACTIVITY_DOCUMENTS_PAGE_SIZE && (
+      {(documents.data?.total ?? 0) > STATISTICS_DOCUMENTS_PAGE_SIZE && (
         <Pagination
           position={position}
-          size={ACTIVITY_DOCUMENTS_PAGE_SIZE}
+          size={STATISTICS_DOCUMENTS_PAGE_SIZE}
           answer={documents.data ?? NO_ANSWER}
           onGo={setPosition}
           testId="activity-documents-pager"
