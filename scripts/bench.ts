@@ -34,6 +34,11 @@
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
  * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only that part (its
  * figures merged into the results file).
+ *
+ * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng and sox are installed first when
+ * missing (scripts/lib/system-deps.ts); a part whose programs are still missing is skipped with the command
+ * that installs them, a part that fails is reported, and the other parts run and write their figures (each
+ * as it ends; `lastRun` in the results file says what each part did). The run exits 1 when a part failed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,6 +48,7 @@ import { performance } from 'node:perf_hooks';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../server/config';
 import { startApi } from '../api/server';
+import type { Knex } from 'knex';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
@@ -54,7 +60,9 @@ import { benchSpeech, printSpeechResults } from './bench-speech';
 import { benchStatistics, printStatisticsResults } from './bench-statistics';
 import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
-import { mergeResults, RESULTS_FILE } from './lib/bench-results';
+import { RESULTS_FILE } from './lib/bench-results';
+import { BENCH_PART_NEEDS, type BenchPart, partsOf, runBenchParts } from './lib/bench-parts';
+import { ensureSystemPrograms } from './lib/system-deps';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
@@ -78,14 +86,21 @@ const sizeFromEnv = (name: string, fallback: number) => {
   return v;
 };
 
-async function main() {
+async function main(): Promise<number> {
+  const only = process.env.BENCH_ONLY;
+  const wanted = partsOf(only);
+  // Chromium, espeak-ng and sox, installed when missing (scripts/lib/system-deps.ts); what cannot be
+  // installed leaves the parts that need it skipped, the others run.
+  const missing = new Map(
+    (await ensureSystemPrograms('bench', ROOT, process.env, { partial: true })).map((m) => [m.name, m.lacks]),
+  );
   // BENCH_ONLY=rag needs neither Temporal nor the workflow bundle: neither is started (on a loaded machine
-  // they take minutes).
-  const engineless = process.env.BENCH_ONLY === 'rag';
+  // they take minutes). A Temporal CLI that cannot be found or installed fails the parts that need it only.
+  const engineless = only === 'rag';
   const notStarted = () => Promise.reject(new Error('not started with BENCH_ONLY=rag'));
   const temporalPromise = engineless
     ? (notStarted() as ReturnType<typeof startTemporalDevServer>)
-    : startTemporalDevServer(ensureTemporalCli(), { uiPort: null });
+    : Promise.resolve().then(() => startTemporalDevServer(ensureTemporalCli(), { uiPort: null }));
   const bundlePromise = engineless
     ? (notStarted() as ReturnType<typeof bundleWorkflowCode>)
     : bundleWorkflowCode({
@@ -101,247 +116,242 @@ async function main() {
   await createDatabaseIfMissing(pg.serverUrl, db);
   const knex = createKnex(pg.urlFor(db));
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
-  let temporal: Awaited<typeof temporalPromise> | undefined;
-  /** The document engine against bare Temporal (scripts/bench-engine.ts), printed. */
-  const runEngine = async () => {
-    temporal = await temporalPromise;
-    const engine = await benchEngine({
-      databaseUrl: pg.urlFor(db),
-      temporalAddress: temporal.address,
-      workflowCode: (await bundlePromise).code,
-      filesDir,
-      roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
-      documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
-      rounds: sizeFromEnv('BENCH_ROUNDS', 3),
-    });
-    printEngineResults(engine);
-    console.log('');
-    return engine;
-  };
-  try {
-    await migrateAndSeed(pg.urlFor(db));
-    const only = process.env.BENCH_ONLY;
-    const parts = [
-      'engine',
-      'workspace',
-      'lists',
-      'graph',
-      'speech',
-      'tracker',
-      'export',
-      'rag',
-      'statistics',
-    ];
-    if (only && !parts.includes(only)) throw new Error(`BENCH_ONLY can only be ${parts.join(', ')}`);
-    // The engine alone (BENCH_ONLY=engine).
-    const engineOnly = only === 'engine' ? await runEngine() : undefined;
-    // The API, domain, engine and lexicon parts (left out with any BENCH_ONLY).
-    const engine = only
-      ? undefined
-      : await (async () => {
-          const n = 2000;
-          const tag = await knex('process_tags').where({ predefined: true }).first();
-          const rows = Array.from({ length: n }, (_, i) => ({ name: `Bench process ${i}` }));
-          const inserted: { id: number }[] = await knex('processes').insert(rows).returning('id');
-          await knex('process_process_tags').insert(
-            inserted.map((p) => ({ process_id: p.id, process_tag_id: tag.id })),
-          );
-          console.log(`seeded ${n} processes`);
-          const api = await startApi(
-            loadConfig({
-              ...process.env,
-              DATABASE_URL: pg.urlFor(db),
-              PORT: '0',
-              TEMPORAL_ADDRESS: '127.0.0.1:1',
-            }),
-          );
-          const base = `http://127.0.0.1:${api.port}`;
-          const token = async (username: string, password: string) => {
-            const res = await fetch(`${base}/api/authenticate`, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({ username, password }),
-            });
-            return res.headers.get('authorization') ?? '';
-          };
-          const grants = inserted
-            .slice(0, 500)
-            .map((p) => ({ component_id: p.id, type: 'PROCESS', mode: 'READ' }));
-          const auths: { id: number }[] = await knex('authorities')
-            .insert(grants)
-            .onConflict()
-            .ignore()
-            .returning('id');
-          const user = await knex('users').where({ login: 'user' }).first();
-          await knex('user_authorities')
-            .insert(auths.map((a) => ({ user_id: user.id, authority_id: a.id })))
-            .onConflict()
-            .ignore();
-          const get = (path: string, auth: string) => () =>
-            fetch(`${base}${path}`, { headers: { Authorization: auth } }).then(async (r) => {
-              if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
-              return r.arrayBuffer();
-            });
-          try {
-            const admin = await token('admin', 'admin');
-            const plain = await token('user', 'user');
-            await time(`GET /api/processes, admin, ${n} rows`, 20, get('/api/processes', admin));
-            await time('GET /api/processes, user with 500 authorities', 20, get('/api/processes', plain));
-            await time(
-              'GET /api/processes?name=process 19 (admin)',
-              50,
-              get('/api/processes?name=process%2019', admin),
-            );
-            await time('GET /api/account', 100, get('/api/account', admin));
-          } finally {
-            await api.close();
-          }
-          const principal = {
-            roles: ['ROLE_USER'],
-            authorities: Array.from({ length: 500 }, (_, i) => ({
-              componentId: i,
-              type: 'PROCESS' as const,
-              mode: 'READ' as const,
-            })),
-          };
-          await time('processMode over 500 authorities (x1000)', 20, () => {
-            for (let i = 0; i < 1000; i++) processMode(principal, i);
-          });
-
-          const engine = await runEngine();
-          // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process).
-          spawnSync(
-            path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-            [path.join(ROOT, 'scripts', 'bench-lexicon.ts')],
-            {
-              stdio: 'inherit',
-            },
-          );
-          return engine;
-        })();
-
+  const databaseUrl = pg.urlFor(db);
+  /** What the parts on the engine share: the dev server and the workflow bundle. */
+  const onEngine = async () => ({
+    databaseUrl,
+    temporalAddress: (await temporalPromise).address,
+    workflowCode: (await bundlePromise).code,
+    filesDir,
+  });
+  const dated = (key: string, r: object | undefined) =>
+    r && !('skipped' in r) ? { [key]: { date: new Date().toISOString(), ...r } } : r;
+  const parts: BenchPart[] = [
+    // GET /api/processes and access resolution in domain/.
+    { name: 'api', run: () => benchApi(knex, databaseUrl) },
+    // The document engine against bare Temporal (scripts/bench-engine.ts).
+    {
+      name: 'engine',
+      run: async () => {
+        const engine = await benchEngine({
+          ...(await onEngine()),
+          roundTrips: sizeFromEnv('BENCH_ROUND_TRIPS', 100),
+          documents: sizeFromEnv('BENCH_DOCUMENTS', 50),
+          rounds: sizeFromEnv('BENCH_ROUNDS', 3),
+        });
+        printEngineResults(engine);
+        console.log('');
+        return dated('engine', engine);
+      },
+    },
+    // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process; printed only).
+    {
+      name: 'lexicon',
+      run: async () => {
+        const r = spawnSync(
+          path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+          [path.join(ROOT, 'scripts', 'bench-lexicon.ts')],
+          { stdio: 'inherit' },
+        );
+        if (r.status !== 0) throw new Error(`scripts/bench-lexicon.ts exited with ${r.status ?? r.signal}`);
+        return undefined;
+      },
+    },
     // The workspace in the browser (scripts/bench-workspace.ts), on the same servers.
-    if (!engineless) temporal = await temporalPromise;
-    const workspace =
-      only && only !== 'workspace'
-        ? undefined
-        : await benchWorkspace({
-            databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal!.address,
-            workflowCode: (await bundlePromise).code,
-            filesDir,
-            chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
-            tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
-            relations: sizeFromEnv('BENCH_WS_RELATIONS', 1000),
-            graphs: sizeFromEnv('BENCH_WS_GRAPHS', 200),
-          });
-    if (workspace) printWorkspaceResults(workspace);
+    {
+      name: 'workspace',
+      needs: BENCH_PART_NEEDS.workspace,
+      run: async () => {
+        const r = await benchWorkspace({
+          ...(await onEngine()),
+          chars: sizeFromEnv('BENCH_WS_CHARS', 100_000),
+          tags: sizeFromEnv('BENCH_WS_TAGS', 5000),
+          relations: sizeFromEnv('BENCH_WS_RELATIONS', 1000),
+          graphs: sizeFromEnv('BENCH_WS_GRAPHS', 200),
+        });
+        printWorkspaceResults(r);
+        return dated('workspace', r);
+      },
+    },
     // The graph page in the browser (scripts/bench-graph.ts), on the same servers.
-    const graph =
-      only && only !== 'workspace' && only !== 'graph'
-        ? undefined
-        : await benchGraph({
-            databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal!.address,
-            workflowCode: (await bundlePromise).code,
-            filesDir,
-          });
-    if (graph) printGraphResults(graph);
+    {
+      name: 'graph',
+      needs: BENCH_PART_NEEDS.graph,
+      run: async () => {
+        const r = await benchGraph(await onEngine());
+        printGraphResults(r);
+        return dated('graph', r);
+      },
+    },
     // The document lists at scale (scripts/bench-lists.ts): seeds its own process in the same database.
-    const lists =
-      only && only !== 'lists'
-        ? undefined
-        : await benchLists({
-            databaseUrl: pg.urlFor(db),
-            documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
-          });
-    if (lists) printListsResults(lists);
-    // Hours of audio (scripts/bench-speech.ts): a 2-hour recording of its own in the same database.
-    const speech =
-      only && only !== 'speech'
-        ? undefined
-        : await benchSpeech({
-            databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal!.address,
-            workflowCode: (await bundlePromise).code,
-            filesDir,
-            seconds: sizeFromEnv('BENCH_SPEECH_SECONDS', 7200),
-            utterances: sizeFromEnv('BENCH_SPEECH_UTTERANCES', 1500),
-            tokens: sizeFromEnv('BENCH_SPEECH_TOKENS', 20_000),
-          });
-    if (speech) printSpeechResults(speech);
-
+    {
+      name: 'lists',
+      run: async () => {
+        const r = await benchLists({
+          databaseUrl,
+          documents: sizeFromEnv('BENCH_LIST_DOCUMENTS', 1_000_000),
+        });
+        printListsResults(r);
+        return dated('lists', r);
+      },
+    },
+    // Hours of audio (scripts/bench-speech.ts): a 2-hour espeak-ng + sox recording in the same database.
+    {
+      name: 'speech',
+      needs: BENCH_PART_NEEDS.speech,
+      run: async () => {
+        const r = await benchSpeech({
+          ...(await onEngine()),
+          seconds: sizeFromEnv('BENCH_SPEECH_SECONDS', 7200),
+          utterances: sizeFromEnv('BENCH_SPEECH_UTTERANCES', 1500),
+          tokens: sizeFromEnv('BENCH_SPEECH_TOKENS', 20_000),
+        });
+        printSpeechResults(r);
+        return dated('speech', r);
+      },
+    },
     // The step-result export at scale (scripts/bench-export.ts): peak RSS of a streamed export.
-    const exported =
-      only && only !== 'export'
-        ? undefined
-        : await benchExport({
-            databaseUrl: pg.urlFor(db),
-            rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000),
-          });
-    if (exported) printExportResults(exported);
-
+    {
+      name: 'export',
+      run: async () => {
+        const r = await benchExport({ databaseUrl, rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000) });
+        printExportResults(r);
+        return dated('export', r);
+      },
+    },
     // RAG retrieval at scale (scripts/bench-rag.ts): quality and time of the lexical path.
-    const rag =
-      only && only !== 'rag'
-        ? undefined
-        : await benchRag({
-            databaseUrl: pg.urlFor(db),
-            chunks: sizeFromEnv('BENCH_RAG_CHUNKS', 100_000),
-            documents: sizeFromEnv('BENCH_RAG_DOCUMENTS', 200),
-          });
-    if (rag) printRagResults(rag);
-
+    {
+      name: 'rag',
+      run: async () => {
+        const r = await benchRag({
+          databaseUrl,
+          chunks: sizeFromEnv('BENCH_RAG_CHUNKS', 100_000),
+          documents: sizeFromEnv('BENCH_RAG_DOCUMENTS', 200),
+        });
+        printRagResults(r);
+        return {
+          rag: {
+            date: new Date().toISOString(),
+            load: os.loadavg().map((x) => Math.round(x * 100) / 100),
+            ...r,
+          },
+        };
+      },
+    },
     // Statistics at scale (scripts/bench-statistics.ts): seeds its own process in the same database.
-    const statistics =
-      only && only !== 'statistics'
-        ? undefined
-        : await benchStatistics({
-            databaseUrl: pg.urlFor(db),
-            documents: sizeFromEnv('BENCH_STAT_DOCUMENTS', 1_000_000),
-            runs: sizeFromEnv('BENCH_STAT_RUNS', 100),
-          });
-    if (statistics) printStatisticsResults(statistics);
-
+    {
+      name: 'statistics',
+      run: async () => {
+        const r = await benchStatistics({
+          databaseUrl,
+          documents: sizeFromEnv('BENCH_STAT_DOCUMENTS', 1_000_000),
+          runs: sizeFromEnv('BENCH_STAT_RUNS', 100),
+        });
+        printStatisticsResults(r);
+        return { statistics: { date: new Date().toISOString(), load: os.loadavg(), ...r } };
+      },
+    },
     // The activity tracker with 1,000 clients (scripts/bench-tracker.ts), on the same database.
-    const tracker =
-      only && only !== 'tracker'
-        ? undefined
-        : await benchTracker({
-            databaseUrl: pg.urlFor(db),
-            temporalAddress: temporal!.address,
-            clients: sizeFromEnv('BENCH_TRACKER_CLIENTS', 1000),
-            reports: sizeFromEnv('BENCH_TRACKER_REPORTS', 300),
-          });
-    if (tracker) printTrackerResults(tracker);
-    const now = new Date().toISOString();
-    // Merged: the keys other commands wrote (`chaos`) stay; BENCH_ONLY keeps the other parts' figures too.
-    mergeResults({
-      ...(only ? {} : { date: now, api: apiResults, engine }),
-      ...(engineOnly ? { engine: { date: now, ...engineOnly } } : {}),
-      ...(workspace ? { workspace: { date: now, ...workspace } } : {}),
-      ...(graph ? { graph: { date: now, ...graph } } : {}),
-      ...(lists ? { lists: { date: now, ...lists } } : {}),
-      ...(speech ? { speech: { date: now, ...speech } } : {}),
-      ...(exported ? { export: { date: now, ...exported } } : {}),
-      ...(tracker ? { tracker: { date: now, ...tracker } } : {}),
-      ...(rag
-        ? { rag: { date: now, load: os.loadavg().map((x) => Math.round(x * 100) / 100), ...rag } }
-        : {}),
-      ...(statistics ? { statistics: { date: now, load: os.loadavg(), ...statistics } } : {}),
-    });
+    {
+      name: 'tracker',
+      run: async () => {
+        const r = await benchTracker({
+          databaseUrl,
+          temporalAddress: (await temporalPromise).address,
+          clients: sizeFromEnv('BENCH_TRACKER_CLIENTS', 1000),
+          reports: sizeFromEnv('BENCH_TRACKER_REPORTS', 300),
+        });
+        printTrackerResults(r);
+        return dated('tracker', r);
+      },
+    },
+  ];
+  try {
+    await migrateAndSeed(databaseUrl);
+    const outcomes = await runBenchParts(
+      parts.filter((p) => wanted.includes(p.name)),
+      { missing },
+    );
     console.log(`\nresults written to ${path.relative(ROOT, RESULTS_FILE)}`);
+    for (const o of outcomes) if (o.status !== 'done') console.log(`  ${o.name}: ${o.status}, ${o.reason}`);
+    return outcomes.some((o) => o.status === 'failed') ? 1 : 0;
   } finally {
     await knex.destroy();
     await dropDatabase(pg.serverUrl, db).catch(() => {});
     await pg.stop();
-    await (temporal ?? (await temporalPromise.catch(() => undefined)))?.stop();
+    await (await temporalPromise.catch(() => undefined))?.stop();
     fs.rmSync(filesDir, { recursive: true, force: true });
   }
 }
 
+/** GET /api/processes through the real API over HTTP, and access resolution in domain/ (under `api`). */
+async function benchApi(knex: Knex, databaseUrl: string) {
+  const n = 2000;
+  const tag = await knex('process_tags').where({ predefined: true }).first();
+  const rows = Array.from({ length: n }, (_, i) => ({ name: `Bench process ${i}` }));
+  const inserted: { id: number }[] = await knex('processes').insert(rows).returning('id');
+  await knex('process_process_tags').insert(
+    inserted.map((p) => ({ process_id: p.id, process_tag_id: tag.id })),
+  );
+  console.log(`seeded ${n} processes`);
+  const api = await startApi(
+    loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1' }),
+  );
+  const base = `http://127.0.0.1:${api.port}`;
+  const token = async (username: string, password: string) => {
+    const res = await fetch(`${base}/api/authenticate`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    return res.headers.get('authorization') ?? '';
+  };
+  const grants = inserted.slice(0, 500).map((p) => ({ component_id: p.id, type: 'PROCESS', mode: 'READ' }));
+  const auths: { id: number }[] = await knex('authorities')
+    .insert(grants)
+    .onConflict()
+    .ignore()
+    .returning('id');
+  const user = await knex('users').where({ login: 'user' }).first();
+  await knex('user_authorities')
+    .insert(auths.map((a) => ({ user_id: user.id, authority_id: a.id })))
+    .onConflict()
+    .ignore();
+  const get = (path: string, auth: string) => () =>
+    fetch(`${base}${path}`, { headers: { Authorization: auth } }).then(async (r) => {
+      if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+      return r.arrayBuffer();
+    });
+  try {
+    const admin = await token('admin', 'admin');
+    const plain = await token('user', 'user');
+    await time(`GET /api/processes, admin, ${n} rows`, 20, get('/api/processes', admin));
+    await time('GET /api/processes, user with 500 authorities', 20, get('/api/processes', plain));
+    await time(
+      'GET /api/processes?name=process 19 (admin)',
+      50,
+      get('/api/processes?name=process%2019', admin),
+    );
+    await time('GET /api/account', 100, get('/api/account', admin));
+  } finally {
+    await api.close();
+  }
+  const principal = {
+    roles: ['ROLE_USER'],
+    authorities: Array.from({ length: 500 }, (_, i) => ({
+      componentId: i,
+      type: 'PROCESS' as const,
+      mode: 'READ' as const,
+    })),
+  };
+  await time('processMode over 500 authorities (x1000)', 20, () => {
+    for (let i = 0; i < 1000; i++) processMode(principal, i);
+  });
+  return { date: new Date().toISOString(), api: apiResults };
+}
+
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (err) => {
     console.error('[bench] failed:', err);
     process.exit(1);

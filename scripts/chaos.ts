@@ -48,6 +48,7 @@ import { mergeResults, RESULTS_FILE } from './lib/bench-results';
 import { createDatabaseIfMissing, startEmbeddedPostgres, type RunningPostgres } from './lib/postgres';
 import { migrateAndSeed, ROOT } from './lib/prepare';
 import { memberOfIdentity, signIn, startScaleOut, type ScaleOutCluster } from './lib/scale-out';
+import { ensureSystemPrograms } from './lib/system-deps';
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 import { seededRandom } from './lib/seeded-random';
@@ -391,6 +392,8 @@ async function main(): Promise<number> {
 
   fs.rmSync(CHAOS_DIR, { recursive: true, force: true });
   fs.mkdirSync(CHAOS_DIR, { recursive: true });
+  // No Debian program (txt documents only: COMMAND_NEEDS.chaos is empty), the Temporal CLI found or installed.
+  await ensureSystemPrograms('chaos', ROOT, process.env);
   const cli = ensureTemporalCli();
   try {
     // A workflow bundle made once: a restarted worker does not spend its first 20 s bundling.

@@ -1,6 +1,6 @@
 /**
  * `npm start`: the file parser's programs (installed when missing, or the start stops with the command to
- * run: scripts/lib/parser-deps.ts), PostgreSQL (DATABASE_URL or embedded under .data/pg), Temporal
+ * run: scripts/lib/system-deps.ts), PostgreSQL (DATABASE_URL or embedded under .data/pg), Temporal
  * (TEMPORAL_ADDRESS or the dev server with .data/temporal.db), migrations and seed, web build, then the
  * worker and the API, each started again if it dies. Ctrl-C stops every child; a second start reuses the
  * data.
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createDatabaseIfMissing, startEmbeddedPostgres, type RunningPostgres } from './lib/postgres';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
-import { ensureParserPrograms } from './lib/parser-deps';
+import { ensureSystemPrograms } from './lib/system-deps';
 import { waitForPort } from './lib/ports';
 
 async function main() {
@@ -43,7 +43,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
-    await ensureParserPrograms(ROOT, env);
+    await ensureSystemPrograms('start', ROOT, env);
     if (!env.DATABASE_URL) {
       console.log('[start] starting embedded PostgreSQL (.data/pg)...');
       const pg: RunningPostgres = await startEmbeddedPostgres(path.join(ROOT, '.data', 'pg'), {

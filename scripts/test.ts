@@ -2,9 +2,10 @@
  * `npm test`: the same preparation as `npm start` with a database and a Temporal dev server of its own
  * (embedded PostgreSQL in .data/test-pg unless TEST_DATABASE_URL names a server, an in-memory dev server),
  * one workflow bundle shared by the suites, the built web app served by a real API + worker for the
- * end-to-end suite, then jest over every project. Extra arguments go to jest (e.g. `npm test -- domain`).
+ * end-to-end suite, then jest over every project. The Debian programs the suites start are checked first and
+ * installed when missing (scripts/lib/system-deps.ts). Extra arguments go to jest (e.g. `npm test -- domain`).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -17,23 +18,12 @@ import {
 import { startOpenAiServer } from '../tests/support/openai-server';
 import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
+import { ensureSystemPrograms, locateTool } from './lib/system-deps';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 // Per run, so two runs on one machine do not overwrite each other's bundle and results.
 const TEST_DIR = path.join(ROOT, '.data', 'test', String(process.pid));
-
-function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  let found = candidates.find((c) => c && fs.existsSync(c));
-  if (!found) {
-    console.log('[test] Chromium is missing: installing the Debian packages...');
-    spawnSync('bash', [path.join(ROOT, 'scripts', 'install-system-deps.sh')], { stdio: 'inherit' });
-    found = candidates.find((c) => c && fs.existsSync(c));
-  }
-  if (!found) throw new Error('Chromium not found: run scripts/install-system-deps.sh or set CHROMIUM_PATH');
-  return found;
-}
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -42,7 +32,10 @@ async function main(): Promise<number> {
   fs.mkdirSync(TEST_DIR, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
   try {
-    const chromium = chromiumPath();
+    // Every Debian program the suites start (the parser's, Chromium, sshd, Dovecot, espeak-ng), each checked,
+    // what is missing installed, or the run stops with the one command to run (scripts/lib/system-deps.ts).
+    await ensureSystemPrograms('test', ROOT, process.env);
+    const chromium = locateTool('chromium', process.env)!;
     const cli = process.env.TEST_TEMPORAL_ADDRESS ? null : ensureTemporalCli();
 
     // PostgreSQL: one fresh database per run.

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebIfStale, ROOT } from './prepare';
+import { locateTool } from './system-deps';
 
 export interface BenchMachine {
   cpus: number;
@@ -17,18 +18,11 @@ export interface BenchMachine {
   chromium: string;
 }
 
-function chromiumPath(): string | null {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (c) => c && fs.existsSync(c),
-  );
-  return found ?? null;
-}
-
 /** Chromium's path with dist/web built (when stale), or why the browser part cannot run. */
 export function prepareBrowserBench(): { executablePath: string } | { skipped: string } {
-  const executablePath = chromiumPath();
+  const executablePath = locateTool('chromium', process.env);
   if (!executablePath)
-    return { skipped: 'Chromium not found (scripts/install-system-deps.sh or CHROMIUM_PATH)' };
+    return { skipped: 'Chromium not found (bash scripts/install-system-deps.sh chromium, or CHROMIUM_PATH)' };
   try {
     buildWebIfStale();
   } catch (e) {
