@@ -1,6 +1,6 @@
 /**
  * The external programs of the file parser (activities/parser/): one list, read by the start check that
- * installs what is missing (scripts/lib/parser-deps.ts), by `management/health` (api/services/
+ * installs what is missing (scripts/lib/system-deps.ts), by `management/health` (api/services/
  * parser-programs.ts) and by the parser itself (the OCR languages). A program the parser starts must be
  * listed here: a unit test reads the parser's sources and fails otherwise.
  *

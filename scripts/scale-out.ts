@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/scale-out.ts [--apis N] [--workers N] [--documents N]`: the README's scale-out on one
+ * `npx tsx scripts/scale-out.ts [--apis N] [--workers N] [--documents N]`: the scale-out of docs/operations.md on one
  * machine. Starts N API processes and N workers (default 2 and 2) against one PostgreSQL and one Temporal
  * server (DATABASE_URL and TEMPORAL_ADDRESS when set, else an embedded PostgreSQL and an in-memory dev server
  * of its own, removed afterwards), with one shared FILES_DIR and DATA_DIR, uploads documents through every

@@ -1,4 +1,4 @@
-/** Configuration from the environment, read once. Every variable is listed in README.md. */
+/** Configuration from the environment, read once. Every variable is listed in docs/configuration.md. */
 import path from 'node:path';
 import { RESULT_WINDOW } from '../domain/paging';
 import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';

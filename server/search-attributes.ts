@@ -2,8 +2,8 @@
  * The document workflow's search attributes on the Temporal server: the worker checks at start that they are
  * registered in its namespace and registers the missing ones (the dev server gets them from
  * `--search-attribute` already; a cluster where the worker may not register them needs
- * `temporal operator search-attribute create`, README). A workflow upserting an unregistered attribute would
- * fail its workflow task until it is registered.
+ * `temporal operator search-attribute create`, docs/operations.md). A workflow upserting an unregistered
+ * attribute would fail its workflow task until it is registered.
  */
 import { DOCUMENT_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { getLogger } from './logger';
@@ -39,9 +39,12 @@ export async function ensureSearchAttributes(connection: OperatorLike, namespace
     log.info('search attributes registered', { names: missing });
     return missing;
   } catch (err) {
-    log.error('the document search attributes could not be checked or registered: register them (README)', {
-      error: err as Error,
-    });
+    log.error(
+      'the document search attributes could not be checked or registered: register them (docs/operations.md)',
+      {
+        error: err as Error,
+      },
+    );
     return [];
   }
 }

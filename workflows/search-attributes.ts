@@ -3,7 +3,7 @@
  * UI the way they think of it (`ProcessId = 12 AND DocumentStatus = 'WAITING' AND CurrentNode = 'Review'`,
  * `DocumentFilename = 'invoice.pdf'`), and the memo `filename`. Registered on the dev server by
  * scripts/lib/temporal.ts (`--search-attribute`), on a cluster with `temporal operator search-attribute
- * create` (README), and checked by the worker at start (server/search-attributes.ts). Workflow-safe: keys only.
+ * create` (docs/operations.md), and checked by the worker at start (server/search-attributes.ts). Workflow-safe: keys only.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 

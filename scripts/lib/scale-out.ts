@@ -1,7 +1,7 @@
 /**
  * Scale-out on one machine: several API processes (`tsx api/server.ts`) and several workers
  * (`tsx workflows/worker.ts`), each a real OS process, against one PostgreSQL and one Temporal server, as
- * docker-compose.yml runs them. They share what the README's scaling section says replicas must share: the
+ * docker-compose.yml runs them. They share what docs/operations.md (Scaling out) says replicas must share: the
  * database, the Temporal namespace and task queue, the files directory (FILES_DIR) and the data directory
  * with the generated keys (DATA_DIR: the JWT signing secret and the data encryption key).
  *

@@ -21,7 +21,7 @@ export interface Release {
   bugfixes: Text[];
 }
 
-/** This product's releases: what each delivery made usable (README's status table has the detail). */
+/** This product's releases: what each delivery made usable (docs/status.md has the detail). */
 export const OWN_RELEASES: Release[] = [
   {
     version: '2026.11.24',

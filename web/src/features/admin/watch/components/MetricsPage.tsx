@@ -2,7 +2,7 @@
  * Administration > Metrics: the API process's figures from management/jhimetrics with charts (chart.js):
  * memory and event-loop lag over the minutes the page is open (sampled every 5 s), HTTP requests by route
  * (count and mean time), workflows by status, the database pool; then what Node shows in place of a thread
- * dump (management/threaddump). The worker's own metrics are scraped from its port (README).
+ * dump (management/threaddump). The worker's own metrics are scraped from its port (docs/operations.md).
  */
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
