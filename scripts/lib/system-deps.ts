@@ -297,7 +297,7 @@ export async function ensureSystemPrograms(
   const message =
     r.status !== 0
       ? `installing ${plan.packages.join(' ')} failed: fix what the output above says and run\n\n    ${installCommand(plan.packages, ctx)}`
-      : `the packages are installed but ${describeMissing(still)} still missing: check that PATH holds their programs (and TESSDATA_PREFIX, if set, the OCR languages)`;
+      : `the packages are installed but these are still missing: ${describeMissing(still)}; check that PATH holds their programs, that a variable naming a program's path (CHROMIUM_PATH, SSHD_PATH, DOVECOT_PATH) points at it, and that TESSDATA_PREFIX, if set, holds the OCR languages`;
   if (!opts.partial) throw new Error(message);
   console.warn(`${tag} WARNING: ${message}\n${tag} the parts that need them are skipped.`);
   return still.length ? still : missing;
