@@ -88,11 +88,11 @@ const JSON_PAIR = /("([^"\\]{1,100})"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 const NAME_VALUE = /(?<![A-Za-z0-9_.])([A-Za-z][A-Za-z0-9_.-]{0,99}=)([^\s&;,'"<>]+)/g;
 
 /** A URL with its scheme, up to white space or a quote. */
-const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi;
+const URL_PATTERN = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'<>]+/gi;
 
 /** `scheme://user:pass@host` → `scheme://user:******@host` (and `scheme://token@host` → `scheme://******@host`). */
 export function maskUrlCredentials(value: string): string {
-  return value.replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*)(:[^/@\s]*)?@/gi, (_, scheme, user, pass) =>
+  return value.replace(/([a-z][a-z0-9+.-]{0,31}:\/\/)([^/@\s:]*)(:[^/@\s]*)?@/gi, (_, scheme, user, pass) =>
     pass ? `${scheme}${user}:${MASK}@` : `${scheme}${MASK}@`,
   );
 }
@@ -129,7 +129,7 @@ const maskParams = (params: string): string =>
 
 /** One URL: credentials, secret query and fragment parameters, random-looking path segments. */
 function maskUrl(url: string): string {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(url);
+  const match = /^([a-z][a-z0-9+.-]{0,31}:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(url);
   if (!match) return maskUrlCredentials(url);
   const [, scheme, authority, path, query = '', fragment = ''] = match;
   const host = maskUrlCredentials(`${scheme}${authority}`);
