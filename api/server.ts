@@ -56,8 +56,18 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   };
 }
 
+/** The configuration, or the start ends here with one line saying what is wrong (no stack). */
+function configOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    process.stderr.write(`The API cannot start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 if (require.main === module) {
-  const config = loadConfig();
+  const config = configOrExit();
   startApi(config)
     .then((api) => {
       log.info(`listening on http://localhost:${api.port}`);

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LLM_BASE_URL, loadConfig, loadWorkerConfig } from './config';
+import { makeCertificates, type TestCertificates } from '../tests/support/certificates';
 
 const OLD_CONSTANT = 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
 
@@ -59,6 +61,59 @@ describe('loadConfig: the JWT secret', () => {
     expect(loadConfig(env({ APP_PROFILES: 'prod', JWT_SECRET: 'y'.repeat(40) })).jwtSecret).toBe(
       'y'.repeat(40),
     );
+  });
+});
+
+describe('loadConfig: SMTP_CA_FILE, the private CA of the mail server', () => {
+  let certs: TestCertificates;
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    DATABASE_URL: 'postgres://localhost/x',
+    JWT_SECRET: 'j'.repeat(40),
+    SMTP_HOST: 'mail.example.org',
+    ...extra,
+  });
+  beforeAll(() => {
+    certs = makeCertificates();
+  });
+  afterAll(() => certs?.remove());
+
+  it('takes a readable file of PEM certificates, as an absolute path', () => {
+    const relative = path.relative(process.cwd(), certs.caFile);
+    expect(loadConfig(env({ SMTP_CA_FILE: relative })).smtp).toMatchObject({
+      host: 'mail.example.org',
+      caFile: certs.caFile,
+    });
+    expect(loadConfig(env()).smtp?.caFile).toBeUndefined();
+  });
+
+  it('refuses a missing file, a directory, and a file without a certificate', () => {
+    const missing = path.join(certs.dir, 'missing.pem');
+    expect(() => loadConfig(env({ SMTP_CA_FILE: missing }))).toThrow(
+      `SMTP_CA_FILE ${missing} cannot be read (ENOENT)`,
+    );
+    expect(() => loadConfig(env({ SMTP_CA_FILE: certs.dir }))).toThrow(/cannot be read \(EISDIR\)/);
+    const key = path.join(certs.dir, 'ca.key');
+    expect(() => loadConfig(env({ SMTP_CA_FILE: key }))).toThrow(/holds no PEM certificate/);
+    const broken = path.join(certs.dir, 'broken.pem');
+    fs.writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    expect(() => loadConfig(env({ SMTP_CA_FILE: broken }))).toThrow(/does not parse/);
+    // Checked without SMTP_HOST too: the mistake shows at start, not when mail is configured later.
+    expect(() => loadConfig(env({ SMTP_HOST: '', SMTP_CA_FILE: missing }))).toThrow(/SMTP_CA_FILE/);
+  });
+
+  it('stops the API at start with one line saying what is wrong', () => {
+    const missing = path.join(certs.dir, 'missing.pem');
+    const root = path.resolve(__dirname, '..');
+    const run = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['api/server.ts'], {
+      cwd: root,
+      env: { ...process.env, ...env({ SMTP_CA_FILE: missing, DATA_DIR: certs.dir }) },
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `The API cannot start: SMTP_CA_FILE ${missing} cannot be read (ENOENT)`,
+    ]);
   });
 });
 

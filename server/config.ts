@@ -1,4 +1,6 @@
 /** Configuration from the environment, read once. Every variable is listed in docs/configuration.md. */
+import { X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { RESULT_WINDOW } from '../domain/paging';
 import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';
@@ -11,6 +13,11 @@ export interface SmtpConfig {
   user?: string;
   pass?: string;
   from: string;
+  /**
+   * SMTP_CA_FILE: PEM certificates the server's certificate must chain to, instead of the public roots (a
+   * private CA). Checked at start: the file exists and holds at least one certificate.
+   */
+  caFile?: string;
 }
 
 export interface AppConfig {
@@ -147,6 +154,8 @@ const ROOT = path.resolve(__dirname, '..');
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 8080);
   const smtpHost = env.SMTP_HOST;
+  // Checked even without SMTP_HOST: a wrong path is a mistake to report at start, not at the first mail.
+  const smtpCa = smtpCaFile(env.SMTP_CA_FILE);
   return {
     port,
     databaseUrl: required(env, 'DATABASE_URL'),
@@ -170,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           user: env.SMTP_USER || undefined,
           pass: env.SMTP_PASSWORD || undefined,
           from: env.MAIL_FROM ?? 'workbench@localhost',
+          ...(smtpCa ? { caFile: smtpCa } : {}),
         }
       : null,
     webDir: env.WEB_DIR ?? path.join(ROOT, 'dist', 'web'),
@@ -356,6 +366,35 @@ function jwtSecret(env: NodeJS.ProcessEnv): string {
   }
   if (isProd(env)) throw new Error('JWT_SECRET must be set with profile prod');
   return loadOrCreateKey('jwt-secret', 64, env).toString('base64');
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/** SMTP_CA_FILE as an absolute path, after checking that it can be read and its PEM certificates parse. */
+function smtpCaFile(raw: string | undefined): string | undefined {
+  if (!raw?.trim()) return undefined;
+  const file = path.resolve(raw.trim());
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new Error(`SMTP_CA_FILE ${file} cannot be read (${e.code ?? e.message})`, { cause: err });
+  }
+  const certificates = text.match(PEM_CERTIFICATE) ?? [];
+  if (!certificates.length)
+    throw new Error(`SMTP_CA_FILE ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  for (const pem of certificates) {
+    try {
+      new X509Certificate(pem);
+    } catch (err) {
+      throw new Error(
+        `SMTP_CA_FILE ${file} holds a certificate that does not parse (${(err as Error).message})`,
+        { cause: err },
+      );
+    }
+  }
+  return file;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

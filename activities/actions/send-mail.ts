@@ -1,7 +1,10 @@
 /**
  * SEND_MAIL executor (spec 3 sections 3 and 7): nodemailer to the node's SMTP host and port (connected to
  * the address the net guard checked, TLS checked against the original name), signed in with the node's
- * username and the value of its process secret (active only). Receivers DO go to To, DW to Cc, UDW to Bcc
+ * username and the value of its process secret (active only). Port 465 is TLS from the start; on other
+ * ports the password waits for STARTTLS unless the server is one the deployment's allowlist trusts (as the
+ * e-mail poller's IMAP): a server on the path cannot strip STARTTLS to read it. Certificates are always
+ * verified (a private CA comes from NODE_EXTRA_CA_CERTS). Receivers DO go to To, DW to Cc, UDW to Bcc
  * (envelope only); subject and template are rendered for the document. The result keeps the message id.
  */
 import net from 'node:net';
@@ -39,6 +42,24 @@ function configProblem(s: NodeSettings): string | null {
   if (!s.secret?.id) return 'The mail node has no secret for the SMTP password';
   if (!(s.mailReceivers ?? []).some((r) => r.email?.trim())) return 'The mail node has no receivers';
   return null;
+}
+
+/**
+ * TLS of an SMTP connection: 465 is TLS from the start; other ports must upgrade with STARTTLS before the
+ * password is sent, unless the address is one the allowlist trusts (a local relay). The certificate is
+ * checked against the configured name, not the IP connected to (an IP literal against its IP SANs).
+ */
+export function smtpTls(
+  host: string,
+  port: number,
+  trusted: boolean,
+): { secure: boolean; requireTLS: boolean; tls: { servername?: string } } {
+  const secure = port === 465;
+  return {
+    secure,
+    requireTLS: !secure && !trusted,
+    tls: net.isIP(host) ? {} : { servername: host },
+  };
 }
 
 /** SMTP answers 5xx and refused sign-ins will not get better by retrying. */
@@ -87,8 +108,9 @@ async function execute(
 
   const host = s.smtpHost!.trim();
   let address: string;
+  let trusted: boolean;
   try {
-    address = (await resolveOutbound(host, allowlist)).address;
+    ({ address, allowlisted: trusted } = await resolveOutbound(host, allowlist));
   } catch (err) {
     if (err instanceof OutboundRefused)
       throw await permanentFailure(knex, input, refusalMessage(err), { host });
@@ -98,10 +120,8 @@ async function execute(
   const transport = nodemailer.createTransport({
     host: address,
     port: s.smtpPort!,
-    secure: s.smtpPort === 465,
+    ...smtpTls(host, s.smtpPort!, trusted),
     auth: { user: username, pass: password },
-    // The certificate is checked against the configured name, not the IP connected to.
-    tls: net.isIP(host) ? {} : { servername: host },
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,

@@ -1,4 +1,11 @@
-/** Outgoing mail over SMTP (nodemailer). Without SMTP configuration, mails are logged instead of sent. */
+/**
+ * Outgoing mail over SMTP (nodemailer). Without SMTP configuration, mails are logged instead of sent.
+ *
+ * TLS (SMTP_SECURE=true, or STARTTLS when the server offers it) verifies the server's certificate and its
+ * name: a mail with a password-reset key must not go to whoever answers on the path. A private CA is given
+ * by SMTP_CA_FILE (trusted instead of the public roots) or NODE_EXTRA_CA_CERTS (added to them).
+ */
+import fs from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from '../../server/config';
 import { getLogger } from '../../server/logger';
@@ -43,7 +50,8 @@ export function createMailer(smtp: SmtpConfig | null): Mailer {
     port: smtp.port,
     secure: smtp.secure,
     auth: smtp.user ? { user: smtp.user, pass: smtp.pass } : undefined,
-    tls: { rejectUnauthorized: false },
+    // Node's defaults check the chain and the name; only the CA may be replaced, never the check.
+    tls: smtp.caFile ? { ca: fs.readFileSync(smtp.caFile, 'utf8') } : {},
   });
   let checked: { at: number; result: MailHealth } | null = null;
   return {

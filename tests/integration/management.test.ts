@@ -1,6 +1,7 @@
 import { call, setupSuite, startTestApi } from '../support/harness';
 import { eventuallyMatches } from '../support/eventually';
 import { englishOnlyTessdata } from '../support/media';
+import { MASK } from '../../server/masking';
 
 describe('management endpoints', () => {
   const suite = setupSuite();
@@ -86,6 +87,60 @@ describe('management endpoints', () => {
       expect(res.body.components.temporal.status).toBe('DOWN');
     } finally {
       await broken.close();
+    }
+  });
+
+  it('shows no planted secret of the environment in clear, whatever its variable is called', async () => {
+    // Secret parts (asserted absent) in values under names that say nothing of a secret.
+    const secrets = {
+      github: `ghp_${'Gh1tHubT0k3n'.repeat(3)}`,
+      stripe: 'sk_live_51HvStripeSecretKey0123456789',
+      slack: 'xoxb-1234567890-1234567890123-SlackBotTokenAbCdEfGh',
+      aws: 'AKIAIOSFODNN7EXAMPLE',
+      openai: 'sk-proj-OpenAiKey0123456789abcdefXYZ',
+      apiKey: 'wbk_WorkbenchApiKey0123456789abcdef',
+      webhook: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGFudGVkIn0.c2lnbmF0dXJlLW9mLXRoZS1qd3Q',
+      pem: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwPlantedPemBody',
+      jsonKey: 'json-private-key-planted',
+      jsonPassword: 'json-password-planted',
+      urlPassword: 'url-password-planted',
+      urlToken: 'query-token-planted',
+      urlPath: 'aB3dE5fG7hJ9kL1mN2pQ4rS6',
+    };
+    const planted: Record<string, string> = {
+      MGMT_TEST_A: `deploy with ${secrets.github}`,
+      MGMT_TEST_B: secrets.stripe,
+      MGMT_TEST_C: secrets.slack,
+      MGMT_TEST_D: secrets.aws,
+      MGMT_TEST_E: secrets.openai,
+      MGMT_TEST_F: secrets.apiKey,
+      MGMT_TEST_G: secrets.webhook,
+      MGMT_TEST_H: secrets.jwt,
+      MGMT_TEST_I: `-----BEGIN PRIVATE KEY-----\n${secrets.pem}\n-----END PRIVATE KEY-----\n`,
+      MGMT_TEST_J: JSON.stringify({
+        type: 'service_account',
+        private_key: secrets.jsonKey,
+        nested: { password: secrets.jsonPassword },
+      }),
+      MGMT_TEST_K: `https://robot:${secrets.urlPassword}@files.example.org/a?page=2&token=${secrets.urlToken}`,
+      MGMT_TEST_L: `https://hooks.slack.com/services/T0ABCD1EF/B0GHIJ2KL/${secrets.urlPath}`,
+    };
+    Object.assign(process.env, planted);
+    try {
+      const res = await suite.get('/management/env', suite.admin);
+      expect(res.status).toBe(200);
+      const text = JSON.stringify(res.body);
+      for (const [kind, secret] of Object.entries(secrets))
+        expect([kind, text.includes(secret)]).toEqual([kind, false]);
+      // What is not secret stays readable.
+      const props = res.body.propertySources[0].properties;
+      expect(props.MGMT_TEST_A.value).toBe(`deploy with ghp_${MASK}`);
+      expect(JSON.parse(props.MGMT_TEST_J.value).type).toBe('service_account');
+      expect(props.MGMT_TEST_K.value).toBe(`https://robot:${MASK}@files.example.org/a?page=2&token=${MASK}`);
+      expect(props.MGMT_TEST_L.value).toBe(`https://hooks.slack.com/services/T0ABCD1EF/B0GHIJ2KL/${MASK}`);
+    } finally {
+      for (const k of Object.keys(planted)) delete process.env[k];
     }
   });
 
