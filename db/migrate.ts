@@ -30,6 +30,7 @@ import * as m025 from './migrations/025_statistics_days';
 import * as m026 from './migrations/026_deleted_tokens';
 import * as m027 from './migrations/027_statistics_quarters';
 import * as m028 from './migrations/028_graph_version';
+import * as m029 from './migrations/029_login_refusals';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -59,6 +60,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '026_deleted_tokens': m026,
   '027_statistics_quarters': m027,
   '028_graph_version': m028,
+  '029_login_refusals': m029,
 };
 
 const source: Knex.MigrationSource<string> = {

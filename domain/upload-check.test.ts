@@ -307,12 +307,29 @@ describe('decompression bombs', () => {
 
 describe('filenameCharactersRule', () => {
   it('refuses lone surrogates, control characters and paths; accepts any well-formed name', () => {
-    for (const bad of ['a\ud800.txt', '\udc00', 'a\u0000.txt', 'tab\t.txt', 'a/b.txt', 'a\\b.txt', '\u007f'])
+    const bidi = ['\u202e_evil.txt', 'a\u202ab.txt', 'a\u2066b\u2069.txt', 'a\u200fb.txt', 'a\u061cb.txt'];
+    for (const bad of [
+      'a\ud800.txt',
+      '\udc00',
+      'a\u0000.txt',
+      'tab\t.txt',
+      'a/b.txt',
+      'a\\b.txt',
+      '\u007f',
+      ...bidi,
+    ])
       expect([bad, filenameCharactersRule(bad)]).toEqual([
         bad,
         { code: 'Pattern', key: 'entity.validation.pattern' },
       ]);
-    for (const good of ['raport końcowy.docx', 'smile \ud83d\ude00.txt', '..x.txt', 'a:b?.txt'])
+    for (const good of [
+      'raport końcowy.docx',
+      'smile \ud83d\ude00.txt',
+      '..x.txt',
+      'a:b?.txt',
+      'שלום.txt',
+      'مرحبا.txt',
+    ])
       expect(filenameCharactersRule(good)).toBeNull();
   });
 

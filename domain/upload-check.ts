@@ -521,6 +521,12 @@ export function checkUpload(
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Unicode's bidirectional controls (property Bidi_Control: ALM, LRM, RLM, the embeddings and overrides
+ * U+202A..U+202E, the isolates U+2066..U+2069): in a name they reorder what is shown, so that
+ * `\u202Etxt.exe` reads as `exe.txt` (issue 25 finding 8, "Trojan Source").
+ */
+export const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
 /** A text that UTF-8 can carry: no half of a surrogate pair (the database and URL encoding refuse those). */
 export const isWellFormedText = (v: string): boolean => !LONE_SURROGATE.test(v);
@@ -531,9 +537,9 @@ export const toWellFormedText = (v: string): string =>
 
 /**
  * A file name a user gives a document (creation from text, rename): one name, not a path (no / or \), no
- * NUL or other control character, and well-formed Unicode. The length is documentFilenameRule's.
+ * NUL or other control character, no bidirectional control, and well-formed Unicode. The length is documentFilenameRule's.
  */
 export const filenameCharactersRule: Rule = (v) =>
-  /[\\/]/.test(v) || CONTROL_CHARACTER.test(v) || !isWellFormedText(v)
+  /[\\/]/.test(v) || CONTROL_CHARACTER.test(v) || BIDI_CONTROL.test(v) || !isWellFormedText(v)
     ? { code: 'Pattern', key: 'entity.validation.pattern' }
     : null;

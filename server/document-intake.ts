@@ -8,17 +8,20 @@ import type { Knex } from 'knex';
 import { insertContent } from '../db/queries/document-contents';
 import { insertDocumentRow } from '../db/queries/documents';
 import type { DocumentType } from '../domain/enums';
-import { toWellFormedText } from '../domain/upload-check';
+import { BIDI_CONTROL, toWellFormedText } from '../domain/upload-check';
 import { keyOfHash, sha256, withFileLock, type FileStore } from './files';
 
 /**
- * The name shown for a file: no directories, no control or reserved characters, no lone surrogates, at most
- * 255 characters.
+ * The name shown for a file: no directories, no control or reserved characters, no bidirectional controls
+ * (each becomes `_`), no lone surrogates, at most 255 characters.
  */
 export function sanitizeFilename(name: string): string {
   const base = toWellFormedText(name).split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  let clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/\s+/g, ' ');
+  let clean = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(new RegExp(BIDI_CONTROL.source, 'g'), '_')
+    .replace(/\s+/g, ' ');
   clean = clean.trim().replace(/^\.+/, '').trim();
   if (!clean) clean = 'file';
   if (clean.length > 255) {

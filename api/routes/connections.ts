@@ -7,8 +7,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { currentUser } from '../auth';
-import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
+import { currentUser, unreachable } from '../auth';
+import { appError, FieldErrorCollector, setAlert } from '../errors';
 import { applyDriveChange, driveConnectionIds, listDriveConnections } from '../services/drive-connections';
 import * as email from '../services/email-connections';
 import { driveClientConfig, exchangeAuthorizationCode, type GrantedTokens } from '../services/google-oauth';
@@ -85,7 +85,7 @@ export function connectionRoutes(deps: AppDeps): Router {
 
   router.get('/api/email-upload-connection-data', async (ctx) => {
     const user = currentUser(ctx);
-    const node = await requireOwnerNode(knex, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
+    const node = await requireOwnerNode(knex, user, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
     assertCanRead(user, node);
     ctx.body = await email.listEmailConnections(knex, node.id);
   });
@@ -93,8 +93,8 @@ export function connectionRoutes(deps: AppDeps): Router {
   router.get('/api/email-upload-connection-data/:id', async (ctx) => {
     const user = currentUser(ctx);
     const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
-    if (!stored) throw notFound('emailUploadConnection');
-    assertCanRead(user, await requireOwnerNode(knex, stored.node_id));
+    if (!stored) throw unreachable(user, 'emailUploadConnection');
+    assertCanRead(user, await requireOwnerNode(knex, user, stored.node_id));
     ctx.body = email.toEmailConnectionDTO(stored);
   });
 
@@ -103,7 +103,7 @@ export function connectionRoutes(deps: AppDeps): Router {
     const input = body(ctx, emailSchema, 'emailUploadConnection');
     if (input.nodeId === null || input.nodeId === undefined)
       requiredField('emailUploadConnection', 'nodeId').throwIfAny();
-    const node = await requireOwnerNode(knex, input.nodeId!);
+    const node = await requireOwnerNode(knex, user, input.nodeId!);
     assertCanChange(user, node);
     assertNodeType(node, EMAIL_CONNECTION_NODE_TYPES, 'emailUploadConnection');
     throwViolations('emailUploadConnection', emailConnectionViolations(input));
@@ -122,8 +122,8 @@ export function connectionRoutes(deps: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, emailSchema, 'emailUploadConnection');
     const stored = await email.findEmailConnection(knex, idParam(input.id, 'id'));
-    if (!stored) throw notFound('emailUploadConnection');
-    const node = await requireOwnerNode(knex, stored.node_id);
+    if (!stored) throw unreachable(user, 'emailUploadConnection');
+    const node = await requireOwnerNode(knex, user, stored.node_id);
     assertCanChange(user, node);
     if (input.nodeId != null && input.nodeId !== stored.node_id)
       throw appError('error.idinvalid', 'emailUploadConnection', 'idinvalid');
@@ -141,8 +141,8 @@ export function connectionRoutes(deps: AppDeps): Router {
   router.delete('/api/email-upload-connection-data/:id', async (ctx) => {
     const user = currentUser(ctx);
     const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
-    if (!stored) throw notFound('emailUploadConnection');
-    assertCanChange(user, await requireOwnerNode(knex, stored.node_id));
+    if (!stored) throw unreachable(user, 'emailUploadConnection');
+    assertCanChange(user, await requireOwnerNode(knex, user, stored.node_id));
     await email.deleteEmailConnection(knex, stored.id);
     await keepSchedulesInStep(deps, [Number(stored.node_id)]);
     setAlert(ctx, 'soaApp.emailUploadConnection.deleted', stored.address);
@@ -158,7 +158,7 @@ export function connectionRoutes(deps: AppDeps): Router {
 
   router.get('/api/node/:id/google-drive-connections', async (ctx) => {
     const user = currentUser(ctx);
-    const node = await requireOwnerNode(knex, idParam(ctx.params.id));
+    const node = await requireOwnerNode(knex, user, idParam(ctx.params.id));
     assertCanRead(user, node);
     ctx.body = await listDriveConnections(knex, node.id);
   });
@@ -166,7 +166,7 @@ export function connectionRoutes(deps: AppDeps): Router {
   router.put('/api/node/google-drive-connections', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, driveSchema, 'googleDriveConnection');
-    const node = await requireOwnerNode(knex, input.nodeId);
+    const node = await requireOwnerNode(knex, user, input.nodeId);
     assertCanChange(user, node);
     assertNodeType(node, DRIVE_CONNECTION_NODE_TYPES, 'googleDriveConnection');
     const deleted = input.deletedConnectionIds ?? [];

@@ -16,6 +16,7 @@ import {
   currentUser,
   loadAuthUser,
   mayReadDocumentOf,
+  unreachable,
   type AuthUser,
 } from '../auth';
 import { FieldErrorCollector, forbidden, HttpError, locked, notFound, setAlert } from '../errors';
@@ -194,7 +195,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, updateSchema, 'document');
     const doc = await documentById(knex, input.id);
-    if (!doc) throw notFound('document');
+    if (!doc) throw unreachable(user, 'document');
     assertProcessMode(user, doc.processId, 'WRITE');
     // The form's rules (spec 2 section 5): all four fields required; only the filename may change.
     const errors = new FieldErrorCollector('document');
@@ -291,7 +292,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, contentSchema, 'documentContent');
     const doc = await documentById(knex, input.docId);
-    if (!doc) throw notFound('document');
+    if (!doc) throw unreachable(user, 'document');
     assertProcessMode(user, doc.processId, 'WRITE');
     if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
     checkContent('documentContent', input.content);

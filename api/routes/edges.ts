@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { assertProcessMode, currentUser } from '../auth';
+import { assertProcessMode, currentUser, unreachable } from '../auth';
 import { appError, notFound } from '../errors';
 import * as edges from '../services/edges';
 import { findNode } from '../services/nodes';
@@ -33,8 +33,11 @@ export function edgeRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const { fromId, toId } = body(ctx, edgeSchema, 'edge');
     const [from, to] = await Promise.all([findNode(knex, fromId), findNode(knex, toId)]);
-    if (!from || !to) throw notFound('node');
+    if (!from) throw unreachable(user, 'node');
     assertProcessMode(user, from.processId, 'ADMIN');
+    // The target too: unknown, or in a process the caller does not administer, answers alike.
+    if (!to) throw unreachable(user, 'node');
+    assertProcessMode(user, to.processId, 'ADMIN');
     if (to.processId !== from.processId)
       throw appError('error.graph.edgeNotAllowed', 'edge', 'edgeNotAllowed');
     ctx.status = 201;

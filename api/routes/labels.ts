@@ -48,7 +48,7 @@ export async function nodeWithAccess(
   need: 'READ' | 'WRITE' | 'ADMIN',
 ): Promise<NodeRef> {
   const node = await nodeRef(knex, nodeId);
-  if (!node) throw notFound('node');
+  if (!node) throw unreachable(user, 'node');
   if (need === 'ADMIN') assertProcessMode(user, node.processId, 'ADMIN');
   else assertNodeMode(user, node.id, node.processId, need);
   return node;
@@ -186,7 +186,7 @@ export function labelRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, classifierTypeUpdateSchema, 'classifierType');
     const current = await labels.findClassifierType(knex, input.id);
-    if (!current) throw notFound('classifierType');
+    if (!current) throw unreachable(user, 'classifierType');
     await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
     const others = (await labels.listClassifierTypesOfNode(knex, current.nodeId))
       .filter((c) => c.id !== current.id)
@@ -270,7 +270,7 @@ export function labelRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const asked = body(ctx, nerTagTypeUpdateSchema, 'nerTagType');
     const current = await labels.findTagType(knex, asked.id);
-    if (!current) throw notFound('nerTagType');
+    if (!current) throw unreachable(user, 'nerTagType');
     const node = await nodeWithAccess(knex, user, current.nodeId, 'WRITE');
     const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, current);
     const values = await nerValues(knex, current.nodeId, input, current.id);

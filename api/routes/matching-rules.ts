@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { MatchingTypes, type MatchingType } from '../../domain/label-types';
 import { expressionListRule, matchingRuleViolations, normalizeTolerance } from '../../domain/matching-rules';
 import type { AppDeps } from '../app';
-import { currentUser } from '../auth';
-import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
+import { currentUser, unreachable } from '../auth';
+import { appError, FieldErrorCollector, setAlert } from '../errors';
 import * as labels from '../services/labels';
 import * as rules from '../services/matching-rules';
 import { body, idParam } from '../validate';
@@ -74,7 +74,7 @@ export function matchingRuleRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, ruleUpdateSchema, 'matchingRule');
     const current = await rules.findRule(knex, input.id);
-    if (!current) throw notFound('matchingRule');
+    if (!current) throw unreachable(user, 'matchingRule');
     const tagType = (await labels.findTagType(knex, current.nerTagTypeId))!;
     await nodeWithAccess(knex, user, tagType.nodeId, 'ADMIN');
     const target = input.nerTagTypeId ?? current.nerTagTypeId;
@@ -91,7 +91,7 @@ export function matchingRuleRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, batchSchema, 'matchingRule');
     const tagType = await labels.findTagType(knex, input.nerTagTypeId);
-    if (!tagType) throw notFound('nerTagType');
+    if (!tagType) throw unreachable(user, 'nerTagType');
     const node = await nodeWithAccess(knex, user, tagType.nodeId, 'ADMIN');
     const deletedRuleIds = input.deletedRuleIds ?? [];
     const updated = input.updatedRules ?? [];

@@ -7,7 +7,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { assertNodeMode, assertProcessMode, currentUser } from '../auth';
+import { isAdmin } from '../../domain/access';
+import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../auth';
 import { notFound, setAlert } from '../errors';
 import * as nodes from '../services/nodes';
 import { body, idParam } from '../validate';
@@ -222,6 +223,8 @@ export function nodeRoutes(deps: AppDeps): Router {
     const user = currentUser(ctx);
     const { nodeIds } = body(ctx, fetchByIds, 'nodeIds');
     const found = await nodes.findNodes(knex, nodeIds);
+    // An id that exists nowhere answers like one of a process the caller cannot reach (issue 25 finding 6).
+    if (!isAdmin(user) && found.length !== new Set(nodeIds).size) throw unreachable(user, 'node');
     for (const n of found) assertNodeMode(user, n.id, n.processId, 'READ');
     ctx.body = await nodes.toNodeDTOs(knex, user, found);
   });
@@ -233,7 +236,7 @@ export function nodeRoutes(deps: AppDeps): Router {
       knex,
       list.map((c) => c.id),
     );
-    if (found.length !== new Set(list.map((c) => c.id)).size) throw notFound('node');
+    if (found.length !== new Set(list.map((c) => c.id)).size) throw unreachable(user, 'node');
     for (const n of found) assertProcessMode(user, n.processId, 'ADMIN');
     ctx.body = await nodes.saveCoordinates(knex, list);
   });
@@ -279,7 +282,7 @@ export function nodeRoutes(deps: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, updateSchema, 'node');
     const stored = await nodes.findNode(knex, input.id);
-    if (!stored) throw notFound('node');
+    if (!stored) throw unreachable(user, 'node');
     assertProcessMode(user, stored.processId, 'ADMIN');
     const updated = await nodes.updateNode(knex, user, stored, nodeInput(input));
     await keepSchedulesInStep(deps, [updated.id]);

@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { assertProcessMode, currentUser } from '../auth';
+import { assertProcessMode, currentUser, unreachable } from '../auth';
 import { HttpError, notFound, setAlert } from '../errors';
 import { findEdge } from '../services/edges';
 import * as predicates from '../services/predicates';
@@ -36,7 +36,7 @@ export function predicateRoutes({ knex }: AppDeps): Router {
 
   const edgeFor = async (user: ReturnType<typeof currentUser>, edgeId: number, mode: 'READ' | 'ADMIN') => {
     const edge = await findEdge(knex, edgeId);
-    if (!edge) throw notFound('edge');
+    if (!edge) throw unreachable(user, 'edge');
     assertProcessMode(user, edge.processId, mode);
     return edge;
   };
@@ -72,7 +72,7 @@ export function predicateRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const p = body(ctx, updateSchema, 'predicate');
     const stored = await predicates.findPredicate(knex, p.id);
-    if (!stored) throw notFound('predicate');
+    if (!stored) throw unreachable(user, 'predicate');
     const edge = await edgeFor(user, stored.edgeId, 'ADMIN');
     const updated = await predicates.updatePredicate(knex, edge, stored, input(p));
     setAlert(ctx, 'soaApp.predicate.updated', updated.id);

@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { acceptsRelationTypes, normalizeRelationType, relationTypeViolations } from '../../domain/labels';
 import type { AppDeps } from '../app';
-import { currentUser } from '../auth';
+import { currentUser, unreachable } from '../auth';
 import { appError, notFound, setAlert } from '../errors';
 import * as relations from '../services/relation-types';
 import { body, idParam } from '../validate';
@@ -72,7 +72,7 @@ export function relationTypeRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const input = body(ctx, relationUpdateSchema, 'nerRelationType');
     const current = await relations.findRelationType(knex, input.id);
-    if (!current) throw notFound('nerRelationType');
+    if (!current) throw unreachable(user, 'nerRelationType');
     await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
     const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, current.nodeId));
     const updated = await relations.updateRelationType(knex, current.id, values);

@@ -6,8 +6,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { currentUser } from '../auth';
-import { appError, FieldErrorCollector, notFound, setAlert } from '../errors';
+import { currentUser, unreachable, type AuthUser } from '../auth';
+import { appError, FieldErrorCollector, setAlert } from '../errors';
 import {
   assertCanChange,
   assertCanRead,
@@ -55,22 +55,22 @@ function validate(input: SftpBody, stored?: SftpConnectionRow): sftp.SftpConnect
 export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
   const router = new Router();
 
-  async function storedWithNode(id: number) {
+  async function storedWithNode(user: AuthUser, id: number) {
     const stored = await sftp.findSftpConnection(knex, id);
-    if (!stored) throw notFound(OBJECT);
-    return { stored, node: await requireOwnerNode(knex, stored.node_id) };
+    if (!stored) throw unreachable(user, OBJECT);
+    return { stored, node: await requireOwnerNode(knex, user, stored.node_id) };
   }
 
   router.get('/api/sftp-connection-data', async (ctx) => {
     const user = currentUser(ctx);
-    const node = await requireOwnerNode(knex, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
+    const node = await requireOwnerNode(knex, user, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
     assertCanRead(user, node);
     ctx.body = await sftp.listSftpConnections(knex, node.id);
   });
 
   router.get('/api/sftp-connection-data/:id', async (ctx) => {
     const user = currentUser(ctx);
-    const { stored, node } = await storedWithNode(idParam(ctx.params.id));
+    const { stored, node } = await storedWithNode(user, idParam(ctx.params.id));
     assertCanRead(user, node);
     ctx.body = sftp.toSftpConnectionDTO(stored);
   });
@@ -82,7 +82,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
       new FieldErrorCollector(OBJECT)
         .check('nodeId', { code: 'NotBlank', key: 'entity.validation.required' })
         .throwIfAny();
-    const node = await requireOwnerNode(knex, input.nodeId!);
+    const node = await requireOwnerNode(knex, user, input.nodeId!);
     assertCanChange(user, node);
     assertNodeType(node, SFTP_CONNECTION_NODE_TYPES, OBJECT);
     const created = await sftp.createSftpConnection(knex, node.id, validate(input));
@@ -94,7 +94,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
   router.put('/api/sftp-connection-data', async (ctx) => {
     const user = currentUser(ctx);
     const input = body(ctx, sftpSchema, OBJECT);
-    const { stored, node } = await storedWithNode(idParam(input.id, 'id'));
+    const { stored, node } = await storedWithNode(user, idParam(input.id, 'id'));
     assertCanChange(user, node);
     if (input.nodeId != null && input.nodeId !== stored.node_id)
       throw appError('error.idinvalid', OBJECT, 'idinvalid');
@@ -105,7 +105,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
 
   router.delete('/api/sftp-connection-data/:id', async (ctx) => {
     const user = currentUser(ctx);
-    const { stored, node } = await storedWithNode(idParam(ctx.params.id));
+    const { stored, node } = await storedWithNode(user, idParam(ctx.params.id));
     assertCanChange(user, node);
     await sftp.deleteSftpConnection(knex, stored.id);
     setAlert(ctx, 'soaApp.sftpConnection.deleted', stored.name);
@@ -121,7 +121,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
     const input = body(ctx, sftpSchema, OBJECT);
     let stored: SftpConnectionRow | undefined;
     if (input.id != null) {
-      const found = await storedWithNode(input.id);
+      const found = await storedWithNode(user, input.id);
       assertCanChange(user, found.node);
       stored = found.stored;
     } else {
@@ -129,7 +129,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Router {
         new FieldErrorCollector(OBJECT)
           .check('nodeId', { code: 'NotBlank', key: 'entity.validation.required' })
           .throwIfAny();
-      assertCanChange(user, await requireOwnerNode(knex, input.nodeId!));
+      assertCanChange(user, await requireOwnerNode(knex, user, input.nodeId!));
     }
     const target = sftp.resolveSftpInput(validate(input, stored), stored);
     const outcome = await testSftpConnection(target, config.outboundAllowlist);

@@ -128,14 +128,13 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
     );
   };
 
-  /** The sign-in's checks (authenticate() adds the audit). */
+  /** The sign-in's checks once the throttle let the attempt through (authenticate() adds the audit). */
   async function checkCredentials(
     username: string,
     password: string,
     rememberMe: boolean,
     address: string,
   ): Promise<string> {
-    await throttle.check(username, address);
     const row = await knex('users')
       .where({ login: username.toLowerCase() })
       .first('id', 'login', 'password_hash', 'activated');
@@ -165,6 +164,9 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       address: string,
     ): Promise<string> {
       const principal = username.toLowerCase();
+      // Refused before any password is checked: counted by the throttle, not audited, so a locked-out
+      // address cannot add an audit row per request (issue 25 finding 9).
+      await throttle.check(username, address);
       try {
         const token = await checkCredentials(username, password, rememberMe, address);
         await recordAudit(audit, {

@@ -1,15 +1,16 @@
 /**
- * The node a connection belongs to, as the integration routes need it: existence (404), its process for
+ * The node a connection belongs to, as the integration routes need it: existence (an unknown id answers like
+ * one the caller cannot reach: 403, 404 for an administrator), its process for
  * the access checks, and its activity type (connections exist for certain node types only).
  */
 import type { Knex } from 'knex';
 import { nodeRef, type NodeRef } from '../../db/queries/nodes';
-import { assertNodeMode, assertProcessMode, type AuthUser } from '../auth';
-import { appError, notFound } from '../errors';
+import { assertNodeMode, assertProcessMode, unreachable, type AuthUser } from '../auth';
+import { appError } from '../errors';
 
-export async function requireOwnerNode(knex: Knex, id: number): Promise<NodeRef> {
+export async function requireOwnerNode(knex: Knex, user: AuthUser, id: number): Promise<NodeRef> {
   const node = await nodeRef(knex, id);
-  if (!node) throw notFound('node');
+  if (!node) throw unreachable(user, 'node');
   return node;
 }
 

@@ -168,6 +168,36 @@ describe('account and session API', () => {
       }
     });
 
+    it('counts attempts refused while locked instead of writing an audit row for each (issue 25 finding 9)', async () => {
+      const u = await buildUser(knex);
+      const from = randomAddress();
+      await failTimes(u.login, THROTTLE.maxFailures, from);
+      const audits = () => knex('audits').where({ principal: u.login }).count({ n: '*' }).first();
+      const before = Number((await audits())!.n);
+      expect(before).toBe(THROTTLE.maxFailures);
+      for (let i = 0; i < 7; i++)
+        expect((await authenticate(u.login, 'guess', false, from)).status).toBe(429);
+      expect(Number((await audits())!.n)).toBe(before);
+      const row = await knex('login_attempts')
+        .where({ login: u.login, address: addressKey(from) })
+        .first('refused');
+      expect(row.refused).toBe(7);
+      // An address over its own limit counts its refusals on its address row the same way.
+      const crowd = randomAddress();
+      for (let i = 0; i < THROTTLE.addressMaxFailures; i++)
+        expect((await authenticate(unique('nobody'), 'x', false, crowd)).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await authenticate(u.login, 'guess', false, crowd)).status).toBe(429);
+      expect(Number((await audits())!.n)).toBe(before);
+      expect(
+        (
+          await knex('login_attempts')
+            .where({ login: '', address: addressKey(crowd) })
+            .first('refused')
+        ).refused,
+      ).toBe(3);
+    });
+
     it('lets the same account sign in from another address while one address is locked out', async () => {
       const u = await buildUser(knex);
       const attacker = randomAddress();

@@ -447,6 +447,23 @@ describe('authorization matrix: every route as every principal', () => {
     expect((await suite.get(`/api/steps/${MISSING_ID}`, suite.admin)).status).toBe(404);
   });
 
+  // Issue 25 finding 6: the routes whose reference is in the body are checked by their handlers, and eleven of
+  // them answered 404 (or 200 []) for an unknown id but 403 for another process's. Every such route, as the
+  // highest caller of another process: an id of P and an id that exists nowhere must get the same answer.
+  it('answers unknown and unreachable body references alike on every route that takes one', async () => {
+    const outsider = principals.find((p) => p.name === 'ADMIN on Q')!;
+    const nowhere = Object.fromEntries(
+      Object.keys(ids).map((k) => [k, k === 'uploadEndpoint' ? `nowhere-${MISSING_ID}` : MISSING_ID]),
+    ) as Ids;
+    const differ: string[] = [];
+    for (const key of served.filter((k) => refsOf(ROUTE_ACCESS[k]).some((r) => r.from === 'body'))) {
+      const foreign = await callRoute(key, outsider, ids);
+      const unknown = await callRoute(key, outsider, nowhere);
+      if (foreign !== 403 || unknown !== 403) differ.push(`${key}: P's id ${foreign}, unknown id ${unknown}`);
+    }
+    expect(differ).toEqual([]);
+  });
+
   it('PUT /api/steps answers nothing of the step to a caller without WRITE on its node (finding 4)', async () => {
     for (const name of ['no authority', 'READ on P', 'ADMIN on Q']) {
       const p = principals.find((x) => x.name === name)!;

@@ -246,7 +246,7 @@ describe('documents API', () => {
       ).toBe(404);
     });
 
-    it('refuses a lone surrogate, a control character or a path in the filename before storing anything', async () => {
+    it('refuses a lone surrogate, a control or bidirectional character or a path in the filename before storing anything', async () => {
       // The process's documents: other suites write documents of their own at the same time.
       const count = async () =>
         Number((await knex()('documents').where({ process_id: processId }).count({ n: '*' }).first())!.n);
@@ -257,6 +257,9 @@ describe('documents API', () => {
         'nul\u0000.txt',
         'dir/x.txt',
         '..\\x.txt',
+        // bidirectional controls reorder what is shown: '\u202etxt.exe' reads 'exe.txt' (issue 25 finding 8)
+        '\u202e_evil.txt',
+        'a\u2067b.txt',
       ]) {
         const res = await suite.send('POST', '/api/documents', suite.admin, {
           processId,

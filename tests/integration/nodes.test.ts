@@ -124,18 +124,26 @@ describe('nodes API', () => {
       expect((await get(`/api/nodes/${n.id}`)).status).toBe(401);
     });
 
-    it('fetches nodes by ids, refusing one the caller cannot read', async () => {
+    it('fetches nodes by ids, refusing one the caller cannot read or that does not exist', async () => {
       const p1 = await buildProcess(knex);
       const p2 = await buildProcess(knex);
       const a = await node(p1.id, 'CLF');
       const b = await node(p1.id, 'LEXICON');
       const c = await node(p2.id, 'LEXICON');
       const reader = await userWith(p1.id, 'READ');
-      const ok = await send('POST', '/api/nodes/fetch-by-ids', reader, { nodeIds: [b.id, a.id, MISSING_ID] });
+      const ok = await send('POST', '/api/nodes/fetch-by-ids', reader, { nodeIds: [b.id, a.id] });
       expect(ok.status).toBe(200);
       expect(ok.body.map((n: NodeDTO) => n.id)).toEqual([a.id, b.id]);
       const refused = await send('POST', '/api/nodes/fetch-by-ids', reader, { nodeIds: [a.id, c.id] });
       expect(refused.status).toBe(403);
+      // An id that exists nowhere answers like one of another process (issue 25 finding 6: no existence oracle);
+      // the administrator, who reads every node, gets the nodes that exist.
+      const unknown = await send('POST', '/api/nodes/fetch-by-ids', reader, { nodeIds: [a.id, MISSING_ID] });
+      expect(unknown.status).toBe(403);
+      const admin = await send('POST', '/api/nodes/fetch-by-ids', suite.admin, {
+        nodeIds: [a.id, MISSING_ID],
+      });
+      expect([admin.status, admin.body.map((n: NodeDTO) => n.id)]).toEqual([200, [a.id]]);
     });
 
     it('gives all ancestors as previous nodes, and lists the SPAN nodes of a process', async () => {

@@ -206,8 +206,11 @@ describe('upload API', () => {
       const bytes = Buffer.from(`same ${unique('content')}`);
       const a = await upload(suite.admin, uploadNodeId, 'a.txt', bytes);
       const b = await upload(suite.admin, uploadNodeId, '..\\dir/b<1>.txt', bytes);
-      expect([a.status, b.status]).toEqual([201, 201]);
+      // a right-to-left override would show 'report\u202Efdp.txt' as 'reporttxt.pdf' (issue 25 finding 8)
+      const c = await upload(suite.admin, uploadNodeId, 'report\u202Efdp.txt', bytes);
+      expect([a.status, b.status, c.status]).toEqual([201, 201, 201]);
       expect(b.body.filename).toBe('b_1_.txt');
+      expect(c.body.filename).toBe('report_fdp.txt');
       expect(a.body.path).toBe(b.body.path);
       expect(a.body.id).not.toBe(b.body.id);
       const dir = path.dirname(path.join(filesDir, a.body.path));
