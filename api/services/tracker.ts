@@ -9,7 +9,7 @@
  * against users.token_version) at the handshake and again on every report, so a session revoked by a
  * logout or a password change is closed (code 4401) at its next report, and swept each minute. A session
  * also ends (4401) when its token expires: a timer at the token's `exp`, and the same check on every
- * report and sweep. The browser reconnects with the token it holds then.
+ * report and sweep. The browser's client does not reconnect after a 4401 (domain/tracker-client.ts).
  *
  * Protocol (JSON text frames):
  * - client -> server: `{"type":"activity","page":"/entity/process"}`; `{"type":"subscribe"}` (admins only);
