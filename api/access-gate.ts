@@ -3,7 +3,8 @@
  * built from its declaration in api/routes/access.ts and then the body parser it needs. So a caller is
  * authenticated (401), checked for the declared role or global permission (403) and, when the declared
  * reference is in the path or the query, for the declared mode on its process or node (403) BEFORE a byte
- * of the body is read. A route without a declaration (or a declaration without a route) stops the start.
+ * of the body is read. A caller signed in by an API key meets 403 first on every route not open to keys
+ * (the account, key management, user administration: `keyMayCall` in api/routes/access.ts). A route without a declaration (or a declaration without a route) stops the start.
  */
 import { bodyParser } from '@koa/bodyparser';
 import type Router from '@koa/router';
@@ -24,7 +25,7 @@ import { endpointNodeRefs, nodeRef } from '../db/queries/nodes';
 import { stepNode } from '../db/queries/steps';
 import { mayReadDocumentOf, type AppState } from './auth';
 import { forbidden, unauthorized } from './errors';
-import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from './routes/access';
+import { keyMayCall, ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from './routes/access';
 import { idParam } from './validate';
 
 /** JSON bodies up to 2 MB, plain text (e-mail of a password reset) up to 64 KB. */
@@ -159,7 +160,10 @@ export async function allows(
 
 /** The gate of one declared route. */
 export function accessGate(knex: Knex, access: RouteAccess): Middleware {
+  const byKey = keyMayCall(access);
   return async (ctx: Context, next: Next) => {
+    // An API key acts on its owner's data, never for the account (api/routes/access.ts keyMayCall).
+    if (!byKey && (ctx.state as AppState).viaApiKey) throw forbidden();
     if (access.who === 'public') return next();
     const user = (ctx.state as AppState).user;
     if (!user) throw unauthorized();

@@ -1,6 +1,6 @@
 /**
  * Authentication and authorization middleware. Credentials are resolved by a list of resolvers (JWT bearer
- * tokens now; API keys slot in as a second resolver). Every route states its own checks:
+ * tokens, then API keys, which act on their owner's data only: api/routes/access.ts). Every route states its own checks:
  * `requireAuth`, `requireRole(...)`, and the access-mode helpers over domain/access.ts.
  */
 import type { Context, Next } from 'koa';
@@ -167,7 +167,10 @@ export function apiKeyResolver(knex: Knex): CredentialResolver {
   };
 }
 
-/** Refuses a caller signed in by an API key (key management, password change: domain/api-keys.ts). */
+/**
+ * Refuses a caller signed in by an API key: the account-level handlers' own check (defence in depth) of what
+ * the access gate already refuses (api/routes/access.ts keyMayCall; domain/api-keys.ts).
+ */
 export function refuseApiKeyCaller(ctx: Context): void {
   if ((ctx.state as AppState).viaApiKey) throw forbidden();
 }

@@ -8,7 +8,7 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { routeKeys } from './access-gate';
-import { ROUTE_ACCESS, type Ref, type RouteAccess } from './routes/access';
+import { keyMayCall, ROUTE_ACCESS, type Ref, type RouteAccess } from './routes/access';
 import { ROUTE_BODIES, type BodySchema } from './routes/bodies';
 import { API_KEY_HEADER } from '../domain/api-keys';
 
@@ -74,7 +74,9 @@ export function buildOpenApiDocument(routers: Router[], info: { title: string; v
         const operation: Json = {
           operationId: `${method.toLowerCase()} ${path}`,
           tags: [tagOf(path)],
-          description: access ? accessText(access) : '',
+          description: access
+            ? `${accessText(access)}${keyMayCall(access) ? '' : ' Not with an API key: needs a session.'}`
+            : '',
           parameters: params.map((name) => ({
             name,
             in: 'path',
@@ -89,7 +91,9 @@ export function buildOpenApiDocument(routers: Router[], info: { title: string; v
               : { '401': { description: 'Not signed in' }, '403': { description: 'Not allowed' } }),
           },
         };
-        if (access && access.who !== 'public') operation.security = [{ bearer: [] }, { apiKey: [] }];
+        // API keys only where a key may call the route (api/routes/access.ts keyMayCall)
+        if (access && access.who !== 'public')
+          operation.security = keyMayCall(access) ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }];
         const bodySchema = ROUTE_BODIES[key];
         if (bodySchema)
           operation.requestBody = {

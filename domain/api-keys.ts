@@ -7,8 +7,11 @@
  *   per request, like a JWT's), in the `X-API-Key` header or as `Authorization: Bearer wbk_...`. It stops
  *   working at its expiration date, when it is deleted, or when its owner is deactivated or deleted. It
  *   survives a password change and a sign-out (a sign-out ends sessions, not integrations).
- * - A key cannot manage keys or change the password: those routes answer 403 to a caller signed in by a key,
- *   so a leaked key cannot mint a longer-lived one or lock its owner out.
+ * - A key acts for its owner's data, never for the account (issue 25): the routes of processes and nodes and
+ *   a few reads are open to it; the account (its update and e-mail, the password and its reset, the logout of
+ *   every session), key management, users, roles and authorities answer 403 (`keyMayCall` in
+ *   api/routes/access.ts, enforced by the access gate), so a leaked key cannot take the account over, mint a
+ *   longer-lived key or an administrator, or lock its owner out.
  * - The expiration date is a calendar day (`YYYY-MM-DD`, the key works until that day ends in UTC) or an
  *   ISO date-time; it must lie in the future and at most API_KEY_MAX_DAYS ahead.
  */

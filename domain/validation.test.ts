@@ -1,5 +1,6 @@
 import {
   confirmPasswordRule,
+  currentPasswordForEmailRule,
   documentFilenameRule,
   cronRule,
   deleteConfirmationMatches,
@@ -46,6 +47,16 @@ describe('account rules', () => {
     expect(key(confirmPasswordRule('abcd', ''))).toBe('global.messages.validate.confirmpassword.required');
     expect(key(confirmPasswordRule('abcde', 'abcdf'))).toBe('global.messages.error.dontmatch');
     expect(key(confirmPasswordRule('abcde', 'abcde'))).toBeNull();
+  });
+
+  it('asks for the current password only when the e-mail changes (in another case it does not)', () => {
+    const required = 'global.messages.validate.currentpassword.required';
+    const rule = currentPasswordForEmailRule('me@example.com', 'new@example.com');
+    expect(key(rule(''))).toBe(required);
+    expect(key(rule(undefined))).toBe(required);
+    expect(key(rule(null))).toBe(required);
+    expect(key(rule('secret'))).toBeNull();
+    expect(key(currentPasswordForEmailRule('me@example.com', 'ME@Example.com')(''))).toBeNull();
   });
 });
 

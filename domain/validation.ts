@@ -67,6 +67,27 @@ export const passwordRule: Rule = (v) => {
   return null;
 };
 
+/** Whether an account's e-mail changes (addresses are stored and compared lower-case). */
+export const emailChanges = (current: string, next: string): boolean =>
+  current.toLowerCase() !== next.toLowerCase();
+
+/**
+ * The current password of the account settings (issue 25): required when the e-mail changes, the address
+ * password resets go to, so a stolen session or key cannot take the account over. The API then checks it
+ * against the stored hash (CURRENT_PASSWORD_INVALID).
+ */
+export const currentPasswordForEmailRule =
+  (currentEmail: string, nextEmail: string): Rule<string | null | undefined> =>
+  (v) =>
+    emailChanges(currentEmail, nextEmail) && (v === null || v === undefined || v === '')
+      ? { code: 'NotBlank', key: 'global.messages.validate.currentpassword.required' }
+      : null;
+
+export const CURRENT_PASSWORD_INVALID: Violation = {
+  code: 'Pattern',
+  key: 'global.messages.validate.currentpassword.invalid',
+};
+
 /** Repeated password: same length rules as the password, and equal to it. */
 export function confirmPasswordRule(password: string, confirm: string): Violation | null {
   if (confirm === null || confirm === undefined || confirm === '')

@@ -23,6 +23,20 @@
  *
  * An id the gate cannot find answers 403 to anyone but an admin, exactly like an id of a process the
  * caller cannot reach: nobody learns whether an id of another process exists.
+ *
+ * API keys (domain/api-keys.ts) act for their owner on the owner's data, never for the account. A caller
+ * signed in by a key passes the gate only where `keyMayCall` holds, and gets 403 everywhere else:
+ * - `process`, `node` and `global` declarations: the data of the processes the owner reaches (graphs,
+ *   documents, steps, annotations, exports, statistics...), which is what a key is for. They are allowed to
+ *   keys by default: such a route is about a process, never about who may sign in.
+ * - `public`, `signed-in` and `role` declarations are refused to keys unless marked `withKeys(...)`: the own
+ *   account (its update and e-mail, the password and its reset, the logout of every session), key
+ *   management, registration and sign-in, users, roles, authorities, audits and the system settings. What
+ *   changes who can sign in, or what they reach, needs an interactive session (a JWT from sign-in), so a
+ *   leaked key can neither take the account over nor outlive itself. The default is the refusal: a new
+ *   account or administration route is closed to keys until someone decides otherwise here.
+ * The marked ones are reads that change nothing of an account: catalogues, the own process list, the own
+ * account as it is, public status pages, and the metrics a scraper reads.
  */
 import type { AccessMode } from '../../domain/enums';
 
@@ -78,11 +92,21 @@ export type Access =
 /** How the route reads its body: JSON (and plain text) parsed up to a limit (default), or multipart. */
 export type BodyKind = 'json' | 'multipart';
 
-export type RouteAccess = Access & { body?: BodyKind };
+export type RouteAccess = Access & {
+  body?: BodyKind;
+  /** May a caller signed in by an API key call it? Unset: `keyMayCall` decides by `who` (the header). */
+  byKey?: boolean;
+};
+
+/** Whether a caller signed in by an API key may call the route (the header says why). */
+export const keyMayCall = (access: RouteAccess): boolean =>
+  access.byKey ?? (access.who === 'process' || access.who === 'node' || access.who === 'global');
 
 const PUBLIC = { who: 'public' } as const;
 const SIGNED_IN = { who: 'signed-in' } as const;
 const ADMIN_ROLE = { who: 'role', role: 'ROLE_ADMIN' } as const;
+/** Open to API keys too: a read that changes nothing of an account (see the header). */
+const withKeys = (access: RouteAccess): RouteAccess => ({ ...access, byKey: true });
 
 const param = (name: string, kind: RefKind): Ref => ({ from: 'param', name, kind });
 const query = (name: string, kind: RefKind, many = false): Ref =>
@@ -97,12 +121,12 @@ const documentReader = (ref: Ref): RouteAccess => ({ who: 'process', mode: 'READ
 
 export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // --- management, i18n, account (spec 1 section 2) ---
-  'GET /management/info': PUBLIC,
-  'GET /management/app-name': PUBLIC,
-  'GET /management/health': PUBLIC, // statuses to anyone, details to administrators
+  'GET /management/info': withKeys(PUBLIC),
+  'GET /management/app-name': withKeys(PUBLIC),
+  'GET /management/health': withKeys(PUBLIC), // statuses to anyone, details to administrators
   // --- watching the system (issue 15 section 2): administrators only ---
-  'GET /management/prometheus': ADMIN_ROLE,
-  'GET /management/jhimetrics': ADMIN_ROLE,
+  'GET /management/prometheus': withKeys(ADMIN_ROLE),
+  'GET /management/jhimetrics': withKeys(ADMIN_ROLE),
   'GET /management/threaddump': ADMIN_ROLE,
   'GET /management/loggers': ADMIN_ROLE,
   'POST /management/loggers/:name': ADMIN_ROLE,
@@ -110,9 +134,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/env': ADMIN_ROLE,
   'GET /management/http-logs': ADMIN_ROLE,
   'GET /v3/api-docs': ADMIN_ROLE, // and only with the api-docs profile (404 otherwise)
-  'GET /i18n/:file': PUBLIC,
+  'GET /i18n/:file': withKeys(PUBLIC),
   'POST /api/authenticate': PUBLIC,
-  'GET /api/account': SIGNED_IN,
+  'GET /api/account': withKeys(SIGNED_IN),
   'POST /api/account': SIGNED_IN,
   'POST /api/account/change-password': SIGNED_IN,
   'POST /api/logout': SIGNED_IN, // ends every session of the caller
@@ -142,27 +166,27 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/audits': ADMIN_ROLE,
 
   // --- processes, tags, actors ---
-  'GET /api/processes': SIGNED_IN, // filtered to the readable processes
+  'GET /api/processes': withKeys(SIGNED_IN), // filtered to the readable processes
   'GET /api/processes/:id': onProcess('READ', param('id', 'process')),
   'POST /api/processes': { who: 'global', mode: 'WRITE' },
   'DELETE /api/processes/:id': onProcess('ADMIN', param('id', 'process')),
   'PUT /api/processes/:id/process-tags': onProcess('ADMIN', param('id', 'process')),
   'PUT /api/process/:id/process-actors': onProcess('ADMIN', param('id', 'process')),
   'POST /api/process/:id/process-actors': onProcess('ADMIN', param('id', 'process')),
-  'GET /api/external-document-splitter': SIGNED_IN,
-  'GET /api/process-tags': SIGNED_IN,
+  'GET /api/external-document-splitter': withKeys(SIGNED_IN),
+  'GET /api/process-tags': withKeys(SIGNED_IN),
   // the handler asks the admin role for a predefined tag
   'POST /api/process-tags': { who: 'global', mode: 'WRITE' },
   'PUT /api/process-tags': { who: 'global', mode: 'WRITE' },
   'DELETE /api/process-tags/:id': { who: 'global', mode: 'WRITE' },
 
   // --- nodes, edges, predicates ---
-  'GET /api/node-properties': SIGNED_IN,
-  'GET /api/nodes/multiprocessed-nodes-whitelist': SIGNED_IN,
-  'GET /api/nodes/nodes-with-conditional-acceptance-whitelist': SIGNED_IN,
-  'GET /api/nodes/custom-external-nodes-whitelist': SIGNED_IN,
-  'GET /api/nodes/llm-external-nodes-whitelist': SIGNED_IN,
-  'GET /api/nodes/trainable-nodes-whitelist': SIGNED_IN,
+  'GET /api/node-properties': withKeys(SIGNED_IN),
+  'GET /api/nodes/multiprocessed-nodes-whitelist': withKeys(SIGNED_IN),
+  'GET /api/nodes/nodes-with-conditional-acceptance-whitelist': withKeys(SIGNED_IN),
+  'GET /api/nodes/custom-external-nodes-whitelist': withKeys(SIGNED_IN),
+  'GET /api/nodes/llm-external-nodes-whitelist': withKeys(SIGNED_IN),
+  'GET /api/nodes/trainable-nodes-whitelist': withKeys(SIGNED_IN),
   'GET /api/nodes': onProcess('READ', query('processId', 'process')),
   'GET /api/span-nodes': onProcess('READ', query('processId', 'process')),
   'POST /api/nodes/fetch-by-ids': onNode('READ', inBody('nodeIds', 'node', true)),
@@ -175,7 +199,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/nodes/:id': onProcess('ADMIN', param('id', 'node')),
   // step-result export (issue 16: statistics and export need ADMIN on the process)
   'GET /api/nodes/:id/export-step-result': onProcess('ADMIN', param('id', 'node')),
-  'GET /api/edges/whitelist': SIGNED_IN,
+  'GET /api/edges/whitelist': withKeys(SIGNED_IN),
   'GET /api/edges': onProcess('READ', query('processId', 'process')),
   'POST /api/edges': onProcess('ADMIN', inBody('fromId', 'node')),
   'DELETE /api/edges/:id': onProcess('ADMIN', param('id', 'edge')),
@@ -209,8 +233,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'DELETE /api/ner-tag-relation-types/:id': onProcess('ADMIN', param('id', 'relationType')),
 
   // --- LLM models (global), secrets, connections ---
-  'GET /api/llm-models': SIGNED_IN,
-  'GET /api/llm-models/:id': SIGNED_IN,
+  'GET /api/llm-models': withKeys(SIGNED_IN),
+  'GET /api/llm-models/:id': withKeys(SIGNED_IN),
   'POST /api/llm-models': ADMIN_ROLE,
   'PUT /api/llm-models': ADMIN_ROLE,
   'DELETE /api/llm-models/:id': ADMIN_ROLE,
@@ -224,10 +248,10 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/email-upload-connection-data': onProcess('ADMIN', inBody('nodeId', 'node')),
   'PUT /api/email-upload-connection-data': onProcess('ADMIN', inBody('id', 'emailConnection')),
   'DELETE /api/email-upload-connection-data/:id': onProcess('ADMIN', param('id', 'emailConnection')),
-  'GET /api/google-drive-connections/config': SIGNED_IN,
+  'GET /api/google-drive-connections/config': withKeys(SIGNED_IN),
   'GET /api/node/:id/google-drive-connections': onNode('READ', param('id', 'node')),
   'PUT /api/node/google-drive-connections': onProcess('ADMIN', inBody('nodeId', 'node')),
-  'GET /api/inter-process-receiver-nodes': SIGNED_IN, // filtered to the readable processes
+  'GET /api/inter-process-receiver-nodes': withKeys(SIGNED_IN), // filtered to the readable processes
   'GET /api/sftp-connection-data': onNode('READ', query('nodeId', 'node')),
   'GET /api/sftp-connection-data/:id': onNode('READ', param('id', 'sftpConnection')),
   'POST /api/sftp-connection-data': onProcess('ADMIN', inBody('nodeId', 'node')),
@@ -345,7 +369,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
 
   // --- RAG (issue 16 section 3; docs/api-rag.md): the query page is ADMIN, WRITE and READ (spec 1 route
   // table); templates are read with the page and changed by process admins ---
-  'GET /api/rag-templates/defaults': SIGNED_IN,
+  'GET /api/rag-templates/defaults': withKeys(SIGNED_IN),
   'GET /api/rag-templates': onProcess('READ', query('processId', 'process')),
   'PUT /api/rag-templates': onProcess('ADMIN', inBody('processId', 'process')),
   'DELETE /api/rag-templates/:id': onProcess('ADMIN', param('id', 'ragTemplate')),

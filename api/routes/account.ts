@@ -24,7 +24,8 @@ import {
 const text = z.string().nullish();
 export const schemas = {
   authenticate: z.object({ username: text, password: text, rememberMe: z.boolean().nullish() }),
-  account: z.object({ firstName: text, lastName: text, email: text, langKey: text }),
+  // currentPassword: needed only when the e-mail changes (domain/validation.ts currentPasswordForEmailRule)
+  account: z.object({ firstName: text, lastName: text, email: text, langKey: text, currentPassword: text }),
   changePassword: z.object({ currentPassword: text, newPassword: text }),
   register: z.object({ login: text, email: text, password: text, langKey: text }),
   resetFinish: z.object({ key: text, newPassword: text }),
@@ -71,6 +72,7 @@ export function accountRoutes(deps: AppDeps): Router {
 
   router.post('/account', requireAuth, async (ctx) => {
     const user = currentUser(ctx);
+    refuseApiKeyCaller(ctx); // the e-mail is where password resets go (domain/api-keys.ts)
     const input = body(ctx, schemas.account, 'adminUserDTO');
     new FieldErrorCollector('adminUserDTO')
       .check('firstName', nameRule(input.firstName ?? ''))
@@ -83,6 +85,7 @@ export function accountRoutes(deps: AppDeps): Router {
       lastName: input.lastName?.trim() || null,
       email: input.email!,
       langKey: input.langKey!,
+      currentPassword: input.currentPassword,
     });
     empty(ctx);
   });
@@ -104,7 +107,9 @@ export function accountRoutes(deps: AppDeps): Router {
 
   /** Server-side sign-out: the tokens of the user stop working (POST, so no page can trigger it by a link). */
   router.post('/logout', requireAuth, async (ctx) => {
-    await accounts.logout(currentUser(ctx));
+    const user = currentUser(ctx);
+    refuseApiKeyCaller(ctx); // a key must not sign its owner out everywhere (domain/api-keys.ts)
+    await accounts.logout(user);
     empty(ctx, 204);
   });
 

@@ -9,9 +9,10 @@ import type { Knex } from 'knex';
 import { BCRYPT_COST } from '../../db/seed';
 import type { AccountDTO } from '../../domain/api-types';
 import { Roles } from '../../domain/enums';
+import { CURRENT_PASSWORD_INVALID, currentPasswordForEmailRule, emailChanges } from '../../domain/validation';
 import { loadAuthUser, signToken, type AuthUser } from '../auth';
 import type { AppConfig } from '../../server/config';
-import { appError, unauthorized } from '../errors';
+import { appError, FieldErrorCollector, unauthorized } from '../errors';
 import { AuditTypes, recordAudit } from './audits';
 import { createLoginThrottle } from './login-throttle';
 import { accountMail } from './mail-templates';
@@ -36,6 +37,8 @@ export interface AccountUpdate {
   lastName: string | null;
   email: string;
   langKey: string;
+  /** Needed only to change the e-mail: the address password resets go to. */
+  currentPassword?: string | null;
 }
 
 export interface Registration {
@@ -218,19 +221,44 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       };
     },
 
+    /**
+     * Updates the own account. A new e-mail address (where password resets go) needs the current password
+     * (a field error on `currentPassword` otherwise) and is told to the old address: the change stands only
+     * once that mail went out, so a stolen session cannot move the account away unnoticed.
+     */
     async updateAccount(user: AuthUser, update: AccountUpdate): Promise<void> {
       const email = update.email.toLowerCase();
+      const row = await knex<UserRow>('users').where({ id: user.id }).first('email', 'password_hash');
+      if (!row) throw unauthorized();
+      const emailChanged = emailChanges(row.email, email);
+      const password = update.currentPassword;
+      const missing = currentPasswordForEmailRule(row.email, email)(password);
+      const wrong =
+        emailChanged && !missing && !(await bcrypt.compare(password!, row.password_hash))
+          ? CURRENT_PASSWORD_INVALID
+          : null;
+      new FieldErrorCollector('adminUserDTO').check('currentPassword', missing ?? wrong).throwIfAny();
       const owner = await findByEmail(knex, email);
       if (owner && owner.id !== user.id) throw appError('error.emailexists', ENTITY);
-      await knex('users')
-        .where({ id: user.id })
-        .update({
-          first_name: update.firstName,
-          last_name: update.lastName,
-          email,
-          lang_key: update.langKey,
-          last_modified_by: user.login,
-          last_modified_date: knex.fn.now(),
+      await knex
+        .transaction(async (trx) => {
+          await trx('users').where({ id: user.id }).update({
+            first_name: update.firstName,
+            last_name: update.lastName,
+            email,
+            lang_key: update.langKey,
+            last_modified_by: user.login,
+            last_modified_date: trx.fn.now(),
+          });
+          if (emailChanged)
+            await mailer.send(
+              accountMail('emailChanged', update.langKey, row.email, {
+                login: user.login,
+                link: link('/lp/login'),
+                appName: config.appName,
+                email,
+              }),
+            );
         })
         .catch(rethrowTaken);
     },

@@ -1,15 +1,19 @@
 /**
- * Texts of the account e-mails (activation, password reset, an account created by an administrator) in the languages of the UI. A langKey without
- * its own texts falls back to English, the default locale.
+ * Texts of the account e-mails (activation, password reset, an account created by an administrator, an e-mail
+ * address changed: sent to the old address) in the languages of the UI. A langKey without its own texts falls
+ * back to English, the default locale.
  */
 import type { MailMessage } from './mail';
 
-export type AccountMailKind = 'activation' | 'passwordReset' | 'creation';
+export type AccountMailKind = 'activation' | 'passwordReset' | 'creation' | 'emailChanged';
 
 interface MailParams {
   login: string;
+  /** the page the mail sends to (emailChanged: the sign-in page) */
   link: string;
   appName: string;
+  /** emailChanged: the account's new address */
+  email?: string;
 }
 
 type Template = (p: MailParams) => { subject: string; text: string };
@@ -59,6 +63,19 @@ const TEMPLATES: Record<string, Record<AccountMailKind, Template>> = {
         `The ${appName} team`,
       ].join('\n'),
     }),
+    emailChanged: ({ login, link, appName, email }) => ({
+      subject: `${appName} e-mail address changed`,
+      text: [
+        `Dear ${login},`,
+        '',
+        `The e-mail address of your ${appName} account was changed to ${email}. Mails about the account, password resets included, now go there.`,
+        '',
+        `If you did not make this change, sign in at once (${link}), change your password and tell an administrator.`,
+        '',
+        'Regards,',
+        `The ${appName} team`,
+      ].join('\n'),
+    }),
   },
   pl: {
     activation: ({ login, link, appName }) => ({
@@ -99,6 +116,19 @@ const TEMPLATES: Record<string, Record<AccountMailKind, Template>> = {
         link,
         '',
         'Link jest ważny przez 24 godziny; później poproś o zresetowanie hasła na stronie logowania.',
+        '',
+        'Pozdrawiamy,',
+        `Zespół ${appName}`,
+      ].join('\n'),
+    }),
+    emailChanged: ({ login, link, appName, email }) => ({
+      subject: `Zmieniono adres e-mail konta ${appName}`,
+      text: [
+        `Witaj ${login},`,
+        '',
+        `Adres e-mail Twojego konta w ${appName} zmieniono na ${email}. Wiadomości o koncie, także o resetowaniu hasła, trafiają teraz tam.`,
+        '',
+        `Jeśli to nie Ty zmieniłeś adres, zaloguj się od razu (${link}), zmień hasło i powiadom administratora.`,
         '',
         'Pozdrawiamy,',
         `Zespół ${appName}`,

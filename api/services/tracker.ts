@@ -7,7 +7,9 @@
  *
  * Authentication is the API's: the same JWT verification and session revocation (the token's version
  * against users.token_version) at the handshake and again on every report, so a session revoked by a
- * logout or a password change is closed (code 4401) at its next report, and swept each minute.
+ * logout or a password change is closed (code 4401) at its next report, and swept each minute. A session
+ * also ends (4401) when its token expires: a timer at the token's `exp`, and the same check on every
+ * report and sweep. The browser's client does not reconnect after a 4401 (domain/tracker-client.ts).
  *
  * Protocol (JSON text frames):
  * - client -> server: `{"type":"activity","page":"/entity/process"}`; `{"type":"subscribe"}` (admins only);
@@ -31,6 +33,8 @@ export const TRACKER_PATH = '/websocket/tracker';
 export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_BAD_MESSAGE = 4400;
 const MAX_PAGE = 500;
+/** setTimeout's longest delay (about 24.8 days): a longer wait (remember-me tokens) is taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const log = getLogger('api.tracker');
 
@@ -47,6 +51,10 @@ interface Connection {
   socket: WebSocket;
   user: AuthUser;
   tokenVersion: number;
+  /** The token's `exp` (seconds since the epoch). */
+  expiresAt?: number;
+  /** Closes the session at expiresAt. */
+  expiry?: NodeJS.Timeout;
   activity: TrackerActivity;
   subscribed: boolean;
   /** The session reported 'logout': not listed any more. */
@@ -77,13 +85,28 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const connections = new Map<string, Connection>();
 
-  const verify = async (token: string | null): Promise<AuthUser | null> =>
-    token ? ((await userOfToken(deps.knex, deps.jwtSecret, token))?.user ?? null) : null;
+  const verify = async (token: string | null) =>
+    token ? await userOfToken(deps.knex, deps.jwtSecret, token) : null;
 
-  /** Still the same session? (its user activated and not revoked since the handshake) */
+  const expired = (c: Connection) => c.expiresAt !== undefined && Date.now() >= c.expiresAt * 1000;
+
+  /** Still the same session? (its token not expired, its user activated and not revoked since the handshake) */
   async function stillValid(c: Connection): Promise<boolean> {
+    if (expired(c)) return false;
     const row = await deps.knex('users').where('id', c.user.id).first('activated', 'token_version');
-    return !!row && row.activated && Number(row.token_version) === c.tokenVersion;
+    return !!row && row.activated && Number(row.token_version) === c.tokenVersion && !expired(c);
+  }
+
+  /** Closes the session when its token expires (in steps when the expiry is past setTimeout's reach). */
+  function closeAtExpiry(c: Connection): void {
+    if (c.expiresAt === undefined) return;
+    if (expired(c)) {
+      c.socket.close(CLOSE_UNAUTHORIZED, 'token expired');
+      return;
+    }
+    const wait = Math.min(c.expiresAt * 1000 - Date.now(), MAX_TIMER_MS);
+    c.expiry = setTimeout(() => closeAtExpiry(c), wait);
+    c.expiry.unref();
   }
 
   const listed = () => [...connections.values()].filter((c) => !c.dropped).map((c) => ({ ...c.activity }));
@@ -136,12 +159,17 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
     );
   }
 
-  function onConnection(socket: WebSocket, req: IncomingMessage, user: AuthUser): void {
+  function onConnection(
+    socket: WebSocket,
+    req: IncomingMessage,
+    { user, expiresAt }: { user: AuthUser; expiresAt?: number },
+  ): void {
     const sessionId = crypto.randomUUID();
     const c: Connection = {
       socket,
       user,
       tokenVersion: user.tokenVersion,
+      expiresAt,
       subscribed: false,
       dropped: false,
       activity: {
@@ -156,7 +184,9 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
     log.debug('tracker session opened', { sessionId, user: user.login });
     socket.on('message', (data) => onMessage(c, data.toString()));
     socket.on('error', () => socket.terminate());
+    closeAtExpiry(c);
     socket.on('close', () => {
+      clearTimeout(c.expiry);
       connections.delete(sessionId);
       if (!c.dropped) broadcast({ type: 'disconnected', sessionId });
       log.debug('tracker session closed', { sessionId, user: user.login });
@@ -186,9 +216,9 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
           return;
         }
         verify(url.searchParams.get('access_token')).then(
-          (user) => {
-            if (!user) return refuse(socket, 401, 'Unauthorized');
-            wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req, user));
+          (found) => {
+            if (!found) return refuse(socket, 401, 'Unauthorized');
+            wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req, found));
           },
           (err) => {
             log.error('tracker handshake failed', { error: err as Error });

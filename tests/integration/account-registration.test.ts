@@ -1,137 +1,32 @@
 /**
- * Registration, activation and password reset against a real API, PostgreSQL and a real SMTP peer
- * (smtp-server on a free loopback port): the links are read out of the mails the API actually sent.
+ * Registration, activation, password reset and the change of the own e-mail against a real API, PostgreSQL
+ * and a real SMTP peer (tests/support/smtp-sink.ts): the links and notices are read out of the mails the API
+ * actually sent.
  */
-import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../../server/config';
-import { freePort } from '../../scripts/lib/ports';
 import { buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
-
-interface ReceivedMail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-// --- a little MIME: enough for the single-part text mails the API sends ---
-
-function bytesToUtf8(s: string, decode: (s: string) => number[]): string {
-  return Buffer.from(decode(s)).toString('utf8');
-}
-
-function quotedPrintable(s: string, underscoreIsSpace = false): number[] {
-  const out: number[] = [];
-  const src = s.replace(/=\r?\n/g, '');
-  for (let i = 0; i < src.length; i++) {
-    const hex = src.slice(i + 1, i + 3);
-    if (src[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      out.push(parseInt(hex, 16));
-      i += 2;
-    } else if (underscoreIsSpace && src[i] === '_') {
-      out.push(0x20);
-    } else {
-      out.push(...Buffer.from(src[i], 'utf8'));
-    }
-  }
-  return out;
-}
-
-/** RFC 2047 encoded words (=?UTF-8?Q?...?= and =?UTF-8?B?...?=); whitespace between two of them is dropped. */
-function decodeWords(value: string): string {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, '$1$2')
-    .replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=/g, (_, enc: string, data: string) =>
-      enc.toUpperCase() === 'B'
-        ? Buffer.from(data, 'base64').toString('utf8')
-        : bytesToUtf8(data, (d) => quotedPrintable(d, true)),
-    );
-}
-
-function parseMail(raw: string, to: string[]): ReceivedMail {
-  const split = raw.indexOf('\r\n\r\n');
-  const headerLines = raw
-    .slice(0, split)
-    .replace(/\r\n[ \t]+/g, ' ')
-    .split('\r\n');
-  const header = (name: string) =>
-    headerLines
-      .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))
-      ?.slice(name.length + 1)
-      .trim() ?? '';
-  const body = raw.slice(split + 4);
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  const text =
-    encoding === 'base64'
-      ? Buffer.from(body, 'base64').toString('utf8')
-      : encoding === 'quoted-printable'
-        ? bytesToUtf8(body, (b) => quotedPrintable(b))
-        : body;
-  return { to, subject: decodeWords(header('Subject')), text: text.replace(/\r\n/g, '\n') };
-}
-
-/** An SMTP peer on a loopback port that parses every mail it accepts into the inbox. */
-async function startSmtp(port: number, inbox: ReceivedMail[]): Promise<SMTPServer> {
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        inbox.push(parseMail(Buffer.concat(chunks).toString('utf8'), rcpt));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  return smtp;
-}
+import { linkKey as keyInLink, startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink';
 
 describe('registration, activation and password reset', () => {
-  let smtp: SMTPServer;
-  const inbox: ReceivedMail[] = [];
+  let smtp: SmtpSink;
   const suite = setupSuite({
     async config() {
-      const port = await freePort();
-      smtp = await startSmtp(port, inbox);
+      smtp = await startSmtpSink();
       return {
-        smtp: { host: '127.0.0.1', port, secure: false, from: 'workbench@localhost' },
+        smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'workbench@localhost' },
         loginThrottle: { ...loadConfig(process.env).loginThrottle, maxFailures: 3, lockSeconds: 60 },
       };
     },
   });
   const { knex, call } = suite;
-  afterAll(async () => {
-    await new Promise<void>((resolve) => smtp?.close(resolve));
-  });
+  afterAll(() => smtp?.close());
 
-  /**
-   * The latest mail to this address (the API answers after the SMTP peer accepted it; the test server may
-   * parse it a moment later, longer on a busy machine: waited for, up to 30 s).
-   */
-  async function mailTo(address: string): Promise<ReceivedMail> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const found = inbox.filter((m) => m.to.includes(address.toLowerCase())).at(-1);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  const mailsTo = (address: string) => inbox.filter((m) => m.to.includes(address.toLowerCase()));
-
-  function linkKey(mail: ReceivedMail, path: string): string {
-    const base = suite.api.config.baseUrl.replace(/\/+$/, '');
-    const match = new RegExp(`${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}/([A-Za-z0-9]+)`).exec(
-      mail.text,
-    );
-    if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
-    return match[1];
-  }
+  const mailTo = (address: string) => smtp.mailTo(address);
+  const mailsTo = (address: string) => smtp.mailsTo(address);
+  const linkKey = (mail: ReceivedMail, path: string) => keyInLink(mail, suite.api.config.baseUrl, path);
 
   const register = (json: object) => call('/api/register', { json });
+  const init = (email: string) => call('/api/account/reset-password/init', { method: 'POST', text: email });
   const authenticate = (username: string, password: string) =>
     call('/api/authenticate', { json: { username, password, rememberMe: false } });
   const newAccount = () => {
@@ -293,7 +188,6 @@ describe('registration, activation and password reset', () => {
   });
 
   describe('password reset', () => {
-    const init = (email: string) => call('/api/account/reset-password/init', { method: 'POST', text: email });
     const finish = (json: object) => call('/api/account/reset-password/finish', { json });
 
     it('mails a reset link; finishing it replaces the password once', async () => {
@@ -407,6 +301,71 @@ describe('registration, activation and password reset', () => {
       expect((await call('/api/account', { token: before })).status).toBe(401);
       const after = await suite.signIn({ ...u, password: 'after-reset' });
       expect((await call('/api/account', { token: after })).status).toBe(200);
+    });
+  });
+
+  describe('POST /api/account with a new e-mail (issue 25)', () => {
+    const update = (token: string, json: object) => call('/api/account', { token, json });
+    const moved = () => `${unique('moved').toLowerCase()}@example.test`;
+
+    it('needs the current password, then tells the old address, and resets go to the new one', async () => {
+      const u = await buildUser(knex);
+      const token = await suite.signIn(u);
+      const email = moved();
+      const json = { firstName: 'A', lastName: 'B', email, langKey: 'en' };
+
+      const missing = await update(token, json);
+      expect(missing.status).toBe(400);
+      expect(fieldKeyMap(missing.body)).toEqual({
+        currentPassword: 'global.messages.validate.currentpassword.required',
+      });
+      const wrong = await update(token, { ...json, currentPassword: 'not-the-password' });
+      expect(wrong.status).toBe(400);
+      expect(fieldKeyMap(wrong.body)).toEqual({
+        currentPassword: 'global.messages.validate.currentpassword.invalid',
+      });
+      expect((await knex('users').where({ id: u.id }).first()).email).toBe(u.email);
+
+      expect((await update(token, { ...json, currentPassword: u.password })).status).toBe(200);
+      expect((await knex('users').where({ id: u.id }).first()).email).toBe(email);
+      const notice = await mailTo(u.email);
+      expect(notice.subject).toBe(`${suite.api.config.appName} e-mail address changed`);
+      expect(notice.text).toContain(`Dear ${u.login},`);
+      expect(notice.text).toContain(email);
+      // the refused attempts sent nothing, and nothing went to the new address
+      expect(mailsTo(u.email)).toHaveLength(1);
+      expect(mailsTo(email)).toHaveLength(0);
+
+      expect((await init(u.email)).status).toBe(400);
+      expect((await init(email)).status).toBe(200);
+      linkKey(await mailTo(email), '/lp/reset/finish');
+    });
+
+    it('saves the other fields without the password while the e-mail stays (in any case)', async () => {
+      const u = await buildUser(knex);
+      const token = await suite.signIn(u);
+      const res = await update(token, { firstName: 'Ada', email: u.email.toUpperCase(), langKey: 'pl' });
+      expect(res.status).toBe(200);
+      expect(await knex('users').where({ id: u.id }).first()).toMatchObject({
+        first_name: 'Ada',
+        email: u.email,
+        lang_key: 'pl',
+      });
+      // no notice: the reset mail asked for now (waited for) is the only mail to the address
+      await init(u.email);
+      expect((await mailTo(u.email)).subject).toBe(`Resetowanie hasła ${suite.api.config.appName}`);
+      expect(mailsTo(u.email)).toHaveLength(1);
+    });
+
+    it('writes the notice in the language chosen with the change', async () => {
+      const u = await buildUser(knex);
+      const token = await suite.signIn(u);
+      const email = moved();
+      const res = await update(token, { email, langKey: 'pl', currentPassword: u.password });
+      expect(res.status).toBe(200);
+      const notice = await mailTo(u.email);
+      expect(notice.subject).toBe(`Zmieniono adres e-mail konta ${suite.api.config.appName}`);
+      expect(notice.text).toContain(email);
     });
   });
 });

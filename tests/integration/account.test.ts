@@ -448,7 +448,7 @@ describe('account and session API', () => {
       const email = `${unique('New')}@Example.TEST`;
       const res = await call('/api/account', {
         token,
-        json: { firstName: 'Ada', lastName: 'Lovelace', email, langKey: 'pl' },
+        json: { firstName: 'Ada', lastName: 'Lovelace', email, langKey: 'pl', currentPassword: u.password },
       });
       expect(res.status).toBe(200);
       const account = (await call('/api/account', { token })).body;
@@ -483,7 +483,13 @@ describe('account and session API', () => {
       const token = await signIn(u);
       const res = await call('/api/account', {
         token,
-        json: { firstName: 'A', lastName: 'B', email: other.email.toUpperCase(), langKey: 'en' },
+        json: {
+          firstName: 'A',
+          lastName: 'B',
+          email: other.email.toUpperCase(),
+          langKey: 'en',
+          currentPassword: u.password,
+        },
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('error.emailexists');

@@ -26,6 +26,7 @@ import {
   type TestApi,
 } from '../support/harness';
 import { eventually } from '../support/eventually';
+import { signToken } from '../../api/auth';
 
 const ADMIN_ROUTES: [string, string][] = [
   ['GET', '/management/prometheus'],
@@ -335,6 +336,33 @@ describe('watching the system: management routes and the activity tracker', () =
       await eventually('closed', async () => !browser.connected());
       expect(await openRaw(wsUrl(suite.api.baseUrl, token))).toEqual({ refused: 401 });
     });
+
+    it('closes a session when its token expires (4401), with no report needed (issue 25)', async () => {
+      const someone = await buildUser(suite.knex);
+      const { token_version: tokenVersion } = await suite
+        .knex('users')
+        .where('id', someone.id)
+        .first('token_version');
+      // valid for a few seconds: enough for the handshake on a busy machine
+      const token = signToken(
+        suite.api.config.jwtSecret,
+        { id: someone.id, login: someone.login, roles: ['ROLE_USER'], tokenVersion },
+        8,
+      );
+      const { ws } = await openRaw(wsUrl(suite.api.baseUrl, token));
+      expect(ws).toBeDefined();
+      const code = await new Promise<number>((resolve, reject) => {
+        // generous bound, no timing asserted: without the expiry check nothing closes it (the minute's sweep
+        // looked at revocation only)
+        const timer = setTimeout(() => reject(new Error('still open 90 s after the handshake')), 90_000);
+        ws!.once('close', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect(code).toBe(4401);
+      expect(await openRaw(wsUrl(suite.api.baseUrl, token))).toEqual({ refused: 401 });
+    }, 120_000);
 
     it('is reconnected by the client after a server restart, and lists the page again', async () => {
       const port = await freePort();

@@ -45,12 +45,18 @@ describe('API documentation', () => {
       const [method, path] = key.split(' ');
       return doc.paths[openApiPath(path).path][method.toLowerCase()];
     };
-    expect(op('POST /api/api-keys').description).toBe('Any signed-in user.');
+    expect(op('POST /api/api-keys').description).toBe(
+      'Any signed-in user. Not with an API key: needs a session.',
+    );
+    expect(op('GET /api/account').description).toBe('Any signed-in user.');
     expect(op('DELETE /api/processes/:id').description).toMatch(
       /^ADMIN on the process of the process from param `id`/,
     );
     expect(op('POST /api/authenticate').security).toBeUndefined();
     expect(op('GET /api/processes').security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    // account-level routes need a session (api/routes/access.ts keyMayCall)
+    expect(op('POST /api/account').security).toEqual([{ bearer: [] }]);
+    expect(op('POST /api/users').security).toEqual([{ bearer: [] }]);
     expect(op('GET /api/nodes/:id').parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
     ]);

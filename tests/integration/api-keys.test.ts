@@ -2,18 +2,30 @@
  * API keys (issue 15 section 3, domain/api-keys.ts): created with an expiration date, listed in pages of 15
  * in the spec's page shape, the token shown once and stored only as a hash; a key authenticates as its
  * owner with the owner's access (X-API-Key or Authorization: Bearer), stops at expiry, deletion and
- * deactivation, cannot manage keys or change the password, and never appears in what the API logs.
+ * deactivation, never appears in what the API logs, and acts on its owner's data only: nothing of the
+ * account (issue 25: the e-mail, the password and its reset, the logout, keys, users), so a leaked key
+ * cannot take the account over (the attack itself below, with a real SMTP peer).
  */
 import crypto from 'node:crypto';
 import { buildProcess, buildUser, fieldKeyMap, setupSuite, unique } from '../support/harness';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('API keys', () => {
   const logged: string[] = [];
   const spies: jest.SpyInstance[] = [];
-  const suite = setupSuite();
+  let smtp: SmtpSink;
+  const suite = setupSuite({
+    async config() {
+      smtp = await startSmtpSink();
+      return { smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'workbench@localhost' } };
+    },
+  });
   const { knex, send, call } = suite;
+  afterAll(() => smtp?.close());
+  const newKey = async (sessionToken: string): Promise<string> =>
+    (await send('POST', '/api/api-keys', sessionToken, { expirationDate: inDays(5) })).body.token;
 
   beforeAll(() => {
     for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
@@ -156,5 +168,71 @@ describe('API keys', () => {
     expect((await send('GET', '/api/api-keys', other)).body.content).toEqual([]);
     expect((await send('DELETE', `/api/api-keys/${ids[0]}`, other)).status).toBe(404);
     expect((await send('DELETE', `/api/api-keys/${ids[0]}`, token)).status).toBe(204);
+  });
+
+  it("cannot take its owner's account over: no e-mail change, no reset, no logout (issue 25)", async () => {
+    const owner = await buildUser(knex);
+    const ownerToken = await suite.signIn(owner);
+    const headers = { 'X-API-Key': await newKey(ownerToken) };
+    const attacker = `${unique('attacker').toLowerCase()}@example.test`;
+
+    // the e-mail change is refused to the key, even with the password
+    for (const json of [
+      { email: attacker, langKey: 'en' },
+      { email: attacker, langKey: 'en', currentPassword: owner.password },
+    ]) {
+      const res = await call('/api/account', { method: 'POST', headers, json });
+      expect(res.status).toBe(403);
+    }
+    expect((await knex('users').where({ id: owner.id }).first()).email).toBe(owner.email);
+
+    // the reset: refused to the key; anonymously the attacker's address is unknown, the owner's gets the mail
+    for (const text of [attacker, owner.email]) {
+      const res = await call('/api/account/reset-password/init', { method: 'POST', headers, text });
+      expect(res.status).toBe(403);
+    }
+    const reset = (text: string) => call('/api/account/reset-password/init', { method: 'POST', text });
+    expect((await reset(attacker)).status).toBe(400);
+    expect((await reset(owner.email)).status).toBe(200);
+    expect((await smtp.mailTo(owner.email)).subject).toContain('password reset');
+    expect(smtp.mailsTo(attacker)).toHaveLength(0);
+
+    // no logout of every session
+    expect((await call('/api/logout', { method: 'POST', headers })).status).toBe(403);
+    expect((await call('/api/account', { token: ownerToken })).status).toBe(200);
+
+    // the key still works on the owner's data, and the owner's password still signs in
+    expect((await call('/api/processes', { headers })).status).toBe(200);
+    const signIn = await call('/api/authenticate', {
+      json: { username: owner.login, password: owner.password, rememberMe: false },
+    });
+    expect(signIn.status).toBe(200);
+  });
+
+  it("an administrator's key cannot create users nor change roles or authorities (issue 25)", async () => {
+    const admin = await buildUser(knex, { roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    const adminToken = await suite.signIn(admin);
+    const headers = { 'X-API-Key': await newKey(adminToken) };
+    const login = unique('minted').toLowerCase();
+    const user = { login, email: `${login}@example.test`, password: 'secret123', roles: ['ROLE_ADMIN'] };
+    const process1 = await buildProcess(knex);
+
+    const refused: [string, string, unknown][] = [
+      ['POST', '/api/users', user],
+      ['PUT', '/api/users', { id: admin.id, login: admin.login, email: admin.email, activated: false }],
+      ['POST', '/api/roles', { name: `ROLE_${unique('KEY').toUpperCase()}`, authorities: [] }],
+      ['POST', '/api/authorities', { componentId: process1.id, type: 'PROCESS', mode: 'ADMIN' }],
+      ['GET', '/api/users', undefined],
+    ];
+    for (const [method, path, json] of refused) {
+      const res = await call(path, { method, headers, json });
+      expect([method, path, res.status]).toEqual([method, path, 403]);
+    }
+    expect(await knex('users').where({ login }).first()).toBeUndefined();
+
+    // the key does act on data: it reaches every process, as its owner does
+    expect((await call(`/api/processes/${process1.id}`, { headers })).status).toBe(200);
+    // the same call with the administrator's session creates the user: the key was refused, not the body
+    expect((await send('POST', '/api/users', adminToken, user)).status).toBe(201);
   });
 });

@@ -6,7 +6,10 @@
  * - at or above it (on the right process): anything but 401 and 403 (the handler may still answer 400,
  *   404, 409... for a body this test does not make fully valid).
  * The fixtures live in process P; the principals hold READ, WRITE or ADMIN on P, or on another process Q
- * (which must not open P), or nothing, or the global permission, or the admin role.
+ * (which must not open P), or nothing, or the global permission, or the admin role. Two more call with an
+ * API key instead of a session (of an administrator, and of a user with ADMIN on P): 403 on every route a
+ * key may not call (api/routes/access.ts keyMayCall: the account, keys, users...), the declared outcome
+ * elsewhere.
  *
  * DECLARING A NEW ROUTE: add `'METHOD /path'` (exactly as the router registers it, prefix included) to
  * ROUTE_ACCESS in api/routes/access.ts with who may call it; for a `process` or `node` declaration name
@@ -20,7 +23,15 @@ import { insertObligatoryUploadNode } from '../../db/models/Node';
 import type { AppDeps } from '../../api/app';
 import { loadConfig } from '../../server/config';
 import { routeKeys } from '../../api/access-gate';
-import { ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from '../../api/routes/access';
+import {
+  keyMayCall,
+  ROUTE_ACCESS,
+  refsOf,
+  type Ref,
+  type RefKind,
+  type RouteAccess,
+} from '../../api/routes/access';
+import { createApiKey } from '../../api/services/api-keys';
 import { buildRouters } from '../../api/routes';
 import { modeSatisfies } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
@@ -41,6 +52,8 @@ type Ids = Record<RefKind, number | string>;
 interface Principal {
   name: string;
   token?: string;
+  /** Signed in by this API key (X-API-Key) instead of a session token. */
+  apiKey?: string;
   userId: number;
   /** The account, to sign in again after a route that ends its sessions. */
   user?: BuiltUser;
@@ -130,8 +143,9 @@ const PARAMS: Record<string, (p: Principal) => string> = {
 
 /** What the declaration lets the principal do on process P's fixtures. */
 function expected(access: RouteAccess, p: Principal): 'allowed' | 401 | 403 {
+  if (p.apiKey && !keyMayCall(access)) return 403;
   if (access.who === 'public') return 'allowed';
-  if (!p.token) return 401;
+  if (!p.token && !p.apiKey) return 401;
   if (p.admin) return 'allowed';
   switch (access.who) {
     case 'signed-in':
@@ -342,6 +356,26 @@ describe('authorization matrix: every route as every principal', () => {
     // An administrator of its own, not the seeded one: POST /api/logout ends every session of its caller,
     // and the suites running beside this one hold tokens of the seeded admin.
     principals.push(await signed('admin role', { roles: ['ROLE_ADMIN', 'ROLE_USER'] }, { admin: true }));
+    // API keys: the same kinds of owner, signed in by a key only
+    const keyed = async (
+      name: string,
+      opts: Parameters<typeof buildUser>[1],
+      extra: Partial<Principal>,
+    ): Promise<Principal> => {
+      const user = await buildUser(suite.knex, opts);
+      const key = await createApiKey(suite.knex, user.id, new Date(Date.now() + 86_400_000));
+      return { name, apiKey: key.token, userId: user.id, ...extra };
+    };
+    principals.push(
+      await keyed('admin role by API key', { roles: ['ROLE_ADMIN', 'ROLE_USER'] }, { admin: true }),
+    );
+    principals.push(
+      await keyed(
+        'ADMIN on P by API key',
+        { authorities: [{ componentId: P, type: 'PROCESS', mode: 'ADMIN' }] },
+        { process: 'P', mode: 'ADMIN' },
+      ),
+    );
     ids = await world(P);
   });
 
@@ -360,6 +394,32 @@ describe('authorization matrix: every route as every principal', () => {
     expect(new Set(served).size).toBe(served.length);
   });
 
+  it('closes every account-level route to API keys (issue 25: a key acts on data, never for the account)', () => {
+    const accountLevel = [
+      'POST /api/authenticate',
+      'POST /api/account',
+      'POST /api/account/change-password',
+      'POST /api/account/reset-password/init',
+      'POST /api/account/reset-password/finish',
+      'POST /api/register',
+      'GET /api/verify',
+      'POST /api/logout',
+      'GET /api/api-keys',
+      'POST /api/api-keys',
+      'DELETE /api/api-keys/:id',
+      ...served.filter((k) => /^\w+ \/api\/(users|_search\/users|roles|authorities)\b/.test(k)),
+      'GET /management/audits',
+      'POST /management/loggers/:name',
+    ];
+    expect(accountLevel.filter((k) => !ROUTE_ACCESS[k])).toEqual([]);
+    expect(accountLevel.filter((k) => keyMayCall(ROUTE_ACCESS[k]))).toEqual([]);
+    // and what keys may call besides the data of processes is a short list of reads
+    const beyondData = served.filter(
+      (k) => keyMayCall(ROUTE_ACCESS[k]) && !['process', 'node', 'global'].includes(ROUTE_ACCESS[k].who),
+    );
+    expect(beyondData.filter((k) => !k.startsWith('GET '))).toEqual([]);
+  });
+
   /** Calls one route as one principal, with the fixture ids where the declaration says. */
   async function callRoute(key: string, p: Principal, world: Ids) {
     const access = ROUTE_ACCESS[key];
@@ -376,6 +436,7 @@ describe('authorization matrix: every route as every principal', () => {
     if (ref?.from === 'body') body = putInBody(body, ref, world[ref.kind]);
     const headers: Record<string, string> = {};
     if (p.token) headers.Authorization = `Bearer ${p.token}`;
+    if (p.apiKey) headers['X-API-Key'] = p.apiKey;
     let payload: FormData | string | undefined;
     if (access.body === 'multipart') {
       const form = new FormData();
@@ -403,7 +464,7 @@ describe('authorization matrix: every route as every principal', () => {
     const check = async (key: string, p: Principal) => {
       const world = destructive(key) ? await throwawayWorld() : ids;
       const status = await callRoute(key, p, world);
-      if (REVOKING.has(key) && p.user) p.token = await suite.signIn(p.user);
+      if (REVOKING.has(key) && p.user && p.token) p.token = await suite.signIn(p.user);
       const want = expected(ROUTE_ACCESS[key], p);
       const ok = want === 'allowed' ? status !== 401 && status !== 403 : status === want;
       if (!ok) failures.push(`${key} as ${p.name}: ${status}, expected ${want}`);

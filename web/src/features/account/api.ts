@@ -1,7 +1,7 @@
 /** Account and session calls (spec 1 section 7, "Account and session"): keys, query options, mutations. */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AccountDTO } from '@domain';
-import { http, isHttpError, replaceAuthToken, request } from '../../api/client';
+import type { AccountDTO, FieldErrorDTO, Violation } from '@domain';
+import { HttpError, http, isHttpError, replaceAuthToken, request } from '../../api/client';
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -49,6 +49,8 @@ export interface AccountUpdate {
   lastName: string;
   email: string;
   langKey: string;
+  /** Only with a new e-mail (domain currentPasswordForEmailRule). */
+  currentPassword?: string;
 }
 
 export interface RegisterRequest {
@@ -99,6 +101,15 @@ export function useResetPasswordFinish() {
     mutationFn: (body: { key: string; newPassword: string }) =>
       http.post<unknown>('api/account/reset-password/finish', body, { silent: true }),
   });
+}
+
+/** The API's violation of one field in a refused request (400 with fieldErrors), else null. */
+export function serverViolation(error: unknown, field: string): Violation | null {
+  if (!(error instanceof HttpError) || error.status !== 400) return null;
+  const found = (error.body as { fieldErrors?: FieldErrorDTO[] } | null)?.fieldErrors?.find(
+    (fe) => fe.field === field,
+  );
+  return found ? { code: 'Pattern', key: found.key ?? `error.${found.message}` } : null;
 }
 
 /** True when the error is an HTTP error with this status. */

@@ -1,11 +1,14 @@
-/** Account settings: first name, last name, e-mail and language. Saving refetches the session and resets the session locale. */
+/**
+ * Account settings: first name, last name, e-mail and language. A new e-mail asks for the current password
+ * (the address password resets go to). Saving refetches the session and resets the session locale.
+ */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { emailRule, type AccountDTO } from '@domain';
+import { currentPasswordForEmailRule, emailChanges, emailRule, type AccountDTO } from '@domain';
 import { Field } from '../../../components/FormField';
 import { useForm } from '../../../components/useForm';
 import { LOCALES, clearSessionLocale, isLocale, setLocale } from '../../../i18n';
-import { useUpdateAccount } from '../api';
+import { serverViolation, useUpdateAccount } from '../api';
 import { useSession } from '../session';
 import { FormInput } from './FormInput';
 
@@ -15,27 +18,41 @@ function SettingsForm({ account }: { account: AccountDTO }) {
   const { t } = useTranslation();
   const update = useUpdateAccount();
   const [saved, setSaved] = useState(false);
+  /** The password the API refused (its message shows until the field changes). */
+  const [refused, setRefused] = useState<string | null>(null);
   const form = useForm({
     firstName: account.firstName ?? '',
     lastName: account.lastName ?? '',
     email: account.email ?? '',
     langKey: isLocale(account.langKey) ? account.langKey : 'en',
+    currentPassword: '',
   });
   const { values } = form;
   const emailViolation = emailRule(values.email);
+  const changesEmail = emailChanges(account.email ?? '', values.email);
+  const passwordViolation =
+    currentPasswordForEmailRule(account.email ?? '', values.email)(values.currentPassword) ??
+    (refused !== null && refused === values.currentPassword
+      ? serverViolation(update.error, 'currentPassword')
+      : null);
+  const invalid = !!emailViolation || (changesEmail && !!passwordViolation);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     form.setSubmitted(true);
-    if (emailViolation) return;
+    if (invalid) return;
     setSaved(false);
+    const { currentPassword, ...fields } = values;
     try {
-      await update.mutateAsync({ ...values });
+      await update.mutateAsync(changesEmail ? { ...fields, currentPassword } : fields);
+      form.setValues((v) => ({ ...v, currentPassword: '' }));
+      setRefused(null);
       setSaved(true);
       clearSessionLocale();
       if (isLocale(values.langKey)) await setLocale(values.langKey, false);
     } catch {
-      /* the error toast says why */
+      /* the error toast says why; a refused password also under its field */
+      setRefused(currentPassword);
     }
   };
 
@@ -92,6 +109,20 @@ function SettingsForm({ account }: { account: AccountDTO }) {
         autoComplete="email"
         testId="settings-email"
       />
+      {changesEmail && (
+        <FormInput
+          form={form}
+          name="currentPassword"
+          label={t('global.form.currentpassword.label')}
+          violation={passwordViolation}
+          type="password"
+          autoComplete="current-password"
+          placeholder={t('global.form.currentpassword.placeholder')}
+          testId="settings-current-password"
+        >
+          <div className="form-text">{t('settings.form.currentPasswordHint')}</div>
+        </FormInput>
+      )}
       <Field id="langKey" label={t('settings.form.language')} violation={null} show={false}>
         <select {...form.text('langKey')} className="form-select" data-testid="settings-langkey">
           {LOCALES.map((locale) => (
@@ -104,7 +135,7 @@ function SettingsForm({ account }: { account: AccountDTO }) {
       <button
         type="submit"
         className="btn btn-primary"
-        disabled={!!emailViolation || update.isPending}
+        disabled={invalid || update.isPending}
         data-testid="settings-submit"
       >
         {t('settings.form.button')}
