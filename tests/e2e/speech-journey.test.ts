@@ -129,6 +129,9 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
       steps,
       (s) => s.some((x) => x.nodeId === ids.proofread && x.status === 'WAITING'),
       'the parser has run and the proofread step waits',
+      // pocketsphinx takes a few seconds on a quiet machine and far longer on two loaded cores: the limit
+      // only catches a parse that never ends (the beforeAll allows 180 s)
+      150_000,
     );
     browser = await launch();
     page = await signedInPage(browser, contexts, annotator);

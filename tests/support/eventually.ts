@@ -22,8 +22,13 @@ export const eventuallyMatches = <T>(
   read: () => Promise<T>,
   ok: (v: T) => boolean,
   what: string,
+  timeoutMs?: number,
 ): Promise<T> =>
-  eventually(what, async () => {
-    const v = await read();
-    return ok(v) ? v : undefined;
-  });
+  eventually(
+    what,
+    async () => {
+      const v = await read();
+      return ok(v) ? v : undefined;
+    },
+    timeoutMs,
+  );
