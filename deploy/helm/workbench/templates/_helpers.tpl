@@ -192,5 +192,11 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ . }}
       key: ADMIN_PASSWORD
+- name: ADMIN_EMAIL
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: ADMIN_EMAIL
+      optional: true
 {{- end }}
 {{- end }}
