@@ -3,7 +3,7 @@
 # values-production.yaml, and `kubeconform -strict` on what they render, against the Kubernetes schemas vendored
 # in deploy/schemas/ (kubeconform cannot download them here; deploy/schemas/README.md).
 #   check-chart.sh              installs helm and kubeconform when missing, then checks deploy/helm/workbench
-#   check-chart.sh --install    only installs the tools (.ci/run, before the test suites)
+#   check-chart.sh --install    only installs the tools (.ci/run, before the test suites) and prints their paths
 #   CHART_DIR=dir check-chart.sh  checks another copy of the chart (tests/deploy/chart.test.ts breaks one)
 # The tools come from the Go module proxy (`go install`), pinned, into `go env GOPATH`/bin; a binary already
 # there or on PATH is used when `go version -m` shows the pinned module version. Idempotent.
@@ -60,7 +60,11 @@ ensure_tool() {
 
 HELM="$(ensure_tool helm "$HELM_MODULE" "$HELM_VERSION" "$HELM_MODULE/cmd/helm")"
 KUBECONFORM="$(ensure_tool kubeconform "$KUBECONFORM_MODULE" "$KUBECONFORM_VERSION" "$KUBECONFORM_MODULE/cmd/kubeconform")"
-[ "${1:-}" = "--install" ] && exit 0
+if [ "${1:-}" = "--install" ]; then
+  # The paths of the tools, one a line (tests/deploy/chart.test.ts runs them).
+  printf 'helm=%s\nkubeconform=%s\n' "$HELM" "$KUBECONFORM"
+  exit 0
+fi
 
 # Helm keeps no state of ours: its config, cache and data in a directory of this run.
 WORK="$(mktemp -d)"

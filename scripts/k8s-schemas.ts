@@ -70,7 +70,9 @@ export function standaloneStrict(definitions: Record<string, Schema>, name: stri
 }
 
 function moduleDir(): string {
-  const r = spawnSync('go', ['mod', 'download', '-json', KUBECONFORM_MODULE], { encoding: 'utf8' });
+  // Go's usual place searched last, as scripts/check-chart.sh does.
+  const env = { ...process.env, PATH: `${process.env.PATH ?? ''}${path.delimiter}/usr/local/go/bin` };
+  const r = spawnSync('go', ['mod', 'download', '-json', KUBECONFORM_MODULE], { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`go mod download ${KUBECONFORM_MODULE} failed: ${r.stderr}`);
   return (JSON.parse(r.stdout) as { Dir: string }).Dir;
 }

@@ -26,12 +26,9 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return { status: r.status, out: `${r.stdout}\n${r.stderr}`, stdout: r.stdout };
 }
 
-/** The path of an installed tool, as check-chart.sh finds it (it prints nothing else with --install). */
-function tool(name: 'helm' | 'kubeconform'): string {
-  const gobin = run('go', ['env', 'GOBIN']).stdout.trim();
-  const gopath = run('go', ['env', 'GOPATH']).stdout.trim().split(path.delimiter)[0];
-  return path.join(gobin || path.join(gopath, 'bin'), name);
-}
+/** The tools' paths, as `check-chart.sh --install` prints them (`helm=...`, `kubeconform=...`). */
+const tools: Record<string, string> = {};
+const tool = (name: 'helm' | 'kubeconform') => tools[name];
 
 /** `helm template` of the chart with extra arguments, and kubeconform -strict over its output. */
 function templateAndValidate(chart: string, args: string[]) {
@@ -70,6 +67,7 @@ beforeAll(
     // helm and kubeconform built with `go install` when missing: minutes on a fresh machine, once.
     const r = run('bash', [CHECK, '--install']);
     if (r.status !== 0) throw new Error(`installing helm and kubeconform failed:\n${r.out}`);
+    for (const m of r.stdout.matchAll(/^(helm|kubeconform)=(.+)$/gm)) tools[m[1]] = m[2];
   },
   30 * 60 * 1000,
 );
