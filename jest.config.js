@@ -1,6 +1,7 @@
 /**
- * Four projects: unit (pure, beside the code), replay (recorded workflow histories against the workflow code,
- * offline), integration (API + PostgreSQL + Temporal), e2e (Chromium).
+ * Five projects: unit (pure, beside the code), replay (recorded workflow histories against the workflow code,
+ * offline), integration (API + PostgreSQL + Temporal), e2e (Chromium), deploy (the Helm chart checked by helm
+ * and kubeconform, installed from the Go module proxy when missing).
  */
 const transform = {
   '^.+\\.(t|j)sx?$': [
@@ -40,6 +41,11 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'deploy',
+      testMatch: ['<rootDir>/tests/deploy/**/*.test.ts'],
     },
   ],
   testTimeout: 60000,
