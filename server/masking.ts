@@ -2,7 +2,7 @@
  * Masking of secrets in what `management/env` and `management/configprops` show: a value whose key has a
  * word naming a secret (password, secret, key, token, credential, private, signature, salt, auth, cookie,
  * session, dsn) is
- * replaced by MASK entirely; the credentials of any URL value (`postgres://user:pass@host`) are masked
+ * replaced by MASK entirely, and so is any binary value (the Temporal connection's certificates and key); the credentials of any URL value (`postgres://user:pass@host`) are masked
  * whatever its key. Masking errs on the side of hiding: an unknown key that looks secret is hidden.
  */
 export const MASK = '******';
@@ -47,10 +47,10 @@ export function maskUrlCredentials(value: string): string {
   );
 }
 
-/** A value to show under a key. */
+/** A value to show under a key. Bytes (a certificate, a key read from a file) are never shown. */
 export function maskValue(key: string, value: unknown): unknown {
   if (value === null || value === undefined || value === '') return value;
-  if (isSecretKey(key)) return MASK;
+  if (isSecretKey(key) || value instanceof Uint8Array) return MASK;
   if (typeof value === 'string') return maskUrlCredentials(value);
   if (Array.isArray(value)) return value.map((v) => maskValue(key, v));
   if (typeof value === 'object') return maskObject(value as Record<string, unknown>);

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { connectOptions, loadTemporalConnection } from '../../server/temporal-connection';
 import type { Knex } from 'knex';
 import { documentWorkflowId } from '../../workflows/contract';
 import { freePort, waitForPort } from './ports';
@@ -447,7 +448,10 @@ export async function checkScaleOut(
   );
 
   // Who parsed what (the activity's completing worker), and who polls the queue.
-  const connection = await Connection.connect({ address: cluster.temporalAddress });
+  // The members' own settings (TLS, API key) from this environment, at the cluster's address.
+  const connection = await Connection.connect(
+    connectOptions(loadTemporalConnection(), cluster.temporalAddress),
+  );
   try {
     const client = new Client({ connection });
     const documents: ParsedDocument[] = [];
