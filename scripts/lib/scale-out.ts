@@ -45,6 +45,8 @@ export interface ScaleOutCluster {
   readonly workers: Member[];
   readonly taskQueue: string;
   readonly temporalAddress: string;
+  /** The members' environment (Temporal's TLS settings among it): what checkScaleOut connects with. */
+  readonly env: NodeJS.ProcessEnv;
   readonly filesDir: string;
   readonly dataDir: string;
   /**
@@ -271,6 +273,7 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     workers,
     taskQueue,
     temporalAddress: opts.temporalAddress,
+    env: base,
     filesDir,
     dataDir,
     stop,
