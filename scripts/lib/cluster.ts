@@ -281,9 +281,9 @@ persistence:
   numHistoryShards: ${o.historyShards}
   datastores:
     postgres-default:
-${store(o.databases.main, 20)}
+${store(o.databases.main, 10)}
     postgres-visibility:
-${store(o.databases.visibility, 5)}
+${store(o.databases.visibility, 2)}
 
 global:
   membership:
