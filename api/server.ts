@@ -8,6 +8,7 @@ import { dataKeyring } from '../db/crypto';
 import { createMailer } from './services/mail';
 import { createTemporalGateway, type TemporalGateway } from './temporal';
 import { getLogger } from '../server/logger';
+import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
 
 const log = getLogger('api');
 
@@ -23,8 +24,14 @@ export interface RunningApi {
 export async function startApi(config: AppConfig): Promise<RunningApi> {
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a request reads.
   dataKeyring();
+  // A TLS setting the server refuses (wrong CA, server name, client certificate) stops the start; a server
+  // that is merely down does not: the gateway retries and the health endpoint reports it.
+  await probeTemporalTls(config.temporal, config.temporalAddress);
   const knex = createKnex(config.databaseUrl);
-  const temporal = createTemporalGateway(config.temporalAddress, config.temporalNamespace);
+  const temporal = createTemporalGateway(
+    connectOptions(config.temporal, config.temporalAddress),
+    config.temporalNamespace,
+  );
   const observability = createObservability({ config, knex, temporal });
   const app = createApp({ config, knex, temporal, mailer: createMailer(config.smtp), observability });
   const server = await new Promise<Server>((resolve, reject) => {
@@ -61,6 +68,8 @@ function configOrExit(): AppConfig {
   try {
     return loadConfig();
   } catch (err) {
+    // a Temporal setting: its own line and exit code (78), which npm start does not retry
+    exitOnTemporalSetting(err, log);
     process.stderr.write(`The API cannot start: ${(err as Error).message}\n`);
     process.exit(1);
   }
@@ -78,6 +87,7 @@ if (require.main === module) {
       process.on('SIGTERM', stop);
     })
     .catch((err) => {
+      exitOnTemporalSetting(err, log);
       log.error('failed to start', { error: err as Error });
       process.exit(1);
     });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Entry of `npm start`, `npm test`, `npm run bench` and `npm run chaos`: plain Node (no dependency needed), so it can install
+ * Entry of `npm start`, `npm test`, `npm run bench`, `npm run chaos` and `npm run cluster`: plain Node (no dependency needed), so it can install
  * the npm dependencies on a fresh clone before handing over to the TypeScript script of the command.
  */
 const { spawnSync, spawn } = require('node:child_process');
@@ -14,6 +14,7 @@ const scripts = {
   test: 'scripts/test.ts',
   bench: 'scripts/bench.ts',
   chaos: 'scripts/chaos.ts',
+  cluster: 'scripts/cluster.ts',
 };
 if (!scripts[command]) {
   console.error(`usage: bootstrap.cjs ${Object.keys(scripts).join('|')}`);

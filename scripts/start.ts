@@ -12,6 +12,7 @@ import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
 import { ensureSystemPrograms } from './lib/system-deps';
 import { waitForPort } from './lib/ports';
+import { EXIT_CONFIG, loadTemporalConnection, TemporalSettingError } from '../server/temporal-connection';
 
 async function main() {
   const env = { ...process.env };
@@ -54,7 +55,10 @@ async function main() {
       env.DATABASE_URL = pg.urlFor('workbench');
     }
     let temporalUi: string | null = null;
-    if (!env.TEMPORAL_ADDRESS) {
+    // Temporal's client configuration (variables, or a profile of TEMPORAL_CONFIG_FILE) names a server, or the
+    // dev server runs; a setting that cannot work stops here with its name (server/temporal-connection.ts).
+    const temporal = loadTemporalConnection(env);
+    if (!temporal.addressConfigured) {
       const cli = ensureTemporalCli();
       console.log('[start] starting the Temporal dev server (.data/temporal.db)...');
       const t: RunningTemporal = await startTemporalDevServer(cli, {
@@ -83,13 +87,16 @@ async function main() {
     console.log(`  Workbench:    http://localhost:${env.PORT}   (admin/admin, user/user)`);
     console.log(`  Health:       http://localhost:${env.PORT}/management/health`);
     if (temporalUi) console.log(`  Temporal UI:  ${temporalUi}`);
-    console.log(`  Temporal:     ${env.TEMPORAL_ADDRESS}`);
+    console.log(
+      `  Temporal:     ${env.TEMPORAL_ADDRESS ?? temporal.address} (namespace ${temporal.namespace}` +
+        `${temporal.mtls ? ', mTLS' : temporal.tls ? ', TLS' : ''}${temporal.authentication.includes('api-key') ? ', API key' : ''})`,
+    );
     console.log(`  Database:     ${env.DATABASE_URL}`);
     console.log('  Ctrl-C stops everything.');
     console.log('');
   } catch (err) {
     console.error(`[start] ${(err as Error).message}`);
-    await shutdown(1);
+    await shutdown(err instanceof TemporalSettingError ? EXIT_CONFIG : 1);
   }
 }
 
@@ -116,6 +123,12 @@ function supervise(
     child.once('exit', (code, signal) => {
       children.splice(children.indexOf(child), 1);
       if (isStopping()) return;
+      // A setting that cannot work (its line is above): starting again would only print it again.
+      if (code === EXIT_CONFIG) {
+        console.error(`[start] ${name} stopped on a setting that cannot work (above): stopping`);
+        giveUp();
+        return;
+      }
       const lived = Date.now() - startedAt;
       quickDeaths = lived < 10000 ? quickDeaths + 1 : 0;
       if (quickDeaths >= 5) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { RESULT_WINDOW } from '../domain/paging';
 import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';
 import { loadOrCreateKey } from '../db/keys';
+import { loadTemporalConnection, type TemporalConnectionSettings } from './temporal-connection';
 
 export interface SmtpConfig {
   host: string;
@@ -23,8 +24,11 @@ export interface SmtpConfig {
 export interface AppConfig {
   port: number;
   databaseUrl: string;
+  /** The Temporal frontend and namespace of `temporal` (tests point the API elsewhere by overriding these). */
   temporalAddress: string;
   temporalNamespace: string;
+  /** How to reach Temporal: envconfig's variables and TOML profile, checked (server/temporal-connection.ts). */
+  temporal: TemporalConnectionSettings;
   taskQueue: string;
   /** JWT_SECRET (at least 32 bytes), else a random key generated once into `$DATA_DIR/keys/jwt-secret`. */
   jwtSecret: string;
@@ -156,11 +160,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const smtpHost = env.SMTP_HOST;
   // Checked even without SMTP_HOST: a wrong path is a mistake to report at start, not at the first mail.
   const smtpCa = smtpCaFile(env.SMTP_CA_FILE);
+  const temporal = loadTemporalConnection(env);
   return {
     port,
     databaseUrl: required(env, 'DATABASE_URL'),
-    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
-    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporalAddress: temporal.address,
+    temporalNamespace: temporal.namespace,
+    temporal,
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
     jwtSecret: jwtSecret(env),
     jwtValidity: Number(env.JWT_VALIDITY_SECONDS ?? 86400),
@@ -247,6 +253,8 @@ export interface WorkerConfig {
   databaseUrl: string | undefined;
   temporalAddress: string;
   temporalNamespace: string;
+  /** As the API's (AppConfig.temporal). */
+  temporal: TemporalConnectionSettings;
   taskQueue: string;
   filesDir: string;
   asr: AsrConfig;
@@ -284,10 +292,12 @@ export interface WorkerConfig {
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const temporal = loadTemporalConnection(env);
   return {
     databaseUrl: env.DATABASE_URL || undefined,
-    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
-    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporalAddress: temporal.address,
+    temporalNamespace: temporal.namespace,
+    temporal,
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
     filesDir: filesDirOf(env),
     asr: loadAsrConfig(env),

@@ -17,6 +17,7 @@
  *   `sig`, `access_token`, `X-Amz-Signature`...), and path segments that look random (at least 20
  *   characters from the base64url alphabet whose letters and digits keep alternating, as a webhook's secret
  *   path does; words, dates, versions and UUIDs do not).
+ * Binary values (the Temporal connection's certificates and key, read from files) are never shown.
  * Masking errs on the side of hiding: an unknown key that looks secret is hidden.
  */
 export const MASK = '******';
@@ -175,10 +176,10 @@ export function maskText(text: string): string {
   return out;
 }
 
-/** A value to show under a key. */
+/** A value to show under a key. Bytes (a certificate, a key read from a file) are never shown. */
 export function maskValue(key: string, value: unknown): unknown {
   if (value === null || value === undefined || value === '') return value;
-  if (isSecretKey(key)) return MASK;
+  if (isSecretKey(key) || value instanceof Uint8Array) return MASK;
   if (typeof value === 'string') return maskText(value);
   if (Array.isArray(value)) return value.map((v) => maskValue(key, v));
   if (typeof value === 'object') return maskObject(value as Record<string, unknown>);

@@ -16,6 +16,7 @@ import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract'
 import { getLogger } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
+import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
 
 const log = getLogger('worker');
 
@@ -88,7 +89,10 @@ export async function createWorker(
     officeMaxUncompressedBytes: env.officeMaxUncompressedBytes,
     lexiconTimeoutMs: s.lexiconTimeoutMs ?? env.lexiconTimeoutMs,
   };
-  const connection = await NativeConnection.connect({ address: s.temporalAddress });
+  // TLS, mTLS and API key as the environment configures them (server/temporal-connection.ts); a TLS setting
+  // the server refuses is reported by name rather than as the SDK's connection error.
+  await probeTemporalTls(env.temporal, s.temporalAddress);
+  const connection = await NativeConnection.connect(connectOptions(env.temporal, s.temporalAddress));
   await ensureSearchAttributes(connection, s.namespace);
   // IPS nodes start the documents they create in other processes on this worker's task queue.
   const client = new Client({
@@ -123,7 +127,13 @@ export async function createWorker(
 }
 
 if (require.main === module) {
-  const config = loadWorkerConfig();
+  let config: WorkerConfig;
+  try {
+    config = loadWorkerConfig();
+  } catch (err) {
+    exitOnTemporalSetting(err, log);
+    throw err;
+  }
   const { databaseUrl, taskQueue, temporalNamespace: namespace } = config;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
@@ -165,6 +175,7 @@ if (require.main === module) {
       await knex.destroy();
     })
     .catch((err) => {
+      exitOnTemporalSetting(err, log);
       log.error('failed', { error: err as Error });
       process.exit(1);
     });

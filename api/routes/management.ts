@@ -29,6 +29,7 @@ import type { HealthDTO } from '../../domain/api-types';
 import { httpLogPage } from '../../db/queries/http-logs';
 import { isLogLevel, LOG_LEVELS, listLoggers, setLogLevel } from '../../server/logger';
 import { maskObject, maskValue } from '../../server/masking';
+import { temporalTarget } from '../../server/temporal-connection';
 import { loggerLevelSchema } from './logger-body';
 import { setTotal } from '../paging';
 import { body, pageQuery } from '../validate';
@@ -173,7 +174,12 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
         db: { status: up(db), details: { database: 'PostgreSQL' } },
         temporal: {
           status: up(tmp),
-          details: { address: config.temporalAddress, namespace: config.temporalNamespace },
+          // The target and how it is secured (TLS, mTLS, API key); never a key, certificate or API key itself.
+          details: {
+            ...temporalTarget(config.temporal),
+            address: config.temporalAddress,
+            namespace: config.temporalNamespace,
+          },
         },
         diskSpace: disk,
         mail,

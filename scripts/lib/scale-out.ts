@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { connectOptions, loadTemporalConnection } from '../../server/temporal-connection';
 import type { Knex } from 'knex';
 import { documentWorkflowId } from '../../workflows/contract';
 import { freePort, waitForPort } from './ports';
@@ -44,6 +45,8 @@ export interface ScaleOutCluster {
   readonly workers: Member[];
   readonly taskQueue: string;
   readonly temporalAddress: string;
+  /** The members' environment (Temporal's TLS settings among it): what checkScaleOut connects with. */
+  readonly env: NodeJS.ProcessEnv;
   readonly filesDir: string;
   readonly dataDir: string;
   /**
@@ -270,6 +273,7 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     workers,
     taskQueue,
     temporalAddress: opts.temporalAddress,
+    env: base,
     filesDir,
     dataDir,
     stop,
@@ -447,7 +451,10 @@ export async function checkScaleOut(
   );
 
   // Who parsed what (the activity's completing worker), and who polls the queue.
-  const connection = await Connection.connect({ address: cluster.temporalAddress });
+  // The members' own settings (TLS, API key) from this environment, at the cluster's address.
+  const connection = await Connection.connect(
+    connectOptions(loadTemporalConnection(), cluster.temporalAddress),
+  );
   try {
     const client = new Client({ connection });
     const documents: ParsedDocument[] = [];
