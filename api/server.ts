@@ -8,6 +8,7 @@ import { dataKeyring } from '../db/crypto';
 import { createMailer } from './services/mail';
 import { createTemporalGateway, type TemporalGateway } from './temporal';
 import { getLogger } from '../server/logger';
+import { prodAccountsAtStart, StartRefused } from '../server/first-admin';
 
 const log = getLogger('api');
 
@@ -24,6 +25,14 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a request reads.
   dataKeyring();
   const knex = createKnex(config.databaseUrl);
+  if (config.profiles.includes('prod')) {
+    try {
+      await prodAccountsAtStart(knex, config.initialAdmin, (line) => log.info(line));
+    } catch (err) {
+      await knex.destroy();
+      throw err;
+    }
+  }
   const temporal = createTemporalGateway(config.temporalAddress, config.temporalNamespace);
   const observability = createObservability({ config, knex, temporal });
   const app = createApp({ config, knex, temporal, mailer: createMailer(config.smtp), observability });
@@ -78,6 +87,10 @@ if (require.main === module) {
       process.on('SIGTERM', stop);
     })
     .catch((err) => {
+      if (err instanceof StartRefused) {
+        process.stderr.write(`The API cannot start: ${err.message}\n`);
+        process.exit(1);
+      }
       log.error('failed to start', { error: err as Error });
       process.exit(1);
     });

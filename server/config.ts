@@ -78,6 +78,11 @@ export interface AppConfig {
    * API's (WORKER_METRICS_URLS, comma-separated; by default the one worker of WORKER_METRICS_PORT on this host).
    */
   workerMetricsUrls: string[];
+  /**
+   * The first administrator created at start with the `prod` profile when no activated administrator exists
+   * (ADMIN_USERNAME, ADMIN_PASSWORD, optional ADMIN_EMAIL; server/first-admin.ts); null when unset.
+   */
+  initialAdmin: { username: string; password: string; email?: string } | null;
 }
 
 /**
@@ -228,7 +233,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalUiUrl: (env.TEMPORAL_UI_URL ?? '').replace(/\/+$/, '') || null,
     listResultWindow: positiveInt(env.LIST_RESULT_WINDOW) ?? RESULT_WINDOW,
     auditRetentionDays: positive(env, 'AUDIT_RETENTION_DAYS', 30),
+    initialAdmin: initialAdmin(env),
   };
+}
+
+function initialAdmin(env: NodeJS.ProcessEnv): AppConfig['initialAdmin'] {
+  const username = env.ADMIN_USERNAME?.trim();
+  const password = env.ADMIN_PASSWORD;
+  if (!username && !password) return null;
+  if (!username || !password) throw new Error('ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  return { username, password, ...(env.ADMIN_EMAIL?.trim() ? { email: env.ADMIN_EMAIL.trim() } : {}) };
 }
 
 const positiveInt = (raw: string | undefined) =>
