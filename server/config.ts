@@ -295,6 +295,13 @@ export interface WorkerConfig {
    * metrics (`http://host:port/metrics`); none when unset.
    */
   metricsPort: number | null;
+  /**
+   * WORKER_HEALTH_PORT: the port of the worker's liveness and readiness (`/management/health/liveness`,
+   * `/management/health/readiness`, server/health.ts); none when unset.
+   */
+  healthPort: number | null;
+  /** HEALTH_DISK_MIN_FREE_BYTES, as the API's: free space of FILES_DIR below which the worker is not ready. */
+  diskMinFreeBytes: number;
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -329,6 +336,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     scheduleSync: env.SCHEDULE_SYNC !== 'off',
     documentSweep: documentSweep(env),
     metricsPort: env.WORKER_METRICS_PORT ? positive(env, 'WORKER_METRICS_PORT', 9464) : null,
+    healthPort: env.WORKER_HEALTH_PORT ? positive(env, 'WORKER_HEALTH_PORT', 9465) : null,
+    diskMinFreeBytes: Number(env.HEALTH_DISK_MIN_FREE_BYTES ?? 100 * 1024 * 1024),
   };
 }
 

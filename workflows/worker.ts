@@ -16,6 +16,7 @@ import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract'
 import { getLogger } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
+import { diskHealth, startHealthServer } from '../server/health';
 
 const log = getLogger('worker');
 
@@ -129,6 +130,31 @@ if (require.main === module) {
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
   dataKeyring();
   const knex = createKnex(databaseUrl);
+  // Liveness answers from the start; readiness once the worker polls, with the database, Temporal and the
+  // files store UP (WORKER_HEALTH_PORT).
+  let ready: { worker: Worker; connection: NativeConnection } | null = null;
+  const health = config.healthPort
+    ? startHealthServer(config.healthPort, [
+        { name: 'db', check: () => knex.raw('select 1').then(() => true) },
+        {
+          name: 'temporal',
+          check: async () => {
+            if (ready?.worker.getState() !== 'RUNNING') return false;
+            const c = ready.connection;
+            await c.withDeadline(Date.now() + 3000, () => c.healthService.check({}));
+            return true;
+          },
+        },
+        {
+          name: 'filesStore',
+          check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
+        },
+      ])
+    : null;
+  health?.catch((err) => {
+    log.error(`health port ${config.healthPort} cannot be served`, { error: err as Error });
+    process.exit(1);
+  });
   createWorker({
     temporalAddress: config.temporalAddress,
     namespace,
@@ -139,8 +165,10 @@ if (require.main === module) {
     workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
   })
     .then(async ({ worker, connection }) => {
+      ready = { worker, connection };
       log.info(`polling task queue ${taskQueue}`, {
         ...(config.metricsPort ? { metrics: `http://0.0.0.0:${config.metricsPort}/metrics` } : {}),
+        ...(config.healthPort ? { health: `http://0.0.0.0:${config.healthPort}/management/health` } : {}),
       });
       // Schedules of nodes changed while Temporal was unreachable (the API syncs them on each change).
       const client = new Client({ connection, namespace });
@@ -161,6 +189,7 @@ if (require.main === module) {
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
       clearInterval(sweeping);
+      (await health)?.close();
       await connection.close();
       await knex.destroy();
     })

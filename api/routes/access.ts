@@ -100,6 +100,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/info': PUBLIC,
   'GET /management/app-name': PUBLIC,
   'GET /management/health': PUBLIC, // statuses to anyone, details to administrators
+  'GET /management/health/liveness': PUBLIC, // statuses only (server/health.ts)
+  'GET /management/health/readiness': PUBLIC,
   // --- watching the system (issue 15 section 2): administrators only ---
   'GET /management/prometheus': ADMIN_ROLE,
   'GET /management/jhimetrics': ADMIN_ROLE,
