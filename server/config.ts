@@ -302,6 +302,17 @@ export interface WorkerConfig {
   healthPort: number | null;
   /** HEALTH_DISK_MIN_FREE_BYTES, as the API's: free space of FILES_DIR below which the worker is not ready. */
   diskMinFreeBytes: number;
+  /**
+   * WORKER_SHUTDOWN_GRACE seconds (default 30): on SIGTERM the running activities get this long to finish
+   * before they are cancelled (Temporal's shutdownGraceTime); keep it below the pod's
+   * terminationGracePeriodSeconds.
+   */
+  shutdownGraceMs: number;
+  /**
+   * Concurrent LibreOffice, tesseract and pocketsphinx runs in one worker (PARSER_OFFICE_CONCURRENCY,
+   * PARSER_OCR_CONCURRENCY, PARSER_ASR_CONCURRENCY; defaults from the core count, activities/parser/concurrency.ts).
+   */
+  parserConcurrency: { office?: number; ocr?: number; asr?: number };
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -338,6 +349,12 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     metricsPort: env.WORKER_METRICS_PORT ? positive(env, 'WORKER_METRICS_PORT', 9464) : null,
     healthPort: env.WORKER_HEALTH_PORT ? positive(env, 'WORKER_HEALTH_PORT', 9465) : null,
     diskMinFreeBytes: Number(env.HEALTH_DISK_MIN_FREE_BYTES ?? 100 * 1024 * 1024),
+    shutdownGraceMs: positive(env, 'WORKER_SHUTDOWN_GRACE', 30) * 1000,
+    parserConcurrency: {
+      office: env.PARSER_OFFICE_CONCURRENCY ? positive(env, 'PARSER_OFFICE_CONCURRENCY', 1) : undefined,
+      ocr: env.PARSER_OCR_CONCURRENCY ? positive(env, 'PARSER_OCR_CONCURRENCY', 1) : undefined,
+      asr: env.PARSER_ASR_CONCURRENCY ? positive(env, 'PARSER_ASR_CONCURRENCY', 1) : undefined,
+    },
   };
 }
 

@@ -17,6 +17,7 @@ import { getLogger } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 import { diskHealth, startHealthServer } from '../server/health';
+import { setParserConcurrency } from '../activities/parser/concurrency';
 
 const log = getLogger('worker');
 
@@ -76,6 +77,8 @@ export async function createWorker(
   // What the settings leave out comes from the environment, read as the API reads it (server/config.ts).
   const env: WorkerConfig = s.config ?? loadWorkerConfig();
   installRuntime(s.config?.metricsPort ?? null);
+  // Caps on LibreOffice, OCR and speech recognition runs at once in this process (defaults from the cores).
+  setParserConcurrency(env.parserConcurrency);
   const deps: ActivityDeps = {
     knex: s.knex,
     filesDir: s.filesDir ?? env.filesDir,
@@ -119,6 +122,8 @@ export async function createWorker(
       activity: [requestIdInterceptors.activity],
     },
     activities: createActivities(deps),
+    // On SIGTERM running activities get this long to finish before they are cancelled (WORKER_SHUTDOWN_GRACE).
+    shutdownGraceTime: env.shutdownGraceMs,
   });
   return { worker, connection };
 }
