@@ -9,6 +9,7 @@ import { createMailer } from './services/mail';
 import { createTemporalGateway, type TemporalGateway } from './temporal';
 import { getLogger } from '../server/logger';
 import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
+import { prodAccountsAtStart, StartRefused } from '../server/first-admin';
 
 const log = getLogger('api');
 
@@ -28,6 +29,14 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   // that is merely down does not: the gateway retries and the health endpoint reports it.
   await probeTemporalTls(config.temporal, config.temporalAddress);
   const knex = createKnex(config.databaseUrl);
+  if (config.profiles.includes('prod')) {
+    try {
+      await prodAccountsAtStart(knex, config.initialAdmin, (line) => log.info(line));
+    } catch (err) {
+      await knex.destroy();
+      throw err;
+    }
+  }
   const temporal = createTemporalGateway(
     connectOptions(config.temporal, config.temporalAddress),
     config.temporalNamespace,
@@ -88,6 +97,10 @@ if (require.main === module) {
     })
     .catch((err) => {
       exitOnTemporalSetting(err, log);
+      if (err instanceof StartRefused) {
+        process.stderr.write(`The API cannot start: ${err.message}\n`);
+        process.exit(1);
+      }
       log.error('failed to start', { error: err as Error });
       process.exit(1);
     });

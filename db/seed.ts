@@ -1,6 +1,6 @@
 /**
- * Idempotent seed: roles, the admin and user accounts, system (predefined) process tags and a demo process
- * with its obligatory Upload node.
+ * Idempotent seed: roles, system (predefined) process tags and, except with the `prod` profile, the admin and
+ * user accounts and a demo process with its obligatory Upload node.
  * Running it twice changes nothing; rows that exist are left as they are (a changed password stays changed).
  */
 import type { Knex } from 'knex';
@@ -16,6 +16,19 @@ export const SYSTEM_TAGS: readonly { name: string; color: string }[] = [
 ];
 export const DEMO_PROCESS_NAME = 'Demo Sphere';
 export const BCRYPT_COST = 10;
+/**
+ * The accounts of a development database, with passwords everyone knows: never created with the `prod`
+ * profile, and the API refuses to start in `prod` while one keeps its password (server/first-admin.ts).
+ */
+export const DEFAULT_ACCOUNTS: readonly { login: string; password: string }[] = [
+  { login: 'admin', password: 'admin' },
+  { login: 'user', password: 'user' },
+];
+
+export interface SeedOptions {
+  /** APP_PROFILES: with `prod`, no default account and no demo process. */
+  profiles?: readonly string[];
+}
 
 async function ensureRow(
   knex: Knex,
@@ -54,15 +67,20 @@ async function ensureUser(knex: Knex, login: string, password: string, roles: st
   return user as { id: number };
 }
 
-export async function seed(knex: Knex): Promise<void> {
+export async function seed(knex: Knex, options: SeedOptions = {}): Promise<void> {
+  const prod = (options.profiles ?? []).includes('prod');
   await knex.transaction(async (trx) => {
     for (const name of ALL_ROLES) await ensureRow(trx, 'roles', { name });
-    await ensureUser(trx, 'admin', 'admin', [Roles.ADMIN, Roles.USER]);
-    const user = await ensureUser(trx, 'user', 'user', [Roles.USER]);
-
     const tags = [];
     for (const t of SYSTEM_TAGS)
       tags.push(await ensureRow(trx, 'process_tags', { name: t.name }, { color: t.color, predefined: true }));
+    // A production database gets its first administrator from ADMIN_USERNAME / ADMIN_PASSWORD or
+    // `npm run create-admin`, and no demo content.
+    if (prod) return;
+
+    const [admin, user] = DEFAULT_ACCOUNTS;
+    await ensureUser(trx, admin.login, admin.password, [Roles.ADMIN, Roles.USER]);
+    const userRow = await ensureUser(trx, user.login, user.password, [Roles.USER]);
 
     let demo = await trx('processes').where({ name: DEMO_PROCESS_NAME }).first();
     if (!demo) {
@@ -81,7 +99,7 @@ export async function seed(knex: Knex): Promise<void> {
         mode: 'READ',
       });
       await trx('user_authorities')
-        .insert({ user_id: user.id, authority_id: authority.id })
+        .insert({ user_id: userRow.id, authority_id: authority.id })
         .onConflict()
         .ignore();
     }

@@ -218,3 +218,43 @@ describe('loadWorkerConfig: the worker reads what the API reads', () => {
     expect(() => loadWorkerConfig({ ASR_ENGINE: 'other' })).toThrow(/ASR_ENGINE/);
   });
 });
+
+describe('loadWorkerConfig: production settings of the worker (issue 27 section 4)', () => {
+  it('gives a 30 s shutdown grace and no caps of its own by default, the values of the environment otherwise', () => {
+    expect(loadWorkerConfig({}).shutdownGraceMs).toBe(30_000);
+    expect(loadWorkerConfig({}).parserConcurrency).toEqual({
+      office: undefined,
+      ocr: undefined,
+      asr: undefined,
+    });
+    const c = loadWorkerConfig({
+      WORKER_SHUTDOWN_GRACE: '5',
+      PARSER_OFFICE_CONCURRENCY: '1',
+      PARSER_OCR_CONCURRENCY: '2',
+      PARSER_ASR_CONCURRENCY: '3',
+      WORKER_HEALTH_PORT: '9465',
+    });
+    expect([c.shutdownGraceMs, c.parserConcurrency, c.healthPort]).toEqual([
+      5000,
+      { office: 1, ocr: 2, asr: 3 },
+      9465,
+    ]);
+  });
+
+  it('refuses a cap or a grace that is not a positive integer', () => {
+    expect(() => loadWorkerConfig({ PARSER_OFFICE_CONCURRENCY: '0' })).toThrow(/PARSER_OFFICE_CONCURRENCY/);
+    expect(() => loadWorkerConfig({ WORKER_SHUTDOWN_GRACE: 'soon' })).toThrow(/WORKER_SHUTDOWN_GRACE/);
+  });
+});
+
+describe('loadConfig: the first administrator of a prod database', () => {
+  const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', JWT_SECRET: 'k'.repeat(40) };
+  it('reads ADMIN_USERNAME and ADMIN_PASSWORD together, or neither', () => {
+    expect(loadConfig(base).initialAdmin).toBeNull();
+    expect(loadConfig({ ...base, ADMIN_USERNAME: 'ops', ADMIN_PASSWORD: 'pw-123' }).initialAdmin).toEqual({
+      username: 'ops',
+      password: 'pw-123',
+    });
+    expect(() => loadConfig({ ...base, ADMIN_USERNAME: 'ops' })).toThrow(/set together/);
+  });
+});

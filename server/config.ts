@@ -82,6 +82,11 @@ export interface AppConfig {
    * API's (WORKER_METRICS_URLS, comma-separated; by default the one worker of WORKER_METRICS_PORT on this host).
    */
   workerMetricsUrls: string[];
+  /**
+   * The first administrator created at start with the `prod` profile when no activated administrator exists
+   * (ADMIN_USERNAME, ADMIN_PASSWORD, optional ADMIN_EMAIL; server/first-admin.ts); null when unset.
+   */
+  initialAdmin: { username: string; password: string; email?: string } | null;
 }
 
 /**
@@ -234,7 +239,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalUiUrl: (env.TEMPORAL_UI_URL ?? '').replace(/\/+$/, '') || null,
     listResultWindow: positiveInt(env.LIST_RESULT_WINDOW) ?? RESULT_WINDOW,
     auditRetentionDays: positive(env, 'AUDIT_RETENTION_DAYS', 30),
+    initialAdmin: initialAdmin(env),
   };
+}
+
+function initialAdmin(env: NodeJS.ProcessEnv): AppConfig['initialAdmin'] {
+  const username = env.ADMIN_USERNAME?.trim();
+  const password = env.ADMIN_PASSWORD;
+  if (!username && !password) return null;
+  if (!username || !password) throw new Error('ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  return { username, password, ...(env.ADMIN_EMAIL?.trim() ? { email: env.ADMIN_EMAIL.trim() } : {}) };
 }
 
 const positiveInt = (raw: string | undefined) =>
@@ -289,6 +303,24 @@ export interface WorkerConfig {
    * metrics (`http://host:port/metrics`); none when unset.
    */
   metricsPort: number | null;
+  /**
+   * WORKER_HEALTH_PORT: the port of the worker's liveness and readiness (`/management/health/liveness`,
+   * `/management/health/readiness`, server/health.ts); none when unset.
+   */
+  healthPort: number | null;
+  /** HEALTH_DISK_MIN_FREE_BYTES, as the API's: free space of FILES_DIR below which the worker is not ready. */
+  diskMinFreeBytes: number;
+  /**
+   * WORKER_SHUTDOWN_GRACE seconds (default 30): on SIGTERM the running activities get this long to finish
+   * before they are cancelled (Temporal's shutdownGraceTime); keep it below the pod's
+   * terminationGracePeriodSeconds.
+   */
+  shutdownGraceMs: number;
+  /**
+   * Concurrent LibreOffice, tesseract and pocketsphinx runs in one worker (PARSER_OFFICE_CONCURRENCY,
+   * PARSER_OCR_CONCURRENCY, PARSER_ASR_CONCURRENCY; defaults from the core count, activities/parser/concurrency.ts).
+   */
+  parserConcurrency: { office?: number; ocr?: number; asr?: number };
 }
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -325,6 +357,14 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     scheduleSync: env.SCHEDULE_SYNC !== 'off',
     documentSweep: documentSweep(env),
     metricsPort: env.WORKER_METRICS_PORT ? positive(env, 'WORKER_METRICS_PORT', 9464) : null,
+    healthPort: env.WORKER_HEALTH_PORT ? positive(env, 'WORKER_HEALTH_PORT', 9465) : null,
+    diskMinFreeBytes: Number(env.HEALTH_DISK_MIN_FREE_BYTES ?? 100 * 1024 * 1024),
+    shutdownGraceMs: positive(env, 'WORKER_SHUTDOWN_GRACE', 30) * 1000,
+    parserConcurrency: {
+      office: env.PARSER_OFFICE_CONCURRENCY ? positive(env, 'PARSER_OFFICE_CONCURRENCY', 1) : undefined,
+      ocr: env.PARSER_OCR_CONCURRENCY ? positive(env, 'PARSER_OCR_CONCURRENCY', 1) : undefined,
+      asr: env.PARSER_ASR_CONCURRENCY ? positive(env, 'PARSER_ASR_CONCURRENCY', 1) : undefined,
+    },
   };
 }
 

@@ -17,6 +17,8 @@ import { getLogger } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
+import { diskHealth, startHealthServer } from '../server/health';
+import { setParserConcurrency } from '../activities/parser/concurrency';
 
 const log = getLogger('worker');
 
@@ -76,6 +78,8 @@ export async function createWorker(
   // What the settings leave out comes from the environment, read as the API reads it (server/config.ts).
   const env: WorkerConfig = s.config ?? loadWorkerConfig();
   installRuntime(s.config?.metricsPort ?? null);
+  // Caps on LibreOffice, OCR and speech recognition runs at once in this process (defaults from the cores).
+  setParserConcurrency(env.parserConcurrency);
   const deps: ActivityDeps = {
     knex: s.knex,
     filesDir: s.filesDir ?? env.filesDir,
@@ -122,6 +126,8 @@ export async function createWorker(
       activity: [requestIdInterceptors.activity],
     },
     activities: createActivities(deps),
+    // On SIGTERM running activities get this long to finish before they are cancelled (WORKER_SHUTDOWN_GRACE).
+    shutdownGraceTime: env.shutdownGraceMs,
   });
   return { worker, connection };
 }
@@ -139,6 +145,31 @@ if (require.main === module) {
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
   dataKeyring();
   const knex = createKnex(databaseUrl);
+  // Liveness answers from the start; readiness once the worker polls, with the database, Temporal and the
+  // files store UP (WORKER_HEALTH_PORT).
+  let ready: { worker: Worker; connection: NativeConnection } | null = null;
+  const health = config.healthPort
+    ? startHealthServer(config.healthPort, [
+        { name: 'db', check: () => knex.raw('select 1').then(() => true) },
+        {
+          name: 'temporal',
+          check: async () => {
+            if (ready?.worker.getState() !== 'RUNNING') return false;
+            const c = ready.connection;
+            await c.withDeadline(Date.now() + 3000, () => c.healthService.check({}));
+            return true;
+          },
+        },
+        {
+          name: 'filesStore',
+          check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
+        },
+      ])
+    : null;
+  health?.catch((err) => {
+    log.error(`health port ${config.healthPort} cannot be served`, { error: err as Error });
+    process.exit(1);
+  });
   createWorker({
     temporalAddress: config.temporalAddress,
     namespace,
@@ -149,8 +180,10 @@ if (require.main === module) {
     workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
   })
     .then(async ({ worker, connection }) => {
+      ready = { worker, connection };
       log.info(`polling task queue ${taskQueue}`, {
         ...(config.metricsPort ? { metrics: `http://0.0.0.0:${config.metricsPort}/metrics` } : {}),
+        ...(config.healthPort ? { health: `http://0.0.0.0:${config.healthPort}/management/health` } : {}),
       });
       // Schedules of nodes changed while Temporal was unreachable (the API syncs them on each change).
       const client = new Client({ connection, namespace });
@@ -171,6 +204,7 @@ if (require.main === module) {
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
       clearInterval(sweeping);
+      (await health)?.close();
       await connection.close();
       await knex.destroy();
     })

@@ -28,6 +28,7 @@ export async function ocrImage(work: Work, imagePath: string): Promise<string> {
     const { stdout } = await run(work, 'tesseract', [imagePath, '-', '-l', OCR_LANGUAGES], {
       timeoutMs: OCR_TIMEOUT_MS,
       env: { OMP_THREAD_LIMIT: '1' },
+      slot: 'ocr',
     });
     return stdout.toString('utf8');
   } catch (err) {
@@ -42,6 +43,7 @@ export async function ocrImageWithPdf(work: Work, imagePath: string): Promise<{ 
     await run(work, 'tesseract', [imagePath, base, '-l', OCR_LANGUAGES, 'txt', 'pdf'], {
       timeoutMs: OCR_TIMEOUT_MS,
       env: { OMP_THREAD_LIMIT: '1' },
+      slot: 'ocr',
     });
   } catch (err) {
     unreadable(err);

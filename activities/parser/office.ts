@@ -172,7 +172,7 @@ export async function parseOffice(
     limits,
   );
   try {
-    await run(work, program, args, { timeoutMs: limits.timeoutMs, env: { HOME: work.dir } });
+    await run(work, program, args, { timeoutMs: limits.timeoutMs, env: { HOME: work.dir }, slot: 'office' });
   } catch (err) {
     if (err instanceof ProgramTimedOut) {
       throw badInput(

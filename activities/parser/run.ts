@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cancellationError, type Work } from './work';
+import { programSlots, type ProgramKind } from './concurrency';
 
 export interface RunOptions {
   timeoutMs: number;
@@ -12,6 +13,11 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Bytes of stdout kept (default 64 MiB); beyond that the program is killed. */
   maxStdout?: number;
+  /**
+   * The kind of heavy program (office, ocr, asr) whose cap of concurrent runs in this worker applies
+   * (./concurrency.ts): the program starts once a slot is free, heartbeating while it waits.
+   */
+  slot?: ProgramKind;
 }
 
 export interface RunResult {
@@ -45,7 +51,24 @@ export class ProgramTimedOut extends Error {
 const HEARTBEAT_MS = 5000;
 const STDERR_KEEP = 16 * 1024;
 
-export function run(work: Work, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
+export async function run(work: Work, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
+  if (!opts.slot) return spawnProgram(work, program, args, opts);
+  const kind = opts.slot;
+  const beat = setInterval(() => work.heartbeat({ program, waitingFor: kind }), HEARTBEAT_MS);
+  let release: () => void;
+  try {
+    release = await programSlots(kind).acquire(work.signal);
+  } finally {
+    clearInterval(beat);
+  }
+  try {
+    return await spawnProgram(work, program, args, opts);
+  } finally {
+    release();
+  }
+}
+
+function spawnProgram(work: Work, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
   if (work.signal.aborted) return Promise.reject(cancellationError(work.signal));
   const maxStdout = opts.maxStdout ?? 64 * 1024 * 1024;
   return new Promise<RunResult>((resolve, reject) => {

@@ -124,6 +124,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /management/info': withKeys(PUBLIC),
   'GET /management/app-name': withKeys(PUBLIC),
   'GET /management/health': withKeys(PUBLIC), // statuses to anyone, details to administrators
+  'GET /management/health/liveness': withKeys(PUBLIC), // statuses only (server/health.ts)
+  'GET /management/health/readiness': withKeys(PUBLIC),
   // --- watching the system (issue 15 section 2): administrators only ---
   'GET /management/prometheus': withKeys(ADMIN_ROLE),
   'GET /management/jhimetrics': withKeys(ADMIN_ROLE),

@@ -1,4 +1,6 @@
 /**
+ * management/health/liveness and management/health/readiness (server/health.ts: the probes of Kubernetes, the
+ * chart and Compose; statuses only, public).
  * management/info, management/app-name and management/health: the database and Temporal UP or DOWN, and
  * each program of the file parser (tesseract, poppler, libreoffice, sox, pocketsphinx) UP or DOWN with its
  * version or what is missing.
@@ -18,8 +20,6 @@
  * resource usage), loggers (server/logger.ts), configprops and env (secrets masked by server/masking.ts) and
  * http-logs (api/services/http-logs.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Router from '@koa/router';
 import { API_VERSION } from './api-docs';
@@ -38,25 +38,11 @@ import { jhiMetrics, scrapeWorkers, workerFamilies, workerSummary } from '../ser
 import { writeExposition } from '../../server/prometheus-text';
 import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
+import { diskHealth, readiness, type ReadinessProbe } from '../../server/health';
 
 type Component = HealthDTO['components'][string];
 
 /** Free space of the file system holding dir (or its nearest existing ancestor). */
-async function diskHealth(dir: string, minFree: number): Promise<Component> {
-  let at = path.resolve(dir);
-  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
-  try {
-    const st = await fs.promises.statfs(at);
-    const free = st.bavail * st.bsize;
-    return {
-      status: free >= minFree ? 'UP' : 'DOWN',
-      details: { total: st.blocks * st.bsize, free, threshold: minFree },
-    };
-  } catch (err) {
-    return { status: 'DOWN', details: { error: (err as Error).message } };
-  }
-}
-
 /** Event-loop delay over the last minute (a histogram that restarts each minute). */
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
@@ -154,6 +140,28 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
 
   router.get('/app-name', (ctx) => {
     ctx.body = { appName: config.appName };
+  });
+
+  // Kubernetes' probes (issue 27 section 4, server/health.ts): liveness never waits on a dependency, so a
+  // Temporal or database outage takes replicas out of rotation (readiness) without restarting them all.
+  router.get('/health/liveness', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'UP' };
+  });
+
+  const readinessProbes: ReadinessProbe[] = [
+    { name: 'db', check: () => knex.raw('select 1').then(() => true) },
+    { name: 'temporal', check: () => temporal.isUp() },
+    {
+      name: 'filesStore',
+      check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
+    },
+  ];
+  router.get('/health/readiness', async (ctx) => {
+    const report = await readiness(readinessProbes);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = report.status === 'UP' ? 200 : 503;
+    ctx.body = report;
   });
 
   router.get('/health', async (ctx) => {

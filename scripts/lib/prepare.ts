@@ -8,11 +8,15 @@ import { seed } from '../../db/seed';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
-export async function migrateAndSeed(databaseUrl: string): Promise<void> {
+/** Migrations, then the seed; with `prod` in the profiles (default APP_PROFILES) no default account. */
+export async function migrateAndSeed(
+  databaseUrl: string,
+  profiles: readonly string[] = (process.env.APP_PROFILES ?? '').split(',').map((p) => p.trim()),
+): Promise<void> {
   const knex = createKnex(databaseUrl, { min: 0, max: 2 });
   try {
     await migrateLatest(knex);
-    await seed(knex);
+    await seed(knex, { profiles });
   } finally {
     await knex.destroy();
   }

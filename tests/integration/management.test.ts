@@ -90,6 +90,55 @@ describe('management endpoints', () => {
     }
   });
 
+  it('answers readiness 200 with the database, Temporal and the files store UP, statuses only', async () => {
+    const res = await eventuallyMatches(
+      () => suite.call('/management/health/readiness'),
+      (r) => r.status === 200,
+      'readiness UP',
+    );
+    expect(res.body).toEqual({
+      status: 'UP',
+      components: { db: { status: 'UP' }, temporal: { status: 'UP' }, filesStore: { status: 'UP' } },
+    });
+    expect(await suite.call('/management/health/liveness')).toMatchObject({
+      status: 200,
+      body: { status: 'UP' },
+    });
+  });
+
+  it('stays live (200) while not ready (503) with Temporal unreachable, and with the database too', async () => {
+    const noTemporal = await startTestApi({ temporalAddress: '127.0.0.1:1' });
+    try {
+      const live = await call(noTemporal.baseUrl, '/management/health/liveness');
+      expect([live.status, live.body]).toEqual([200, { status: 'UP' }]);
+      const ready = await call(noTemporal.baseUrl, '/management/health/readiness');
+      expect([ready.status, ready.body]).toEqual([
+        503,
+        {
+          status: 'DOWN',
+          components: { db: { status: 'UP' }, temporal: { status: 'DOWN' }, filesStore: { status: 'UP' } },
+        },
+      ]);
+    } finally {
+      await noTemporal.close();
+    }
+    const nothing = await startTestApi({
+      temporalAddress: '127.0.0.1:1',
+      databaseUrl: 'postgres://postgres:postgres@127.0.0.1:1/nothing',
+    });
+    try {
+      expect((await call(nothing.baseUrl, '/management/health/liveness')).status).toBe(200);
+      const ready = await call(nothing.baseUrl, '/management/health/readiness');
+      expect([ready.status, ready.body.components.db, ready.body.components.temporal]).toEqual([
+        503,
+        { status: 'DOWN' },
+        { status: 'DOWN' },
+      ]);
+    } finally {
+      await nothing.close();
+    }
+  });
+
   it('shows no planted secret of the environment in clear, whatever its variable is called', async () => {
     // Secret parts (asserted absent) in values under names that say nothing of a secret.
     const secrets = {

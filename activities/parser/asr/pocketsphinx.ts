@@ -138,7 +138,7 @@ async function latticeLinks(work: Work, wav: string, segments: Segment[], durati
       '-outlatfmt',
       'htk',
     ],
-    { timeoutMs: Math.round(120_000 + durationS * 5_000) },
+    { timeoutMs: Math.round(120_000 + durationS * 5_000), slot: 'asr' },
   );
   const links: LatticeLink[][] = [];
   for (const [i, s] of segments.entries()) {
@@ -156,6 +156,7 @@ export async function recognizeWithPocketsphinx(
 ): Promise<RecognizedWord[]> {
   const { stdout } = await run(work, 'pocketsphinx_continuous', ['-infile', wav, '-time', 'yes'], {
     timeoutMs: Math.round(120_000 + durationS * 5_000),
+    slot: 'asr',
   });
   const { words, segments } = parsePocketsphinxOutput(stdout.toString('utf8'));
   work.heartbeat({ stage: 'hints', words: words.length });
