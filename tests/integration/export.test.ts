@@ -6,7 +6,7 @@
  */
 import { readAnswer } from '../../activities/actions/model-answers';
 import { loadLabels } from '../../activities/actions/model-io';
-import { spansFromConll } from '../../domain/export';
+import { spansFromConll } from '../../domain/export-conll';
 import {
   grant,
   buildProcess,
