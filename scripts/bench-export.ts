@@ -36,7 +36,7 @@ export interface ExportRun {
 }
 
 /** A full GC on demand (the bench runs without --expose-gc). */
-function gcFunction(): () => void {
+export function gcFunction(): () => void {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
 }
@@ -196,7 +196,7 @@ export async function benchExport(o: {
 }
 
 /** One download of an export, its body read and dropped, with the process's memory and event loop watched. */
-async function measureDownload(
+export async function measureDownload(
   base: string,
   admin: string,
   gc: () => void,
