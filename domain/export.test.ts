@@ -1,19 +1,17 @@
+import { spansFromConll } from './export-conll';
 import {
-  bioTags,
-  conllBlock,
   csvCell,
-  csvRow,
   delimiterViolation,
   exportFormatsOf,
   exportKindOf,
   exportRange,
+  EXPORT_FLUSH,
   exportText,
-  jsonlLine,
   monthBefore,
   planExport,
   rangeInstants,
-  spansFromConll,
-  tokenize,
+  type ExportFormat,
+  type ExportKind,
   type StepResultRecord,
 } from './export';
 
@@ -25,6 +23,22 @@ const record = (over: Partial<StepResultRecord> = {}): StepResultRecord => ({
   finishedAt: '2026-11-20T10:00:00.000Z',
   ...over,
 });
+
+/** The export of records in one batch (CSV without its header line). */
+async function exported(kind: ExportKind, format: ExportFormat, rows: StepResultRecord[], delimiter = ',') {
+  let out = '';
+  const batches = (async function* () {
+    yield rows;
+  })();
+  for await (const part of exportText(batches, {
+    kind,
+    format,
+    delimiter,
+    range: { from: '2026-11-01', to: '2026-11-24' },
+  }))
+    out += part;
+  return format === 'csv' ? out.slice(out.indexOf('\r\n') + 2) : out;
+}
 
 describe('export rules', () => {
   it('knows the kind and formats of each node type', () => {
@@ -74,20 +88,39 @@ describe('export rows', () => {
     expect(csvCell('a,b', ';')).toBe('a,b');
     expect(csvCell('say "hi"', ',')).toBe('"say ""hi"""');
     expect(csvCell('two\nlines', ',')).toBe('"two\nlines"');
-    expect(csvCell('=SUM(A1)', ',')).toBe('"=SUM(A1)"');
     expect(csvCell(null, ',')).toBe('');
   });
 
-  it('writes CLF, LLM and SPAN rows as CSV', () => {
-    expect(csvRow('CLF', record({ classes: ['Invoice', 'Urgent'] }), ';')).toBe(
+  it('neutralises cells a spreadsheet would evaluate: a leading apostrophe inside the quotes (OWASP)', () => {
+    expect(csvCell('=SUM(A1)', ',')).toBe(`"'=SUM(A1)"`);
+    expect(csvCell('=HYPERLINK("http://x.test","a")', ';')).toBe(`"'=HYPERLINK(""http://x.test"",""a"")"`);
+    expect(csvCell('+1+2', ',')).toBe(`"'+1+2"`);
+    expect(csvCell('-2+3', ',')).toBe(`"'-2+3"`);
+    expect(csvCell('@SUM(A1)', ',')).toBe(`"'@SUM(A1)"`);
+    expect(csvCell('\t=1', ',')).toBe(`"'\t=1"`);
+    expect(csvCell('\r=1', ',')).toBe(`"'\r=1"`);
+    // only the first character counts: the rest is text in a cell that does not start a formula
+    expect(csvCell('a=1', ',')).toBe('a=1');
+    expect(csvCell(' =1', ',')).toBe('" =1"');
+  });
+
+  it('writes CLF, LLM and SPAN rows as CSV', async () => {
+    expect(await exported('CLF', 'csv', [record({ classes: ['Invoice', 'Urgent'] })], ';')).toBe(
       '7;3;a.txt;DONE;2026-11-20T10:00:00.000Z;"Invoice; Urgent"\r\n',
     );
-    expect(csvRow('LLM', record({ response: 'Yes, "sure"' }), ',')).toBe(
+    expect(await exported('LLM', 'csv', [record({ response: 'Yes, "sure"' })])).toBe(
       '7,3,a.txt,DONE,2026-11-20T10:00:00.000Z,"Yes, ""sure"""\r\n',
     );
-    const span = csvRow(
+    const span = await exported(
       'SPAN',
-      record({ content: 'Jan Kowalski', tags: [{ id: 1, label: 'PER', start: 0, end: 12 }], relations: [] }),
+      'csv',
+      [
+        record({
+          content: 'Jan Kowalski',
+          tags: [{ id: 1, label: 'PER', start: 0, end: 12 }],
+          relations: [],
+        }),
+      ],
       '|',
     );
     expect(span).toBe(
@@ -95,9 +128,8 @@ describe('export rows', () => {
     );
   });
 
-  it('writes JSONL spans and classes', () => {
-    const line = jsonlLine(
-      'SPAN',
+  it('writes JSONL spans and classes', async () => {
+    const line = await exported('SPAN', 'jsonl', [
       record({
         content: 'Ala ma kota',
         tags: [
@@ -106,7 +138,7 @@ describe('export rows', () => {
         ],
         relations: [{ from: 1, to: 2, type: 'owns' }],
       }),
-    );
+    ]);
     expect(JSON.parse(line)).toEqual({
       documentId: 3,
       stepId: 7,
@@ -118,43 +150,78 @@ describe('export rows', () => {
       ],
       relations: [{ from: 1, to: 2, type: 'owns' }],
     });
-    expect(JSON.parse(jsonlLine('CLF', record({ classes: ['A'] })))).toMatchObject({ labels: ['A'] });
+    expect(JSON.parse(await exported('CLF', 'jsonl', [record({ classes: ['A'] })]))).toMatchObject({
+      labels: ['A'],
+    });
   });
 });
 
+describe('a long document', () => {
+  const TEXT = 'word '.repeat(400_000); // 2,000,000 characters
+  const tags = Array.from({ length: 10_000 }, (_, i) => ({
+    id: i + 1,
+    label: 'W',
+    start: i * 200,
+    end: i * 200 + 4,
+  }));
+
+  /** The document's text read in pieces of 500,000 characters, noting how far the reading got. */
+  function readInPieces(progress: { read: number }) {
+    return async function* () {
+      for (let at = 0; at < TEXT.length; at += 500_000) {
+        progress.read = at + 500_000;
+        yield TEXT.slice(at, at + 500_000);
+      }
+    };
+  }
+
+  it.each(['conll', 'jsonl', 'json', 'csv'] as const)(
+    'comes out in %s in strings of bounded size, the first before the text is read to its end',
+    async (format) => {
+      const progress = { read: 0 };
+      const row = record({ tags, relations: [], contentPieces: readInPieces(progress) });
+      const batches = (async function* () {
+        yield [row];
+      })();
+      const sizes: number[] = [];
+      let readAtFirst = -1;
+      let out = '';
+      for await (const part of exportText(batches, {
+        kind: 'SPAN',
+        format,
+        delimiter: ',',
+        range: { from: '2026-11-01', to: '2026-11-24' },
+      })) {
+        if (readAtFirst < 0) readAtFirst = progress.read;
+        sizes.push(part.length);
+        out += part;
+      }
+      // the same text as the document given whole
+      expect(out).toBe(
+        await exported('SPAN', format, [record({ tags, relations: [], content: TEXT })]).then((text) =>
+          format === 'csv' ? out.slice(0, out.indexOf('\r\n') + 2) + text : text,
+        ),
+      );
+      // each string is EXPORT_FLUSH plus at most one part: the lines of a piece of the text (here 2.2 times the
+      // piece's 65,536 characters) or a group of 1,000 tags (about 65,000 characters), not the whole 10 MB
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(5 * EXPORT_FLUSH);
+      if (format === 'conll' || format === 'jsonl') {
+        expect(sizes.length).toBeGreaterThan(20);
+        expect(readAtFirst).toBeLessThan(TEXT.length);
+      }
+    },
+  );
+});
+
 describe('CoNLL-2003', () => {
-  it('tokenises words, punctuation and line breaks', () => {
-    expect(tokenize('Dr. Łukasz, 42!\nOK').map((t) => t.text)).toEqual([
-      'Dr',
-      '.',
-      'Łukasz',
-      ',',
-      '42',
-      '!',
-      '\n',
-      'OK',
-    ]);
-  });
-
-  it('tags BIO; overlapping tags keep the first', () => {
-    const tokens = tokenize('New York City is big');
-    expect(
-      bioTags(tokens, [
-        { start: 0, end: 13, label: 'LOC' },
-        { start: 4, end: 8, label: 'CITY' },
-        { start: 17, end: 20, label: 'size adj' },
-      ]),
-    ).toEqual(['B-LOC', 'I-LOC', 'I-LOC', 'O', 'B-size_adj']);
-  });
-
-  it('writes a document block and reads its spans back', () => {
+  it('writes a document block and reads its spans back', async () => {
     const content = 'Jan Kowalski lives in Kraków.\nHe works at ACME Corp.';
     const tags = [
       { id: 1, label: 'PER', start: 0, end: 12 },
       { id: 2, label: 'LOC', start: 22, end: 28 },
       { id: 3, label: 'ORG', start: 42, end: 51 },
     ];
-    const block = conllBlock(record({ content, tags }));
+    const block = await exported('SPAN', 'conll', [record({ content, tags })]);
     expect(block).toBe(
       [
         '-DOCSTART- -X- -X- O',

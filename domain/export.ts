@@ -2,7 +2,7 @@
  * Export of a node's step results (spec 3 section 5 "Export", section 7 `GET api/nodes/{id}/export-step-result`;
  * issue 16 section 2): the request rules (format per node type, CSV delimiter, date range) and the pure row
  * formatting (JSON, CSV, CoNLL-2003, JSONL). The API streams rows from PostgreSQL and formats each with these
- * functions, so memory does not grow with the number of rows.
+ * functions, so memory does not grow with the number of rows nor with the size of a document.
  *
  * One row is one step of the node that is finished (DONE or ACCEPTED) and whose last change falls in the range:
  * - CLF: the names of the document's classes on the node;
@@ -10,13 +10,15 @@
  *   document's text) and the relations between them (from, to: tag ids; type: relation type name);
  * - LLM_PROMPT: the node's latest LLM response for the step.
  *
- * CoNLL-2003 tokenisation (`tokenize`): a token is a maximal run of letters, marks and digits, or any other
- * single non-space character; whitespace separates tokens and a line break ends a sentence (a blank line).
- * Each token line is `token _ _ TAG` (the POS and chunk columns of CoNLL-2003 are not known: `_`), TAG is
- * `B-label` on the first token a tag overlaps, `I-label` on the next ones, `O` elsewhere; spaces of a label
- * name become `_`. BIO cannot hold overlapping tags: a token keeps the tag that starts first (the longer one
- * at the same start). Documents start with `-DOCSTART- -X- -X- O` and a `# document {id} {filename}` comment.
+ * CoNLL-2003 (domain/export-conll.ts): per document `-DOCSTART- -X- -X- O`, a `# document {id} {filename}`
+ * comment, then `token _ _ TAG` lines (BIO), a blank line after each line of the text.
+ *
+ * Bounded memory and time whatever a document's size (issue 25 finding 1): a long document's text comes in
+ * pieces (`contentPieces`, read by the database layer), every format walks the pieces once with the tags sorted
+ * once, and the output comes in strings of about EXPORT_FLUSH characters, each made by bounded work.
  */
+
+import { ConllWriter, TagTexts, conllHead, textPieces } from './export-conll';
 
 export const ExportFormats = ['json', 'csv', 'conll', 'jsonl'] as const;
 export type ExportFormat = (typeof ExportFormats)[number];
@@ -132,182 +134,6 @@ export const exportContentType = (format: ExportFormat): string =>
     jsonl: 'application/x-ndjson; charset=utf-8',
   })[format];
 
-// --- rows ---
-
-export interface ExportTag {
-  id: number;
-  label: string;
-  /** UTF-16 offsets into the document's text; null for transcript tags (linked to tokens) */
-  start: number | null;
-  end: number | null;
-}
-
-export interface ExportRelation {
-  from: number;
-  to: number;
-  type: string;
-}
-
-/** One row as read from the database. */
-export interface StepResultRecord {
-  stepId: number;
-  documentId: number;
-  filename: string;
-  status: string;
-  finishedAt: string;
-  classes?: string[];
-  tags?: ExportTag[];
-  relations?: ExportRelation[];
-  /** the document's text (SPAN) */
-  content?: string;
-  response?: string | null;
-}
-
-type Tagged = ExportTag & { text: string | null };
-
-const withText = (tags: ExportTag[], content: string): Tagged[] =>
-  tags.map((t) => ({
-    ...t,
-    text: t.start === null || t.end === null ? null : content.slice(t.start, t.end),
-  }));
-
-/** The row of JSON and CSV exports (what the spec's export holds per step). */
-export function exportRow(kind: ExportKind, r: StepResultRecord): Record<string, unknown> {
-  const base = {
-    stepId: r.stepId,
-    documentId: r.documentId,
-    filename: r.filename,
-    status: r.status,
-    finishedAt: r.finishedAt,
-  };
-  if (kind === 'CLF') return { ...base, classes: r.classes ?? [] };
-  if (kind === 'LLM') return { ...base, response: r.response ?? null };
-  return { ...base, tags: withText(r.tags ?? [], r.content ?? ''), relations: r.relations ?? [] };
-}
-
-export function csvHeader(kind: ExportKind): string[] {
-  const base = ['stepId', 'documentId', 'filename', 'status', 'finishedAt'];
-  if (kind === 'CLF') return [...base, 'classes'];
-  if (kind === 'LLM') return [...base, 'response'];
-  return [...base, 'tags', 'relations'];
-}
-
-/** A CSV field (RFC 4180): quoted when it holds the delimiter, a quote, a line break or edge spaces. */
-export function csvCell(value: unknown, delimiter: string): string {
-  const text =
-    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  const needsQuotes =
-    text.includes(delimiter) || /["\r\n]/.test(text) || text !== text.trim() || /^[=+\-@]/.test(text);
-  return needsQuotes ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const csvLine = (values: unknown[], delimiter: string): string =>
-  values.map((v) => csvCell(v, delimiter)).join(delimiter) + '\r\n';
-
-/** A CSV row: lists of classes are joined by `; `, tags and relations are JSON. */
-export function csvRow(kind: ExportKind, r: StepResultRecord, delimiter: string): string {
-  const row = exportRow(kind, r);
-  const values = csvHeader(kind).map((k) =>
-    k === 'classes' ? (row.classes as string[]).join('; ') : row[k],
-  );
-  return csvLine(values, delimiter);
-}
-
-/** A JSONL line: spans {text, start, end, label} with relations (SPAN), or the document's labels (CLF). */
-export function jsonlLine(kind: ExportKind, r: StepResultRecord): string {
-  const head = { documentId: r.documentId, stepId: r.stepId, filename: r.filename };
-  if (kind === 'CLF') return JSON.stringify({ ...head, labels: r.classes ?? [] }) + '\n';
-  const content = r.content ?? '';
-  const spans = withText(r.tags ?? [], content)
-    .filter((t) => t.start !== null)
-    .map((t) => ({ id: t.id, text: t.text, start: t.start, end: t.end, label: t.label }));
-  return JSON.stringify({ ...head, text: content, spans, relations: r.relations ?? [] }) + '\n';
-}
-
-// --- CoNLL-2003 ---
-
-export interface Token {
-  text: string;
-  start: number;
-  end: number;
-}
-
-const TOKEN = /[\p{L}\p{M}\p{N}]+|[^\s\p{L}\p{M}\p{N}]|\n/gu;
-
-/** Tokens of the text; `\n` entries mark line breaks (sentence ends). */
-export function tokenize(text: string): Token[] {
-  return [...text.matchAll(TOKEN)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
-}
-
-const conllLabel = (label: string) => label.trim().replace(/\s+/g, '_');
-
-/** BIO tags of the tokens (line-break tokens excluded) for the spans. */
-export function bioTags(tokens: Token[], spans: { start: number; end: number; label: string }[]): string[] {
-  const ordered = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
-  const tags = tokens.map(() => 'O');
-  for (const s of ordered) {
-    let first = true;
-    tokens.forEach((t, i) => {
-      if (t.text === '\n' || t.end <= s.start || t.start >= s.end) return;
-      if (tags[i] === 'O') tags[i] = `${first ? 'B' : 'I'}-${conllLabel(s.label)}`;
-      first = false;
-    });
-  }
-  return tags;
-}
-
-/** One document's CoNLL-2003 block. */
-export function conllBlock(r: StepResultRecord): string {
-  const content = r.content ?? '';
-  const tokens = tokenize(content);
-  const spans = (r.tags ?? []).filter(
-    (t): t is ExportTag & { start: number; end: number } => t.start !== null && t.end !== null,
-  );
-  const tags = bioTags(tokens, spans);
-  const lines = ['-DOCSTART- -X- -X- O', `# document ${r.documentId} ${r.filename.replace(/\s+/g, ' ')}`, ''];
-  let open = false;
-  tokens.forEach((t, i) => {
-    if (t.text === '\n') {
-      if (open) lines.push('');
-      open = false;
-      return;
-    }
-    lines.push(`${t.text} _ _ ${tags[i]}`);
-    open = true;
-  });
-  if (open) lines.push('');
-  return lines.join('\n') + '\n';
-}
-
-/**
- * Spans back from a CoNLL block and the document's text (the round trip): tokens are found in the text in
- * order, consecutive `I-` tokens of the same label extend the span a `B-` token starts.
- */
-export function spansFromConll(
-  content: string,
-  block: string,
-): { start: number; end: number; label: string }[] {
-  const spans: { start: number; end: number; label: string }[] = [];
-  let at = 0;
-  let current: { start: number; end: number; label: string } | null = null;
-  for (const line of block.split('\n')) {
-    if (!line || line.startsWith('-DOCSTART-') || line.startsWith('# document ')) continue;
-    const parts = line.split(' ');
-    const token = parts.slice(0, -3).join(' ');
-    const tag = parts[parts.length - 1];
-    const start = content.indexOf(token, at);
-    if (start < 0) throw new Error(`token ${token} not in the text after ${at}`);
-    const end = start + token.length;
-    at = end;
-    if (tag.startsWith('B-') || (tag.startsWith('I-') && current?.label !== tag.slice(2))) {
-      current = { start, end, label: tag.slice(2) };
-      spans.push(current);
-    } else if (tag.startsWith('I-') && current) current.end = end;
-    else current = null;
-  }
-  return spans;
-}
-
 /** What an export request asks, validated: the node's kind, the format, the delimiter and the range. */
 export interface ExportPlan {
   kind: ExportKind;
@@ -345,32 +171,265 @@ export function planExport(q: {
   return { plan: { kind, format, delimiter, range: range.range } };
 }
 
-/** The export's text, batch by batch: JSON array, CSV with its header, CoNLL blocks or JSONL lines. */
+// --- rows ---
+
+export interface ExportTag {
+  id: number;
+  label: string;
+  /** UTF-16 offsets into the document's text; null for transcript tags (linked to tokens) */
+  start: number | null;
+  end: number | null;
+}
+
+export interface ExportRelation {
+  from: number;
+  to: number;
+  type: string;
+}
+
+/** One row as read from the database. */
+export interface StepResultRecord {
+  stepId: number;
+  documentId: number;
+  filename: string;
+  status: string;
+  finishedAt: string;
+  classes?: string[];
+  tags?: ExportTag[];
+  relations?: ExportRelation[];
+  /** the document's text (SPAN), when it came with the row */
+  content?: string;
+  /** the document's text (SPAN) read piece by piece, when it is too long to come with the row */
+  contentPieces?: () => AsyncIterable<string>;
+  response?: string | null;
+}
+
+type Tagged = ExportTag & { text: string | null };
+type OffsetTag = ExportTag & { start: number; end: number };
+
+const hasOffsets = (t: ExportTag): t is OffsetTag => t.start !== null && t.end !== null;
+
+/** The tags with their texts, from the texts of their offset tags in order (transcript tags: null). */
+function tagged(tags: ExportTag[], texts: string[]): Tagged[] {
+  let i = 0;
+  return tags.map((t) => ({ ...t, text: hasOffsets(t) ? texts[i++] : null }));
+}
+
+const rowBase = (r: StepResultRecord) => ({
+  stepId: r.stepId,
+  documentId: r.documentId,
+  filename: r.filename,
+  status: r.status,
+  finishedAt: r.finishedAt,
+});
+
+export function csvHeader(kind: ExportKind): string[] {
+  const base = ['stepId', 'documentId', 'filename', 'status', 'finishedAt'];
+  if (kind === 'CLF') return [...base, 'classes'];
+  if (kind === 'LLM') return [...base, 'response'];
+  return [...base, 'tags', 'relations'];
+}
+
+/** What a spreadsheet reads as a formula (or as the start of one) in a cell's first character (OWASP). */
+const FORMULA = /^[=+\-@\t\r]/;
+
+/**
+ * A CSV field (RFC 4180): quoted when it holds the delimiter, a quote, a line break or edge spaces. A field
+ * that a spreadsheet would evaluate (first character `= + - @`, tab or carriage return: names and LLM answers
+ * are users' text) is neutralised the OWASP way: quoted, with a leading apostrophe, so it reads as text.
+ */
+export function csvCell(value: unknown, delimiter: string): string {
+  const text =
+    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const formula = FORMULA.test(text);
+  const needsQuotes = formula || text.includes(delimiter) || /["\r\n]/.test(text) || text !== text.trim();
+  return needsQuotes ? `"${formula ? "'" : ''}${text.replace(/"/g, '""')}"` : text;
+}
+
+export const csvLine = (values: unknown[], delimiter: string): string =>
+  values.map((v) => csvCell(v, delimiter)).join(delimiter) + '\r\n';
+
+/** Items of a long array stringified per JSON_GROUP, so that no single step stringifies them all. */
+const JSON_GROUP = 1000;
+
+/** A JSON array, group by group (the same text as JSON.stringify of the array). */
+function* jsonArray(items: unknown[]): Generator<string> {
+  if (!items.length) {
+    yield '[]';
+    return;
+  }
+  for (let i = 0; i < items.length; i += JSON_GROUP)
+    yield (
+      (i ? ',' : '[') +
+      items
+        .slice(i, i + JSON_GROUP)
+        .map((x) => JSON.stringify(x))
+        .join(',')
+    );
+  yield ']';
+}
+
+/** A CSV field holding a JSON array, group by group (as csvCell of its JSON: a non-empty one has quotes). */
+function* csvJsonCell(items: unknown[], delimiter: string): Generator<string> {
+  if (!items.length) {
+    yield csvCell('[]', delimiter);
+    return;
+  }
+  yield '"';
+  for (const part of jsonArray(items)) yield part.replace(/"/g, '""');
+  yield '"';
+}
+
+/**
+ * One row's text in a format, written as the row's document text comes piece by piece (SPAN; other kinds
+ * have no text): `start` before the pieces, `write` for each, `end` after them, each part of bounded size.
+ */
+interface RowWriter {
+  start: string;
+  write(piece: string): string;
+  end(): Iterable<string>;
+}
+
+/** The JSON and CSV rows of SPAN nodes hold their tags' texts: collected from the pieces. */
+function spanRowWriter(
+  r: StepResultRecord,
+  format: 'json' | 'csv',
+  delimiter: string,
+  separator: string,
+): RowWriter {
+  const tags = r.tags ?? [];
+  const texts = new TagTexts(tags.filter(hasOffsets));
+  const relations = r.relations ?? [];
+  const base = rowBase(r);
+  return {
+    start: separator,
+    write: (piece) => {
+      texts.write(piece);
+      return '';
+    },
+    *end() {
+      const withTexts = tagged(tags, texts.result());
+      if (format === 'json') {
+        yield `${JSON.stringify(base).slice(0, -1)},"tags":`;
+        yield* jsonArray(withTexts);
+        yield ',"relations":';
+        yield* jsonArray(relations);
+        yield '}';
+        return;
+      }
+      yield csvLine(Object.values(base), delimiter).slice(0, -2) + delimiter;
+      yield* csvJsonCell(withTexts, delimiter);
+      yield delimiter;
+      yield* csvJsonCell(relations, delimiter);
+      yield '\r\n';
+    },
+  };
+}
+
+/** A JSONL line of a SPAN node: the text as it comes, then the spans with their texts and the relations. */
+function jsonlSpanWriter(r: StepResultRecord): RowWriter {
+  const tags = (r.tags ?? []).filter(hasOffsets);
+  const texts = new TagTexts(tags);
+  const head = { documentId: r.documentId, stepId: r.stepId, filename: r.filename };
+  return {
+    start: `${JSON.stringify(head).slice(0, -1)},"text":"`,
+    write: (piece) => {
+      texts.write(piece);
+      // pieces never split a surrogate pair, so their escapes are the escape of the whole text
+      return JSON.stringify(piece).slice(1, -1);
+    },
+    *end() {
+      const found = texts.result();
+      yield '","spans":';
+      yield* jsonArray(
+        tags.map((t, i) => ({ id: t.id, text: found[i], start: t.start, end: t.end, label: t.label })),
+      );
+      yield ',"relations":';
+      yield* jsonArray(r.relations ?? []);
+      yield '}\n';
+    },
+  };
+}
+
+function conllWriter(r: StepResultRecord, separator: string): RowWriter {
+  const writer = new ConllWriter((r.tags ?? []).filter(hasOffsets));
+  return {
+    start: separator + conllHead(r.documentId, r.filename),
+    write: (piece) => writer.write(piece),
+    end: () => [writer.end()],
+  };
+}
+
+const noText = (start: string): RowWriter => ({ start, write: () => '', end: () => [] });
+
+/** The writer of the `index`-th row of an export. */
+function rowWriter({ kind, format, delimiter }: ExportPlan, r: StepResultRecord, index: number): RowWriter {
+  const separator = format === 'json' ? (index ? ',\n' : '\n') : format === 'conll' && index ? '\n' : '';
+  if (format === 'conll') return conllWriter(r, separator);
+  if (kind === 'SPAN') {
+    if (format === 'jsonl') return jsonlSpanWriter(r);
+    return spanRowWriter(r, format, delimiter, separator);
+  }
+  const base = rowBase(r);
+  const value = kind === 'CLF' ? (r.classes ?? []) : (r.response ?? null);
+  switch (format) {
+    case 'json':
+      return noText(
+        separator +
+          JSON.stringify(kind === 'CLF' ? { ...base, classes: value } : { ...base, response: value }),
+      );
+    case 'csv':
+      return noText(
+        csvLine([...Object.values(base), kind === 'CLF' ? (value as string[]).join('; ') : value], delimiter),
+      );
+    default:
+      return noText(
+        JSON.stringify({ documentId: r.documentId, stepId: r.stepId, filename: r.filename, labels: value }) +
+          '\n',
+      );
+  }
+}
+
+/** Output parts gathered until there are EXPORT_FLUSH characters to hand on (one write per flush). */
+export const EXPORT_FLUSH = 1 << 16;
+
+/**
+ * The export's text: JSON array, CSV with its header, CoNLL blocks or JSONL lines, in strings of about
+ * EXPORT_FLUSH characters. Each string is produced by bounded work (at most TEXT_PIECE units of a document's
+ * text or JSON_GROUP tags past EXPORT_FLUSH), so a caller that yields to the event loop between strings never
+ * holds it long, and one document's text is held a piece at a time (when it comes in pieces).
+ */
 export async function* exportText(
   batches: AsyncIterable<StepResultRecord[]>,
-  { kind, format, delimiter }: ExportPlan,
+  plan: ExportPlan,
 ): AsyncGenerator<string> {
-  if (format === 'json') yield '[';
-  if (format === 'csv') yield csvLine(csvHeader(kind), delimiter);
-  let first = true;
+  let parts: string[] = [];
+  let size = 0;
+  const push = (part: string) => {
+    parts.push(part);
+    size += part.length;
+    return size >= EXPORT_FLUSH;
+  };
+  const take = () => {
+    const text = parts.join('');
+    parts = [];
+    size = 0;
+    return text;
+  };
+  if (plan.format === 'json') push('[');
+  if (plan.format === 'csv') push(csvLine(csvHeader(plan.kind), plan.delimiter));
+  let index = 0;
   for await (const rows of batches) {
-    switch (format) {
-      case 'csv':
-        yield rows.map((r) => csvRow(kind, r, delimiter)).join('');
-        break;
-      case 'conll':
-        // a blank line between the documents of two batches too
-        yield `${first ? '' : '\n'}${rows.map(conllBlock).join('\n')}`;
-        break;
-      case 'jsonl':
-        yield rows.map((r) => jsonlLine(kind, r)).join('');
-        break;
-      case 'json':
-        yield rows
-          .map((r, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(exportRow(kind, r))}`)
-          .join('');
+    for (const r of rows) {
+      const writer = rowWriter(plan, r, index++);
+      if (push(writer.start)) yield take();
+      if (r.contentPieces) {
+        for await (const read of r.contentPieces())
+          for (const piece of textPieces(read)) if (push(writer.write(piece))) yield take();
+      } else for (const piece of textPieces(r.content ?? '')) if (push(writer.write(piece))) yield take();
+      for (const part of writer.end()) if (push(part)) yield take();
     }
-    first = false;
   }
-  if (format === 'json') yield first ? ']\n' : '\n]\n';
+  if (plan.format === 'json') push(index ? '\n]\n' : ']\n');
+  if (size) yield take();
 }

