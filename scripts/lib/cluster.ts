@@ -17,6 +17,7 @@ import { makeCa, makeLeaf } from './certs';
 import { isPortFree, waitForPort } from './ports';
 import { createDatabaseIfMissing, splitDatabaseUrl, startEmbeddedPostgres } from './postgres';
 import { ROOT } from './prepare';
+import { executable, goBin, onPath } from './temporal';
 import { ensureSearchAttributes } from '../../server/search-attributes';
 import { connectOptions, loadTemporalConnection } from '../../server/temporal-connection';
 import { DOCUMENT_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
@@ -29,25 +30,6 @@ export type ClusterService = (typeof CLUSTER_SERVICES)[number];
 
 const SERVER_MODULE = 'go.temporal.io/server';
 const BINARIES = { 'temporal-server': 'cmd/server', 'temporal-sql-tool': 'cmd/tools/sql' } as const;
-
-function executable(p: string | undefined): p is string {
-  if (!p) return false;
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-const onPath = (name: string) =>
-  (process.env.PATH ?? '')
-    .split(path.delimiter)
-    .map((d) => path.join(d, name))
-    .find(executable);
-
-const goBinary = () =>
-  onPath('go') ?? (executable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
 
 /** A cached binary of this version: PATH, then ~/go/bin. */
 function findBinary(name: keyof typeof BINARIES): string | undefined {
@@ -73,7 +55,7 @@ export function ensureClusterBinaries(log: (line: string) => void = console.log)
 } {
   const found = { server: findBinary('temporal-server'), sqlTool: findBinary('temporal-sql-tool') };
   if (found.server && found.sqlTool) return { server: found.server, sqlTool: found.sqlTool };
-  const go = goBinary();
+  const go = goBin();
   if (!go)
     throw new Error(
       `Go is not installed: the Temporal server ${TEMPORAL_SERVER_VERSION} is built from its Go module (install Go from https://go.dev/dl, or put temporal-server and temporal-sql-tool ${TEMPORAL_SERVER_VERSION} on PATH)`,
@@ -105,7 +87,7 @@ export function ensureClusterBinaries(log: (line: string) => void = console.log)
 
 /** The server module's folder in the Go module cache (its versioned SQL schema). */
 function serverModuleDir(): string {
-  const go = goBinary();
+  const go = goBin();
   if (!go) throw new Error('Go is not installed: the schema files come from the server module');
   const r = spawnSync(go, ['mod', 'download', '-json', `${SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}`], {
     encoding: 'utf8',

@@ -11,7 +11,8 @@ import { DOCUMENT_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 
-function executable(p: string | undefined): p is string {
+/** An executable regular file (also the cluster script's lookup, scripts/lib/cluster.ts). */
+export function executable(p: string | undefined): p is string {
   if (!p) return false;
   try {
     fs.accessSync(p, fs.constants.X_OK);
@@ -21,7 +22,7 @@ function executable(p: string | undefined): p is string {
   }
 }
 
-function onPath(name: string): string | undefined {
+export function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const p = path.join(dir, name);
     if (executable(p)) return p;
@@ -29,7 +30,7 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-function goBin(): string | undefined {
+export function goBin(): string | undefined {
   const go = onPath('go') ?? (executable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
   return go;
 }
