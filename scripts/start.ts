@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createDatabaseIfMissing, startEmbeddedPostgres, type RunningPostgres } from './lib/postgres';
-import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
+import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs, stopChildren } from './lib/prepare';
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
 import { ensureSystemPrograms } from './lib/system-deps';
 import { waitForPort } from './lib/ports';
@@ -23,20 +23,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log('\n[start] stopping...');
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            const t = setTimeout(() => c.kill('SIGKILL'), 15000);
-            c.once('exit', () => {
-              clearTimeout(t);
-              resolve();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren(children);
     for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
     process.exit(code);
   };

@@ -16,7 +16,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { makeCa, makeLeaf } from './certs';
 import { isPortFree, waitForPort } from './ports';
 import { createDatabaseIfMissing, splitDatabaseUrl, startEmbeddedPostgres } from './postgres';
-import { ROOT } from './prepare';
+import { ROOT, stopChildren } from './prepare';
 import { executable, goBin, onPath } from './temporal';
 import { ensureSearchAttributes } from '../../server/search-attributes';
 import { connectOptions, loadTemporalConnection } from '../../server/temporal-connection';
@@ -390,22 +390,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<RunningCl
       processes[service] = child;
       return child;
     };
-    const stopAll = async () => {
-      await Promise.all(
-        Object.values(processes).map(
-          (c) =>
-            new Promise<void>((resolve) => {
-              if (c.exitCode !== null || c.signalCode !== null) return resolve();
-              const t = setTimeout(() => c.kill('SIGKILL'), 15000);
-              c.once('exit', () => {
-                clearTimeout(t);
-                resolve();
-              });
-              c.kill('SIGTERM');
-            }),
-        ),
-      );
-    };
+    const stopAll = () => stopChildren(Object.values(processes));
     stops.unshift(stopAll);
 
     const address = `127.0.0.1:${frontendPort}`;

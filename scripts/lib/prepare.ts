@@ -1,5 +1,5 @@
 /** Shared preparation of `npm start` and `npm test`: database (migrated and seeded), Temporal, web build. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createKnex } from '../../db/connection';
@@ -51,6 +51,24 @@ export function buildWebIfStale(force = false): void {
 }
 
 /** Starts a TypeScript entry under tsx as a child process with the given environment. */
+/** Stops child processes: SIGTERM, then SIGKILL for one still running after `graceMs`. */
+export function stopChildren(children: readonly ChildProcess[], graceMs = 15000): Promise<void> {
+  return Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          const t = setTimeout(() => c.kill('SIGKILL'), graceMs);
+          c.once('exit', () => {
+            clearTimeout(t);
+            resolve();
+          });
+          c.kill('SIGTERM');
+        }),
+    ),
+  ).then(() => undefined);
+}
+
 export function spawnTs(entry: string, env: NodeJS.ProcessEnv, name: string) {
   const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, entry)], {
     cwd: ROOT,
