@@ -2,6 +2,7 @@ import {
   effectiveLevel,
   getLogger,
   listLoggers,
+  sdkLogFunction,
   setLogLevel,
   setLogSink,
   withRequestContext,
@@ -49,5 +50,26 @@ describe('structured logs', () => {
     setLogLevel('unit', 'OFF');
     getLogger('unit').error('silenced');
     expect(lines).toHaveLength(0);
+  });
+
+  it("writes the Temporal SDK's entries as the same JSON lines, at the SDK's time, bigints as strings", () => {
+    const { DefaultLogger } = jest.requireActual('@temporalio/worker') as typeof import('@temporalio/worker');
+    const sdk = new DefaultLogger('INFO', sdkLogFunction('unit.sdk'));
+    sdk.warn('Worker state changed', { state: 'RUNNING', taskQueue: 'q', attempt: 3n });
+    sdk.debug('below the SDK level');
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5);
+    sdkLogFunction('unit.sdk')({ level: 'ERROR', message: 'core', timestampNanos: BigInt(at) * 1_000_000n });
+    expect(lines).toHaveLength(2);
+    const [warn, error] = lines.map((l) => JSON.parse(l));
+    expect(warn).toMatchObject({
+      level: 'WARN',
+      logger: 'unit.sdk',
+      message: 'Worker state changed',
+      state: 'RUNNING',
+      taskQueue: 'q',
+      attempt: '3',
+    });
+    expect(Number.isNaN(Date.parse(warn.time))).toBe(false);
+    expect(error).toMatchObject({ level: 'ERROR', message: 'core', time: '2026-01-02T03:04:05.000Z' });
   });
 });

@@ -120,7 +120,8 @@ function serializeError(err: Error): LogFields {
 function serialize(fields: LogFields | undefined): LogFields {
   if (!fields) return {};
   const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = v instanceof Error ? serializeError(v) : v;
+  for (const [k, v] of Object.entries(fields))
+    out[k] = v instanceof Error ? serializeError(v) : typeof v === 'bigint' ? String(v) : v;
   return out;
 }
 
@@ -151,5 +152,32 @@ export function getLogger(name: string): Logger {
     warn: write('WARN'),
     error: write('ERROR'),
     isEnabled: (level) => rank(level) >= rank(effectiveLevel(name)),
+  };
+}
+
+/** One entry of the Temporal SDK's logger (the worker runtime's and Core's), as `@temporalio/worker` hands it. */
+export interface SdkLogEntry {
+  level: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  message: string;
+  timestampNanos: bigint;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * The Temporal SDK's log lines as ours (issue 28): the same JSON line on the same sink, under the logger
+ * `name`, timed when the SDK logged them (Core's lines arrive in batches), its metadata as fields.
+ * The SDK's own level (TEMPORAL_LOG_LEVEL) chooses what reaches here; the logger's level applies on top.
+ */
+export function sdkLogFunction(name = 'worker.temporal'): (entry: SdkLogEntry) => void {
+  const logger = getLogger(name);
+  const method = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+  return (entry) => {
+    let time: string;
+    try {
+      time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+    } catch {
+      time = new Date().toISOString();
+    }
+    logger[method[entry.level] ?? 'info'](entry.message, { ...entry.meta, time });
   };
 }

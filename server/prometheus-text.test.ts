@@ -47,4 +47,17 @@ describe('Prometheus text of the workers', () => {
       parseExposition(text).find((f) => f.name === 'temporal_activity_execution_latency')!.samples,
     ).toHaveLength(8);
   });
+
+  it('writes a label value read from a worker exactly as the worker wrote it (escaped once)', () => {
+    const text = [
+      '# TYPE odd_total counter',
+      'odd_total{path="a\\"b",dir="C:\\\\x",lines="one\\ntwo"} 2',
+      '',
+    ].join('\n');
+    const [family] = parseExposition(text);
+    expect(family.samples[0].labels).toEqual({ path: 'a"b', dir: 'C:\\x', lines: 'one\ntwo' });
+    expect(writeExposition(parseExposition(text))).toBe(text);
+    const merged = writeExposition(mergeWorkers([{ worker: 'w1', text }]));
+    expect(merged).toContain('odd_total{worker="w1",path="a\\"b",dir="C:\\\\x",lines="one\\ntwo"} 2');
+  });
 });

@@ -53,11 +53,14 @@ export function parseExposition(text: string): Family[] {
     const m = SAMPLE.exec(line);
     if (!m) continue;
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(LABEL)) labels[l[1]] = l[2];
+    for (const l of (m[2] ?? '').matchAll(LABEL)) labels[l[1]] = unescape(l[2]);
     family(familyOf(m[1], families)).samples.push({ name: m[1], labels, value: Number(m[3]) });
   }
   return [...families.values()];
 }
+
+/** A label value as written (`\\`, `\"`, `\n` escaped) back to the value itself; writeExposition escapes it once. */
+const unescape = (v: string) => v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
 
 const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 

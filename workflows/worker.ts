@@ -13,7 +13,7 @@ import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { createKnex } from '../db/connection';
 import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract';
-import { getLogger } from '../server/logger';
+import { getLogger, sdkLogFunction } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
@@ -62,7 +62,8 @@ function installRuntime(metricsPort: number | null = null): void {
   try {
     const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
     Runtime.install({
-      logger: new DefaultLogger(level),
+      // the SDK's lines as JSON lines like ours (server/logger.ts), not its plain text
+      logger: new DefaultLogger(level, sdkLogFunction()),
       ...(metricsPort
         ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `0.0.0.0:${metricsPort}` } } } }
         : {}),
