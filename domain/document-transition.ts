@@ -16,6 +16,7 @@
  * docs/architecture.md.
  */
 import type { DocumentTags } from './predicate-eval';
+import { knownRules } from './rules-version';
 import {
   applyStepAction,
   documentStatusOf,
@@ -144,6 +145,20 @@ export const nodeMapOf = (s: Pick<DocumentWorkflowState, 'nodes'>): Map<number, 
  * Applies `mutate` to a copy of the state; with a freshly loaded flow, also moves the flow on. The state
  * given is not changed. A flow whose document is gone is the caller's to handle before (nothing to plan).
  */
+/**
+ * The plan of one change under the rules of `rulesVersion` (domain/rules-version.ts): what the workflow and
+ * the `transit` activity both plan, so that both decide by the rules the run began with.
+ */
+export function planChange(
+  state: DocumentWorkflowState,
+  flow: LoadedFlow | undefined,
+  change: TransitionChange,
+  rulesVersion: number,
+): TransitionPlan {
+  knownRules(rulesVersion);
+  return planTransition(state, flow, (next) => applyChange(next, change, flow));
+}
+
 export function planTransition(
   state: DocumentWorkflowState,
   flow: LoadedFlow | undefined,

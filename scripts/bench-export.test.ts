@@ -1,9 +1,10 @@
 /** The export bench's loop watch: what holds the loop counts, the bench's own excluded work does not. */
+import { performance } from 'node:perf_hooks';
 import { loopStallWatch } from './bench-export';
 
 const busy = (ms: number) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end);
+  const end = performance.now() + ms;
+  while (performance.now() < end);
 };
 const turns = (n: number) => new Promise((r) => setTimeout(r, n));
 
@@ -13,9 +14,22 @@ describe('loopStallWatch', () => {
     await turns(20);
     busy(120);
     await turns(20);
-    const { maxStallMs, maxExcludedMs } = watch.stop();
+    const { maxStallMs, maxStallCpuMs, maxExcludedMs } = watch.stop();
     expect(maxStallMs).toBeGreaterThanOrEqual(110);
+    // a busy loop is on the CPU (most of it: the machine may take the core away for a while)
+    expect(maxStallCpuMs).toBeGreaterThan(0);
+    expect(maxStallCpuMs).toBeLessThanOrEqual(maxStallMs);
     expect(maxExcludedMs).toBe(0);
+  });
+
+  it('tells a stall spent waiting (not on the CPU) from one spent computing', async () => {
+    const watch = loopStallWatch();
+    await turns(20);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150); // holds the loop, off the CPU
+    await turns(20);
+    const { maxStallMs, maxStallCpuMs } = watch.stop();
+    expect(maxStallMs).toBeGreaterThanOrEqual(140);
+    expect(maxStallCpuMs).toBeLessThan(maxStallMs / 2);
   });
 
   it('leaves out the time of excluded work, and reports it apart', async () => {

@@ -11,8 +11,9 @@
  * stall of the event loop during each download shows whether the API could answer other requests meanwhile: a
  * 5 ms timer notes how late each of its turns comes, less the time the bench's own forced full GCs took in
  * between (they exist only to read the live heap; a served API never runs them), so the export's own steps and
- * V8's ordinary collections count, the sampler's do not (its longest forced GC is reported beside).
- * Measured, never asserted.
+ * V8's ordinary collections count, the sampler's do not (its longest forced GC is reported beside). Beside the
+ * longest stall, the process's CPU time during it: on a loaded machine a stall's wall time also holds the wait
+ * for a core, which the CPU time does not. Measured, never asserted.
  */
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -36,6 +37,8 @@ export interface ExportRun {
   peakLiveHeapMb: number;
   /** the longest the event loop was held during the download (ms), the bench's forced GCs left out */
   maxLoopDelayMs: number;
+  /** the process's CPU time during that longest stall (ms): the wall time less any wait for a core */
+  maxLoopDelayCpuMs: number;
   /** the longest of the bench's own forced full GCs during the download (ms): not the export's */
   maxForcedGcMs: number;
 }
@@ -46,30 +49,54 @@ export interface ExportRun {
  * the process (the export) held the loop for.
  */
 export function loopStallWatch(everyMs = 5) {
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   let last = performance.now();
+  let lastCpu = cpuMs();
   let excluded = 0;
+  let excludedCpu = 0;
   let maxStall = 0;
+  let maxStallCpu = 0;
   let maxExcluded = 0;
-  const timer = setInterval(() => {
+  const turn = () => {
     const now = performance.now();
-    maxStall = Math.max(maxStall, now - last - everyMs - excluded);
-    excluded = 0;
+    const cpu = cpuMs();
+    const stall = now - last - everyMs - excluded;
+    if (stall > maxStall) {
+      maxStall = stall;
+      // the process's CPU time over that stretch (all its threads: an upper bound of the loop's own)
+      maxStallCpu = Math.max(0, Math.min(stall, cpu - lastCpu - excludedCpu));
+    }
+    excluded = excludedCpu = 0;
     last = now;
-  }, everyMs);
+    lastCpu = cpu;
+  };
+  const timer = setInterval(turn, everyMs);
+  let stopped = false;
   return {
     /** Runs fn, its time not counted as a stall. */
     exclude(fn: () => void) {
       const t = performance.now();
+      const c = cpuMs();
       fn();
       const took = performance.now() - t;
       excluded += took;
+      excludedCpu += cpuMs() - c;
       maxExcluded = Math.max(maxExcluded, took);
     },
+    /**
+     * The longest stall (wall-clock ms, excluded work left out), the CPU time the process spent during it
+     * (on a loaded machine the wall time also holds the wait for a core), and the longest excluded run.
+     */
     stop() {
-      clearInterval(timer);
-      // the stretch since the last turn counts too
-      maxStall = Math.max(maxStall, performance.now() - last - everyMs - excluded);
-      return { maxStallMs: Math.max(0, maxStall), maxExcludedMs: maxExcluded };
+      if (!stopped) {
+        stopped = true;
+        clearInterval(timer);
+        turn(); // the stretch since the last turn counts too
+      }
+      return { maxStallMs: Math.max(0, maxStall), maxStallCpuMs: maxStallCpu, maxExcludedMs: maxExcluded };
     },
   };
 }
@@ -283,6 +310,7 @@ export async function measureDownload(
       liveHeapBeforeMb: mb(liveBefore),
       peakLiveHeapMb: mb(peakLive),
       maxLoopDelayMs: Math.round(stalls.maxStallMs),
+      maxLoopDelayCpuMs: Math.round(stalls.maxStallCpuMs),
       maxForcedGcMs: Math.round(stalls.maxExcludedMs),
     };
   } finally {
@@ -305,12 +333,13 @@ export function printExportResults(r: ExportBenchResults): void {
         `${x.growthMb.toFixed(1).padStart(5)} MB`,
         `${x.liveHeapBeforeMb.toFixed(1)} / ${x.peakLiveHeapMb.toFixed(1)} MB`.padStart(15),
         `${x.maxLoopDelayMs} ms`.padStart(8),
+        `${x.maxLoopDelayCpuMs} ms`.padStart(8),
         `${x.maxForcedGcMs} ms`.padStart(8),
       ].join('  '),
     );
   console.log('\nstep-result export (streamed; RSS of the process serving and reading it)');
   console.log(
-    'rows       format   MB out  seconds  RSS before   peak RSS     growth   live heap before / peak  loop held  forced GC',
+    'rows       format   MB out  seconds  RSS before   peak RSS     growth   live heap before / peak  loop held  on CPU  forced GC',
   );
   for (const x of r.runs) line(String(x.rows), x);
   for (const x of r.long.runs) line(`${r.long.mb}MB doc`, x);

@@ -39,11 +39,10 @@ import {
 import type { Activities } from '../activities';
 import { StepActions, actionRefusal, type StepAction, type StepRefusal } from '../domain/steps';
 import {
-  applyChange,
   initialDocumentState,
   loadedFlowOf,
   nodeMapOf,
-  planTransition,
+  planChange,
   settleTransition,
   startNodeOf,
   type DocumentWorkflowState,
@@ -52,6 +51,7 @@ import {
   type TransitionChange,
 } from '../domain/document-transition';
 import { TRAINABLE_WHITELIST } from '../domain/nodes';
+import { RULES_VERSION } from '../domain/rules-version';
 import { RAG_INDEX_ACTIVITY_OPTIONS } from './rag-contract';
 import { CURRENT_NODE, DOCUMENT_FILENAME, DOCUMENT_STATUS, PROCESS_ID } from './search-attributes';
 import {
@@ -125,6 +125,16 @@ function carriedState(input: DocumentWorkflowInput): DocumentWorkflowState | nul
   return input.carried as DocumentWorkflowState;
 }
 
+/**
+ * The rules version of a run, decided once at its start: the newest whose patch `rules-<N>` the run takes (a
+ * new run takes RULES_VERSION; a run begun under older rules replays without the marker and keeps them).
+ * Version 1 has no patch: runs recorded before versions existed decide by it.
+ */
+function rulesVersionOfRun(): number {
+  for (let v = RULES_VERSION; v > 1; v--) if (patched(`rules-${v}`)) return v;
+  return 1;
+}
+
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
   let state: DocumentWorkflowState = carriedState(input) ?? initialDocumentState(input);
   let busy = false;
@@ -134,6 +144,8 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const transit = db === localDb && patched('transit');
   /** The graph as last read by `transit` (not carried: a new run reads it at its first move). */
   let held: HeldGraph | null = null;
+  // The domain rules this run decides by (domain/rules-version.ts), carried to `transit` as data.
+  const rulesVersion = rulesVersionOfRun();
   // Runs begun before the search attributes existed replay (and go on) without upserting them.
   const searchable = patched('search-attributes');
   let filename: string | undefined = input.filename;
@@ -201,7 +213,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     let flow: LoadedFlow | undefined;
     let result: { documentExists: boolean; created: { order: number; id: number }[] } | undefined;
     if (transit) {
-      const r = await localDb.transit({ state, change, load: opts.load, held, addAssignee });
+      const r = await localDb.transit({ state, change, load: opts.load, held, addAssignee, rulesVersion });
       if (r.flow) {
         flow = loadedFlowOf(r.flow, held);
         if (r.flow.graph) held = r.flow.graph;
@@ -218,7 +230,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
         BAD_INPUT,
       );
     if (flow?.filename) filename = flow.filename;
-    const plan = planTransition(state, flow, (next) => applyChange(next, change, flow));
+    const plan = planChange(state, flow, change, rulesVersion);
     result ??= await db.project({ ...plan.projection, addAssignee });
     if (!result.documentExists) {
       state.ended = true;

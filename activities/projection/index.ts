@@ -13,8 +13,7 @@ import type { Knex } from 'knex';
 import type { DocumentTags } from '../../domain/predicate-eval';
 import type { DocumentStatus, FlowGraph, NewStep } from '../../domain/steps';
 import {
-  applyChange,
-  planTransition,
+  planChange,
   startNodeOf,
   loadedFlowOf,
   type DocumentWorkflowState,
@@ -24,6 +23,7 @@ import {
   type TransitFlow,
   type TransitionChange,
 } from '../../domain/document-transition';
+import { knownRules } from '../../domain/rules-version';
 import { addAssignee } from '../../db/queries/document-assignees';
 import { documentFilename, lockDocument, setDocumentStatus } from '../../db/queries/documents';
 import { flowGraph, flowHead } from '../../db/queries/graph';
@@ -64,6 +64,8 @@ export interface TransitInput {
   /** The graph the workflow holds (null: none yet, e.g. the first move of a run). */
   held: HeldGraph | null;
   addAssignee: number | null;
+  /** The rules the run decides by (domain/rules-version.ts); absent in runs recorded before it: 1. */
+  rulesVersion?: number;
 }
 
 export interface TransitResult extends ProjectResult {
@@ -168,7 +170,7 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
   return {
     /**
      * One transition in one activity: reads what the move needs (input.load), plans the change as the
-     * workflow does (planTransition of applyChange) and writes its projection. Writes nothing when the
+     * workflow does (planChange, under the run's rules version) and writes its projection. Writes nothing when the
      * document is gone or a start's upload node is not in the process (the workflow fails the run then).
      */
     async transit(input: TransitInput): Promise<TransitResult> {
@@ -182,7 +184,7 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
         if (input.change.kind === 'start' && !startNodeOf(state, loaded))
           return { documentExists: true, created: [], flow };
       }
-      const plan = planTransition(state, loaded, (next) => applyChange(next, input.change, loaded));
+      const plan = planChange(state, loaded, input.change, knownRules(input.rulesVersion));
       const written = await writeProjection(knex, { ...plan.projection, addAssignee: input.addAssignee });
       return { ...written, ...(flow ? { flow } : {}) };
     },
