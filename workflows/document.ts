@@ -135,31 +135,100 @@ function rulesVersionOfRun(): number {
   return 1;
 }
 
-export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
-  let state: DocumentWorkflowState = carriedState(input) ?? initialDocumentState(input);
-  let busy = false;
+/**
+ * One run of a document's workflow, in the phases of the spec's state machine:
+ * - `start`: a first run moves the flow from the upload node (steps for the nodes reached);
+ * - `acceptStepActions`: the human step actions (start working, complete, accept, reactivate...) arrive as
+ *   Updates, each one transition under the lock;
+ * - `walk`: automatic steps run one at a time from the queue (`runQueued`), each outcome one transition;
+ *   between them the run waits for the document to end, for work, or for the server to suggest a new run;
+ * - `continueFresh`: once idle, the state is carried into a new run.
+ * Every change of state is one `transition`: written to the projection first, then taken as the state.
+ */
+class DocumentRun {
+  state: DocumentWorkflowState;
+  /** A transition is being made (the workflow-local lock). */
+  private busy = false;
   // Decided once per run: a run recorded with remote activities replays (and goes on) with them, and one
   // recorded with a graph load and a projection per transition goes on so.
-  const db = patched('local-projection') ? localDb : remoteDb;
-  const transit = db === localDb && patched('transit');
+  private readonly db = patched('local-projection') ? localDb : remoteDb;
+  private readonly transit = this.db === localDb && patched('transit');
   /** The graph as last read by `transit` (not carried: a new run reads it at its first move). */
-  let held: HeldGraph | null = null;
-  // The domain rules this run decides by (domain/rules-version.ts), carried to `transit` as data.
-  const rulesVersion = rulesVersionOfRun();
-  // Runs begun before the search attributes existed replay (and go on) without upserting them.
-  const searchable = patched('search-attributes');
-  let filename: string | undefined = input.filename;
-  let published = '';
-  let memoSet = false;
+  private held: HeldGraph | null = null;
+  /** The domain rules this run decides by (domain/rules-version.ts), carried to `transit` as data. */
+  private readonly rulesVersion = rulesVersionOfRun();
+  /** Runs begun before the search attributes existed replay (and go on) without upserting them. */
+  private readonly searchable = patched('search-attributes');
+  private filename: string | undefined;
+  private published = '';
+  private memoSet = false;
   /** Indexing runs started at DONE: not awaited by the step action, awaited before continuing as new. */
-  const background: Promise<unknown>[] = [];
+  private readonly background: Promise<unknown>[] = [];
+
+  constructor(private readonly input: DocumentWorkflowInput) {
+    this.state = carriedState(input) ?? initialDocumentState(input);
+    this.filename = input.filename;
+  }
+
+  /** The first move of a document (a continued run publishes what the previous one knew instead). */
+  async start(): Promise<void> {
+    if (this.state.initialized) this.publish();
+    else await this.exclusive(() => this.transition({ kind: 'start' }, { load: true }));
+  }
+
+  /** Registers the step actions (Updates, validated before they are accepted) and the state Query. */
+  acceptStepActions(): void {
+    for (const action of StepActions) {
+      setHandler(stepActionUpdates[action], (input) => this.handleAction(action, input), {
+        // While a transition is being written the projection may already show what the state does not yet
+        // hold (a new step, a new status): the handler checks again under the lock, so defer to it then.
+        validator: (input) => {
+          if (this.busy) return;
+          const r = this.refusal(action, input);
+          if (r) throw refused(r);
+        },
+      });
+    }
+    setHandler(stateQuery, () => this.state);
+  }
+
+  /** Runs the queued automatic steps as they come, until the document ends or the run is continued. */
+  async walk(): Promise<DocumentWorkflowState> {
+    for (;;) {
+      await condition(
+        () => this.state.ended || this.state.queue.length > 0 || workflowInfo().continueAsNewSuggested,
+      );
+      if (this.state.ended) return this.state;
+      if (this.state.queue.length > 0) {
+        await this.runQueued();
+        continue;
+      }
+      await condition(() => !this.busy && allHandlersFinished());
+      if (this.background.length) {
+        await Promise.all(this.background.splice(0));
+        continue; // handlers may have come meanwhile: look again
+      }
+      if (this.state.queue.length === 0 && !this.state.ended) await this.continueFresh();
+    }
+  }
+
+  /** Carries the state into a new run (never returns). */
+  private async continueFresh(): Promise<never> {
+    return continueAsNew<typeof documentWorkflow>({
+      ...this.input,
+      carried: this.state,
+      stateVersion: DOCUMENT_STATE_VERSION,
+      ...(this.filename ? { filename: this.filename } : {}),
+    });
+  }
 
   /**
    * Upserts the search attributes (workflows/search-attributes.ts) when they changed: process, document
    * status, the nodes with open steps, the filename; and the memo with the filename once per run.
    */
-  function publish(): void {
-    if (!searchable) return;
+  private publish(): void {
+    if (!this.searchable) return;
+    const { state, filename } = this;
     const names = nodeMapOf(state);
     const open = state.steps.filter(
       (s) => s.status === 'WAITING' || s.status === 'PROCESSING' || s.status === 'ERROR',
@@ -169,34 +238,34 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     ].sort();
     const values = { processId: state.processId, status: state.documentStatus, current, filename };
     const key = JSON.stringify(values);
-    if (key === published) return;
-    published = key;
+    if (key === this.published) return;
+    this.published = key;
     upsertSearchAttributes([
       { key: PROCESS_ID, value: state.processId },
       { key: DOCUMENT_STATUS, value: state.documentStatus },
       { key: CURRENT_NODE, value: current },
       ...(filename ? [{ key: DOCUMENT_FILENAME, value: filename }] : []),
     ]);
-    if (filename && !memoSet) {
-      memoSet = true;
+    if (filename && !this.memoSet) {
+      this.memoSet = true;
       upsertMemo({ filename });
     }
   }
 
-  const nodeMap = (s: DocumentWorkflowState = state) => nodeMapOf(s);
+  private nodeMap() {
+    return nodeMapOf(this.state);
+  }
 
-  async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     // Several waiters may be released in one activation: re-check before taking the lock.
-    while (busy) await condition(() => !busy);
-    busy = true;
+    while (this.busy) await condition(() => !this.busy);
+    this.busy = true;
     try {
       return await fn();
     } finally {
-      busy = false;
+      this.busy = false;
     }
   }
-
-  const loadFlow = () => db.loadFlow({ processId: state.processId, documentId: state.documentId });
 
   /**
    * One transition: moves the flow on when `load` (the graph and tags as they are now), applies the change,
@@ -205,21 +274,25 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
    * and writes it; the workflow then plans it from what the activity read), before it a graph load and a
    * projection. Returns the flow it moved on with (undefined when it did not load).
    */
-  async function transition(
+  private async transition(
     change: TransitionChange,
     opts: { load: boolean; addAssignee?: number | null },
   ): Promise<LoadedFlow | undefined> {
     const addAssignee = opts.addAssignee ?? null;
+    const { state, rulesVersion } = this;
     let flow: LoadedFlow | undefined;
     let result: { documentExists: boolean; created: { order: number; id: number }[] } | undefined;
-    if (transit) {
+    if (this.transit) {
+      const held = this.held;
       const r = await localDb.transit({ state, change, load: opts.load, held, addAssignee, rulesVersion });
       if (r.flow) {
         flow = loadedFlowOf(r.flow, held);
-        if (r.flow.graph) held = r.flow.graph;
+        if (r.flow.graph) this.held = r.flow.graph;
       }
       result = r;
-    } else if (opts.load) flow = await loadFlow();
+    } else if (opts.load) {
+      flow = await this.db.loadFlow({ processId: state.processId, documentId: state.documentId });
+    }
     if (flow && !flow.documentExists) {
       state.ended = true;
       return flow;
@@ -229,44 +302,45 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
         `Upload node ${state.uploadNodeId} is not in process ${state.processId}`,
         BAD_INPUT,
       );
-    if (flow?.filename) filename = flow.filename;
+    if (flow?.filename) this.filename = flow.filename;
     const plan = planChange(state, flow, change, rulesVersion);
-    result ??= await db.project({ ...plan.projection, addAssignee });
+    result ??= await this.db.project({ ...plan.projection, addAssignee });
     if (!result.documentExists) {
       state.ended = true;
       return flow;
     }
     const wasDone = state.documentStatus === 'DONE';
-    state = settleTransition(plan, result.created);
-    publish();
-    if (!wasDone && state.documentStatus === 'DONE' && patched('rag-index'))
-      background.push(rag.indexForRag({ documentId: state.documentId }).catch(() => undefined));
+    this.state = settleTransition(plan, result.created);
+    this.publish();
+    if (!wasDone && this.state.documentStatus === 'DONE' && patched('rag-index'))
+      this.background.push(rag.indexForRag({ documentId: this.state.documentId }).catch(() => undefined));
     return flow;
   }
 
-  function refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
-    if (state.ended) return { code: 'documentGone', message: 'The document no longer exists' };
-    const step = state.steps.find((s) => s.id === input.stepId);
+  private refusal(action: StepAction, input: StepActionInput): StepRefusal | null {
+    if (this.state.ended) return { code: 'documentGone', message: 'The document no longer exists' };
+    const step = this.state.steps.find((s) => s.id === input.stepId);
     if (!step) return { code: 'unknownStep', message: 'The step does not belong to this document' };
-    const node = nodeMap().get(step.nodeId);
+    const node = this.nodeMap().get(step.nodeId);
     if (!node) return { code: 'unknownNode', message: "The step's node no longer exists" };
     return actionRefusal(action, step, node, input.actor);
   }
 
-  async function handleAction(action: StepAction, input: StepActionInput): Promise<StepActionResult> {
-    return exclusive(async () => {
-      const r = refusal(action, input);
+  /** A human step action: refused, or one transition (complete and accept move the flow on). */
+  private async handleAction(action: StepAction, input: StepActionInput): Promise<StepActionResult> {
+    return this.exclusive(async () => {
+      const r = this.refusal(action, input);
       if (r) throw refused(r);
       const moves = action === 'complete' || action === 'accept';
-      const flow = await transition(
+      const flow = await this.transition(
         { kind: 'action', action, stepId: input.stepId, actor: input.actor },
         { load: moves, addAssignee: action === 'startWorking' ? input.actor.userId : null },
       );
-      const step = state.steps.find((s) => s.id === input.stepId);
+      const step = this.state.steps.find((s) => s.id === input.stepId);
       if (!step) throw refused({ code: 'unknownStep', message: 'The step no longer exists' });
-      const node = nodeMap().get(step.nodeId);
+      const node = this.nodeMap().get(step.nodeId);
       // Since 'transit' only a node whose automatic training is on (as the graph was read) is asked about.
-      const trains = !transit || !!flow?.trainingNodeIds?.includes(step.nodeId);
+      const trains = !this.transit || !!flow?.trainingNodeIds?.includes(step.nodeId);
       if (
         moves &&
         node &&
@@ -278,33 +352,20 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
         // Not awaited: the step action does not wait for a model server (failures are recorded there).
         void training.maybeTrainNode({ nodeId: node.id }).catch(() => undefined);
       }
-      return { stepId: step.id, status: step.status, documentStatus: state.documentStatus };
+      return { stepId: step.id, status: step.status, documentStatus: this.state.documentStatus };
     });
   }
-
-  for (const action of StepActions) {
-    setHandler(stepActionUpdates[action], (input) => handleAction(action, input), {
-      // While a transition is being written the projection may already show what the state does not yet
-      // hold (a new step, a new status): the handler checks again under the lock, so defer to it then.
-      validator: (input) => {
-        if (busy) return;
-        const r = refusal(action, input);
-        if (r) throw refused(r);
-      },
-    });
-  }
-  setHandler(stateQuery, () => state);
 
   /** Runs the first queued automatic step; its outcome moves the flow on (or leaves the step in ERROR). */
-  async function runNext(): Promise<void> {
-    const stepId = state.queue[0];
-    const step = state.steps.find((s) => s.id === stepId);
-    const node = step && nodeMap().get(step.nodeId);
+  private async runQueued(): Promise<void> {
+    const stepId = this.state.queue[0];
+    const step = this.state.steps.find((s) => s.id === stepId);
+    const node = step && this.nodeMap().get(step.nodeId);
     let error: string | null = null;
     const attempt = (step?.runs ?? 0) + 1;
     if (step && node && step.status === 'PROCESSING') {
       try {
-        const ref = { documentId: state.documentId, stepId, nodeId: node.id, attempt };
+        const ref = { documentId: this.state.documentId, stepId, nodeId: node.id, attempt };
         if (node.activityType === 'FILE_PARSER') await parser.parseDocument(ref);
         else await actions.runAutomaticNode({ ...ref, activityType: node.activityType });
       } catch (err) {
@@ -312,35 +373,15 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
         error = failureMessage(err);
       }
     }
-    await exclusive(() => transition({ kind: 'ran', stepId, attempt, error }, { load: error === null }));
+    await this.exclusive(() =>
+      this.transition({ kind: 'ran', stepId, attempt, error }, { load: error === null }),
+    );
   }
+}
 
-  // A run continued as new publishes what the previous one knew at once.
-  if (state.initialized) publish();
-
-  if (!state.initialized) {
-    await exclusive(() => transition({ kind: 'start' }, { load: true }));
-  }
-
-  for (;;) {
-    await condition(() => state.ended || state.queue.length > 0 || workflowInfo().continueAsNewSuggested);
-    if (state.ended) return state;
-    if (state.queue.length > 0) {
-      await runNext();
-      continue;
-    }
-    await condition(() => !busy && allHandlersFinished());
-    if (background.length) {
-      await Promise.all(background.splice(0));
-      continue; // handlers may have come meanwhile: look again
-    }
-    if (state.queue.length === 0 && !state.ended) {
-      await continueAsNew<typeof documentWorkflow>({
-        ...input,
-        carried: state,
-        stateVersion: DOCUMENT_STATE_VERSION,
-        ...(filename ? { filename } : {}),
-      });
-    }
-  }
+export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocumentWorkflowState> {
+  const run = new DocumentRun(input);
+  run.acceptStepActions();
+  await run.start();
+  return run.walk();
 }
