@@ -30,6 +30,7 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   FileMissing,
+  FilesStoreUnavailable,
   KeyOutsideStore,
   keyOfHash,
   pagesFolder,
@@ -185,7 +186,12 @@ export function createS3FileStore(s: ObjectStoreSettings): FileStore {
     async put(bytes, knownHash) {
       const hash = knownHash ?? sha256(bytes);
       const key = keyOfHash(hash);
-      if (!(await head(key))) await putObject(key, bytes, hash);
+      try {
+        if (!(await head(key))) await putObject(key, bytes, hash);
+      } catch (err) {
+        // The caller's transaction rolls back: no document points at an object that was not written.
+        throw new FilesStoreUnavailable(storeUrl(s), err);
+      }
       return { key, hash, size: bytes.length };
     },
     async size(key) {

@@ -45,6 +45,16 @@ export class KeyOutsideStore extends Error {
   }
 }
 
+/** The store refused or could not be reached for a write (a bucket gone, credentials refused, the network). */
+export class FilesStoreUnavailable extends Error {
+  constructor(location: string, cause: unknown) {
+    super(`the files store ${location} is unavailable: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
+    this.name = 'FilesStoreUnavailable';
+  }
+}
+
 /** Bytes `start`..`end` of a file, both inclusive (an HTTP range). */
 export interface ByteRange {
   start: number;
