@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Entry of `npm start`, `npm test`, `npm run bench`, `npm run chaos` and `npm run cluster`: plain Node (no dependency needed), so it can install
+ * Entry of `npm start`, `npm test`, `npm run bench`, `npm run chaos`, `npm run cluster` and `npm run files:migrate`: plain Node (no dependency needed), so it can install
  * the npm dependencies on a fresh clone before handing over to the TypeScript script of the command.
  */
 const { spawnSync, spawn } = require('node:child_process');
@@ -15,6 +15,7 @@ const scripts = {
   bench: 'scripts/bench.ts',
   chaos: 'scripts/chaos.ts',
   cluster: 'scripts/cluster.ts',
+  'files:migrate': 'scripts/files-migrate.ts',
 };
 if (!scripts[command]) {
   console.error(`usage: bootstrap.cjs ${Object.keys(scripts).join('|')}`);

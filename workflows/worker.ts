@@ -17,7 +17,8 @@ import { getLogger, sdkLogFunction } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
-import { diskHealth, startHealthServer } from '../server/health';
+import { startHealthServer } from '../server/health';
+import { openFileStore, type ObjectStoreSettings } from '../server/files';
 import { setParserConcurrency } from '../activities/parser/concurrency';
 
 const log = getLogger('worker');
@@ -29,6 +30,8 @@ export interface WorkerSettings {
   knex: Knex;
   /** Root of the stored files; default FILES_DIR (relative to the project) or `.data/files`, as the API. */
   filesDir?: string;
+  /** The bucket of the files (FILES_STORE, server/files-s3.ts), null for the directory; as the environment's when absent. */
+  filesStore?: ObjectStoreSettings | null;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: ActivityDeps['asr'];
   /** OUTBOUND_ALLOWLIST of the deployment; from the environment when absent. */
@@ -84,6 +87,7 @@ export async function createWorker(
   const deps: ActivityDeps = {
     knex: s.knex,
     filesDir: s.filesDir ?? env.filesDir,
+    filesStore: s.filesStore !== undefined ? s.filesStore : env.filesStore,
     asr: s.asr ?? env.asr,
     outboundAllowlist: s.outboundAllowlist ?? env.outboundAllowlist,
     llmBaseUrl: s.llmBaseUrl ?? env.llmBaseUrl,
@@ -163,7 +167,7 @@ if (require.main === module) {
         },
         {
           name: 'filesStore',
-          check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
+          check: async () => (await openFileStore(config).health(config.diskMinFreeBytes)).status === 'UP',
         },
       ])
     : null;

@@ -5,7 +5,6 @@
  * (ADMIN) and its assignees, the document list's search (READ) (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
  * its waveform peaks, utterances with tokens, token hints.
  */
-import fs from 'node:fs';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -36,7 +35,7 @@ import { pageCount, pagePath } from '../../db/queries/document-pages';
 import { documentById, findDocuments, renameDocument, setBlockedBy } from '../../db/queries/documents';
 import { obligatoryUploadNode } from '../../db/queries/nodes';
 import { assignableUsers } from '../../db/queries/users';
-import { createFileStore } from '../../server/files';
+import { FileMissing, openFileStore } from '../../server/files';
 import {
   checkUpload,
   extensionOf,
@@ -129,6 +128,13 @@ interface Range {
   end: number;
 }
 
+/** A stored file gone between the row's read and the store's (a concurrent delete): 404 of its entity. */
+const missingAs =
+  (entity: string) =>
+  (err: unknown): never => {
+    throw err instanceof FileMissing ? notFound(entity) : err;
+  };
+
 /**
  * The single byte range of a Range header: null to serve the whole file (no header, another unit, or several
  * ranges), 'invalid' for a malformed or unsatisfiable bytes range (416).
@@ -154,7 +160,7 @@ export function parseRange(header: string | undefined, size: number): Range | nu
 
 export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router();
-  const store = createFileStore(config.filesDir);
+  const store = openFileStore(config);
   const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
 
   /**
@@ -366,19 +372,20 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
   router.get('/api/documents/:id/images/:index', async (ctx) => {
     const { doc } = await documentOf(ctx, 'READ');
     const key = await pagePath(knex, doc.id, idParam(ctx.params.index, 'index'));
-    if (!key || !(await store.exists(key))) throw notFound('page');
+    if (!key) throw notFound('page');
+    const image = await store.openRead(key).catch(missingAs('page'));
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'private, max-age=300');
-    ctx.body = fs.createReadStream(store.absolute(key));
+    ctx.body = image;
   });
 
   router.get('/api/asr-documents/:id/audio', async (ctx) => {
     const { doc } = await documentOf(ctx, 'READ');
     if (doc.documentType !== 'AUDIOFILE') throw notFound('audio');
-    const file = store.absolute(doc.path);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat) throw notFound('audio');
-    const size = stat.size;
+    // The browser seeks a long recording by ranges: only those bytes are read from the store (GetObject
+    // with Range in a bucket), never the whole file.
+    const size = await store.size(doc.path);
+    if (size === null) throw notFound('audio');
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('Cache-Control', 'private, max-age=300');
     const range = parseRange(ctx.get('range') || undefined, size);
@@ -393,10 +400,10 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     if (range) {
       ctx.status = 206;
       ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-      ctx.body = fs.createReadStream(file, range);
+      ctx.body = await store.openRead(doc.path, range).catch(missingAs('audio'));
       ctx.length = range.end - range.start + 1;
     } else {
-      ctx.body = fs.createReadStream(file);
+      ctx.body = await store.openRead(doc.path).catch(missingAs('audio'));
       ctx.length = size;
     }
   });

@@ -14,7 +14,7 @@ import { assertNodeMode, currentUser, type AuthUser } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { sanitizeFilename } from '../../server/document-intake';
 import { createDocument, toSummary, type DocumentDeps } from '../services/documents';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import { findNode } from '../services/nodes';
 import { endpointNodeRefs } from '../../db/queries/nodes';
 import { checkUpload, sizeText, type UploadCheck, type UploadRefusalReason } from '../../domain/upload-check';
@@ -227,7 +227,7 @@ export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Router {
   const deps: DocumentDeps = {
     knex,
     temporal,
-    store: createFileStore(config.filesDir),
+    store: openFileStore(config),
     taskQueue: config.taskQueue,
   };
 

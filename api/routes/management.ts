@@ -10,8 +10,9 @@
  * took every API out of rotation for a missing OCR language would stop the whole workbench. The parser
  * components are read from a cached check (api/services/parser-programs.ts, refreshed each minute), so a
  * health call stays cheap. The route is public; the components' details only go to administrators. The
- * disk (free space where FILES_DIR is, against HEALTH_DISK_MIN_FREE_BYTES) counts in the overall status (an
- * API that cannot store uploads is not fit to serve them); the mail server (SMTP_HOST, UNKNOWN without it)
+ * disk (free space where FILES_DIR is, against HEALTH_DISK_MIN_FREE_BYTES; with FILES_STORE the temporary
+ * directory) and the files store (the directory, or the bucket answering HeadBucket) count in the overall
+ * status (an API that cannot store uploads is not fit to serve them); the mail server (SMTP_HOST, UNKNOWN without it)
  * does not, like the parser programs.
  *
  * The administrators' routes of issue 15 section 2 (ROLE_ADMIN, api/routes/access.ts) are here too:
@@ -20,6 +21,7 @@
  * resource usage), loggers (server/logger.ts), configprops and env (secrets masked by server/masking.ts) and
  * http-logs (api/services/http-logs.ts).
  */
+import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Router from '@koa/router';
 import { API_VERSION } from './api-docs';
@@ -39,6 +41,7 @@ import { writeExposition } from '../../server/prometheus-text';
 import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
 import { diskHealth, readiness, type ReadinessProbe } from '../../server/health';
+import { openFileStore } from '../../server/files';
 
 type Component = HealthDTO['components'][string];
 
@@ -105,6 +108,7 @@ function withoutDetails(body: HealthDTO): HealthDTO {
 }
 
 export function managementRoutes({ config, knex, temporal, mailer, observability }: AppDeps): Router {
+  const files = openFileStore(config);
   const router = new Router({ prefix: '/management' });
   const watched = (): Observability => {
     if (!observability) throw new Error('managementRoutes: the app was built without its observability');
@@ -152,10 +156,7 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
   const readinessProbes: ReadinessProbe[] = [
     { name: 'db', check: () => knex.raw('select 1').then(() => true) },
     { name: 'temporal', check: () => temporal.isUp() },
-    {
-      name: 'filesStore',
-      check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
-    },
+    { name: 'filesStore', check: async () => (await files.health(config.diskMinFreeBytes)).status === 'UP' },
   ];
   router.get('/health/readiness', async (ctx) => {
     const report = await readiness(readinessProbes);
@@ -165,19 +166,21 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
   });
 
   router.get('/health', async (ctx) => {
-    const [db, tmp, programs, disk, mail] = await Promise.all([
+    const [db, tmp, programs, disk, store, mail] = await Promise.all([
       knex
         .raw('select 1')
         .then(() => true)
         .catch(() => false),
       temporal.isUp(),
       parserPrograms.report(),
-      diskHealth(config.filesDir, config.diskMinFreeBytes),
+      // With a bucket the disk is where files are staged for the parser's programs and the peaks.
+      diskHealth(config.filesStore ? os.tmpdir() : config.filesDir, config.diskMinFreeBytes),
+      files.health(config.diskMinFreeBytes),
       mailer.health?.() ?? Promise.resolve<Component>({ status: 'UNKNOWN' }),
     ]);
     const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
     const body: HealthDTO = {
-      status: up(db && tmp && disk.status === 'UP'),
+      status: up(db && tmp && disk.status === 'UP' && store.status === 'UP'),
       components: {
         db: { status: up(db), details: { database: 'PostgreSQL' } },
         temporal: {
@@ -190,6 +193,7 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
           },
         },
         diskSpace: disk,
+        filesStore: store,
         mail,
         ...programs,
       },

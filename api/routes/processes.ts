@@ -13,7 +13,7 @@ import { requireTags } from '../services/process-tags';
 import * as documents from '../services/documents';
 import { findDocuments } from '../../db/queries/documents';
 import { processNodeRefs } from '../../db/queries/nodes';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import * as processes from '../services/processes';
 import { body, idParam } from '../validate';
 import { actorCodeRule, actorNameRule, predefinedTagRule, processNameRule } from '../../domain/validation';
@@ -45,7 +45,7 @@ export function processRoutes(deps: AppDeps): Router {
   const router = new Router();
   const documentDeps: documents.DocumentDeps = {
     knex,
-    store: createFileStore(config.filesDir),
+    store: openFileStore(config),
     temporal,
     taskQueue: config.taskQueue,
   };

@@ -33,7 +33,7 @@ import { body, firstValue, idParam, MAX_ID, pageQuery, stepIdsQuery } from '../v
 import { documentById, renameDocument } from '../../db/queries/documents';
 import { nodeRef, obligatoryUploadNode } from '../../db/queries/nodes';
 import { tokenById } from '../../db/queries/utterances';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import { sanitizeFilename } from '../../server/document-intake';
 import { documentEditViolations } from '../../domain/document-edit';
 import { timeOrderPosition, TokenProperties } from '../../domain/utterances';
@@ -99,7 +99,7 @@ export const asrUpdateSchema = z.object({
 
 export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
   const router = new Router();
-  const store = createFileStore(config.filesDir);
+  const store = openFileStore(config);
   const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
 
   /** The active step's node of `?nodeId`, with WRITE on it. */
