@@ -18,16 +18,24 @@ describe('the epoch of a document run', () => {
     expect(patchesOfHistory(read('continue-as-new-1.json'))).toEqual([]);
   });
 
-  it('is 1 for every run recorded before epochs existed, the marked epoch after', () => {
+  it('is 1 for every run recorded before epochs existed, 2 for those recorded since', () => {
     const documentRuns = fs
       .readdirSync(DIR)
       .filter((f) => f.endsWith('.json'))
-      .map(read)
+      .map((f) => ({ f, h: read(f) }))
       .filter(
-        (h) => h.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === 'documentWorkflow',
+        ({ h }) =>
+          h.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === 'documentWorkflow',
       );
     expect(documentRuns.length).toBeGreaterThan(10);
-    for (const h of documentRuns) expect(epochOfHistory(h)).toBe(1);
+    for (const { f, h } of documentRuns)
+      expect([f, epochOfHistory(h)]).toEqual([f, f.includes('.epoch-2') ? 2 : 1]);
+    // the run a freshRun signal continued, and the fresh run it continued into: both of epoch 2
+    expect(epochOfHistory(read('fresh-run.epoch-2-1.json'))).toBe(2);
+    expect(
+      read('fresh-run.epoch-2-2.json').events?.[0]?.workflowExecutionStartedEventAttributes
+        ?.continuedExecutionRunId,
+    ).toBeTruthy();
 
     // the same history with the current epoch's marker after its first workflow task
     const h = read('continue-as-new-2.json');
@@ -38,7 +46,11 @@ describe('the epoch of a document run', () => {
         details: {
           'patch-data': {
             payloads: [
-              { data: Buffer.from(JSON.stringify({ id: epochPatchId(DOCUMENT_RUN_EPOCH), deprecated: false })) },
+              {
+                data: Buffer.from(
+                  JSON.stringify({ id: epochPatchId(DOCUMENT_RUN_EPOCH), deprecated: false }),
+                ),
+              },
             ],
           },
         },
