@@ -113,22 +113,16 @@ async function ingest(
   let uploading = true;
   /** When the watch gives up on documents that have not reached the step (set after the last upload). */
   let stuckAt = Infinity;
+  // By document: a step row is written before it is WAITING, so its id is no cursor.
   const watch = (async () => {
-    let lastId = 0;
     while (uploading || reached.size < started.size) {
-      const rows: { id: number; documentId: number }[] = await knex('steps')
+      const rows: { documentId: number }[] = await knex('steps')
         .where({ node_id: review, status: 'WAITING' })
-        .where('id', '>', lastId)
-        .orderBy('id')
-        .limit(5000)
-        .select('id', 'document_id as documentId');
+        .select('document_id as documentId');
       const now = performance.now();
-      for (const r of rows) {
-        lastId = Math.max(lastId, Number(r.id));
-        if (!reached.has(Number(r.documentId))) reached.set(Number(r.documentId), now);
-      }
+      for (const r of rows) if (!reached.has(Number(r.documentId))) reached.set(Number(r.documentId), now);
       if (!uploading && performance.now() > stuckAt) break;
-      if (rows.length < 5000) await sleep(100);
+      await sleep(100);
     }
   })();
   let next = 0;
