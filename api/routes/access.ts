@@ -34,7 +34,7 @@
  *   management, registration and sign-in, users, roles, authorities, audits and the system settings. What
  *   changes who can sign in, or what they reach, needs an interactive session (a JWT from sign-in), so a
  *   leaked key can neither take the account over nor outlive itself. The default is the refusal: a new
- *   account or administration route is closed to keys until someone decides otherwise here.
+ *   account or administration route is closed to keys until its declaration says `withKeys`.
  * The marked ones are reads that change nothing of an account: catalogues, the own process list, the own
  * account as it is, public status pages, and the metrics a scraper reads.
  */
