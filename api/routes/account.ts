@@ -75,7 +75,6 @@ export function accountRoutes(deps: AppDeps): Route[] {
     ),
 
     route({ method: 'GET', path: '/api/account', access: withKeys(SIGNED_IN) }, async (ctx) => {
-      currentUser(ctx);
       ctx.body = await accounts.account(currentUser(ctx));
     }),
 
@@ -87,7 +86,6 @@ export function accountRoutes(deps: AppDeps): Route[] {
         body: { schema: schemas.account, object: 'adminUserDTO' },
       },
       async (ctx, { body }) => {
-        currentUser(ctx);
         const user = currentUser(ctx);
         refuseApiKeyCaller(ctx); // the e-mail is where password resets go (domain/api-keys.ts)
         const input = body();
@@ -116,7 +114,6 @@ export function accountRoutes(deps: AppDeps): Route[] {
         body: { schema: schemas.changePassword, object: 'passwordChangeDTO' },
       },
       async (ctx, { body }) => {
-        currentUser(ctx);
         const user = currentUser(ctx);
         refuseApiKeyCaller(ctx); // a leaked key must not lock its owner out (domain/api-keys.ts)
         const { currentPassword, newPassword } = body();
@@ -141,7 +138,6 @@ export function accountRoutes(deps: AppDeps): Route[] {
 
     // ends every session of the caller
     route({ method: 'POST', path: '/api/logout', access: SIGNED_IN }, async (ctx) => {
-      currentUser(ctx);
       const user = currentUser(ctx);
       refuseApiKeyCaller(ctx); // a key must not sign its owner out everywhere (domain/api-keys.ts)
       await accounts.logout(user);
