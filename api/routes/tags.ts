@@ -290,7 +290,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
     const user = currentUser(ctx);
     const label = await writableLabel(
       user,
-      classifierTags.findClassifierType,
+      classifierTags.classifierTypeLabel,
       bodyId(ctx, 'classifierTypeId', 'classifierTag'),
       'classifierType',
     );
