@@ -238,3 +238,21 @@ export async function tagTypeOptionRows(knex: Knex, nodeIds: readonly number[]):
       'disabled',
     );
 }
+
+/** The classifier types of the nodes (id, name, node), by id. */
+export async function classifierTypeNames(
+  knex: Knex,
+  nodeIds: readonly number[],
+): Promise<{ id: number; name: string; nodeId: number }[]> {
+  if (!nodeIds.length) return [];
+  return knex('classifier_types')
+    .whereIn('node_id', [...nodeIds])
+    .orderBy('id')
+    .select('id', 'name', 'node_id as nodeId');
+}
+
+/** The ids of the node's classifier types (CLF) or NER tag types (NER). */
+export async function labelIdsOfNode(knex: Knex, kind: 'CLF' | 'NER', nodeId: number): Promise<number[]> {
+  const table = kind === 'CLF' ? 'classifier_types' : 'ner_tag_types';
+  return (await knex(table).where('node_id', nodeId).pluck('id')).map(Number);
+}

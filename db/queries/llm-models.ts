@@ -52,3 +52,11 @@ export async function updateLlmModelRow(
 export async function deleteLlmModel(knex: Knex, id: number): Promise<boolean> {
   return (await knex('llm_models').where({ id }).delete()) > 0;
 }
+
+/** The ids among `ids` of models that exist. */
+export async function existingLlmModelIds(knex: Knex, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  return knex('llm_models')
+    .whereIn('id', [...ids])
+    .pluck('id');
+}

@@ -66,3 +66,16 @@ export async function setSecretActive(
 export async function deleteSecret(knex: Knex, id: number): Promise<boolean> {
   return (await knex('secrets').where({ id }).delete()) > 0;
 }
+
+/** The ids among `ids` of the process's secrets. */
+export async function processSecretIds(
+  knex: Knex,
+  processId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (!ids.length) return [];
+  return knex('secrets')
+    .where('process_id', processId)
+    .whereIn('id', [...ids])
+    .pluck('id');
+}

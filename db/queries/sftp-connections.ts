@@ -13,6 +13,7 @@ import {
   type ValidSftpConnectionInput,
 } from '../../domain/integrations';
 import type { SftpConnectionDTO } from '../../domain/integration-types';
+import type { SftpTransferRuleDTO } from '../../domain/graph-types';
 import { sealValue } from '../crypto';
 
 /** The row as stored (password and private key sealed). */
@@ -105,4 +106,55 @@ export async function updateSftpConnection(
 /** Deleting a connection removes the transfer rules that read from it (foreign key cascade). */
 export async function deleteSftpConnection(knex: Knex, id: number): Promise<boolean> {
   return (await knex('sftp_connections').where({ id }).delete()) > 0;
+}
+
+// --- transfer rules of SFTP upload nodes ---
+
+/** The transfer rules of the nodes, by node (each node listed, possibly with none), rules by id. */
+export async function transferRulesOfNodes(
+  knex: Knex,
+  nodeIds: readonly number[],
+): Promise<Map<number, SftpTransferRuleDTO[]>> {
+  const out = new Map<number, SftpTransferRuleDTO[]>(nodeIds.map((id) => [id, []]));
+  if (!nodeIds.length) return out;
+  const rules = await knex('sftp_transfer_rules')
+    .whereIn('node_id', [...nodeIds])
+    .orderBy('id');
+  for (const r of rules)
+    out.get(Number(r.node_id))!.push({
+      id: r.id,
+      name: r.name,
+      sourceId: r.source_id,
+      targetId: r.target_id,
+      deleteAfterTransfer: r.delete_after_transfer,
+    });
+  return out;
+}
+
+export async function transferRuleIds(knex: Knex, nodeId: number): Promise<number[]> {
+  return knex('sftp_transfer_rules').where('node_id', nodeId).pluck('id');
+}
+
+export async function sftpConnectionIds(knex: Knex, nodeId: number): Promise<number[]> {
+  return knex('sftp_connections').where('node_id', nodeId).pluck('id');
+}
+
+/** Makes the node's transfer rules exactly `rules` (ids null: new rows). */
+export async function saveTransferRules(
+  trx: Knex.Transaction,
+  nodeId: number,
+  rules: readonly SftpTransferRuleDTO[],
+): Promise<void> {
+  const keep = rules.flatMap((r) => (r.id ? [r.id] : []));
+  await trx('sftp_transfer_rules').where('node_id', nodeId).whereNotIn('id', keep).del();
+  for (const r of rules) {
+    const row = {
+      name: r.name ?? null,
+      source_id: r.sourceId,
+      target_id: r.targetId ?? null,
+      delete_after_transfer: r.deleteAfterTransfer ?? false,
+    };
+    if (r.id) await trx('sftp_transfer_rules').where({ id: r.id, node_id: nodeId }).update(row);
+    else await trx('sftp_transfer_rules').insert({ ...row, node_id: nodeId });
+  }
 }

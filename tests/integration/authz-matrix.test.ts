@@ -19,7 +19,7 @@
  * its access check goes into BODIES below (so that a refused caller meets the 403, not a 400).
  */
 import crypto from 'node:crypto';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { AppDeps } from '../../api/app';
 import { loadConfig } from '../../server/config';
 import { routeKeys } from '../../api/access-gate';
