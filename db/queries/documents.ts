@@ -156,3 +156,22 @@ export async function deleteDocumentRows(knex: Knex, ids: readonly number[]): Pr
     .whereIn('id', [...ids])
     .delete();
 }
+
+/**
+ * Documents of an upload node that have no step and were created more than `olderThanMs` ago (of the given
+ * processes only, when given), by id: documents whose workflow never started.
+ */
+export async function documentsWithoutSteps(
+  knex: Knex,
+  olderThanMs: number,
+  processIds?: readonly number[],
+): Promise<{ id: number; process_id: number; upload_node_id: number | null }[]> {
+  const q = knex('documents as d')
+    .whereNotExists(knex('steps as s').whereRaw('s.document_id = d.id').select(knex.raw('1')))
+    .andWhere('d.created_date', '<', knex.raw(`now() - make_interval(secs => ?)`, [olderThanMs / 1000]))
+    .whereNotNull('d.upload_node_id')
+    .orderBy('d.id')
+    .select('d.id', 'd.process_id', 'd.upload_node_id');
+  if (processIds) q.whereIn('d.process_id', [...processIds]);
+  return q;
+}

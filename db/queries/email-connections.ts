@@ -98,3 +98,8 @@ export async function updateEmailConnection(
 export async function deleteEmailConnection(knex: Knex, id: number): Promise<boolean> {
   return (await knex('email_upload_connections').where({ id }).delete()) > 0;
 }
+
+/** The crons of the node's e-mail connections (null: the default poll). */
+export async function emailConnectionCrons(knex: Knex, nodeId: number): Promise<(string | null)[]> {
+  return knex('email_upload_connections').where('node_id', nodeId).pluck('cron');
+}

@@ -314,3 +314,26 @@ export async function mandatoryOfNodes(knex: Knex, ids: readonly number[]): Prom
     : [];
   return new Map(rows.map((r) => [Number(r.id), r.mandatory]));
 }
+
+// --- schedules (server/schedules.ts) ---
+
+/** What a node's schedules are made of. */
+export interface NodeScheduleRow {
+  id: number;
+  activity_type: string;
+  trigger_type: string | null;
+  cron: string | null;
+  settings: { active?: boolean } | null;
+}
+
+export async function nodeSchedule(knex: Knex, id: number): Promise<NodeScheduleRow | undefined> {
+  return knex('nodes').where('id', id).first('id', 'activity_type', 'trigger_type', 'cron', 'settings');
+}
+
+/** The nodes that may have a schedule: polled upload nodes (of `polledTypes`) and nodes with a cron. */
+export async function scheduledNodeIds(knex: Knex, polledTypes: readonly ActivityType[]): Promise<number[]> {
+  const ids = await knex('nodes')
+    .where((q) => q.whereIn('activity_type', [...polledTypes]).orWhereNotNull('cron'))
+    .pluck('id');
+  return ids.map(Number);
+}

@@ -275,3 +275,98 @@ export async function replaceUserGrants(
       authorityIds.map((authority_id) => ({ user_id: userId, authority_id })),
     );
 }
+
+// --- the account's own writes (api/services/accounts.ts) ---
+
+/** A users row as stored. */
+export interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  password_hash: string;
+  first_name: string | null;
+  last_name: string | null;
+  activated: boolean;
+  lang_key: string;
+  activation_key: string | null;
+  created_by: string | null;
+  created_date: Date | null;
+  last_modified_by: string | null;
+  last_modified_date: Date | null;
+}
+
+export async function userById(knex: Knex, id: number): Promise<UserRow | undefined> {
+  return knex<UserRow>('users').where({ id }).first();
+}
+
+/** The user with the login (lower-case). */
+export async function userByLogin(knex: Knex, login: string): Promise<UserRow | undefined> {
+  return knex<UserRow>('users').where({ login }).first();
+}
+
+/** The user with the e-mail (lower-case). */
+export async function userByEmail(knex: Knex, email: string): Promise<UserRow | undefined> {
+  return knex<UserRow>('users').whereRaw('lower(email) = ?', [email]).first();
+}
+
+/** Sets the password (hashed) and ends every session of the user. */
+export async function setPassword(knex: Knex, id: number, passwordHash: string, by: string): Promise<void> {
+  await knex('users')
+    .where({ id })
+    .update({
+      password_hash: passwordHash,
+      token_version: knex.raw('token_version + 1'),
+      last_modified_by: by,
+      last_modified_date: knex.fn.now(),
+    });
+}
+
+/** Activates the account holding the key (the key works once); false when none does. */
+export async function activateByKey(knex: Knex, key: string): Promise<boolean> {
+  const updated = await knex('users')
+    .where({ activation_key: key })
+    .update({ activated: true, activation_key: null }, ['id']);
+  return updated.length > 0;
+}
+
+/** Gives the user a password-reset key, dated now. */
+export async function setResetKey(knex: Knex, id: number, resetKey: string): Promise<void> {
+  await knex('users').where({ id }).update({ reset_key: resetKey, reset_date: knex.fn.now() });
+}
+
+/**
+ * Sets the password of the account whose reset key was issued less than `validHours` ago (the key works
+ * once) and ends its sessions; the account's login, null when no key matched.
+ */
+export async function resetPasswordByKey(
+  knex: Knex,
+  key: string,
+  validHours: number,
+  passwordHash: string,
+): Promise<string | null> {
+  const updated: { login: string }[] = await knex('users')
+    .where({ reset_key: key })
+    .andWhere('reset_date', '>', knex.raw(`now() - make_interval(hours => ?)`, [validHours]))
+    .update(
+      {
+        password_hash: passwordHash,
+        reset_key: null,
+        reset_date: null,
+        token_version: knex.raw('token_version + 1'),
+        last_modified_date: knex.fn.now(),
+      },
+      ['id', 'login'],
+    );
+  return updated[0]?.login ?? null;
+}
+
+/** The login of the first activated administrator, if there is one. */
+export async function firstActiveAdmin(knex: Knex): Promise<string | null> {
+  const row = await knex('users')
+    .join('user_roles', 'user_roles.user_id', 'users.id')
+    .join('roles', 'roles.id', 'user_roles.role_id')
+    .where({ 'roles.name': Roles.ADMIN, 'users.activated': true })
+    .orderBy('users.id')
+    .first('users.login');
+  return row ? String(row.login) : null;
+}
