@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import bcrypt from 'bcryptjs';
 import { ALL_ROLES, Roles } from '../domain/enums';
-import { insertObligatoryUploadNode } from './models/Node';
+import { insertObligatoryUploadNode } from './queries/nodes';
 
 export const SYSTEM_TAGS: readonly { name: string; color: string }[] = [
   { name: 'Production', color: '#2E7D32' },

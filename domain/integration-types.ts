@@ -117,3 +117,11 @@ export interface IprNodeDTO {
   processId: number;
   processName: string;
 }
+
+/** The tokens Google grants a drive connection (api/services/google-oauth.ts), stored sealed. */
+export interface GrantedTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  scope: string;
+}

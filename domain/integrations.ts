@@ -206,6 +206,9 @@ export interface SftpConnectionInput {
   } | null;
 }
 
+/** An input that passed `sftpConnectionViolations`: what is saved and connected to. */
+export type ValidSftpConnectionInput = SftpConnectionInput & { name: string; address: string };
+
 /**
  * SFTP connection: name required; address required and a domain or IP; port 1..65535; with useKey the
  * public and private keys are required, otherwise the username and the password. A stored password or

@@ -7,6 +7,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Knex } from 'knex';
+import { documentsWithoutSteps } from '../db/queries/documents';
 import {
   DOCUMENT_RUN_EPOCH,
   DOCUMENT_WORKFLOW,
@@ -62,17 +63,7 @@ export async function startMissingDocumentWorkflows(
     processIds?: number[];
   },
 ): Promise<number[]> {
-  const orphans: { id: number; process_id: number; upload_node_id: number | null }[] = await knex(
-    'documents as d',
-  )
-    .whereNotExists(knex('steps as s').whereRaw('s.document_id = d.id').select(knex.raw('1')))
-    .andWhere('d.created_date', '<', knex.raw(`now() - make_interval(secs => ?)`, [opts.olderThanMs / 1000]))
-    .whereNotNull('d.upload_node_id')
-    .modify((q) => {
-      if (opts.processIds) q.whereIn('d.process_id', opts.processIds);
-    })
-    .orderBy('d.id')
-    .select('d.id', 'd.process_id', 'd.upload_node_id');
+  const orphans = await documentsWithoutSteps(knex, opts.olderThanMs, opts.processIds);
   const started: number[] = [];
   for (const d of orphans) {
     try {

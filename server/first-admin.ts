@@ -14,6 +14,15 @@ import type { Knex } from 'knex';
 import { Roles } from '../domain/enums';
 import { emailRule, loginRule, passwordRule } from '../domain/validation';
 import { BCRYPT_COST, DEFAULT_ACCOUNTS } from '../db/seed';
+import { roleIds } from '../db/queries/roles';
+import {
+  firstActiveAdmin,
+  insertUser,
+  replaceUserGrants,
+  userByLogin,
+  userIdByEmail,
+  userIdByLogin,
+} from '../db/queries/users';
 
 export interface FirstAdminInput {
   username: string;
@@ -25,21 +34,13 @@ export interface FirstAdminInput {
 export class StartRefused extends Error {}
 
 /** The login of an activated administrator, if there is one. */
-export async function activeAdmin(knex: Knex): Promise<string | null> {
-  const row = await knex('users')
-    .join('user_roles', 'user_roles.user_id', 'users.id')
-    .join('roles', 'roles.id', 'user_roles.role_id')
-    .where({ 'roles.name': Roles.ADMIN, 'users.activated': true })
-    .orderBy('users.id')
-    .first('users.login');
-  return row ? String(row.login) : null;
-}
+export const activeAdmin = firstActiveAdmin;
 
 /** The seeded accounts (admin/admin, user/user) that still have their default password. */
 export async function accountsWithDefaultPassword(knex: Knex): Promise<string[]> {
   const found: string[] = [];
   for (const account of DEFAULT_ACCOUNTS) {
-    const row = await knex('users').where({ login: account.login }).first('password_hash');
+    const row = await userByLogin(knex, account.login);
     if (row && (await bcrypt.compare(account.password, String(row.password_hash)))) found.push(account.login);
   }
   return found;
@@ -76,24 +77,21 @@ export async function createFirstAdmin(
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['workbench.first-admin']);
     const existing = await activeAdmin(trx);
     if (existing) return { created: false as const, existing };
-    if (await trx('users').where({ login }).orWhereRaw('lower(email) = ?', [email]).first('id'))
+    if ((await userIdByLogin(trx, login)) !== undefined || (await userIdByEmail(trx, email)) !== undefined)
       throw new StartRefused(
         `the first administrator cannot be created: the login "${login}" or e-mail "${email}" is taken by a user who is not an active administrator`,
       );
-    const [user] = await trx('users')
-      .insert({
-        login,
-        email,
-        password_hash: passwordHash,
-        first_name: 'Administrator',
-        last_name: login,
-        activated: true,
-        lang_key: 'en',
-        created_by: createdBy,
-      })
-      .returning('id');
-    const roles = await trx('roles').whereIn('name', [Roles.ADMIN, Roles.USER]).select('id');
-    await trx('user_roles').insert(roles.map((r: { id: number }) => ({ user_id: user.id, role_id: r.id })));
+    const userId = await insertUser(trx, {
+      login,
+      email,
+      passwordHash,
+      firstName: 'Administrator',
+      lastName: login,
+      activated: true,
+      langKey: 'en',
+      createdBy,
+    });
+    await replaceUserGrants(trx, userId, await roleIds(trx, [Roles.ADMIN, Roles.USER]), []);
     return { created: true as const };
   });
 }

@@ -26,6 +26,8 @@ import {
   uploadPollerScheduleId,
 } from '../workflows/action-contract';
 import { getLogger } from './logger';
+import { emailConnectionCrons } from '../db/queries/email-connections';
+import { nodeSchedule, scheduledNodeIds } from '../db/queries/nodes';
 
 const log = getLogger('server.schedules');
 
@@ -41,23 +43,13 @@ interface DesiredSchedule {
   note: string;
 }
 
-interface NodeRow {
-  id: number;
-  activity_type: string;
-  trigger_type: string | null;
-  cron: string | null;
-  settings: { active?: boolean } | null;
-}
-
 /** The schedules a node should have: its own id with null when the node should have none (any more). */
 async function desiredFor(
   knex: Knex,
   nodeId: number,
 ): Promise<{ ids: string[]; desired: DesiredSchedule | null }> {
   const ids = [actionNodeScheduleId(nodeId), uploadPollerScheduleId(nodeId)];
-  const node: NodeRow | undefined = await knex('nodes')
-    .where('id', nodeId)
-    .first('id', 'activity_type', 'trigger_type', 'cron', 'settings');
+  const node = await nodeSchedule(knex, nodeId);
   if (!node) return { ids, desired: null };
   if (isActionType(node.activity_type as ActivityType)) {
     const cron = temporalCron(node.cron);
@@ -78,7 +70,7 @@ async function desiredFor(
   if (POLLED_UPLOAD_TYPES.includes(node.activity_type as ActivityType)) {
     let patterns: (string | null)[] = [node.cron];
     if (node.activity_type === 'EMAIL_UPLOAD') {
-      patterns = await knex('email_upload_connections').where('node_id', nodeId).pluck('cron');
+      patterns = await emailConnectionCrons(knex, nodeId);
       if (patterns.length === 0) return { ids, desired: null };
     }
     const crons = [...new Set(patterns.map((p) => temporalCron(p ?? DEFAULT_POLL_CRON)).filter(Boolean))];
@@ -155,11 +147,7 @@ export async function syncNodeSchedule(
 
 /** Every node's schedules, at worker start: the schedules of nodes that changed while Temporal was away. */
 export async function syncAllSchedules(client: Client, knex: Knex, taskQueue: string): Promise<void> {
-  const ids: number[] = (
-    await knex('nodes')
-      .where((q) => q.whereIn('activity_type', POLLED_UPLOAD_TYPES).orWhereNotNull('cron'))
-      .pluck('id')
-  ).map(Number);
+  const ids = await scheduledNodeIds(knex, POLLED_UPLOAD_TYPES);
   // Schedules of nodes deleted meanwhile.
   for await (const schedule of client.schedule.list()) {
     const m = /^(?:action-node|upload-poller)-(\d+)$/.exec(schedule.scheduleId);

@@ -20,7 +20,7 @@ import { findNode } from '../services/nodes';
 import { endpointNodeRefs } from '../../db/queries/nodes';
 import { checkUpload, sizeText, type UploadCheck, type UploadRefusalReason } from '../../domain/upload-check';
 import { idParam } from '../validate';
-import type { Node } from '../../db/models/Node';
+import type { NodeRow as Node } from '../../db/queries/nodes';
 import { modeSatisfies, nodeMode } from '../../domain/access';
 
 export interface MultipartUpload {

@@ -43,7 +43,7 @@ type SftpBody = z.infer<typeof sftpSchema>;
 
 const OBJECT = 'sftpConnection';
 
-function validate(input: SftpBody, stored?: SftpConnectionRow): sftp.SftpConnectionInput {
+function validate(input: SftpBody, stored?: SftpConnectionRow): sftp.ValidSftpConnectionInput {
   const errors = new FieldErrorCollector(OBJECT);
   const storedSecrets = { password: !!stored?.password, privateKey: !!stored?.private_key };
   for (const v of sftpConnectionViolations(input, storedSecrets)) errors.check(v.field, v.violation);

@@ -345,7 +345,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         const user = currentUser(ctx);
         const label = await writableLabel(
           user,
-          classifierTags.findClassifierType,
+          classifierTags.classifierTypeLabel,
           bodyId(ctx, 'classifierTypeId', 'classifierTag'),
           'classifierType',
         );

@@ -8,12 +8,26 @@ import bcrypt from 'bcryptjs';
 import type { Knex } from 'knex';
 import { BCRYPT_COST } from '../../db/seed';
 import type { AccountDTO } from '../../domain/api-types';
-import { Roles } from '../../domain/enums';
 import { CURRENT_PASSWORD_INVALID, currentPasswordForEmailRule, emailChanges } from '../../domain/validation';
 import { loadAuthUser, signToken, type AuthUser } from '../auth';
 import type { AppConfig } from '../../server/config';
 import { appError, FieldErrorCollector, unauthorized } from '../errors';
 import { AuditTypes, recordAudit } from './audits';
+import { grantUserRole } from '../../db/queries/roles';
+import {
+  activateByKey,
+  bumpTokenVersions,
+  deleteUsers,
+  insertUser,
+  resetPasswordByKey,
+  setPassword,
+  setResetKey,
+  updateUserRow,
+  userByEmail,
+  userById,
+  userByLogin,
+  type UserRow,
+} from '../../db/queries/users';
 import { createLoginThrottle } from './login-throttle';
 import { accountMail } from './mail-templates';
 import type { Mailer } from './mail';
@@ -46,22 +60,6 @@ export interface Registration {
   email: string;
   password: string;
   langKey: string;
-}
-
-interface UserRow {
-  id: number;
-  login: string;
-  email: string;
-  password_hash: string;
-  first_name: string | null;
-  last_name: string | null;
-  activated: boolean;
-  lang_key: string;
-  activation_key: string | null;
-  created_by: string | null;
-  created_date: Date | null;
-  last_modified_by: string | null;
-  last_modified_date: Date | null;
 }
 
 /** A random key for activation and reset links: 20 characters of [A-Za-z0-9], unbiased. */
@@ -103,18 +101,14 @@ export function rethrowTaken(err: unknown): never {
  * (deactivation, role changes, on request). Returns whether the user exists.
  */
 export async function revokeSessions(knex: Knex, userId: number): Promise<boolean> {
-  const updated = await knex('users')
-    .where({ id: userId })
-    .update({ token_version: knex.raw('token_version + 1') }, ['id']);
-  return updated.length > 0;
+  return (await bumpTokenVersions(knex, [userId])).length > 0;
 }
 
 export function createAccountService({ knex, config, mailer }: AccountDeps) {
   const throttle = createLoginThrottle(knex, config.loginThrottle);
   const audit = { knex, config };
   const link = (path: string) => `${config.baseUrl.replace(/\/+$/, '')}${path}`;
-  const findByEmail = (db: Knex, email: string) =>
-    db<UserRow>('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first();
+  const findByEmail = (db: Knex, email: string) => userByEmail(db, email.toLowerCase());
   /**
    * A signed JWT of the user's current token version, valid for `validity` seconds or until `{ until }`
    * (seconds since the epoch; the seconds left are taken right before signing, in the same tick, so a
@@ -138,9 +132,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
     rememberMe: boolean,
     address: string,
   ): Promise<string> {
-    const row = await knex('users')
-      .where({ login: username.toLowerCase() })
-      .first('id', 'login', 'password_hash', 'activated');
+    const row = await userByLogin(knex, username.toLowerCase());
     if (!(await bcrypt.compare(password, row?.password_hash ?? (await timingDummy())))) {
       await throttle.failure(username, address);
       throw unauthorized();
@@ -197,7 +189,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
 
     /** The account of the signed-in user; roles and authorities come from the request's principal. */
     async account(auth: AuthUser): Promise<AccountDTO> {
-      const row = await knex<UserRow>('users').where({ id: auth.id }).first();
+      const row = await userById(knex, auth.id);
       if (!row) throw unauthorized();
       return {
         id: row.id,
@@ -228,7 +220,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
      */
     async updateAccount(user: AuthUser, update: AccountUpdate): Promise<void> {
       const email = update.email.toLowerCase();
-      const row = await knex<UserRow>('users').where({ id: user.id }).first('email', 'password_hash');
+      const row = await userById(knex, user.id);
       if (!row) throw unauthorized();
       const emailChanged = emailChanges(row.email, email);
       const password = update.currentPassword;
@@ -242,13 +234,12 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       if (owner && owner.id !== user.id) throw appError('error.emailexists', ENTITY);
       await knex
         .transaction(async (trx) => {
-          await trx('users').where({ id: user.id }).update({
-            first_name: update.firstName,
-            last_name: update.lastName,
+          await updateUserRow(trx, user.id, {
+            firstName: update.firstName,
+            lastName: update.lastName,
             email,
-            lang_key: update.langKey,
-            last_modified_by: user.login,
-            last_modified_date: trx.fn.now(),
+            langKey: update.langKey,
+            by: user.login,
           });
           if (emailChanged)
             await mailer.send(
@@ -274,18 +265,11 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       newPassword: string,
       expiresAt: number,
     ): Promise<string> {
-      const row = await knex<UserRow>('users').where({ id: user.id }).first('password_hash');
+      const row = await userById(knex, user.id);
       if (!row || !(await bcrypt.compare(currentPassword, row.password_hash))) {
         throw appError('error.invalidpassword', ENTITY);
       }
-      await knex('users')
-        .where({ id: user.id })
-        .update({
-          password_hash: await hashPassword(newPassword),
-          token_version: knex.raw('token_version + 1'),
-          last_modified_by: user.login,
-          last_modified_date: knex.fn.now(),
-        });
+      await setPassword(knex, user.id, await hashPassword(newPassword), user.login);
       await recordAudit(audit, { principal: user.login, type: AuditTypes.PASSWORD_CHANGED });
       return issueToken(user.id, { until: expiresAt });
     },
@@ -302,25 +286,22 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       const pending = (u: UserRow) => !u.activated && u.activation_key !== null;
       await knex
         .transaction(async (trx) => {
-          const byLogin = await trx<UserRow>('users').where({ login }).first();
+          const byLogin = await userByLogin(trx, login);
           if (byLogin && !pending(byLogin)) throw appError('error.userexists', ENTITY);
           const byEmail = await findByEmail(trx, email);
           if (byEmail && !pending(byEmail)) throw appError('error.emailexists', ENTITY);
           const stale = [byLogin?.id, byEmail?.id].filter((id): id is number => id !== undefined);
-          if (stale.length) await trx('users').whereIn('id', stale).del();
-          const [created] = await trx('users')
-            .insert({
-              login,
-              email,
-              password_hash: passwordHash,
-              activated: false,
-              lang_key: input.langKey,
-              activation_key: activationKey,
-              created_by: ANONYMOUS,
-            })
-            .returning('id');
-          const role = await trx('roles').where({ name: Roles.USER }).first('id');
-          await trx('user_roles').insert({ user_id: created.id, role_id: role.id });
+          await deleteUsers(trx, stale);
+          const created = await insertUser(trx, {
+            login,
+            email,
+            passwordHash,
+            activated: false,
+            langKey: input.langKey,
+            activationKey,
+            createdBy: ANONYMOUS,
+          });
+          await grantUserRole(trx, created);
         })
         .catch(rethrowTaken);
       await mailer.send(
@@ -333,12 +314,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
     },
 
     async activate(key: string): Promise<void> {
-      const updated = key
-        ? await knex('users')
-            .where({ activation_key: key })
-            .update({ activated: true, activation_key: null }, ['id'])
-        : [];
-      if (updated.length === 0) throw appError('error.activationKeyInvalid', ENTITY);
+      if (!key || !(await activateByKey(knex, key))) throw appError('error.activationKeyInvalid', ENTITY);
     },
 
     /** Mails a reset link to an activated account with this e-mail. */
@@ -346,7 +322,7 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
       const user = await findByEmail(knex, emailInput);
       if (!user || !user.activated) throw appError('error.emailnotfound', ENTITY);
       const resetKey = randomKey();
-      await knex('users').where({ id: user.id }).update({ reset_key: resetKey, reset_date: knex.fn.now() });
+      await setResetKey(knex, user.id, resetKey);
       await mailer.send(
         accountMail('passwordReset', user.lang_key, user.email, {
           login: user.login,
@@ -362,24 +338,10 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
      */
     async finishPasswordReset(key: string, newPassword: string): Promise<void> {
       const passwordHash = await hashPassword(newPassword);
-      const updated = key
-        ? await knex('users')
-            .where({ reset_key: key })
-            .andWhere('reset_date', '>', knex.raw(`now() - interval '${RESET_KEY_VALIDITY_HOURS} hours'`))
-            .update(
-              {
-                password_hash: passwordHash,
-                reset_key: null,
-                reset_date: null,
-                token_version: knex.raw('token_version + 1'),
-                last_modified_date: knex.fn.now(),
-              },
-              ['id', 'login'],
-            )
-        : [];
-      if (updated.length === 0) throw appError('error.resetKeyInvalid', ENTITY);
-      await throttle.forget(updated[0].login);
-      await recordAudit(audit, { principal: updated[0].login, type: AuditTypes.PASSWORD_RESET });
+      const login = key ? await resetPasswordByKey(knex, key, RESET_KEY_VALIDITY_HOURS, passwordHash) : null;
+      if (login === null) throw appError('error.resetKeyInvalid', ENTITY);
+      await throttle.forget(login);
+      await recordAudit(audit, { principal: login, type: AuditTypes.PASSWORD_RESET });
     },
   };
 }

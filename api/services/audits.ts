@@ -10,7 +10,10 @@
  * until the next event; the list never shows them anyway (it is bounded by the range the caller asks for).
  */
 import type { Knex } from 'knex';
-import type { AuditDTO } from '../../domain/api-types';
+import { auditPage, insertAudit, purgeExpiredAudits, type AuditQuery } from '../../db/queries/audits';
+
+// The reads and the purge are the table's (db/queries/audits.ts); the routes and tests reach them here.
+export { purgeExpiredAudits };
 
 export const AuditTypes = {
   AUTHENTICATION_SUCCESS: 'AUTHENTICATION_SUCCESS',
@@ -43,13 +46,6 @@ const TYPE_MAX = 50;
 export const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const lastPurge = new WeakMap<Knex, number>();
 
-/** Deletes the events older than `days` days; returns how many. */
-export async function purgeExpiredAudits(knex: Knex, days: number): Promise<number> {
-  return knex('audits')
-    .where('date', '<', knex.raw(`now() - make_interval(days => ?)`, [days]))
-    .del();
-}
-
 /**
  * Writes one audit event, and (at most every PURGE_INTERVAL_MS per process) deletes the events past the
  * retention. `deps` is what every route and service has: the knex instance and the app's configuration.
@@ -59,10 +55,10 @@ export async function recordAudit(
   event: AuditEvent,
 ): Promise<void> {
   const { knex, config } = deps;
-  await knex('audits').insert({
+  await insertAudit(knex, {
     principal: event.principal.slice(0, PRINCIPAL_MAX),
     type: event.type.slice(0, TYPE_MAX),
-    data: JSON.stringify(event.data ?? {}),
+    data: event.data ?? {},
   });
   const now = Date.now();
   if (now - (lastPurge.get(knex) ?? 0) >= PURGE_INTERVAL_MS) {
@@ -82,36 +78,6 @@ export const AUDIT_SORTS: Readonly<Record<string, string>> = {
   type: 'type',
 };
 
-export interface AuditQuery {
-  /** inclusive, start of that day (UTC) */
-  fromDate?: string;
-  /** inclusive: events of that whole day (UTC) */
-  toDate?: string;
-  page: number;
-  size: number;
-  sort: { column: string; desc: boolean }[];
-}
-
+export type { AuditQuery };
 /** A page of events in the date range and the total of the range. */
-export async function listAudits(knex: Knex, q: AuditQuery): Promise<{ rows: AuditDTO[]; total: number }> {
-  const inRange = (b: Knex.QueryBuilder) => {
-    if (q.fromDate) b.where('date', '>=', knex.raw(`?::date`, [q.fromDate]));
-    if (q.toDate) b.where('date', '<', knex.raw(`?::date + 1`, [q.toDate]));
-    return b;
-  };
-  const [{ count }] = await inRange(knex('audits')).count({ count: '*' });
-  const list = inRange(knex('audits')).select('id', 'principal', 'type', 'date', 'data');
-  for (const s of q.sort) list.orderBy(s.column, s.desc ? 'desc' : 'asc');
-  if (!q.sort.some((s) => s.column === 'id')) list.orderBy('id', q.sort[0]?.desc ? 'desc' : 'asc');
-  const rows = await list.limit(q.size).offset(q.page * q.size);
-  return {
-    total: Number(count),
-    rows: rows.map((r: Record<string, any>) => ({
-      id: Number(r.id),
-      principal: r.principal,
-      type: r.type,
-      timestamp: new Date(r.date).toISOString(),
-      data: r.data ?? {},
-    })),
-  };
-}
+export { auditPage as listAudits };

@@ -6,15 +6,11 @@
 import type { GoogleOAuthConfig } from '../../server/config';
 import type { DriveConfigDTO } from '../../domain/integration-types';
 import { scopeGranted } from '../../domain/integrations';
+import type { GrantedTokens } from '../../domain/integration-types';
 
 export const TOKEN_TIMEOUT_MS = 10_000;
 
-export interface GrantedTokens {
-  accessToken: string;
-  refreshToken: string | null;
-  expiresAt: Date | null;
-  scope: string;
-}
+export type { GrantedTokens };
 
 export type ExchangeOutcome =
   { ok: true; tokens: GrantedTokens } | { ok: false; reason: 'rejected' | 'scope'; detail: string };

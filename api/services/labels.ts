@@ -1,27 +1,44 @@
 /**
  * Labels of nodes (docs/api-graph.md "Labels, rules, relations"): classifier types of CLF nodes and the NER
  * tag type tree of SPAN/LEXICON nodes with its derived paths, plus the label file import and export. The
- * routes have checked the rules (domain/labels.ts) and access; this module reads and writes.
+ * routes have checked the rules (domain/labels.ts) and access; the rows are read and written through
+ * db/queries/labels.ts, this module maps name clashes and runs the import.
  */
 import type { Knex } from 'knex';
 import type {
-  ClassifierTypeDTO,
-  DataFormat,
   ImportResult,
   LabelImportEntry,
   LabelImportFile,
-  MatchingRuleDTO,
   NerTagTypeDTO,
 } from '../../domain/label-types';
-import {
-  buildTagTree,
-  computeTagPaths,
-  normalizeShortcutKeys,
-  TAG_PATH_SEPARATOR,
-} from '../../domain/labels';
+import { buildTagTree, normalizeShortcutKeys, TAG_PATH_SEPARATOR } from '../../domain/labels';
 import { normalizeTolerance } from '../../domain/matching-rules';
 import { fieldErrors } from '../errors';
-import { findRulesOfTagTypes, toRuleDTO } from './matching-rules';
+import { findRulesOfTagTypes, insertRule } from '../../db/queries/matching-rules';
+import {
+  insertClassifierType,
+  insertTagType,
+  listTagTypes,
+  refreshTagPaths,
+  updateClassifierTypeRow,
+  findTagType,
+  updateTagTypeRow,
+  type ClassifierTypeValues,
+  type NerTagTypeValues,
+} from '../../db/queries/labels';
+
+export {
+  deleteClassifierType,
+  deleteTagType,
+  findClassifierType,
+  findTagType,
+  listClassifierTypesOfNode,
+  listClassifierTypesOfProcess,
+  listTagTypes,
+  toNerDTO,
+  type ClassifierTypeValues,
+  type NerTagTypeValues,
+} from '../../db/queries/labels';
 
 /** Runs `fn`; a clash on a (node, lower(name)) unique index becomes the name's field error. */
 export async function onNameTaken<T>(objectName: string, fn: () => Promise<T>): Promise<T> {
@@ -39,158 +56,17 @@ export async function onNameTaken<T>(objectName: string, fn: () => Promise<T>): 
 
 // --- classifier types ---
 
-type Row = Record<string, any>;
+export const createClassifierType = (knex: Knex, nodeId: number, values: ClassifierTypeValues) =>
+  onNameTaken('classifierType', () => insertClassifierType(knex, nodeId, values));
 
-const toClassifierDTO = (r: Row): ClassifierTypeDTO => ({
-  id: Number(r.id),
-  name: r.name,
-  description: r.description,
-  backgroundColor: r.background_color,
-  prefixKey: r.prefix_key,
-  suffixKey: r.suffix_key,
-  nodeId: Number(r.node_id),
-});
-
-export interface ClassifierTypeValues {
-  name: string;
-  description: string | null;
-  backgroundColor: string;
-  prefixKey: string | null;
-  suffixKey: string | null;
-}
-
-const classifierColumns = (v: ClassifierTypeValues) => ({
-  name: v.name,
-  description: v.description,
-  background_color: v.backgroundColor,
-  prefix_key: v.prefixKey,
-  suffix_key: v.suffixKey,
-});
-
-export async function listClassifierTypesOfProcess(
-  knex: Knex,
-  processId: number,
-): Promise<ClassifierTypeDTO[]> {
-  const rows = await knex('classifier_types as c')
-    .join('nodes as n', 'n.id', 'c.node_id')
-    .where('n.process_id', processId)
-    .orderBy(['c.node_id', 'c.id'])
-    .select('c.*');
-  return rows.map(toClassifierDTO);
-}
-
-export async function listClassifierTypesOfNode(knex: Knex, nodeId: number): Promise<ClassifierTypeDTO[]> {
-  return (await knex('classifier_types').where('node_id', nodeId).orderBy('id')).map(toClassifierDTO);
-}
-
-export async function findClassifierType(knex: Knex, id: number): Promise<ClassifierTypeDTO | undefined> {
-  const row = await knex('classifier_types').where({ id }).first();
-  return row ? toClassifierDTO(row) : undefined;
-}
-
-export async function createClassifierType(
-  knex: Knex,
-  nodeId: number,
-  values: ClassifierTypeValues,
-): Promise<ClassifierTypeDTO> {
-  const [row] = await onNameTaken('classifierType', () =>
-    knex('classifier_types')
-      .insert({ node_id: nodeId, ...classifierColumns(values) })
-      .returning('*'),
-  );
-  return toClassifierDTO(row);
-}
-
-export async function updateClassifierType(
-  knex: Knex,
-  id: number,
-  values: ClassifierTypeValues,
-): Promise<ClassifierTypeDTO> {
-  const [row] = await onNameTaken('classifierType', () =>
-    knex('classifier_types').where({ id }).update(classifierColumns(values)).returning('*'),
-  );
-  return toClassifierDTO(row);
-}
-
-export async function deleteClassifierType(knex: Knex, id: number): Promise<void> {
-  await knex('classifier_types').where({ id }).del();
-}
+export const updateClassifierType = (knex: Knex, id: number, values: ClassifierTypeValues) =>
+  onNameTaken('classifierType', () => updateClassifierTypeRow(knex, id, values));
 
 // --- NER tag types ---
-
-export const toNerDTO = (r: Row): NerTagTypeDTO => ({
-  id: Number(r.id),
-  nodeId: Number(r.node_id),
-  parentId: r.parent_id === null ? null : Number(r.parent_id),
-  name: r.name,
-  backgroundColor: r.background_color,
-  textColor: r.text_color,
-  mandatory: r.mandatory,
-  prefixKey: r.prefix_key,
-  suffixKey: r.suffix_key,
-  dataFormat: r.data_format,
-  selectable: r.selectable,
-  disabled: r.disabled,
-  path: r.path ?? r.name,
-});
-
-export interface NerTagTypeValues {
-  parentId: number | null;
-  name: string;
-  backgroundColor: string;
-  textColor: string;
-  mandatory: boolean;
-  prefixKey: string | null;
-  suffixKey: string | null;
-  dataFormat: DataFormat | null;
-  selectable: boolean;
-  disabled: boolean;
-}
-
-const nerColumns = (v: NerTagTypeValues) => ({
-  parent_id: v.parentId,
-  name: v.name,
-  background_color: v.backgroundColor,
-  text_color: v.textColor,
-  mandatory: v.mandatory,
-  prefix_key: v.prefixKey,
-  suffix_key: v.suffixKey,
-  data_format: v.dataFormat,
-  selectable: v.selectable,
-  disabled: v.disabled,
-});
-
-/** The tag types of the given nodes, flat, in creation order. */
-export async function listTagTypes(knex: Knex, nodeIds: readonly number[]): Promise<NerTagTypeDTO[]> {
-  const rows = await knex('ner_tag_types').whereIn('node_id', nodeIds).orderBy('id');
-  return rows.map(toNerDTO);
-}
 
 /** The root tag types of the given nodes with their descendants nested in `children`. */
 export async function listRootTagTypes(knex: Knex, nodeIds: readonly number[]): Promise<NerTagTypeDTO[]> {
   return buildTagTree(await listTagTypes(knex, nodeIds));
-}
-
-export async function findTagType(knex: Knex, id: number): Promise<NerTagTypeDTO | undefined> {
-  const row = await knex('ner_tag_types').where({ id }).first();
-  return row ? toNerDTO(row) : undefined;
-}
-
-/** Recomputes the stored path of every tag type of the node and writes those that changed. */
-async function refreshPaths(trx: Knex, nodeId: number): Promise<void> {
-  const all = (
-    await trx('ner_tag_types').where('node_id', nodeId).select('id', 'parent_id', 'name', 'path')
-  ).map((r) => ({
-    id: Number(r.id),
-    parentId: r.parent_id === null ? null : Number(r.parent_id),
-    name: r.name,
-    path: r.path,
-  }));
-  const paths = computeTagPaths(all);
-  for (const t of all) {
-    const path = paths.get(t.id)!;
-    if (t.path !== path) await trx('ner_tag_types').where('id', t.id).update({ path });
-  }
 }
 
 export async function createTagType(
@@ -200,11 +76,9 @@ export async function createTagType(
 ): Promise<NerTagTypeDTO> {
   const id = await onNameTaken('nerTagType', () =>
     knex.transaction(async (trx) => {
-      const [row] = await trx('ner_tag_types')
-        .insert({ node_id: nodeId, ...nerColumns(values) })
-        .returning('id');
-      await refreshPaths(trx, nodeId);
-      return Number(row.id);
+      const created = await insertTagType(trx, nodeId, values);
+      await refreshTagPaths(trx, nodeId);
+      return created.id;
     }),
   );
   return (await findTagType(knex, id))!;
@@ -218,17 +92,12 @@ export async function updateTagType(
 ): Promise<NerTagTypeDTO> {
   await onNameTaken('nerTagType', () =>
     knex.transaction(async (trx) => {
-      await trx('ner_tag_types').where('id', current.id).update(nerColumns(values));
+      await updateTagTypeRow(trx, current.id, values);
       if (values.name !== current.name || values.parentId !== current.parentId)
-        await refreshPaths(trx, current.nodeId);
+        await refreshTagPaths(trx, current.nodeId);
     }),
   );
   return (await findTagType(knex, current.id))!;
-}
-
-/** Deletes the tag type; its descendants, rules, relation types and predicates go with it (FK cascades). */
-export async function deleteTagType(knex: Knex, id: number): Promise<void> {
-  await knex('ner_tag_types').where({ id }).del();
 }
 
 // --- import and export ---
@@ -275,7 +144,7 @@ export async function importLabels(knex: Knex, nodeId: number, file: LabelImport
 
 async function importInTransaction(knex: Knex, nodeId: number, file: LabelImportFile): Promise<ImportResult> {
   return knex.transaction(async (trx) => {
-    const existing = (await trx('ner_tag_types').where('node_id', nodeId).orderBy('id')).map(toNerDTO);
+    const existing = await listTagTypes(trx, [nodeId]);
     const byName = new Map(existing.map((t) => [t.name.toLowerCase(), t]));
     const existingRules = await findRulesOfTagTypes(
       trx,
@@ -298,24 +167,22 @@ async function importInTransaction(knex: Knex, nodeId: number, file: LabelImport
       if (tagType) {
         result.duplicatedTagTypes.push(tagType);
       } else {
-        const [row] = await trx('ner_tag_types')
-          .insert({
-            node_id: nodeId,
-            ...nerColumns({
-              parentId: parent?.id ?? null,
-              name,
-              backgroundColor: input.backgroundColor,
-              textColor: input.textColor,
-              mandatory: input.mandatory ?? false,
-              ...normalizeShortcutKeys(input),
-              dataFormat: input.dataFormat ?? null,
-              selectable: input.selectable ?? true,
-              disabled: input.disabled ?? false,
-            }),
-            path: parent ? `${parent.path}${TAG_PATH_SEPARATOR}${name}` : name,
-          })
-          .returning('*');
-        tagType = toNerDTO(row);
+        tagType = await insertTagType(
+          trx,
+          nodeId,
+          {
+            parentId: parent?.id ?? null,
+            name,
+            backgroundColor: input.backgroundColor,
+            textColor: input.textColor,
+            mandatory: input.mandatory ?? false,
+            ...normalizeShortcutKeys(input),
+            dataFormat: input.dataFormat ?? null,
+            selectable: input.selectable ?? true,
+            disabled: input.disabled ?? false,
+          },
+          parent ? `${parent.path}${TAG_PATH_SEPARATOR}${name}` : name,
+        );
         byName.set(name.toLowerCase(), tagType);
         result.savedTagTypes.push(tagType);
       }
@@ -326,15 +193,12 @@ async function importInTransaction(knex: Knex, nodeId: number, file: LabelImport
           result.duplicatedRules.push(duplicate);
           continue;
         }
-        const [row] = await trx('matching_rules')
-          .insert({
-            ner_tag_type_id: tagType.id,
-            expression: rule.expression,
-            matching_type: rule.matchingType,
-            tolerance: normalizeTolerance(rule.matchingType, rule.tolerance),
-          })
-          .returning('*');
-        const saved: MatchingRuleDTO = toRuleDTO(row);
+        const saved = await insertRule(trx, {
+          nerTagTypeId: tagType.id,
+          expression: rule.expression,
+          matchingType: rule.matchingType,
+          tolerance: normalizeTolerance(rule.matchingType, rule.tolerance),
+        });
         rulesByKey.set(key, saved);
         result.savedRules.push(saved);
       }

@@ -22,6 +22,16 @@ import type { Knex } from 'knex';
 import { LIMITS } from '../../domain/validation';
 import type { LoginThrottleConfig } from '../../server/config';
 import { HttpError } from '../errors';
+import {
+  countFailure,
+  countPairFailure,
+  forgetLogin,
+  pairLockLeft,
+  purgeExpiredAttempts,
+  recordPairSuccess,
+  refuseAddress,
+  refuseLockedPair,
+} from '../../db/queries/login-attempts';
 
 const ADDRESS_MAX_LENGTH = 64;
 
@@ -57,14 +67,6 @@ const tooMany = (seconds: number, fromAddress: boolean) => {
   );
 };
 
-interface Row {
-  login: string;
-  address: string;
-  failures: number;
-  lock_left: number;
-  window_left: number;
-}
-
 export function createLoginThrottle(knex: Knex, config: LoginThrottleConfig) {
   const c = config;
 
@@ -77,59 +79,13 @@ export function createLoginThrottle(knex: Knex, config: LoginThrottleConfig) {
     };
   };
 
-  /** Rows past their time go on every failure (the only way rows multiply): one indexed delete. */
-  const purge = () => knex('login_attempts').where('expires_at', '<', knex.fn.now()).del();
-
   /**
    * The address counter; throws 429 while the address is over its limit, counting the refusal on the row
    * (a refused attempt is counted, not audited: finding 9 of issue 25).
    */
   async function assertAddressAllowed(address: string): Promise<void> {
-    const [row]: Pick<Row, 'window_left'>[] = await knex('login_attempts')
-      .where({ login: '', address })
-      .andWhere('failures', '>=', c.addressMaxFailures)
-      .andWhere('window_start', '>', knex.raw(`now() - make_interval(secs => ?)`, [c.addressWindowSeconds]))
-      .increment('refused', 1)
-      .returning(
-        knex.raw(
-          `extract(epoch from window_start + make_interval(secs => ?) - now())::float as window_left`,
-          [c.addressWindowSeconds],
-        ),
-      );
-    if (row) throw tooMany(row.window_left, true);
-  }
-
-  /** Counts a failure in a windowed counter row; returns the count, or null when the row was over `max`. */
-  async function countFailure(
-    login: string,
-    address: string,
-    windowSeconds: number,
-    max: number,
-  ): Promise<number | null> {
-    const { rows } = await knex.raw(
-      `insert into login_attempts (login, address, failures, window_start, expires_at)
-       values (:login, :address, 1, now(), now() + make_interval(secs => :win))
-       on conflict (login, address) do update set
-         failures = case when login_attempts.window_start > now() - make_interval(secs => :win)
-                         then login_attempts.failures + 1 else 1 end,
-         window_start = case when login_attempts.window_start > now() - make_interval(secs => :win)
-                             then login_attempts.window_start else now() end,
-         expires_at = case when login_attempts.window_start > now() - make_interval(secs => :win)
-                           then login_attempts.window_start else now() end + make_interval(secs => :win)
-       where not (login_attempts.failures >= :max
-                  and login_attempts.window_start > now() - make_interval(secs => :win))
-       returning failures`,
-      { login, address, win: windowSeconds, max },
-    );
-    return rows.length ? Number(rows[0].failures) : null;
-  }
-
-  /** Seconds left on the pair's lock (0 when not locked). */
-  async function pairLockLeft(login: string, address: string): Promise<number> {
-    const row = await knex('login_attempts')
-      .where({ login, address })
-      .first(knex.raw('extract(epoch from locked_until - now())::float as lock_left'));
-    return Math.max(0, Number(row?.lock_left ?? 0));
+    const left = await refuseAddress(knex, address, c.addressMaxFailures, c.addressWindowSeconds);
+    if (left !== null) throw tooMany(left, true);
   }
 
   return {
@@ -141,56 +97,32 @@ export function createLoginThrottle(knex: Knex, config: LoginThrottleConfig) {
       const { login, address } = keys(username, ip);
       await assertAddressAllowed(address);
       if (login) {
-        const [locked]: Pick<Row, 'lock_left'>[] = await knex('login_attempts')
-          .where({ login, address })
-          .andWhere('locked_until', '>', knex.fn.now())
-          .increment('refused', 1)
-          .returning(knex.raw('extract(epoch from locked_until - now())::float as lock_left'));
-        if (locked) throw tooMany(Number(locked.lock_left), false);
+        const left = await refuseLockedPair(knex, login, address);
+        if (left !== null) throw tooMany(left, false);
       }
     },
 
     /** A wrong password (or an unknown name). Throws 429 when a lock was set by a racing attempt. */
     async failure(username: string, ip: string): Promise<void> {
-      await purge();
+      await purgeExpiredAttempts(knex);
       const { login, address } = keys(username, ip);
-      const fromAddress = await countFailure('', address, c.addressWindowSeconds, c.addressMaxFailures);
+      const fromAddress = await countFailure(knex, '', address, c.addressWindowSeconds, c.addressMaxFailures);
       if (fromAddress === null) await assertAddressAllowed(address);
       if (!login) return;
-      const onAccount = await countFailure(login, '', c.accountWindowSeconds, 2 ** 31 - 1);
+      const onAccount = await countFailure(knex, login, '', c.accountWindowSeconds, 2 ** 31 - 1);
       const underAttack = (onAccount ?? 0) > c.accountMaxFailures;
-      const fresh = `login_attempts.window_start > now() - make_interval(secs => :win)`;
-      const known = `coalesce(login_attempts.last_success > now() - make_interval(days => :knownDays), false)`;
-      const threshold = `case when cast(:underAttack as boolean) and not ${known} then 1 else :max end`;
-      const next = `(case when ${fresh} then login_attempts.failures else 0 end) + 1`;
-      const lock = `now() + make_interval(secs => :lock)`;
-      const { rows } = await knex.raw(
-        `insert into login_attempts (login, address, failures, window_start, locked_until, expires_at)
-         values (:login, :address,
-                 case when cast(:firstLocks as boolean) then 0 else 1 end, now(),
-                 case when cast(:firstLocks as boolean) then ${lock} end,
-                 now() + make_interval(secs => :longest))
-         on conflict (login, address) do update set
-           failures = case when ${next} >= ${threshold} then 0 else ${next} end,
-           window_start = case when ${fresh} then login_attempts.window_start else now() end,
-           locked_until = case when ${next} >= ${threshold} then ${lock} end,
-           expires_at = greatest(now() + make_interval(secs => :longest),
-                                 login_attempts.last_success + make_interval(days => :knownDays))
-         where login_attempts.locked_until is null or login_attempts.locked_until <= now()
-         returning 1`,
-        {
-          login,
-          address,
-          win: c.addressWindowSeconds,
-          lock: c.lockSeconds,
-          max: c.maxFailures,
-          knownDays: c.knownAddressDays,
-          longest: Math.max(c.addressWindowSeconds, c.lockSeconds),
-          underAttack,
-          firstLocks: underAttack || c.maxFailures <= 1,
-        },
-      );
-      if (rows.length === 0) throw tooMany(await pairLockLeft(login, address), false);
+      const counted = await countPairFailure(knex, {
+        login,
+        address,
+        windowSeconds: c.addressWindowSeconds,
+        lockSeconds: c.lockSeconds,
+        maxFailures: c.maxFailures,
+        knownAddressDays: c.knownAddressDays,
+        longestSeconds: Math.max(c.addressWindowSeconds, c.lockSeconds),
+        underAttack,
+        firstLocks: underAttack || c.maxFailures <= 1,
+      });
+      if (!counted) throw tooMany(await pairLockLeft(knex, login, address), false);
     },
 
     /**
@@ -201,23 +133,14 @@ export function createLoginThrottle(knex: Knex, config: LoginThrottleConfig) {
       const { login, address } = keys(username, ip);
       await assertAddressAllowed(address);
       if (!login) return;
-      const { rows } = await knex.raw(
-        `insert into login_attempts (login, address, failures, window_start, last_success, expires_at)
-         values (:login, :address, 0, now(), now(), now() + make_interval(days => :knownDays))
-         on conflict (login, address) do update set
-           failures = 0, locked_until = null, last_success = now(),
-           expires_at = now() + make_interval(days => :knownDays)
-         where login_attempts.locked_until is null or login_attempts.locked_until <= now()
-         returning 1`,
-        { login, address, knownDays: c.knownAddressDays },
-      );
-      if (rows.length === 0) throw tooMany(await pairLockLeft(login, address), false);
+      if (!(await recordPairSuccess(knex, login, address, c.knownAddressDays)))
+        throw tooMany(await pairLockLeft(knex, login, address), false);
     },
 
     /** After a password reset by e-mail: the account's locks and counters are lifted everywhere. */
     async forget(username: string): Promise<void> {
       const { login } = keys(username, '');
-      if (login) await knex('login_attempts').where({ login }).update({ failures: 0, locked_until: null });
+      if (login) await forgetLogin(knex, login);
     },
   };
 }

@@ -1,90 +1,22 @@
 /**
- * Matching rules of NER tag types (docs/api-graph.md): reads by node, one rule's update and the batch
- * (delete, update, create in one transaction, every id belonging to the request's tag type).
+ * Matching rules of NER tag types (docs/api-graph.md): the reads and writes are the table's
+ * (db/queries/matching-rules.ts); the batch answers the app error `error.idinvalid` when an id it deletes or
+ * updates is not a rule of the request's tag type.
  */
 import type { Knex } from 'knex';
-import type { MatchingRuleDTO, MatchingType } from '../../domain/label-types';
+import { applyRuleBatch, type BatchValues } from '../../db/queries/matching-rules';
 import { appError } from '../errors';
 
-type Row = Record<string, any>;
+export {
+  findRule,
+  findRulesOfTagTypes,
+  listRulesOfNode,
+  toRuleDTO,
+  updateRule,
+  type BatchValues,
+  type RuleValues,
+} from '../../db/queries/matching-rules';
 
-export const toRuleDTO = (r: Row): MatchingRuleDTO => ({
-  id: Number(r.id),
-  nerTagTypeId: Number(r.ner_tag_type_id),
-  expression: r.expression,
-  matchingType: r.matching_type,
-  tolerance: r.tolerance,
-});
-
-export interface RuleValues {
-  nerTagTypeId: number;
-  expression: string;
-  matchingType: MatchingType;
-  tolerance: number | null;
-}
-
-const columns = (v: RuleValues) => ({
-  ner_tag_type_id: v.nerTagTypeId,
-  expression: v.expression,
-  matching_type: v.matchingType,
-  tolerance: v.tolerance,
-});
-
-export async function findRulesOfTagTypes(
-  knex: Knex,
-  tagTypeIds: readonly number[],
-): Promise<MatchingRuleDTO[]> {
-  if (tagTypeIds.length === 0) return [];
-  const rows = await knex('matching_rules').whereIn('ner_tag_type_id', tagTypeIds).orderBy('id');
-  return rows.map(toRuleDTO);
-}
-
-/** Every rule of the node's tag types, by tag type then creation. */
-export async function listRulesOfNode(knex: Knex, nodeId: number): Promise<MatchingRuleDTO[]> {
-  const rows = await knex('matching_rules as r')
-    .join('ner_tag_types as t', 't.id', 'r.ner_tag_type_id')
-    .where('t.node_id', nodeId)
-    .orderBy(['r.ner_tag_type_id', 'r.id'])
-    .select('r.*');
-  return rows.map(toRuleDTO);
-}
-
-export async function findRule(knex: Knex, id: number): Promise<MatchingRuleDTO | undefined> {
-  const row = await knex('matching_rules').where({ id }).first();
-  return row ? toRuleDTO(row) : undefined;
-}
-
-export async function updateRule(knex: Knex, id: number, values: RuleValues): Promise<MatchingRuleDTO> {
-  const [row] = await knex('matching_rules').where({ id }).update(columns(values)).returning('*');
-  return toRuleDTO(row);
-}
-
-export interface BatchValues {
-  nerTagTypeId: number;
-  deletedRuleIds: number[];
-  updatedRules: (RuleValues & { id: number })[];
-  newRules: RuleValues[];
-}
-
-/**
- * Applies the batch in one transaction. Deleted and updated ids must be rules of `nerTagTypeId` (else the
- * app error `error.idinvalid` and nothing changes); an updated or new rule may name another tag type of the
- * same node (the route checked that), which moves it there.
- */
 export async function applyBatch(knex: Knex, batch: BatchValues): Promise<void> {
-  await knex.transaction(async (trx) => {
-    const ids = [...new Set([...batch.deletedRuleIds, ...batch.updatedRules.map((r) => r.id)])];
-    if (ids.length) {
-      const owned = await trx('matching_rules')
-        .whereIn('id', ids)
-        .where('ner_tag_type_id', batch.nerTagTypeId)
-        .forUpdate()
-        .pluck('id');
-      if (owned.length !== ids.length) throw appError('error.idinvalid', 'matchingRule', 'idinvalid');
-    }
-    if (batch.deletedRuleIds.length) await trx('matching_rules').whereIn('id', batch.deletedRuleIds).del();
-    for (const rule of batch.updatedRules)
-      await trx('matching_rules').where('id', rule.id).update(columns(rule));
-    if (batch.newRules.length) await trx('matching_rules').insert(batch.newRules.map(columns));
-  });
+  if (!(await applyRuleBatch(knex, batch))) throw appError('error.idinvalid', 'matchingRule', 'idinvalid');
 }

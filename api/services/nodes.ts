@@ -5,10 +5,32 @@
  * guarded by the obligatory flag and the graph's cohesion, coordinates. Graph-changing writes lock the process row so they run one at a time.
  */
 import type { Knex } from 'knex';
-import { UniqueViolationError } from 'objection';
-import { Node, nodeColumns } from '../../db/models/Node';
 import { processGraph } from '../../db/queries/graph';
-import { nodeRefs } from '../../db/queries/nodes';
+import { classifierTypeNames } from '../../db/queries/labels';
+import { existingLlmModelIds } from '../../db/queries/llm-models';
+import {
+  collidingNodeNames,
+  deleteNodeRow,
+  hupEndpoints,
+  insertNode,
+  iprNodes,
+  nodeById,
+  nodeRefs,
+  nodesByIds,
+  processNodes,
+  setNodeCoordinates,
+  updateNodeRow,
+  type NodeRow,
+} from '../../db/queries/nodes';
+import { pollerStatuses as lastPolls } from '../../db/queries/poller-status';
+import { lockProcess } from '../../db/queries/processes';
+import { processSecretIds } from '../../db/queries/secrets';
+import {
+  saveTransferRules,
+  sftpConnectionIds,
+  transferRuleIds,
+  transferRulesOfNodes,
+} from '../../db/queries/sftp-connections';
 import { modeSatisfies, nodeMode, processMode, type Principal } from '../../domain/access';
 import type { ActivityType } from '../../domain/enums';
 import { ancestors as ancestorsOf, isCohesive, withoutNode } from '../../domain/graph';
@@ -18,7 +40,6 @@ import type {
   NodeSettings,
   PollerStatusDTO,
   ReceiverRef,
-  SftpTransferRuleDTO,
 } from '../../domain/graph-types';
 import { SETTINGS_FIELDS } from '../../domain/node-settings';
 import type { FieldViolation } from '../../domain/node-settings-rules';
@@ -40,21 +61,9 @@ import { appError, fieldErrors, unprocessable } from '../errors';
 
 const NAME_INDEX = 'nodes_process_name_unique';
 
-/** Serializes graph changes of one process (the row lock lasts until the transaction ends). */
-export async function lockProcess(trx: Knex.Transaction, processId: number): Promise<boolean> {
-  return Boolean(await trx('processes').where('id', processId).forUpdate().first('id'));
-}
-
-export async function findNode(knex: Knex, id: number): Promise<Node | undefined> {
-  return Node.query(knex).findById(id);
-}
-
-export async function findNodes(knex: Knex, ids: readonly number[]): Promise<Node[]> {
-  if (ids.length === 0) return [];
-  return Node.query(knex)
-    .whereIn('id', [...new Set(ids)])
-    .orderBy('id');
-}
+/** A stored node (db/queries/nodes.ts). */
+export type Node = NodeRow;
+export { lockProcess, nodeById as findNode, nodesByIds as findNodes };
 
 /** A stored node as a domain draft (common fields plus its type's settings). */
 function toDraft(node: Node, related: NodeSettings = {}): NodeDraft {
@@ -90,19 +99,8 @@ function toDraft(node: Node, related: NodeSettings = {}): NodeDraft {
 async function relatedSettings(knex: Knex, nodes: readonly Node[]): Promise<Map<number, NodeSettings>> {
   const out = new Map<number, NodeSettings>();
   const sftpIds = nodes.filter((n) => n.activityType === 'SFTP_UPLOAD').map((n) => n.id);
-  if (sftpIds.length) {
-    const rules = await knex('sftp_transfer_rules').whereIn('node_id', sftpIds).orderBy('id');
-    for (const id of sftpIds) out.set(id, { sftpTransferRules: [] });
-    for (const r of rules) {
-      out.get(r.node_id)!.sftpTransferRules!.push({
-        id: r.id,
-        name: r.name,
-        sourceId: r.source_id,
-        targetId: r.target_id,
-        deleteAfterTransfer: r.delete_after_transfer,
-      } satisfies SftpTransferRuleDTO);
-    }
-  }
+  for (const [id, sftpTransferRules] of await transferRulesOfNodes(knex, sftpIds))
+    out.set(id, { sftpTransferRules });
   const ips = nodes.filter((n) => n.activityType === 'IPS');
   const receiverIds = ips.flatMap((n) => (n.settings?.receivers ?? []).map((r) => r.id));
   if (receiverIds.length) {
@@ -121,26 +119,14 @@ async function relatedSettings(knex: Knex, nodes: readonly Node[]): Promise<Map<
   return out;
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
 /** The last poll of each e-mail, SFTP and drive upload node among `nodes` (null when never polled). */
 async function pollerStatuses(
   knex: Knex,
   nodes: readonly Node[],
 ): Promise<Map<number, PollerStatusDTO | null>> {
   const ids = nodes.filter((n) => POLLED_UPLOAD_TYPES.includes(n.activityType)).map((n) => n.id);
-  const out = new Map<number, PollerStatusDTO | null>(ids.map((id) => [id, null]));
-  if (ids.length === 0) return out;
-  for (const r of await knex('poller_status').whereIn('node_id', ids)) {
-    out.set(Number(r.node_id), {
-      lastRunDate: iso(r.last_run_date),
-      lastSuccessDate: iso(r.last_success_date),
-      lastImported: Number(r.last_imported),
-      lastError: r.last_error,
-      lastErrorDate: iso(r.last_error_date),
-    });
-  }
-  return out;
+  const polls = await lastPolls(knex, ids);
+  return new Map(ids.map((id) => [id, polls.get(id) ?? null]));
 }
 
 /** NodeDTOs of stored nodes, with the caller's mode on each. */
@@ -169,9 +155,7 @@ export async function listNodes(
   processId: number,
   activityType?: ActivityType,
 ): Promise<NodeDTO[]> {
-  const q = Node.query(knex).where('process_id', processId).orderBy('id');
-  if (activityType) q.where('activity_type', activityType);
-  return toNodeDTOs(knex, principal, await q);
+  return toNodeDTOs(knex, principal, await processNodes(knex, processId, activityType));
 }
 
 /** The facts the rules compare a draft with: other names, endpoints, referenced rows the caller may use. */
@@ -181,10 +165,6 @@ async function ruleContext(
   draft: NodeDraft,
   nodeId: number | null,
 ): Promise<NodeContext> {
-  const others = () =>
-    knex('nodes')
-      .where('process_id', draft.processId)
-      .whereNot('id', nodeId ?? -1);
   const ids = (...refs: ({ id: number } | null | undefined)[]) =>
     refs.flatMap((r) => (r && typeof r.id === 'number' ? [r.id] : []));
   const external = draft.externalConfig?.configType === 'LLM' ? draft.externalConfig : null;
@@ -193,31 +173,23 @@ async function ruleContext(
   const receiverRefs = ids(...(draft.receivers ?? []));
   const [existingNames, endpoints, llmModelIds, secretIds, connections, storedRules, receivers] =
     await Promise.all([
-      draft.name ? others().whereRaw('lower(btrim(name)) = lower(btrim(?))', [draft.name]).pluck('name') : [],
-      draft.activityType === 'HUP'
-        ? others().where('activity_type', 'HUP').select(knex.raw("settings->>'endpoint' as endpoint"))
-        : [],
-      modelRefs.length ? knex('llm_models').whereIn('id', modelRefs).pluck('id') : [],
-      secretRefs.length
-        ? knex('secrets').where('process_id', draft.processId).whereIn('id', secretRefs).pluck('id')
-        : [],
-      nodeId ? knex('sftp_connections').where('node_id', nodeId).pluck('id') : [],
-      nodeId ? knex('sftp_transfer_rules').where('node_id', nodeId).pluck('id') : [],
-      receiverRefs.length
-        ? knex('nodes').whereIn('id', receiverRefs).where('activity_type', 'IPR').select('id', 'process_id')
-        : [],
+      draft.name ? collidingNodeNames(knex, draft.processId, nodeId, draft.name) : [],
+      draft.activityType === 'HUP' ? hupEndpoints(knex, draft.processId, nodeId) : [],
+      existingLlmModelIds(knex, modelRefs),
+      processSecretIds(knex, draft.processId, secretRefs),
+      nodeId ? sftpConnectionIds(knex, nodeId) : [],
+      nodeId ? transferRuleIds(knex, nodeId) : [],
+      iprNodes(knex, receiverRefs),
     ]);
   return {
     existingNames,
-    otherEndpoints: (endpoints as { endpoint: string | null }[]).flatMap((e) =>
-      e.endpoint ? [e.endpoint] : [],
-    ),
+    otherEndpoints: endpoints,
     llmModelIds,
     secretIds,
     sftpConnectionIds: connections,
     storedRuleIds: storedRules,
-    iprNodeIds: (receivers as { id: number; process_id: number }[])
-      .filter((r) => modeSatisfies(processMode(principal, r.process_id), 'READ'))
+    iprNodeIds: receivers
+      .filter((r) => modeSatisfies(processMode(principal, r.processId), 'READ'))
       .map((r) => r.id),
   };
 }
@@ -259,12 +231,7 @@ async function wildcardViolations(
     const ids = ancestorsOf(graph, nodeId);
     const ancestors = graph.nodes.filter((n) => ids.has(n.id));
     const clfIds = ancestors.filter((n) => n.activityType === 'CLF').map((n) => n.id);
-    const types: { id: number; name: string; nodeId: number }[] = clfIds.length
-      ? await knex('classifier_types')
-          .whereIn('node_id', clfIds)
-          .orderBy('id')
-          .select('id', 'name', 'node_id as nodeId')
-      : [];
+    const types = await classifierTypeNames(knex, clfIds);
     previousNodes = ancestors.map((n) => ({
       id: n.id,
       name: n.name,
@@ -308,26 +275,6 @@ async function validate(
   if (violations.length) throw fieldErrors('node', violations);
 }
 
-/** Makes the node's transfer rules exactly `rules` (ids null: new rows). */
-async function saveTransferRules(
-  trx: Knex.Transaction,
-  nodeId: number,
-  rules: readonly SftpTransferRuleDTO[],
-): Promise<void> {
-  const keep = rules.flatMap((r) => (r.id ? [r.id] : []));
-  await trx('sftp_transfer_rules').where('node_id', nodeId).whereNotIn('id', keep).del();
-  for (const r of rules) {
-    const row = {
-      name: r.name ?? null,
-      source_id: r.sourceId,
-      target_id: r.targetId ?? null,
-      delete_after_transfer: r.deleteAfterTransfer ?? false,
-    };
-    if (r.id) await trx('sftp_transfer_rules').where({ id: r.id, node_id: nodeId }).update(row);
-    else await trx('sftp_transfer_rules').insert({ ...row, node_id: nodeId });
-  }
-}
-
 /** Creates a node from a POST body (defaults and couplings applied; missing settings are not reported). */
 export async function createNode(
   knex: Knex,
@@ -339,13 +286,13 @@ export async function createNode(
   await validate(knex, principal, draft, null);
   const node = await onNameTaken(draft.name, () =>
     knex.transaction(async (trx) => {
-      const created = await Node.query(trx).insert(nodeColumns(draft));
+      const id = await insertNode(trx, draft);
       if (draft.activityType === 'SFTP_UPLOAD')
-        await saveTransferRules(trx, created.id, draft.sftpTransferRules ?? []);
-      return created;
+        await saveTransferRules(trx, id, draft.sftpTransferRules ?? []);
+      return { id };
     }),
   );
-  return toNodeDTO(knex, principal, (await findNode(knex, node.id))!);
+  return toNodeDTO(knex, principal, (await nodeById(knex, node.id))!);
 }
 
 /** Replaces a node's configuration with a PUT body; the type and the process stay as stored. */
@@ -370,12 +317,12 @@ export async function updateNode(
   await validate(knex, principal, draft, stored.id, typeChanged);
   await onNameTaken(draft.name, () =>
     knex.transaction(async (trx) => {
-      await Node.query(trx).findById(stored.id).patch(nodeColumns(draft));
+      await updateNodeRow(trx, stored.id, draft);
       if (draft.activityType === 'SFTP_UPLOAD')
         await saveTransferRules(trx, stored.id, draft.sftpTransferRules ?? []);
     }),
   );
-  return toNodeDTO(knex, principal, (await findNode(knex, stored.id))!);
+  return toNodeDTO(knex, principal, (await nodeById(knex, stored.id))!);
 }
 
 /**
@@ -388,8 +335,7 @@ export async function deleteNode(knex: Knex, node: Node): Promise<void> {
     await lockProcess(trx, node.processId);
     const graph = await processGraph(trx, node.processId);
     if (!isCohesive(withoutNode(graph, node.id))) throw unprocessable('error.graph.noCohesive');
-    await trx('authorities').where({ component_id: node.id, type: 'NODE' }).del();
-    await trx('nodes').where('id', node.id).del();
+    await deleteNodeRow(trx, node.id);
   });
 }
 
@@ -398,7 +344,7 @@ export async function saveCoordinates(
   list: readonly NodeCoordinatesDTO[],
 ): Promise<NodeCoordinatesDTO[]> {
   await knex.transaction(async (trx) => {
-    for (const c of list) await trx('nodes').where('id', c.id).update({ x: c.x, y: c.y });
+    for (const c of list) await setNodeCoordinates(trx, c.id, c.x, c.y);
   });
   return list.map((c) => ({ id: c.id, x: c.x, y: c.y }));
 }
@@ -408,7 +354,8 @@ async function onNameTaken<T>(name: string, write: () => PromiseLike<T>): Promis
   try {
     return await write();
   } catch (err) {
-    if (err instanceof UniqueViolationError && err.constraint === NAME_INDEX) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === NAME_INDEX) {
       throw fieldErrors('node', [{ field: 'name', violation: nodeNameRule(name, [name])! }]);
     }
     throw err;
@@ -419,5 +366,5 @@ async function onNameTaken<T>(name: string, write: () => PromiseLike<T>): Promis
 export async function previousNodes(knex: Knex, principal: Principal, node: Node): Promise<NodeDTO[]> {
   const graph = await processGraph(knex, node.processId);
   const ids = ancestorsOf(graph, node.id);
-  return toNodeDTOs(knex, principal, await findNodes(knex, [...ids]));
+  return toNodeDTOs(knex, principal, await nodesByIds(knex, [...ids]));
 }

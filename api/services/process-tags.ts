@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { UniqueViolationError, type QueryBuilder } from 'objection';
 import { ProcessTag } from '../../db/models';
+import { isOnlySystemTagOfSomeProcess } from '../../db/queries/processes';
 import type { ProcessTagDTO } from '../../domain/api-types';
 import { tagNameRule } from '../../domain/validation';
 import { appError, fieldErrors } from '../errors';
@@ -43,12 +44,7 @@ export async function requireTags(knex: Knex, ids: readonly number[]): Promise<P
   return tags;
 }
 
-/** Names of other tags that collide with `name` under the uniqueness rule (what tagNameRule compares to). */
-export async function collidingTagNames(knex: Knex, name: string, exceptId?: number): Promise<string[]> {
-  const q = knex('process_tags').whereRaw('lower(btrim(name)) = lower(btrim(?))', [name]);
-  if (exceptId !== undefined) q.whereNot('id', exceptId);
-  return (await q.pluck('name')) as string[];
-}
+export { collidingTagNames } from '../../db/queries/processes';
 
 export interface TagInput {
   name: string;
@@ -91,20 +87,6 @@ export async function deleteTag(knex: Knex, id: number): Promise<void> {
     }
     await ProcessTag.query(trx).deleteById(id);
   });
-}
-
-async function isOnlySystemTagOfSomeProcess(trx: Knex.Transaction, tagId: number): Promise<boolean> {
-  const row = await trx('process_process_tags as ppt')
-    .where('ppt.process_tag_id', tagId)
-    .whereNotExists(
-      trx('process_process_tags as other')
-        .join('process_tags as t', 't.id', 'other.process_tag_id')
-        .whereRaw('other.process_id = ppt.process_id')
-        .where('t.predefined', true)
-        .whereNot('other.process_tag_id', tagId),
-    )
-    .first('ppt.process_id');
-  return row !== undefined;
 }
 
 /** Maps a lost race on the name index to the same field error as the domain rule. */

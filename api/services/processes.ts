@@ -6,7 +6,8 @@
 import type { Knex } from 'knex';
 import { UniqueViolationError } from 'objection';
 import { ExternalDocumentSplitter, Process, ProcessActor } from '../../db/models';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
+import { deleteProcessAuthorities, grantProcessAdmin } from '../../db/queries/processes';
 import { isAdmin, modeSatisfies, processMode, type Principal } from '../../domain/access';
 import type { ExternalDocumentSplitterDTO, ProcessActorDTO, ProcessDTO } from '../../domain/api-types';
 import { GLOBAL_COMPONENT_ID, type AccessMode } from '../../domain/enums';
@@ -105,12 +106,7 @@ export async function findProcess(knex: Knex, id: number): Promise<Process | und
   return Process.query(knex).findById(id);
 }
 
-/** Names of processes that collide with `name` under the uniqueness rule (what processNameRule compares to). */
-export async function collidingProcessNames(knex: Knex, name: string): Promise<string[]> {
-  return (await knex('processes')
-    .whereRaw('lower(btrim(name)) = lower(btrim(?))', [name])
-    .pluck('name')) as string[];
-}
+export { collidingProcessNames } from '../../db/queries/processes';
 
 /** Throws the app error `error.idnotfound` when the splitter does not exist. */
 export async function requireSplitter(knex: Knex, id: number): Promise<void> {
@@ -146,24 +142,10 @@ export async function createProcess(
   return toProcessDTO((await withGraph(knex).findById(id))!, 'ADMIN');
 }
 
-async function grantProcessAdmin(trx: Knex.Transaction, userId: number, processId: number): Promise<void> {
-  const [authority] = await trx('authorities')
-    .insert({ component_id: processId, type: 'PROCESS', mode: 'ADMIN' })
-    .onConflict(['component_id', 'type', 'mode'])
-    .merge()
-    .returning('id');
-  await trx('user_authorities').insert({ user_id: userId, authority_id: authority.id }).onConflict().ignore();
-}
-
 /** Deletes the process (tags' join rows and actors cascade) and every PROCESS authority on it. */
 export async function deleteProcess(knex: Knex, id: number): Promise<void> {
   await knex.transaction(async (trx) => {
-    // Authorities name components by id without a foreign key: remove those of the process and its nodes.
-    await trx('authorities').where({ component_id: id, type: 'PROCESS' }).del();
-    await trx('authorities')
-      .where({ type: 'NODE' })
-      .whereIn('component_id', trx('nodes').select('id').where({ process_id: id }))
-      .del();
+    await deleteProcessAuthorities(trx, id);
     await Process.query(trx).deleteById(id);
   });
 }
@@ -215,7 +197,8 @@ async function onNameTaken<T>(name: string, write: () => PromiseLike<T>): Promis
   try {
     return await write();
   } catch (err) {
-    if (err instanceof UniqueViolationError && err.constraint === NAME_INDEX) {
+    const e = err as { code?: string; constraint?: string };
+    if ((err instanceof UniqueViolationError || e.code === '23505') && e.constraint === NAME_INDEX) {
       throw fieldErrors('process', [{ field: 'name', violation: processNameRule(name, [name])! }]);
     }
     throw err;

@@ -1,75 +1,29 @@
 /**
  * Process secrets (API keys for LLM models, SMTP passwords...). The value is write-only: sealed on save
- * (db/crypto.ts), no read here returns it; the activities that use a secret read and open it themselves.
+ * (db/queries/secrets.ts), no read returns it; the activities that use a secret read and open it themselves.
  */
 import type { Knex } from 'knex';
 import type { SecretDTO } from '../../domain/integration-types';
-import { sealValue } from '../../db/crypto';
+import { insertSecret } from '../../db/queries/secrets';
 import { fieldErrors } from '../errors';
 
-interface SecretRow {
-  id: number;
-  process_id: number;
-  name: string;
-  active: boolean;
-}
-
-const COLUMNS = ['id', 'process_id', 'name', 'active'];
-const toDTO = (r: SecretRow): SecretDTO => ({
-  id: r.id,
-  name: r.name,
-  active: r.active,
-  processId: r.process_id,
-});
-
-export async function listSecrets(knex: Knex, processId: number): Promise<SecretDTO[]> {
-  return (await knex('secrets').where({ process_id: processId }).orderBy('id').select(COLUMNS)).map(toDTO);
-}
-
-export async function findSecret(knex: Knex, id: number): Promise<SecretDTO | undefined> {
-  const row = await knex('secrets').where({ id }).first(COLUMNS);
-  return row ? toDTO(row) : undefined;
-}
-
-/** Names of the process's secrets that collide with `name` (case and surrounding spaces ignored). */
-export async function collidingSecretNames(knex: Knex, processId: number, name: string): Promise<string[]> {
-  return (await knex('secrets')
-    .where({ process_id: processId })
-    .whereRaw('lower(btrim(name)) = lower(btrim(?))', [name])
-    .pluck('name')) as string[];
-}
+export {
+  collidingSecretNames,
+  deleteSecret,
+  findSecret,
+  listSecrets,
+  setSecretActive,
+} from '../../db/queries/secrets';
 
 export async function createSecret(
   knex: Knex,
   input: { processId: number; name: string; value: string; active: boolean },
 ): Promise<SecretDTO> {
-  const [row] = await knex('secrets')
-    .insert({
-      process_id: input.processId,
-      name: input.name.trim(),
-      value: sealValue('secrets', 'value', input.value),
-      active: input.active,
-    })
-    .returning(COLUMNS)
-    .catch((err: unknown) => {
-      // A concurrent create of the same name lost the race: the same answer as the rule gives.
-      if ((err as { code?: string }).code !== '23505') throw err;
-      throw fieldErrors('secret', [
-        { field: 'name', violation: { code: 'NotUnique', key: 'soaApp.secret.nameNotUnique' } },
-      ]);
-    });
-  return toDTO(row);
-}
-
-export async function setSecretActive(
-  knex: Knex,
-  id: number,
-  active: boolean,
-): Promise<SecretDTO | undefined> {
-  const [row] = await knex('secrets').where({ id }).update({ active }).returning(COLUMNS);
-  return row ? toDTO(row) : undefined;
-}
-
-export async function deleteSecret(knex: Knex, id: number): Promise<boolean> {
-  return (await knex('secrets').where({ id }).delete()) > 0;
+  return insertSecret(knex, input).catch((err: unknown) => {
+    // A concurrent create of the same name lost the race: the same answer as the rule gives.
+    if ((err as { code?: string }).code !== '23505') throw err;
+    throw fieldErrors('secret', [
+      { field: 'name', violation: { code: 'NotUnique', key: 'soaApp.secret.nameNotUnique' } },
+    ]);
+  });
 }

@@ -19,6 +19,9 @@ import {
   type TagTypeOption,
 } from '../../domain/tags';
 import { actorFor } from './steps';
+import { documentById, shareDocument } from '../../db/queries/documents';
+import { documentStepNodes, nodeSteps, stepById } from '../../db/queries/steps';
+import { tagTypeOptionRows } from '../../db/queries/labels';
 
 // --- refusals ---
 
@@ -38,23 +41,6 @@ export function stepRefused(r: StepRefusal): HttpError {
 
 export type NodeStep = Pick<StepState, 'id' | 'status' | 'blockedBy' | 'master' | 'order'>;
 
-/** Holds the document row for the transaction; its block. */
-export async function holdDocument(trx: Knex.Transaction, documentId: number): Promise<number | null> {
-  const doc = await trx('documents').where('id', documentId).forShare().first('blocked_by_id');
-  return doc ? doc.blocked_by_id : null;
-}
-
-export async function nodeSteps(
-  trx: Knex.Transaction,
-  documentId: number,
-  nodeId: number,
-): Promise<NodeStep[]> {
-  return trx('steps')
-    .where({ document_id: documentId, node_id: nodeId })
-    .orderBy('order')
-    .select('id', 'status', 'blocked_by_id as blockedBy', 'master', 'order');
-}
-
 /** The step of the node the caller's write goes to (domain/tags.ts chooseTagStep), or the refusal. */
 export async function stepForWrite(
   trx: Knex.Transaction,
@@ -63,7 +49,7 @@ export async function stepForWrite(
   documentId: number,
   wantedStepId: number | null | undefined,
 ): Promise<number> {
-  const blockedBy = await holdDocument(trx, documentId);
+  const blockedBy = await shareDocument(trx, documentId);
   const steps = await nodeSteps(trx, documentId, node.nodeId);
   const actor = actorFor(user, { id: node.nodeId, processId: node.processId });
   const choice = chooseTagStep(steps, actor, blockedBy, wantedStepId);
@@ -79,13 +65,8 @@ export async function assertStepEditable(
   documentId: number,
   stepId: number | null,
 ): Promise<void> {
-  const blockedBy = await holdDocument(trx, documentId);
-  const step: NodeStep | undefined =
-    stepId === null
-      ? undefined
-      : await trx('steps')
-          .where('id', stepId)
-          .first('id', 'status', 'blocked_by_id as blockedBy', 'master', 'order');
+  const blockedBy = await shareDocument(trx, documentId);
+  const step: NodeStep | undefined = stepId === null ? undefined : await stepById(trx, stepId);
   if (!step) throw stepRefused({ code: 'stepUndefined', message: TAG_MESSAGES['error.tag.stepUndefined'] });
   const r = stepEditRefusal(step, actorFor(user, { id: node.nodeId, processId: node.processId }), blockedBy);
   if (r) throw stepRefused(r);
@@ -105,45 +86,19 @@ export async function tagTypeOptions(
   nodeIds: readonly number[] | null,
   type: LabellingType,
 ): Promise<TagTypeOption[]> {
-  const doc = await knex('documents').where('id', documentId).first('blocked_by_id');
-  const steps: (NodeStep & { nodeId: number; name: string; activityType: string; processId: number })[] =
-    await knex('steps as s')
-      .join('nodes as n', 'n.id', 's.node_id')
-      .where('s.document_id', documentId)
-      .orderBy('s.order')
-      .select(
-        's.id',
-        's.status',
-        's.blocked_by_id as blockedBy',
-        's.master',
-        's.order',
-        'n.id as nodeId',
-        'n.name',
-        'n.activity_type as activityType',
-        'n.process_id as processId',
-      );
+  const doc = await documentById(knex, documentId);
+  const steps = await documentStepNodes(knex, documentId);
   const nodes = steps
     .filter((s) => nodeIds === null || nodeIds.includes(s.nodeId))
     .filter((s) => {
       const actor = actorFor(user, { id: s.nodeId, processId: s.processId });
-      return modeSatisfies(actor.nodeMode, 'WRITE') && isStepEditable(s, actor, doc?.blocked_by_id ?? null);
+      return modeSatisfies(actor.nodeMode, 'WRITE') && isStepEditable(s, actor, doc?.blockedById ?? null);
     })
     .map((s) => ({ id: s.nodeId, name: s.name, activityType: s.activityType }));
   if (!nodes.length) return [];
-  const tagTypes = await knex('ner_tag_types')
-    .whereIn(
-      'node_id',
-      nodes.map((n) => n.id),
-    )
-    .orderBy('id')
-    .select(
-      'id',
-      'node_id as nodeId',
-      'parent_id as parentId',
-      'name',
-      'background_color as backgroundColor',
-      'selectable',
-      'disabled',
-    );
+  const tagTypes = await tagTypeOptionRows(
+    knex,
+    nodes.map((n) => n.id),
+  );
   return buildTagTypeOptions(nodes, tagTypes, type);
 }

@@ -13,180 +13,44 @@ import {
   timeSpanViolations,
   supportsLabelling,
   TAG_MESSAGES,
-  type LabellingType,
   type NerTagDTO,
-  type TagOrigin,
 } from '../../domain/tags';
 import { relationCountOfTag } from '../../db/queries/relation-graphs';
+import {
+  deleteNerTagRow,
+  insertUserNerTags,
+  nerTagDTO,
+  nerTagDTOs,
+  sameSpeechTag,
+  stepSpans,
+  updateNerTagRow,
+  type TagRef,
+} from '../../db/queries/tags';
+import { nerTagTypeLabel, type LabelRef } from '../../db/queries/labels';
+import { contentOf } from '../../db/queries/document-contents';
+import { documentTokensByIds, hasUtterances } from '../../db/queries/utterances';
 import { RELATION_MESSAGES } from '../../domain/relations';
 import { assertStepEditable, stepForWrite } from './tag-steps';
 
-export type Row = Record<string, any>;
-
-// --- reads ---
-
-const TAG_COLUMNS = [
-  't.id',
-  't.type',
-  't.ner_tag_type_id',
-  't.start_offset',
-  't.end_offset',
-  't.ts_start',
-  't.ts_end',
-  't.step_id',
-  't.document_id',
-  't.origin',
-  't.created_by_id',
-  't.last_modified_by_id',
-  'tt.name as tt_name',
-  'tt.background_color as tt_background_color',
-  'tt.text_color as tt_text_color',
-  'tt.node_id as tt_node_id',
-  'tt.path as tt_path',
-];
-
-function toTagDTO(r: Row): NerTagDTO {
-  return {
-    id: r.id,
-    type: r.type,
-    nerTagTypeId: r.ner_tag_type_id,
-    nerTagType: {
-      id: r.ner_tag_type_id,
-      name: r.tt_name,
-      backgroundColor: r.tt_background_color,
-      textColor: r.tt_text_color,
-      nodeId: r.tt_node_id,
-      path: r.tt_path ?? r.tt_name,
-    },
-    utteranceTokens: (r.token_ids ?? []).map((id: number | string) => ({ id: Number(id) })),
-    startOffset: r.start_offset,
-    endOffset: r.end_offset,
-    tsStart: r.ts_start,
-    tsEnd: r.ts_end,
-    stepId: r.step_id,
-    nodeId: r.tt_node_id,
-    documentId: r.document_id,
-    origin: r.origin,
-    createdById: r.created_by_id,
-    lastModifiedById: r.last_modified_by_id,
-  };
-}
-
-/** Token ids of token tags only: text spans skip the lookup. */
-const TOKEN_IDS = `case when t.type = 'SPAN_TAG' then null else (
-  select array_agg(k.utterance_token_id order by k.utterance_token_id)
-  from ner_tag_tokens k where k.ner_tag_id = t.id) end as token_ids`;
-
-const tagQuery = (knex: Knex) =>
-  knex('ner_tags as t')
-    .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
-    .select([...TAG_COLUMNS, knex.raw(TOKEN_IDS)]);
-
-/**
- * The document's tags (of the given steps when any are given), in text order: one query over the
- * ner_tags(document_id) index.
- */
-export async function listNerTags(
-  knex: Knex,
-  documentId: number,
-  stepIds: readonly number[] | null,
-): Promise<NerTagDTO[]> {
-  const q = tagQuery(knex)
-    .where('t.document_id', documentId)
-    .orderByRaw(
-      't.start_offset nulls last, t.ts_start nulls last, t.end_offset desc nulls last, t.ts_end desc nulls last, t.id',
-    );
-  if (stepIds) q.whereIn('t.step_id', [...stepIds]);
-  return (await q).map(toTagDTO);
-}
-
-export async function nerTagDTO(knex: Knex, id: number): Promise<NerTagDTO> {
-  return toTagDTO(await tagQuery(knex).where('t.id', id).first());
-}
+// The reads are the tables' (db/queries/tags.ts, labels.ts, documents.ts); the routes reach them here.
+export { findNerTag, listNerTags, nerTagDTO, nerTagsOfToken, type TagRef } from '../../db/queries/tags';
+export { documentInProcess as findDocumentIn } from '../../db/queries/documents';
+export type { LabelRef };
+/** A NER tag type with its node (selectable: chosen by a person: selectable and not disabled). */
+export const findNerTagType = nerTagTypeLabel;
 
 // --- what a write needs to know ---
-
-export interface LabelRef {
-  id: number;
-  nodeId: number;
-  processId: number;
-  activityType: string;
-  name: string;
-  selectable: boolean;
-}
-
-/** A NER tag type with its node (selectable: chosen by a person: selectable and not disabled). */
-export async function findNerTagType(knex: Knex, id: number): Promise<LabelRef | undefined> {
-  const r = await knex('ner_tag_types as tt')
-    .join('nodes as n', 'n.id', 'tt.node_id')
-    .where('tt.id', id)
-    .first(
-      'tt.id',
-      'tt.name',
-      'tt.selectable',
-      'tt.disabled',
-      'n.id as nodeId',
-      'n.process_id as processId',
-      'n.activity_type as activityType',
-    );
-  return r ? { ...r, selectable: r.selectable && !r.disabled } : undefined;
-}
-
-export interface TagRef {
-  id: number;
-  documentId: number;
-  stepId: number | null;
-  type: LabellingType;
-  nerTagTypeId: number;
-  startOffset: number | null;
-  endOffset: number | null;
-  tsStart: number | null;
-  tsEnd: number | null;
-  nodeId: number;
-  processId: number;
-}
-
-/** A NER tag with the node (of its tag type) and process it belongs to. */
-export async function findNerTag(knex: Knex, id: number): Promise<TagRef | undefined> {
-  return knex('ner_tags as t')
-    .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
-    .join('nodes as n', 'n.id', 'tt.node_id')
-    .where('t.id', id)
-    .first(
-      't.id',
-      't.document_id as documentId',
-      't.step_id as stepId',
-      't.type',
-      't.ner_tag_type_id as nerTagTypeId',
-      't.start_offset as startOffset',
-      't.end_offset as endOffset',
-      't.ts_start as tsStart',
-      't.ts_end as tsEnd',
-      'n.id as nodeId',
-      'n.process_id as processId',
-    );
-}
-
-export async function findDocumentIn(
-  knex: Knex,
-  documentId: number,
-  processId: number,
-): Promise<{ id: number; documentType: string } | undefined> {
-  return knex('documents')
-    .where({ id: documentId, process_id: processId })
-    .first('id', 'document_type as documentType');
-}
 
 /** The text tags are placed in, and whether the document is a transcript (which takes token tags). */
 export async function documentText(
   knex: Knex,
   documentId: number,
 ): Promise<{ content: string; transcript: boolean }> {
-  const [content, utterance] = await Promise.all([
-    knex('document_contents').where('document_id', documentId).first('content'),
-    knex('utterances').where('document_id', documentId).first('id'),
+  const [content, transcript] = await Promise.all([
+    contentOf(knex, documentId),
+    hasUtterances(knex, documentId),
   ]);
-  return { content: content?.content ?? '', transcript: Boolean(utterance) };
+  return { content: content?.content ?? '', transcript };
 }
 
 // --- refusals of a write ---
@@ -236,35 +100,30 @@ export async function createSpanTags(
 ): Promise<{ tags: NerTagDTO[]; created: number }> {
   const ids = await knex.transaction(async (trx) => {
     const stepId = await stepForWrite(trx, user, tagType, documentId, wantedStepId);
-    const existing: { id: number; start_offset: number; end_offset: number }[] = await trx('ner_tags')
-      .where({ step_id: stepId, ner_tag_type_id: tagType.id, type: 'SPAN_TAG' })
-      .select('id', 'start_offset', 'end_offset');
-    const byRange = new Map(existing.map((t) => [`${t.start_offset}:${t.end_offset}`, t.id]));
+    const existing = await stepSpans(trx, stepId, tagType.id);
+    const byRange = new Map(existing.map((t) => [`${t.startOffset}:${t.endOffset}`, t.id]));
     const fresh = new Map<string, SpanWrite>();
     for (const s of spans) {
       const k = `${s.startOffset}:${s.endOffset}`;
       if (!byRange.has(k)) fresh.set(k, s);
     }
-    if (fresh.size) {
-      const rows: { id: number; start_offset: number; end_offset: number }[] = await trx('ner_tags')
-        .insert(
-          [...fresh.values()].map((s) => ({
-            document_id: documentId,
-            step_id: stepId,
-            ner_tag_type_id: tagType.id,
-            type: 'SPAN_TAG',
-            start_offset: s.startOffset,
-            end_offset: s.endOffset,
-            origin: 'USER' satisfies TagOrigin,
-            created_by_id: user.id,
-          })),
-        )
-        .returning(['id', 'start_offset', 'end_offset']);
-      for (const r of rows) byRange.set(`${r.start_offset}:${r.end_offset}`, r.id);
-    }
+    const created = [...fresh.values()];
+    const createdIds = await insertUserNerTags(
+      trx,
+      created.map((s) => ({
+        documentId,
+        stepId,
+        nerTagTypeId: tagType.id,
+        type: 'SPAN_TAG',
+        startOffset: s.startOffset,
+        endOffset: s.endOffset,
+        createdById: user.id,
+      })),
+    );
+    created.forEach((s, i) => byRange.set(`${s.startOffset}:${s.endOffset}`, createdIds[i]));
     return { ids: spans.map((s) => byRange.get(`${s.startOffset}:${s.endOffset}`)!), created: fresh.size };
   });
-  const rows = (await tagQuery(knex).whereIn('t.id', [...new Set(ids.ids)])).map(toTagDTO);
+  const rows = await nerTagDTOs(knex, [...new Set(ids.ids)]);
   const byId = new Map(rows.map((t) => [t.id, t]));
   return { tags: ids.ids.map((id) => byId.get(id)!), created: ids.created };
 }
@@ -291,24 +150,16 @@ export async function updateNerTag(
     let stepId = tag.stepId;
     if (change.tagType && change.tagType.nodeId !== tag.nodeId)
       stepId = await stepForWrite(trx, user, change.tagType, tag.documentId, null);
-    if (change.tokens) {
-      await trx('ner_tag_tokens').where('ner_tag_id', tag.id).delete();
-      await trx('ner_tag_tokens').insert(
-        change.tokens.ids.map((id) => ({ ner_tag_id: tag.id, utterance_token_id: id })),
-      );
-    }
-    await trx('ner_tags')
-      .where('id', tag.id)
-      .update({
-        step_id: stepId,
-        ner_tag_type_id: change.tagType?.id ?? tag.nerTagTypeId,
-        start_offset: change.startOffset ?? tag.startOffset,
-        end_offset: change.endOffset ?? tag.endOffset,
-        ts_start: change.tokens?.tsStart ?? change.tsStart ?? tag.tsStart,
-        ts_end: change.tokens?.tsEnd ?? change.tsEnd ?? tag.tsEnd,
-        last_modified_by_id: user.id,
-        last_modified_date: new Date(),
-      });
+    await updateNerTagRow(trx, tag.id, {
+      stepId,
+      nerTagTypeId: change.tagType?.id ?? tag.nerTagTypeId,
+      startOffset: change.startOffset ?? tag.startOffset,
+      endOffset: change.endOffset ?? tag.endOffset,
+      tsStart: change.tokens?.tsStart ?? change.tsStart ?? tag.tsStart,
+      tsEnd: change.tokens?.tsEnd ?? change.tsEnd ?? tag.tsEnd,
+      tokenIds: change.tokens?.ids,
+      lastModifiedById: user.id,
+    });
   });
   return nerTagDTO(knex, tag.id);
 }
@@ -411,13 +262,7 @@ export async function speechTokens(
   tokenIds: readonly number[],
 ): Promise<SpeechTokens> {
   const ids = [...new Set(tokenIds)].sort((a, b) => a - b);
-  const rows: { id: number; utteranceId: number; tsStart: number | null; tsEnd: number | null }[] = ids.length
-    ? await knex('utterance_tokens as k')
-        .join('utterances as u', 'u.id', 'k.utterance_id')
-        .where('u.document_id', documentId)
-        .whereIn('k.id', ids)
-        .select('k.id', 'k.utterance_id as utteranceId', 'k.ts_start as tsStart', 'k.ts_end as tsEnd')
-    : [];
+  const rows = await documentTokensByIds(knex, documentId, ids);
   if (!rows.length || rows.length !== ids.length || new Set(rows.map((r) => r.utteranceId)).size !== 1) {
     const err = fieldErrors('nerTag', [
       { field: 'utteranceTokens', violation: { code: 'Match', key: 'soaApp.nerTag.tokens' } },
@@ -452,38 +297,22 @@ export async function createSpeechTag(
 ): Promise<{ tag: NerTagDTO; created: boolean }> {
   const times =
     target.type === 'TIMESPAN_TAG'
-      ? { ts_start: target.tsStart, ts_end: target.tsEnd }
-      : { ts_start: target.tokens.tsStart, ts_end: target.tokens.tsEnd };
+      ? { tsStart: target.tsStart, tsEnd: target.tsEnd }
+      : { tsStart: target.tokens.tsStart, tsEnd: target.tokens.tsEnd, tokenIds: target.tokens.ids };
   const { id, created } = await knex.transaction(async (trx) => {
     const stepId = await stepForWrite(trx, user, tagType, documentId, wantedStepId);
-    const same = trx('ner_tags as t')
-      .where({ 't.step_id': stepId, 't.ner_tag_type_id': tagType.id, 't.type': target.type })
-      .select('t.id');
-    if (target.type === 'TIMESPAN_TAG')
-      same.where({ 't.ts_start': target.tsStart, 't.ts_end': target.tsEnd });
-    else
-      same.whereRaw(
-        '(select array_agg(k.utterance_token_id order by k.utterance_token_id) from ner_tag_tokens k where k.ner_tag_id = t.id) = ?::bigint[]',
-        [target.tokens.ids],
-      );
-    const existing = await same.first();
-    if (existing) return { id: Number(existing.id), created: false };
-    const [row] = await trx('ner_tags')
-      .insert({
-        document_id: documentId,
-        step_id: stepId,
-        ner_tag_type_id: tagType.id,
-        type: target.type,
-        ...times,
-        origin: 'USER' satisfies TagOrigin,
-        created_by_id: user.id,
-      })
-      .returning('id');
-    if (target.type === 'ASR_NER_TAG')
-      await trx('ner_tag_tokens').insert(
-        target.tokens.ids.map((t) => ({ ner_tag_id: row.id, utterance_token_id: t })),
-      );
-    return { id: Number(row.id), created: true };
+    const tag = {
+      documentId,
+      stepId,
+      nerTagTypeId: tagType.id,
+      type: target.type,
+      ...times,
+      createdById: user.id,
+    };
+    const existing = await sameSpeechTag(trx, tag);
+    if (existing !== undefined) return { id: existing, created: false };
+    const [created] = await insertUserNerTags(trx, [tag]);
+    return { id: created, created: true };
   });
   return { tag: await nerTagDTO(knex, id), created };
 }
@@ -500,21 +329,6 @@ export async function deleteNerTag(knex: Knex, user: AuthUser, tag: TagRef): Pro
         detail: RELATION_MESSAGES['error.tag.hasRelations'],
         relations: related,
       });
-    await trx('ner_tags').where('id', tag.id).delete();
+    await deleteNerTagRow(trx, tag.id);
   });
-}
-
-/** The tags of a token (its ASR_NER_TAGs), of the given steps when any are given, by id. */
-export async function nerTagsOfToken(
-  knex: Knex,
-  tokenId: number,
-  stepIds: readonly number[] | null,
-): Promise<NerTagDTO[]> {
-  const q = tagQuery(knex)
-    .whereExists(
-      knex('ner_tag_tokens as k').whereRaw('k.ner_tag_id = t.id').where('k.utterance_token_id', tokenId),
-    )
-    .orderBy('t.id');
-  if (stepIds) q.whereIn('t.step_id', [...stepIds]);
-  return (await q).map(toTagDTO);
 }

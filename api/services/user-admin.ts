@@ -13,10 +13,35 @@
  * - every such change is audited (api/services/audits.ts).
  */
 import type { Knex } from 'knex';
-import type { AdminUserDTO, AuthorityDTO, AuthorityViewDTO, RoleDTO } from '../../domain/api-types';
-import { GLOBAL_COMPONENT_ID, Roles } from '../../domain/enums';
+import type { AdminUserDTO, AuthorityDTO, RoleDTO } from '../../domain/api-types';
+import { Roles } from '../../domain/enums';
 import { authorityKey, isBuiltInRole, type AuthorityInput, type UserInput } from '../../domain/user-admin';
-import type { PageRequest } from '../paging';
+import {
+  adminUser as findUser,
+  bumpTokenVersions,
+  deleteUsers,
+  insertUser,
+  otherActiveAdmins,
+  replaceUserGrants,
+  updateUserRow,
+  userIdByEmail,
+  userIdByLogin,
+} from '../../db/queries/users';
+import {
+  authorityById,
+  authorityHolders,
+  authorityIdOf,
+  authorityIds,
+  deleteAuthorityRow,
+  deleteRoleRow,
+  insertRole,
+  lockAdminRole,
+  roleHolders,
+  roleIdByName,
+  roleIds,
+  rolesWithAuthorities,
+  updateRoleRow,
+} from '../../db/queries/roles';
 import type { AuthUser } from '../auth';
 import type { AppConfig } from '../../server/config';
 import { appError, notFound } from '../errors';
@@ -31,182 +56,13 @@ export interface UserAdminDeps {
   mailer: Mailer;
 }
 
+// The reads are the tables' (db/queries/users.ts, roles.ts); the routes reach them here.
+export { adminUserPage as listUsers, adminUser as findUser } from '../../db/queries/users';
+export { listAuthorities, missingComponents, unknownRoles } from '../../db/queries/roles';
+
 export interface RoleInput {
   name: string;
   authorities: AuthorityInput[];
-}
-
-const AUTHORITY_JSON = `json_build_object('id', a.id, 'componentId', a.component_id, 'type', a.type, 'mode', a.mode)`;
-
-const userColumns = (knex: Knex) => [
-  'u.id',
-  'u.login',
-  'u.first_name as firstName',
-  'u.last_name as lastName',
-  'u.email',
-  'u.activated',
-  'u.lang_key as langKey',
-  'u.created_by as createdBy',
-  'u.created_date as createdDate',
-  'u.last_modified_by as lastModifiedBy',
-  'u.last_modified_date as lastModifiedDate',
-  knex.raw(`coalesce((select json_agg(r.name order by r.name) from roles r
-     join user_roles ur on ur.role_id = r.id where ur.user_id = u.id), '[]') as roles`),
-  knex.raw(`coalesce((select json_agg(${AUTHORITY_JSON} order by a.id) from authorities a
-     join user_authorities ua on ua.authority_id = a.id where ua.user_id = u.id), '[]') as authorities`),
-];
-
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
-
-function toUser(r: Record<string, any>): AdminUserDTO {
-  return {
-    id: Number(r.id),
-    login: r.login,
-    firstName: r.firstName,
-    lastName: r.lastName,
-    email: r.email,
-    activated: r.activated,
-    langKey: r.langKey,
-    roles: r.roles,
-    authorities: (r.authorities as AuthorityDTO[]).map((a) => ({ ...a, id: Number(a.id) })),
-    createdBy: r.createdBy,
-    createdDate: iso(r.createdDate),
-    lastModifiedBy: r.lastModifiedBy,
-    lastModifiedDate: iso(r.lastModifiedDate),
-  };
-}
-
-/** `%`, `_` and `\` of a user's text taken literally in ILIKE. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * A page of users (or all of them with `page` null), optionally those whose login, e-mail, first or last
- * name contains `filter` (case-insensitive), with the total.
- */
-export async function listUsers(
-  knex: Knex,
-  opts: { filter?: string; page: PageRequest | null; sort: PageRequest['sort'] },
-): Promise<{ rows: AdminUserDTO[]; total: number }> {
-  const matching = (q: Knex.QueryBuilder) => {
-    const filter = opts.filter?.trim();
-    if (filter) {
-      const like = likePattern(filter);
-      q.where((w) =>
-        w
-          .whereILike('u.login', like)
-          .orWhereILike('u.email', like)
-          .orWhereILike('u.first_name', like)
-          .orWhereILike('u.last_name', like),
-      );
-    }
-    return q;
-  };
-  const [{ count }] = await matching(knex('users as u')).count({ count: '*' });
-  const list = matching(knex('users as u')).select(userColumns(knex));
-  for (const s of opts.sort) list.orderBy(`u.${s.column}`, s.desc ? 'desc' : 'asc', 'last');
-  if (!opts.sort.some((s) => s.column === 'id')) list.orderBy('u.id', 'asc');
-  if (opts.page) list.limit(opts.page.size).offset(opts.page.page * opts.page.size);
-  return { rows: (await list).map(toUser), total: Number(count) };
-}
-
-export async function findUser(knex: Knex, id: number): Promise<AdminUserDTO | null> {
-  const row = await knex('users as u').where('u.id', id).first(userColumns(knex));
-  return row ? toUser(row) : null;
-}
-
-/** Every authority with the name of its process or node (for the pickers and lists). */
-export async function listAuthorities(knex: Knex): Promise<AuthorityViewDTO[]> {
-  const rows = await knex('authorities as a')
-    .leftJoin('nodes as n', (j) => j.on('n.id', 'a.component_id').andOnVal('a.type', 'NODE'))
-    .leftJoin('processes as p', (j) =>
-      j
-        .on('p.id', knex.raw('case when a.type = ? then n.process_id else a.component_id end', ['NODE']))
-        .andOn('a.component_id', '<>', knex.raw('?', [GLOBAL_COMPONENT_ID])),
-    )
-    .orderBy('a.id')
-    .select(
-      'a.id',
-      'a.component_id as componentId',
-      'a.type',
-      'a.mode',
-      'n.name as nodeName',
-      'p.id as processId',
-      'p.name as processName',
-    );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    componentId: Number(r.componentId),
-    type: r.type,
-    mode: r.mode,
-    componentName: r.type === 'NODE' ? (r.nodeName ?? null) : (r.processName ?? null),
-    processId: r.processId === null ? null : Number(r.processId),
-    processName: r.processName ?? null,
-  }));
-}
-
-/**
- * The indexes (in `list`) of authorities naming a process or node that does not exist (the global
- * permission always exists).
- */
-export async function missingComponents(knex: Knex, list: readonly AuthorityInput[]): Promise<number[]> {
-  const ids = (type: string) =>
-    list.filter((a) => a.type === type && a.componentId !== GLOBAL_COMPONENT_ID).map((a) => a.componentId);
-  const [processes, nodes] = await Promise.all([
-    ids('PROCESS').length ? knex('processes').whereIn('id', ids('PROCESS')).pluck('id') : [],
-    ids('NODE').length ? knex('nodes').whereIn('id', ids('NODE')).pluck('id') : [],
-  ]);
-  const found = { PROCESS: new Set(processes.map(Number)), NODE: new Set(nodes.map(Number)) };
-  return list.flatMap((a, i) =>
-    a.componentId === GLOBAL_COMPONENT_ID || found[a.type].has(a.componentId) ? [] : [i],
-  );
-}
-
-/** The ids of the authority rows for `list` (created when missing). */
-async function authorityIds(trx: Knex, list: readonly AuthorityInput[]): Promise<number[]> {
-  const unique = [...new Map(list.map((a) => [authorityKey(a), a])).values()];
-  if (!unique.length) return [];
-  const rows = unique.map((a) => ({ component_id: a.componentId, type: a.type, mode: a.mode }));
-  await trx('authorities').insert(rows).onConflict(['component_id', 'type', 'mode']).ignore();
-  const found = await trx('authorities')
-    .where((q) => {
-      for (const r of rows) q.orWhere(r);
-    })
-    .pluck('id');
-  return found.map(Number);
-}
-
-/** The ids of the named roles; unknown names are reported by the route before this runs. */
-async function roleIds(trx: Knex, names: readonly string[]): Promise<number[]> {
-  return names.length
-    ? (
-        await trx('roles')
-          .whereIn('name', [...new Set(names)])
-          .pluck('id')
-      ).map(Number)
-    : [];
-}
-
-/** Role names that do not exist. */
-export async function unknownRoles(knex: Knex, names: readonly string[]): Promise<string[]> {
-  const known = new Set<string>(names.length ? await knex('roles').whereIn('name', names).pluck('name') : []);
-  return names.filter((n) => !known.has(n));
-}
-
-/** Locks the admin role row: changes that could remove an administrator run one at a time. */
-async function lockAdmins(trx: Knex): Promise<void> {
-  await trx('roles').where({ name: Roles.ADMIN }).forUpdate().first('id');
-}
-
-/** Activated administrators other than `exceptId`. */
-async function otherActiveAdmins(trx: Knex, exceptId: number): Promise<number> {
-  const [{ count }] = await trx('users as u')
-    .join('user_roles as ur', 'ur.user_id', 'u.id')
-    .join('roles as r', 'r.id', 'ur.role_id')
-    .where('r.name', Roles.ADMIN)
-    .andWhere('u.activated', true)
-    .andWhereNot('u.id', exceptId)
-    .count({ count: '*' });
-  return Number(count);
 }
 
 const activeAdmin = (u: { activated: boolean; roles: readonly string[] }) =>
@@ -214,11 +70,10 @@ const activeAdmin = (u: { activated: boolean; roles: readonly string[] }) =>
 
 /** Bumps the token version of the users (not the actor's own: see the module header). */
 async function revokeMany(trx: Knex, userIds: readonly number[], actor: AuthUser): Promise<void> {
-  const ids = userIds.filter((id) => id !== actor.id);
-  if (ids.length)
-    await trx('users')
-      .whereIn('id', ids)
-      .update({ token_version: trx.raw('token_version + 1') });
+  await bumpTokenVersions(
+    trx,
+    userIds.filter((id) => id !== actor.id),
+  );
 }
 
 const grantsOf = (u: Pick<AdminUserDTO, 'roles' | 'authorities'>) => ({
@@ -227,20 +82,17 @@ const grantsOf = (u: Pick<AdminUserDTO, 'roles' | 'authorities'>) => ({
 });
 
 async function setUserGrants(trx: Knex, userId: number, input: UserInput): Promise<void> {
-  await trx('user_roles').where({ user_id: userId }).del();
-  const roles = await roleIds(trx, input.roles);
-  if (roles.length) await trx('user_roles').insert(roles.map((role_id) => ({ user_id: userId, role_id })));
-  await trx('user_authorities').where({ user_id: userId }).del();
-  const auths = await authorityIds(trx, input.authorities);
-  if (auths.length)
-    await trx('user_authorities').insert(auths.map((authority_id) => ({ user_id: userId, authority_id })));
+  await replaceUserGrants(
+    trx,
+    userId,
+    await roleIds(trx, input.roles),
+    await authorityIds(trx, input.authorities),
+  );
 }
 
 async function assertFree(trx: Knex, login: string, email: string, exceptId?: number): Promise<void> {
-  const others = (q: Knex.QueryBuilder) => (exceptId === undefined ? q : q.whereNot('id', exceptId));
-  if (await others(trx('users').where({ login })).first('id')) throw appError('error.userexists', ENTITY);
-  if (await others(trx('users').whereRaw('lower(email) = ?', [email])).first('id'))
-    throw appError('error.emailexists', ENTITY);
+  if ((await userIdByLogin(trx, login, exceptId)) !== undefined) throw appError('error.userexists', ENTITY);
+  if ((await userIdByEmail(trx, email, exceptId)) !== undefined) throw appError('error.emailexists', ENTITY);
 }
 
 export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
@@ -260,24 +112,20 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
       const id = await knex
         .transaction(async (trx) => {
           await assertFree(trx, login, email);
-          const [row] = await trx('users')
-            .insert({
-              login,
-              email,
-              password_hash: passwordHash,
-              first_name: input.firstName,
-              last_name: input.lastName,
-              activated: input.activated,
-              lang_key: input.langKey,
-              reset_key: resetKey,
-              reset_date: resetKey ? trx.fn.now() : null,
-              created_by: actor.login,
-              last_modified_by: actor.login,
-              last_modified_date: trx.fn.now(),
-            })
-            .returning('id');
-          await setUserGrants(trx, row.id, input);
-          return Number(row.id);
+          const userId = await insertUser(trx, {
+            login,
+            email,
+            passwordHash,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            activated: input.activated,
+            langKey: input.langKey,
+            resetKey,
+            createdBy: actor.login,
+            lastModifiedBy: actor.login,
+          });
+          await setUserGrants(trx, userId, input);
+          return userId;
         })
         .catch(rethrowTaken);
       const created = (await findUser(knex, id))!;
@@ -298,7 +146,7 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
       const email = input.email.toLowerCase();
       const before = await knex
         .transaction(async (trx) => {
-          await lockAdmins(trx);
+          await lockAdminRole(trx);
           const current = await findUser(trx, id);
           if (!current) throw notFound('user');
           if (id === actor.id) {
@@ -309,15 +157,14 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
           if (activeAdmin(current) && !activeAdmin(input) && (await otherActiveAdmins(trx, id)) === 0)
             throw appError('error.lastadmin', ENTITY);
           await assertFree(trx, login, email, id);
-          await trx('users').where({ id }).update({
+          await updateUserRow(trx, id, {
             login,
             email,
-            first_name: input.firstName,
-            last_name: input.lastName,
+            firstName: input.firstName,
+            lastName: input.lastName,
             activated: input.activated,
-            lang_key: input.langKey,
-            last_modified_by: actor.login,
-            last_modified_date: trx.fn.now(),
+            langKey: input.langKey,
+            by: actor.login,
           });
           await setUserGrants(trx, id, input);
           const after = (await findUser(trx, id))!;
@@ -340,14 +187,14 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
 
     async deleteUser(actor: AuthUser, id: number): Promise<AdminUserDTO> {
       const deleted = await knex.transaction(async (trx) => {
-        await lockAdmins(trx);
+        await lockAdminRole(trx);
         const current = await findUser(trx, id);
         if (!current) throw notFound('user');
         if (id === actor.id) throw appError('error.ownaccount', ENTITY);
         if (activeAdmin(current) && (await otherActiveAdmins(trx, id)) === 0)
           throw appError('error.lastadmin', ENTITY);
         // Rows that name the user (assignees, steps, blocks) keep their history through ON DELETE rules.
-        await trx('users').where({ id }).del();
+        await deleteUsers(trx, [id]);
         return current;
       });
       await audit(actor, AuditTypes.USER_DELETED, { login: deleted.login, ...grantsOf(deleted) });
@@ -355,20 +202,7 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
     },
 
     async listRoles(): Promise<RoleDTO[]> {
-      const rows = await knex('roles as r')
-        .orderBy('r.id')
-        .select(
-          'r.id',
-          'r.name',
-          knex.raw(`coalesce((select json_agg(${AUTHORITY_JSON} order by a.id) from authorities a
-             join role_authorities ra on ra.authority_id = a.id where ra.role_id = r.id), '[]') as authorities`),
-        );
-      return rows.map((r) => ({
-        id: Number(r.id),
-        name: r.name,
-        builtIn: isBuiltInRole(r.name),
-        authorities: (r.authorities as AuthorityDTO[]).map((a) => ({ ...a, id: Number(a.id) })),
-      }));
+      return (await rolesWithAuthorities(knex)).map((r) => ({ ...r, builtIn: isBuiltInRole(r.name) }));
     },
 
     async findRole(id: number): Promise<RoleDTO | null> {
@@ -377,15 +211,8 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
 
     async createRole(actor: AuthUser, input: RoleInput): Promise<RoleDTO> {
       const id = await knex.transaction(async (trx) => {
-        if (await trx('roles').where({ name: input.name }).first('id'))
-          throw appError('error.roleexists', ENTITY);
-        const [row] = await trx('roles').insert({ name: input.name }).returning('id');
-        const auths = await authorityIds(trx, input.authorities);
-        if (auths.length)
-          await trx('role_authorities').insert(
-            auths.map((authority_id) => ({ role_id: row.id, authority_id })),
-          );
-        return Number(row.id);
+        if ((await roleIdByName(trx, input.name)) !== undefined) throw appError('error.roleexists', ENTITY);
+        return insertRole(trx, input.name, await authorityIds(trx, input.authorities));
       });
       const role = (await this.findRole(id))!;
       await audit(actor, AuditTypes.ROLE_CREATED, {
@@ -401,15 +228,10 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
       if (!before) throw notFound('role');
       if (before.builtIn && before.name !== input.name) throw appError('error.rolebuiltin', ENTITY);
       await knex.transaction(async (trx) => {
-        if (await trx('roles').where({ name: input.name }).whereNot({ id }).first('id'))
+        if ((await roleIdByName(trx, input.name, id)) !== undefined)
           throw appError('error.roleexists', ENTITY);
-        await trx('roles').where({ id }).update({ name: input.name });
-        await trx('role_authorities').where({ role_id: id }).del();
-        const auths = await authorityIds(trx, input.authorities);
-        if (auths.length)
-          await trx('role_authorities').insert(auths.map((authority_id) => ({ role_id: id, authority_id })));
-        const holders = await trx('user_roles').where({ role_id: id }).pluck('user_id');
-        await revokeMany(trx, holders.map(Number), actor);
+        await updateRoleRow(trx, id, input.name, await authorityIds(trx, input.authorities));
+        await revokeMany(trx, await roleHolders(trx, id), actor);
       });
       const after = (await this.findRole(id))!;
       const keys = (r: RoleDTO) => r.authorities.map(authorityKey).sort();
@@ -426,9 +248,8 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
       if (!role) throw notFound('role');
       if (role.builtIn) throw appError('error.rolebuiltin', ENTITY);
       await knex.transaction(async (trx) => {
-        const holders = await trx('user_roles').where({ role_id: id }).pluck('user_id');
-        await revokeMany(trx, holders.map(Number), actor);
-        await trx('roles').where({ id }).del();
+        await revokeMany(trx, await roleHolders(trx, id), actor);
+        await deleteRoleRow(trx, id);
       });
       await audit(actor, AuditTypes.ROLE_DELETED, { name: role.name });
       return role;
@@ -439,32 +260,22 @@ export function createUserAdmin({ knex, config, mailer }: UserAdminDeps) {
       actor: AuthUser,
       input: AuthorityInput,
     ): Promise<{ authority: AuthorityDTO; created: boolean }> {
-      const existing = await knex('authorities')
-        .where({ component_id: input.componentId, type: input.type, mode: input.mode })
-        .first('id');
-      const [id] = existing ? [Number(existing.id)] : await authorityIds(knex, [input]);
+      const existing = await authorityIdOf(knex, input);
+      const [id] = existing !== undefined ? [existing] : await authorityIds(knex, [input]);
       const authority = { id, ...input };
-      if (!existing) await audit(actor, AuditTypes.AUTHORITY_CREATED, { authority: authorityKey(input) });
-      return { authority, created: !existing };
+      if (existing === undefined)
+        await audit(actor, AuditTypes.AUTHORITY_CREATED, { authority: authorityKey(input) });
+      return { authority, created: existing === undefined };
     },
 
     /** Deletes an authority: every user and role holding it loses it (and the users their sessions). */
     async deleteAuthority(actor: AuthUser, id: number): Promise<void> {
-      const authority = await knex('authorities').where({ id }).first();
+      const authority = await authorityById(knex, id);
       if (!authority) throw notFound('authority');
-      const key = authorityKey({
-        componentId: Number(authority.component_id),
-        type: authority.type,
-        mode: authority.mode,
-      });
+      const key = authorityKey(authority);
       await knex.transaction(async (trx) => {
-        const own = await trx('user_authorities').where({ authority_id: id }).pluck('user_id');
-        const viaRoles = await trx('user_roles as ur')
-          .join('role_authorities as ra', 'ra.role_id', 'ur.role_id')
-          .where('ra.authority_id', id)
-          .pluck('ur.user_id');
-        await revokeMany(trx, [...own, ...viaRoles].map(Number), actor);
-        await trx('authorities').where({ id }).del();
+        await revokeMany(trx, await authorityHolders(trx, id), actor);
+        await deleteAuthorityRow(trx, id);
       });
       await audit(actor, AuditTypes.AUTHORITY_DELETED, { authority: key });
     },

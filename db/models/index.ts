@@ -1,7 +1,9 @@
-export { Authority } from './Authority';
+/**
+ * Objection models, kept where their relations earn them: a process with its tags (many-to-many), actors
+ * and RAG splitter fetched as one graph, and its tag links related and unrelated. Every other table is
+ * reached through db/queries/.
+ */
 export { ExternalDocumentSplitter } from './ExternalDocumentSplitter';
 export { Process } from './Process';
 export { ProcessActor } from './ProcessActor';
 export { ProcessTag } from './ProcessTag';
-export { Role } from './Role';
-export { User } from './User';

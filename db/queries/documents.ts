@@ -55,6 +55,17 @@ export async function documentFilename(knex: Knex, id: number): Promise<string |
   return row ? String(row.filename) : null;
 }
 
+/** The document, if it belongs to the process (a document of another process is not found). */
+export async function documentInProcess(
+  knex: Knex,
+  documentId: number,
+  processId: number,
+): Promise<{ id: number; documentType: string } | undefined> {
+  return knex('documents')
+    .where({ id: documentId, process_id: processId })
+    .first('id', 'document_type as documentType');
+}
+
 /** The documents with the given ids and/or of the given process, by id. */
 export async function findDocuments(
   knex: Knex,
@@ -93,6 +104,15 @@ export async function insertDocumentRow(knex: Knex, d: NewDocumentRow): Promise<
 /** Locks the document row until the transaction ends; false when the document is gone. */
 export async function lockDocument(trx: Knex.Transaction, id: number): Promise<boolean> {
   return Boolean(await trx('documents').where('id', id).forUpdate().first('id'));
+}
+
+/**
+ * Holds the document row FOR SHARE until the transaction ends (the projection, which takes it FOR UPDATE,
+ * waits); who blocks it, null when no one does or the document is gone.
+ */
+export async function shareDocument(trx: Knex.Transaction, id: number): Promise<number | null> {
+  const doc = await trx('documents').where('id', id).forShare().first('blocked_by_id');
+  return doc ? doc.blocked_by_id : null;
 }
 
 /** Marks the document as modified now (its content, parse or name changed). */
@@ -135,4 +155,23 @@ export async function deleteDocumentRows(knex: Knex, ids: readonly number[]): Pr
   await knex('documents')
     .whereIn('id', [...ids])
     .delete();
+}
+
+/**
+ * Documents of an upload node that have no step and were created more than `olderThanMs` ago (of the given
+ * processes only, when given), by id: documents whose workflow never started.
+ */
+export async function documentsWithoutSteps(
+  knex: Knex,
+  olderThanMs: number,
+  processIds?: readonly number[],
+): Promise<{ id: number; process_id: number; upload_node_id: number | null }[]> {
+  const q = knex('documents as d')
+    .whereNotExists(knex('steps as s').whereRaw('s.document_id = d.id').select(knex.raw('1')))
+    .andWhere('d.created_date', '<', knex.raw(`now() - make_interval(secs => ?)`, [olderThanMs / 1000]))
+    .whereNotNull('d.upload_node_id')
+    .orderBy('d.id')
+    .select('d.id', 'd.process_id', 'd.upload_node_id');
+  if (processIds) q.whereIn('d.process_id', [...processIds]);
+  return q;
 }

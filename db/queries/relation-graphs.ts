@@ -249,3 +249,7 @@ export async function relationCountOfTag(knex: Knex, tagId: number): Promise<num
     .count<{ count: string }[]>('id as count');
   return Number(r[0]?.count ?? 0);
 }
+/** True when the document has a relation graph (then no token may be deleted: spec 2 section 5). */
+export async function hasRelationGraphs(knex: Knex, documentId: number): Promise<boolean> {
+  return Boolean(await knex('ner_tag_relation_graphs').where('document_id', documentId).first('id'));
+}

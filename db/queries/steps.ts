@@ -115,6 +115,25 @@ export async function nodeSteps(knex: Knex, documentId: number, nodeId: number):
     .select(STEP_COLUMNS);
 }
 
+export async function stepById(knex: Knex, id: number): Promise<StepRow | undefined> {
+  return knex('steps').where('id', id).first(STEP_COLUMNS);
+}
+
+/** A step with its node's identity. */
+export type StepWithNode = StepRow & { name: string; activityType: ActivityType; processId: number };
+
+/** The steps of a document in walk order, each with its node's name, type and process. */
+export async function documentStepNodes(knex: Knex, documentId: number): Promise<StepWithNode[]> {
+  return knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .where('s.document_id', documentId)
+    .orderBy('s.order')
+    .select([
+      ...qualify('s', STEP_COLUMNS),
+      ...qualify('n', only(NODE_REF_COLUMNS, 'name', 'activityType', 'processId')),
+    ]);
+}
+
 /** Locks a step row until the transaction ends; false when the step is gone. */
 export async function lockStep(trx: Knex.Transaction, stepId: number): Promise<boolean> {
   return Boolean(await trx('steps').where('id', stepId).forUpdate().first('id'));

@@ -15,7 +15,7 @@ import {
 } from '../../domain/tracker-client';
 import { freePort } from '../../scripts/lib/ports';
 import { MASK } from '../../server/masking';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import {
   buildProcess,
   buildUser,

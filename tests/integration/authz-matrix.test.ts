@@ -21,7 +21,7 @@
 import crypto from 'node:crypto';
 import type Router from '@koa/router';
 import Koa from 'koa';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { AppDeps } from '../../api/app';
 import { loadConfig } from '../../server/config';
 import { gateAccess, layerKeys, routeKey } from '../../api/route';

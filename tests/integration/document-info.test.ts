@@ -6,7 +6,7 @@
  * another process refused, bad input answered 400 with field errors, and the plans of the page query on a
  * few thousand documents use the indexes. Documents and steps are inserted directly (no workflow).
  */
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import { explainDocumentInfo } from '../../db/queries/document-info';
 import type { DocumentInfoDTO } from '../../domain/document-info';
 import { insertDocument as insertDocumentOf } from '../support/documents';

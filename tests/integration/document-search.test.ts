@@ -5,7 +5,7 @@
  * 403; another process's documents never appear), bad input answered 400 with field errors, and the content
  * search planned on the trigram index of migration 017. Documents, contents and tags are inserted directly.
  */
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import { explainDocumentSearch } from '../../db/queries/document-search';
 import type { DocumentListEntryDTO } from '../../domain/document-search';
 import {

@@ -7,7 +7,7 @@
  * node-only grantee sees neither documents outside their nodes nor TAG / RELATION issues on tags of other
  * nodes' steps), and another process refused. Documents, tags, issues and replies are inserted directly.
  */
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { IssueDocumentInfoDTO } from '../../domain/document-info';
 import { insertDocument, insertIssue, insertTag, stepOf } from '../support/documents';
 import {

@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { IssueDTO } from '../../domain/issues';
 import {
   buildProcess,

@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { NerTagDTO, TagTypeOption } from '../../domain/tags';
 import { GraphBuilder, setupEngineSuite, startDocument, stepReaching, stepsOf } from '../support/engine';
 import {

@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { RelationGraphDTO } from '../../domain/relations';
 import { buildProcess, buildUser, insertNode, MISSING_ID, setupSuite, type Suite } from '../support/harness';
 

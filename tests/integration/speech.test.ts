@@ -5,7 +5,7 @@
  * routes; and the refusals: no WRITE, a step the caller may not edit, another process's document, a write
  * that would break the linked list or the times (400, nothing written).
  */
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { NerTagDTO } from '../../domain/tags';
 import { eventually, GraphBuilder, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
 import {

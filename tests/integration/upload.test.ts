@@ -12,7 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { insertObligatoryUploadNode } from '../../db/models/Node';
+import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import { buildProcess, buildUser, MISSING_ID, setupSuite, startTestApi, unique } from '../support/harness';
 import { docxBomb, docxOf } from '../support/zip';
 
