@@ -61,7 +61,10 @@ export function checkDatabaseUrl(url: string, now = new Date()): DatabaseTarget 
     throw new DatabaseSettingError('DATABASE_URL', 'not a URL (postgres://user:password@host:5432/database)');
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
-    throw new DatabaseSettingError('DATABASE_URL', `the scheme is ${u.protocol} (postgres:// or postgresql://)`);
+    throw new DatabaseSettingError(
+      'DATABASE_URL',
+      `the scheme is ${u.protocol} (postgres:// or postgresql://)`,
+    );
   const p = u.searchParams;
   const sslmode = p.get('sslmode');
   if (sslmode !== null && !(SSL_MODES as readonly string[]).includes(sslmode))

@@ -52,7 +52,8 @@ export function pemCertificates(
       throw fail(pem.setting, `not a valid PEM certificate (${(err as Error).message})`);
     }
     const subject = cert.subject.replace(/\n/g, ', ');
-    if (new Date(cert.validTo) < now) throw fail(pem.setting, `the certificate ${subject} expired on ${cert.validTo}`);
+    if (new Date(cert.validTo) < now)
+      throw fail(pem.setting, `the certificate ${subject} expired on ${cert.validTo}`);
     if (new Date(cert.validFrom) > now)
       throw fail(pem.setting, `the certificate ${subject} is not valid before ${cert.validFrom}`);
     return cert;

