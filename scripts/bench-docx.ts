@@ -17,7 +17,7 @@ import { insertObligatoryUploadNode } from '../db/models/Node';
 import { defaultParserConcurrency } from '../activities/parser/concurrency';
 import { loadConfig, loadWorkerConfig } from '../server/config';
 import { docxOf } from '../tests/support/zip';
-import { benchSignIn } from './lib/bench-app';
+import { benchCaller, benchSignIn } from './lib/bench-app';
 import { descendants } from './lib/processes';
 import { ROOT } from './lib/prepare';
 
@@ -121,7 +121,7 @@ export async function benchDocxBurst(o: DocxBurstOptions): Promise<DocxBurstResu
       { process_id: proc.id, from_id: upload, to_id: parser },
       { process_id: proc.id, from_id: parser, to_id: clf },
     ]);
-    const token = await benchSignIn(base, 'admin', 'admin');
+    const call = benchCaller(base, await benchSignIn(base, 'admin', 'admin'));
 
     // The worker's Node process is the child of tsx; the programs the parser runs are below it.
     let peakRss = 0;
@@ -143,13 +143,7 @@ export async function benchDocxBurst(o: DocxBurstOptions): Promise<DocxBurstResu
         form.append('nodeId', String(upload));
         const text = `Letter ${i} of the burst ${taskQueue}. ${'A paragraph of an office letter. '.repeat(40)}`;
         form.append('file', new Blob([new Uint8Array(docxOf(text))]), `letter-${i}.docx`);
-        const res = await fetch(`${base}/api/file-upload`, {
-          method: 'POST',
-          body: form,
-          headers: { Authorization: `Bearer ${token}` },
-        });
-        if (res.status !== 201) throw new Error(`upload ${i}: ${res.status} ${await res.text()}`);
-        return ((await res.json()) as { id: number }).id;
+        return (await call<{ id: number }>('POST', '/api/file-upload', form)).id;
       }),
     );
     let waiting = 0;
