@@ -31,7 +31,8 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   await probeTemporalTls(config.temporal, config.temporalAddress);
   // DATABASE_URL's TLS files and a first query: a setting that cannot work (a CA that did not sign the server)
   // stops the start here; a database that is down does not (readiness reports it).
-  const { knex } = await openDatabase(config.databaseUrl);
+  const { knex, reachable } = await openDatabase(config.databaseUrl);
+  if (!reachable) log.warn('the database is not reachable yet: readiness reports it DOWN until it is');
   if (config.profiles.includes('prod')) {
     try {
       await prodAccountsAtStart(knex, config.initialAdmin, (line) => log.info(line));

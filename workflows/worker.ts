@@ -177,6 +177,9 @@ if (require.main === module) {
   });
   // A setting that cannot work (a CA that did not sign the server) stops the start before Temporal is dialled.
   probeDatabase(databaseUrl)
+    .then((reachable) => {
+      if (!reachable) log.warn('the database is not reachable yet: readiness reports it DOWN until it is');
+    })
     .then(() =>
       createWorker({
         temporalAddress: config.temporalAddress,
