@@ -40,6 +40,8 @@ export interface DocxBurstResult {
   peakTreeRssMb: number;
   /** LibreOffice runs at once in the worker (PARSER_OFFICE_CONCURRENCY, else the default from the cores). */
   libreofficeCap: number;
+  /** The most LibreOffice processes (soffice.bin) seen at one sample. */
+  peakLibreoffice: number;
   cores: number;
   /** The 1, 5 and 15 minute load averages when the burst ended. */
   load: number[];
@@ -133,10 +135,12 @@ export async function benchDocxBurst(o: DocxBurstOptions): Promise<DocxBurstResu
     // The worker's Node process is the child of tsx; the programs the parser runs are below it.
     let peakRss = 0;
     let peakTree = 0;
+    let peakOffice = 0;
     sampler = setInterval(() => {
       const tree = descendants(worker.pid!).slice(1);
       const node = tree.find((pid) => commOf(pid) === 'node');
       peakRss = Math.max(peakRss, node ? rssKb(node) : 0);
+      peakOffice = Math.max(peakOffice, tree.filter((pid) => commOf(pid) === 'soffice.bin').length);
       peakTree = Math.max(
         peakTree,
         tree.reduce((sum, pid) => sum + rssKb(pid), 0),
@@ -176,6 +180,7 @@ export async function benchDocxBurst(o: DocxBurstOptions): Promise<DocxBurstResu
       peakRssMb: Math.round(peakRss / 102.4) / 10,
       peakTreeRssMb: Math.round(peakTree / 102.4) / 10,
       libreofficeCap,
+      peakLibreoffice: peakOffice,
       cores: os.cpus().length,
       load: os.loadavg().map((x) => Math.round(x * 100) / 100),
     };
@@ -195,7 +200,8 @@ export async function benchDocxBurst(o: DocxBurstOptions): Promise<DocxBurstResu
 export function printDocxBurstResults(r: DocxBurstResult): void {
   console.log(
     `docx burst: ${r.documents} documents (${r.failed} failed) parsed in ${r.seconds} s; worker peak RSS ` +
-      `${r.peakRssMb} MB, with LibreOffice ${r.peakTreeRssMb} MB; LibreOffice cap ${r.libreofficeCap} ` +
+      `${r.peakRssMb} MB, with LibreOffice ${r.peakTreeRssMb} MB; LibreOffice cap ${r.libreofficeCap}, ` +
+      `at most ${r.peakLibreoffice} running ` +
       `(${r.cores} cores, load ${r.load.join(' ')})`,
   );
 }
