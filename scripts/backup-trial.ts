@@ -138,6 +138,8 @@ async function main(): Promise<number> {
     stops.push(() => pg.stop());
     const databaseUrl = `${pg.serverUrl}/workbench`;
     const bin = (name: string) => path.join(pg.binDir, name);
+    if (!fs.existsSync(bin('pg_dump')))
+      throw new Error(`no pg_dump in ${pg.binDir} (Debian: apt-get install postgresql; or set POSTGRES_BIN)`);
     await createDatabaseIfMissing(pg.serverUrl, 'workbench');
     await migrateAndSeed(databaseUrl, ['dev']);
     const workflowCode = (

