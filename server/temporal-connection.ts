@@ -140,7 +140,6 @@ function loadProfile(env: Env): { profile: ClientConfigProfile; name: string; fi
   }
 }
 
-
 /** The bytes of a certificate or key setting, read now (a missing file is the setting's error, not a stack). */
 function readSource(
   source: { path: string } | { data: string | Uint8Array } | undefined,
