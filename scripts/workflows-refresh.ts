@@ -10,12 +10,8 @@
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { refreshDocumentRuns } from '../server/document-workflows';
-import {
-  EXIT_CONFIG,
-  TemporalSettingError,
-  connectOptions,
-  loadTemporalConnection,
-} from '../server/temporal-connection';
+import { EXIT_CONFIG } from '../server/setting-error';
+import { TemporalSettingError, connectOptions, loadTemporalConnection } from '../server/temporal-connection';
 import { DOCUMENT_RUN_EPOCH } from '../workflows/document-contract';
 
 async function main(): Promise<number> {

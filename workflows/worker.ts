@@ -16,7 +16,9 @@ import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract'
 import { getLogger, sdkLogFunction } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
-import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
+import { connectOptions, probeTemporalTls } from '../server/temporal-connection';
+import { exitOnSettingError } from '../server/setting-error';
+import { checkDatabaseUrl, probeDatabase } from '../server/database-connection';
 import { startHealthServer } from '../server/health';
 import { openFileStore, type ObjectStoreSettings } from '../server/files';
 import { setParserConcurrency } from '../activities/parser/concurrency';
@@ -141,12 +143,15 @@ if (require.main === module) {
   let config: WorkerConfig;
   try {
     config = loadWorkerConfig();
+    if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
+    // DATABASE_URL's TLS files, before knex reads them (server/database-connection.ts).
+    checkDatabaseUrl(config.databaseUrl);
   } catch (err) {
-    exitOnTemporalSetting(err, log);
+    exitOnSettingError(err, log);
     throw err;
   }
-  const { databaseUrl, taskQueue, temporalNamespace: namespace } = config;
-  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
+  const { taskQueue, temporalNamespace: namespace } = config;
+  const databaseUrl = config.databaseUrl!;
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
   dataKeyring();
   const knex = createKnex(databaseUrl);
@@ -175,15 +180,22 @@ if (require.main === module) {
     log.error(`health port ${config.healthPort} cannot be served`, { error: err as Error });
     process.exit(1);
   });
-  createWorker({
-    temporalAddress: config.temporalAddress,
-    namespace,
-    taskQueue,
-    knex,
-    config,
-    // A prebuilt bundle (WORKFLOW_BUNDLE_PATH: `npm test` shares one) spares each worker process bundling.
-    workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
-  })
+  // A setting that cannot work (a CA that did not sign the server) stops the start before Temporal is dialled.
+  probeDatabase(databaseUrl)
+    .then((reachable) => {
+      if (!reachable) log.warn('the database is not reachable yet: readiness reports it DOWN until it is');
+    })
+    .then(() =>
+      createWorker({
+        temporalAddress: config.temporalAddress,
+        namespace,
+        taskQueue,
+        knex,
+        config,
+        // A prebuilt bundle (WORKFLOW_BUNDLE_PATH: `npm test` shares one) spares each worker process bundling.
+        workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
+      }),
+    )
     .then(async ({ worker, connection }) => {
       ready = { worker, connection };
       log.info(`polling task queue ${taskQueue}`, {
@@ -214,7 +226,7 @@ if (require.main === module) {
       await knex.destroy();
     })
     .catch((err) => {
-      exitOnTemporalSetting(err, log);
+      exitOnSettingError(err, log);
       log.error('failed', { error: err as Error });
       process.exit(1);
     });

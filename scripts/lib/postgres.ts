@@ -101,8 +101,13 @@ export async function startEmbeddedPostgres(
   };
 }
 
-export async function createDatabaseIfMissing(serverUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+/** `search`: the URL's parameters (`?sslmode=verify-full&sslrootcert=...`) for a server that wants TLS. */
+export async function createDatabaseIfMissing(
+  serverUrl: string,
+  database: string,
+  search = '',
+): Promise<void> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres${search}` });
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
