@@ -185,6 +185,15 @@ describe('the Helm chart', () => {
     expect(volume.manifests).not.toContain('FILES_STORE');
   }, 120000);
 
+  it("mounts a private PostgreSQL CA for DATABASE_URL's sslrootcert in every pod and the migration Job", () => {
+    const r = templateAndValidate(CHART, ['--set', 'database.tls.caSecret=postgres-ca']);
+    expect({ status: r.status, out: r.out }).toEqual({ status: 0, out: expect.any(String) });
+    // the API, the worker and the migration Job: each mounts it and has the volume
+    expect(r.manifests.match(/mountPath: \/etc\/workbench\/postgres-tls/g)).toHaveLength(3);
+    expect(r.manifests.match(/secretName: postgres-ca/g)).toHaveLength(3);
+    expect(templateAndValidate(CHART, []).manifests).not.toContain('postgres-tls');
+  }, 120000);
+
   it('refuses object storage without a bucket URL, and a missing database', () => {
     const storage = templateAndValidate(CHART, ['--set', 'files.objectStorage.enabled=true']);
     expect(storage.status).not.toBe(0);

@@ -190,6 +190,7 @@ app.kubernetes.io/component: {{ .component }}
 - name: tmp
   emptyDir:
     sizeLimit: {{ .tmpSizeLimit }}
+{{- include "workbench.postgresTlsVolume" .ctx }}
 {{- with .ctx.Values.temporal.tls.existingSecret }}
 - name: temporal-tls
   secret:
@@ -205,6 +206,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 - name: tmp
   mountPath: /tmp
+{{- include "workbench.postgresTlsMount" . }}
 {{- if .Values.temporal.tls.existingSecret }}
 - name: temporal-tls
   mountPath: /etc/workbench/temporal-tls
@@ -231,5 +233,26 @@ app.kubernetes.io/component: {{ .component }}
       name: {{ . }}
       key: ADMIN_EMAIL
       optional: true
+{{- end }}
+{{- end }}
+
+{{/* The CA of a PostgreSQL server with a private CA (database.tls.caSecret), for DATABASE_URL's sslrootcert. */}}
+{{- define "workbench.postgresTlsVolume" -}}
+{{- with .Values.database.tls.caSecret }}
+- name: postgres-tls
+  secret:
+    secretName: {{ . }}
+    defaultMode: 0440
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- end }}
+
+{{- define "workbench.postgresTlsMount" -}}
+{{- if .Values.database.tls.caSecret }}
+- name: postgres-tls
+  mountPath: /etc/workbench/postgres-tls
+  readOnly: true
 {{- end }}
 {{- end }}
