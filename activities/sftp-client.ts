@@ -4,7 +4,8 @@
  * connection's key or password, no retries, a ready timeout and the host key verified
  * (server/sftp-connect.ts). A connection without a pinned host key pins the one its server presents on the
  * first successful login (trust on first use); later connections must meet the same key. `openSftp` does
- * the whole sequence for the poller: credentials present, net guard, connect; its errors name the connection and can be shown to users.
+ * the whole sequence for the poller: credentials present, net guard, connect; its errors name the
+ * connection and can be shown to users.
  */
 import type { Knex } from 'knex';
 import SftpClient from 'ssh2-sftp-client';
