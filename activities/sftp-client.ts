@@ -1,34 +1,54 @@
 /**
  * The SFTP connection shared by the send-to-SFTP node and the SFTP upload poller: an ssh2-sftp-client
  * connected to an address the net guard already checked (never to the name again), with the stored
- * connection's key or password, no retries and a ready timeout. `openSftp` does the whole sequence for the
- * poller: credentials present, net guard, connect; its errors name the connection and can be shown to users.
+ * connection's key or password, no retries, a ready timeout and the host key verified
+ * (server/sftp-connect.ts). A connection without a pinned host key pins the one its server presents on the
+ * first successful login (trust on first use); later connections must meet the same key. `openSftp` does
+ * the whole sequence for the poller: credentials present, net guard, connect; its errors name the
+ * connection and can be shown to users.
  */
+import type { Knex } from 'knex';
 import SftpClient from 'ssh2-sftp-client';
 import { OutboundRefused, resolveOutbound } from '../server/net-guard';
+import { connectVerified, HostKeyMismatch, SFTP_CONNECT_TIMEOUT_MS } from '../server/sftp-connect';
 import type { SftpConnectionRow } from '../server/sftp-connections';
+import { pinSftpHostKey } from '../db/queries/sftp-connections';
 import { openRow, UnreadableCredential } from '../db/crypto';
 import { refusalMessage } from './actions/context';
 
-export const SFTP_CONNECT_TIMEOUT_MS = 10_000;
+export { HostKeyMismatch };
 
-type Credentials = Pick<SftpConnectionRow, 'port' | 'use_key' | 'username' | 'password' | 'private_key'>;
-
-/** Connects `client` to `address` (already checked by the net guard) with the key or the password. */
+/**
+ * Connects `client` to `address` (already checked by the net guard) with the opened row's key or password,
+ * verifying the host key against the row's pin, or pinning the presented one when the row has none.
+ * Throws HostKeyMismatch (permanent) when the key is not the pinned one.
+ */
 export async function connectSftp(
+  knex: Knex,
   client: SftpClient,
-  conn: Credentials,
+  conn: SftpConnectionRow,
   address: string,
   timeoutMs = SFTP_CONNECT_TIMEOUT_MS,
 ): Promise<void> {
-  await client.connect({
-    host: address,
+  const login = {
+    name: conn.name,
+    address: conn.address,
     port: conn.port,
-    username: conn.username ?? '',
-    ...(conn.use_key ? { privateKey: conn.private_key ?? '' } : { password: conn.password ?? '' }),
-    readyTimeout: timeoutMs,
-    retries: 0,
-  });
+    username: conn.username,
+    useKey: conn.use_key,
+    password: conn.password,
+    privateKey: conn.private_key,
+    hostKey: conn.host_key ?? null,
+  };
+  const presented = await connectVerified(client, login, address, { timeoutMs });
+  if (login.hostKey !== null) return;
+  // Pinned only after a successful login: a server that does not let us in is not trusted.
+  const pinned = await pinSftpHostKey(knex, conn, presented);
+  if (pinned !== null && pinned !== presented) {
+    // Another worker pinned a different key meanwhile: one of the two servers is not the right one.
+    await client.end().catch(() => undefined);
+    throw new HostKeyMismatch(conn.name, `${conn.address}:${conn.port}`, pinned, presented);
+  }
 }
 
 /** ssh2 messages are prefixed with the client method ("connect: ..."); keep the readable part. */
@@ -58,9 +78,11 @@ export function missingCredential(conn: SftpConnectionRow): string | null {
 
 /**
  * A client connected to the stored connection, or an Error whose message says which connection failed and
- * why (missing credentials, refused address, unknown host, authentication, timeout).
+ * why (missing credentials, refused address, unknown host, authentication, timeout, a host key that is not
+ * the pinned one: HostKeyMismatch).
  */
 export async function openSftp(
+  knex: Knex,
   stored: SftpConnectionRow,
   allowlist: readonly string[],
   clientName: string,
@@ -81,9 +103,10 @@ export async function openSftp(
   }
   const client = new SftpClient(clientName);
   try {
-    await connectSftp(client, conn, address);
+    await connectSftp(knex, client, conn, address);
   } catch (err) {
     await client.end().catch(() => undefined);
+    if (err instanceof HostKeyMismatch) throw err;
     throw new Error(
       `SFTP connection "${conn.name}": connecting to ${where} failed: ${describeSftpError(err)}`,
       {

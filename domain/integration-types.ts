@@ -66,10 +66,18 @@ export interface SftpConnectionDTO {
   port: number;
   folder: string;
   password: SftpPasswordDTO;
+  /**
+   * The pinned host key, an OpenSSH SHA256 fingerprint (`SHA256:<base64>`); null when not pinned (the worker
+   * pins the key it meets on its first connection). Absent on PUT/test: the stored pin unless the address
+   * or the port changes.
+   */
+  hostKey?: string | null;
 }
 
 export interface SftpTestResultDTO {
   status: 'OK';
+  /** The fingerprint of the host key the server presented. */
+  hostKey: string;
 }
 
 /** A cloud-drive connection as returned: tokens are never exposed. */

@@ -14,6 +14,7 @@ import {
   secretNameRule,
   secretValueRule,
   sftpConnectionViolations,
+  sftpHostKeyOf,
   type FieldViolation,
 } from './integrations';
 
@@ -214,6 +215,41 @@ describe('SFTP connection rules', () => {
     expect(keys(sftpConnectionViolations(key, { password: true }))).toEqual([
       ['password.privateKey', 'entity.validation.required'],
     ]);
+  });
+
+  // ssh-keygen -lf host.pub -E sha256 of an ed25519 key
+  const FINGERPRINT = 'SHA256:LDLghhCavK2aZjgyiexiXug/6nKTW3fi5bXdzDT9GuU';
+
+  it('accepts an OpenSSH SHA256 fingerprint or no host key, and refuses anything else', () => {
+    for (const hostKey of [FINGERPRINT, ` ${FINGERPRINT} `, null, undefined, '', '  '])
+      expect(sftpConnectionViolations({ ...validSftp, hostKey })).toEqual([]);
+    for (const hostKey of [
+      FINGERPRINT.replace('SHA256:', ''), // no prefix
+      FINGERPRINT.replace('SHA256:', 'MD5:'),
+      `${FINGERPRINT}=`, // padded
+      FINGERPRINT.slice(0, -1), // 42 characters
+      `${FINGERPRINT}A`, // 44 characters
+      FINGERPRINT.replace('LDL', 'L-L'), // not base64
+      FINGERPRINT.slice(0, -1) + 't', // 43 characters that are not 32 bytes (low bits set)
+      'c6:7e:6a:0b:5d:53:ce:7c:4b:a2:b1:3c:3f:3e:ad:0c', // MD5 hex
+    ])
+      expect(keys(sftpConnectionViolations({ ...validSftp, hostKey }))).toEqual([
+        ['hostKey', 'soaApp.sftpConnection.hostKeyInvalid'],
+      ]);
+  });
+
+  it('keeps the stored pin when the host key is absent and the server is the same, and clears it otherwise', () => {
+    const stored = { address: 'sftp.example.com', port: 22, hostKey: FINGERPRINT };
+    const other = 'SHA256:' + 'A'.repeat(43);
+    expect(sftpHostKeyOf({ address: 'SFTP.example.com ', port: 22 }, stored)).toBe(FINGERPRINT);
+    expect(sftpHostKeyOf({ address: 'sftp.example.com', port: null }, stored)).toBe(FINGERPRINT);
+    expect(sftpHostKeyOf({ address: 'other.example.com', port: 22 }, stored)).toBeNull();
+    expect(sftpHostKeyOf({ address: 'sftp.example.com', port: 2222 }, stored)).toBeNull();
+    expect(sftpHostKeyOf({ address: 'other.example.com', hostKey: other }, stored)).toBe(other);
+    expect(sftpHostKeyOf({ address: 'sftp.example.com', hostKey: null }, stored)).toBeNull();
+    expect(sftpHostKeyOf({ address: 'sftp.example.com', hostKey: '' }, stored)).toBeNull();
+    expect(sftpHostKeyOf({ address: 'sftp.example.com', hostKey: ` ${other}` })).toBe(other);
+    expect(sftpHostKeyOf({ address: 'sftp.example.com' })).toBeNull();
   });
 });
 

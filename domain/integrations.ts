@@ -204,6 +204,35 @@ export interface SftpConnectionInput {
     publicKey?: string | null;
     privateKey?: string | null;
   } | null;
+  /**
+   * The pinned host key, an OpenSSH SHA256 fingerprint. Absent: the stored pin is kept unless the address
+   * or the port changes; null or empty: not pinned (the worker pins the key it meets first).
+   */
+  hostKey?: string | null;
+}
+
+/** An OpenSSH SHA256 fingerprint as `ssh-keygen -lf key.pub -E sha256` prints it: 32 bytes in base64. */
+export const SFTP_HOST_KEY_PATTERN = /^SHA256:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]$/;
+export const SFTP_HOST_KEY_INVALID = 'soaApp.sftpConnection.hostKeyInvalid';
+
+/** Host key: optional; when given, `SHA256:` and the 43 base64 characters of a SHA-256 digest. */
+export const sftpHostKeyRule: Rule<string | null | undefined> = (v) =>
+  blank(v) || SFTP_HOST_KEY_PATTERN.test(v!.trim()) ? null : { code: 'Pattern', key: SFTP_HOST_KEY_INVALID };
+
+/**
+ * The pin a saved (or tested) connection has: the one given; none when given null or empty; when absent,
+ * the stored one, unless the address or the port changed (another server: its key is not the stored one).
+ */
+export function sftpHostKeyOf(
+  input: Pick<SftpConnectionInput, 'address' | 'port' | 'hostKey'>,
+  stored?: { address: string; port: number; hostKey: string | null },
+): string | null {
+  if (input.hostKey !== undefined) return blank(input.hostKey) ? null : input.hostKey!.trim();
+  if (!stored) return null;
+  const sameServer =
+    (input.address ?? '').trim().toLowerCase() === stored.address.trim().toLowerCase() &&
+    (input.port ?? DEFAULT_SFTP_PORT) === stored.port;
+  return sameServer ? stored.hostKey : null;
 }
 
 /** An input that passed `sftpConnectionViolations`: what is saved and connected to. */
@@ -212,7 +241,8 @@ export type ValidSftpConnectionInput = SftpConnectionInput & { name: string; add
 /**
  * SFTP connection: name required; address required and a domain or IP; port 1..65535; with useKey the
  * public and private keys are required, otherwise the username and the password. A stored password or
- * private key is kept when the form sends null or the mask (the "change" checkbox left off).
+ * private key is kept when the form sends null or the mask (the "change" checkbox left off). The host key,
+ * when given, is an OpenSSH SHA256 fingerprint.
  */
 export function sftpConnectionViolations(
   input: SftpConnectionInput,
@@ -245,6 +275,7 @@ export function sftpConnectionViolations(
       add('password.password', { code: 'NotBlank', key: REQUIRED });
   }
   add('password.username', optionalMaxRule(INTEGRATION_LIMITS.username)(creds.username ?? ''));
+  add('hostKey', sftpHostKeyRule(input.hostKey));
   return out;
 }
 

@@ -18,7 +18,13 @@ import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-rende
 import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
 import type { SftpConnectionRow } from '../../server/sftp-connections';
 import { UnreadableCredential } from '../../db/crypto';
-import { connectSftp, describeSftpError, missingCredential, openSftpCredentials } from '../sftp-client';
+import {
+  connectSftp,
+  describeSftpError,
+  HostKeyMismatch,
+  missingCredential,
+  openSftpCredentials,
+} from '../sftp-client';
 import {
   alreadySucceeded,
   executionKey,
@@ -104,8 +110,10 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
   const client = new SftpClient(`send-to-sftp-${input.stepId}`);
   try {
     try {
-      await connectSftp(client, conn, address, SFTP_TIMEOUT_MS);
+      await connectSftp(knex, client, conn, address, SFTP_TIMEOUT_MS);
     } catch (err) {
+      // Another server answers at the address (or someone in between): retrying cannot help.
+      if (err instanceof HostKeyMismatch) throw await permanentFailure(knex, input, err.message, where);
       const message = `Connecting to ${conn.address}:${conn.port} failed: ${describeSftpError(err)}`;
       if (isAuthFailure(err)) throw await permanentFailure(knex, input, message, where);
       await recordResult(knex, input, 'FAILURE', { ...where, error: message });

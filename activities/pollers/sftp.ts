@@ -102,7 +102,12 @@ async function runRule(
   if (rule.target_id !== null && !target)
     throw new Error(`${ruleLabel(rule)}: its target connection is gone`);
 
-  const sourceClient = await openSftp(source, allowlistOf(ctx), `sftp-poll-${ctx.node.id}-${rule.id}`);
+  const sourceClient = await openSftp(
+    ctx.deps.knex,
+    source,
+    allowlistOf(ctx),
+    `sftp-poll-${ctx.node.id}-${rule.id}`,
+  );
   let opening: Promise<SftpClient> | undefined;
   const run: RuleRun = {
     ctx,
@@ -111,7 +116,7 @@ async function runRule(
     sourceClient,
     target,
     targetClient: () =>
-      (opening ??= openSftp(target!, allowlistOf(ctx), `sftp-copy-${ctx.node.id}-${rule.id}`)),
+      (opening ??= openSftp(ctx.deps.knex, target!, allowlistOf(ctx), `sftp-copy-${ctx.node.id}-${rule.id}`)),
     maxBytes: ctx.maxBytes,
     onImported,
   };

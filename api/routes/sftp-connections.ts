@@ -38,6 +38,8 @@ export const sftpSchema = z.object({
       privateKey: z.string().nullish(),
     })
     .nullish(),
+  /** Absent: the stored pin (cleared when the address or the port changes); null or '': not pinned. */
+  hostKey: z.string().nullish(),
 });
 type SftpBody = z.infer<typeof sftpSchema>;
 
@@ -145,7 +147,9 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
 
     /**
      * Tests the connection in the body: a saved one (id; masked secrets come from the database) or an
-     * unsaved one (nodeId). 200 {status:'OK'}, or 400 app error with the failure in `detail`.
+     * unsaved one (nodeId). 200 {status:'OK', hostKey}, or 400 app error with the failure in `detail` (and
+     * `hostKey` when the server presented one). `hostKey` is the fingerprint of the server's host key; a
+     * pinned key (given, or stored for the same address and port) that differs fails the test.
      */
     route(
       {
@@ -174,9 +178,10 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
         if (!outcome.ok) {
           const e = appError('error.sftpConnectionFailed', OBJECT);
           e.body.detail = outcome.detail;
+          e.body.hostKey = outcome.hostKey;
           throw e;
         }
-        ctx.body = { status: 'OK' };
+        ctx.body = { status: 'OK', hostKey: outcome.hostKey };
       },
     ),
   ];

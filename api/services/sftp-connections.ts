@@ -8,6 +8,7 @@ import {
   DEFAULT_SFTP_FOLDER,
   DEFAULT_SFTP_PORT,
   keepOrReplaceSecret,
+  sftpHostKeyOf,
   type ValidSftpConnectionInput,
 } from '../../domain/integrations';
 import { openValue, UnreadableCredential } from '../../db/crypto';
@@ -27,6 +28,7 @@ export type { ValidSftpConnectionInput };
 
 /** Plain connection settings with the secrets resolved (for connecting, never for a response). */
 export interface SftpTarget {
+  name: string;
   address: string;
   port: number;
   folder: string;
@@ -34,6 +36,8 @@ export interface SftpTarget {
   username: string | null;
   password: string | null;
   privateKey: string | null;
+  /** The pin the connection would have once saved (null: not pinned). */
+  hostKey: string | null;
 }
 
 /**
@@ -44,6 +48,7 @@ export function resolveSftpInput(input: ValidSftpConnectionInput, stored?: SftpC
   const creds = input.password ?? {};
   const useKey = !!creds.useKey;
   return {
+    name: input.name.trim(),
     address: input.address.trim(),
     port: input.port ?? DEFAULT_SFTP_PORT,
     folder: trimOrNull(input.folder) ?? DEFAULT_SFTP_FOLDER,
@@ -51,6 +56,7 @@ export function resolveSftpInput(input: ValidSftpConnectionInput, stored?: SftpC
     username: trimOrNull(creds.username),
     password: useKey ? null : keepOrReplaceSecret(creds.password, open(stored, 'password')),
     privateKey: useKey ? keepOrReplaceSecret(creds.privateKey, open(stored, 'private_key')) : null,
+    hostKey: sftpHostKeyOf(input, stored && { ...stored, hostKey: stored.host_key }),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   DEFAULT_SFTP_PORT,
   keepOrReplaceSecret,
   maskSecret,
+  sftpHostKeyOf,
   type ValidSftpConnectionInput,
 } from '../../domain/integrations';
 import type { SftpConnectionDTO } from '../../domain/integration-types';
@@ -29,6 +30,8 @@ export interface SftpConnectionRow {
   password: string | null;
   public_key: string | null;
   private_key: string | null;
+  /** The pinned host key's SHA256 fingerprint; null: not pinned yet. */
+  host_key: string | null;
 }
 
 export const toSftpConnectionDTO = (r: SftpConnectionRow): SftpConnectionDTO => ({
@@ -46,6 +49,7 @@ export const toSftpConnectionDTO = (r: SftpConnectionRow): SftpConnectionDTO => 
     publicKey: r.public_key,
     privateKey: maskSecret(r.private_key),
   },
+  hostKey: r.host_key,
 });
 
 export const trimOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
@@ -60,6 +64,7 @@ function columns(input: ValidSftpConnectionInput, stored?: SftpConnectionRow) {
   const creds = input.password ?? {};
   const useKey = !!creds.useKey;
   return {
+    host_key: sftpHostKeyOf(input, stored && { ...stored, hostKey: stored.host_key }),
     name: input.name.trim(),
     address: input.address.trim(),
     port: input.port ?? DEFAULT_SFTP_PORT,
@@ -101,6 +106,26 @@ export async function updateSftpConnection(
     .update(columns(input, stored))
     .returning('*');
   return toSftpConnectionDTO(row);
+}
+
+/**
+ * Trust on first use: records `fingerprint` as the connection's host key unless one is pinned already or the
+ * row no longer points at the server that presented it. Returns the pin the row has afterwards (null when
+ * the row is gone or now points elsewhere).
+ */
+export async function pinSftpHostKey(
+  knex: Knex,
+  conn: Pick<SftpConnectionRow, 'id' | 'address' | 'port'>,
+  fingerprint: string,
+): Promise<string | null> {
+  await knex('sftp_connections')
+    .where({ id: conn.id, address: conn.address, port: conn.port })
+    .whereNull('host_key')
+    .update({ host_key: fingerprint });
+  const row = await knex('sftp_connections')
+    .where({ id: conn.id, address: conn.address, port: conn.port })
+    .first('host_key');
+  return row?.host_key ?? null;
 }
 
 /** Deleting a connection removes the transfer rules that read from it (foreign key cascade). */

@@ -49,7 +49,7 @@ describe('send-to-SFTP and inter-process nodes', () => {
     s.knex('action_execution_results').where('node_id', nodeId).orderBy('id');
 
   /** HUP -> FILE_PARSER -> SEND_TO_SFTP with a key-authenticated connection to the test sshd. */
-  async function sftpGraph(preferredFilename: string, fileContent: string) {
+  async function sftpGraph(preferredFilename: string, fileContent: string, hostKey: string | null = null) {
     const g = await GraphBuilder.create(s.knex);
     const hup = await g.node('HUP');
     const parser = await g.node('FILE_PARSER', { autoStepStatus: 'DONE' });
@@ -68,15 +68,19 @@ describe('send-to-SFTP and inter-process nodes', () => {
         username: sshd.username,
         public_key: sshd.clientKey.publicKey,
         private_key: sealValue('sftp_connections', 'private_key', sshd.clientKey.privateKey), // as stored
+        host_key: hostKey,
       })
       .returning('id');
     await configure(action, { sftpConnection: { id: conn.id }, preferredFilename, fileContent });
-    return { g, hup, action };
+    return { g, hup, action, connectionId: conn.id as number };
   }
 
   it('uploads the rendered file, with a numeric suffix when the name is taken, once per run', async () => {
     // hello.txt is already in the sshd's folder.
-    const { g, hup, action } = await sftpGraph('hello.txt', 'Document ${document.id}: ${document.content}');
+    const { g, hup, action, connectionId } = await sftpGraph(
+      'hello.txt',
+      'Document ${document.id}: ${document.content}',
+    );
     const [a, b] = await Promise.all([
       startDocument(s, g, hup, { content: 'first text\n' }),
       startDocument(s, g, hup, { content: 'second text\n' }),
@@ -98,6 +102,9 @@ describe('send-to-SFTP and inter-process nodes', () => {
       `sftp://127.0.0.1:${sshd.port}${path.posix.join(sshd.folder, nameOf(a.id))}`,
     );
     expect(fs.readdirSync(sshd.folder).sort()).toEqual(['hello-1.txt', 'hello-2.txt', 'hello.txt']);
+    // not pinned before: the first successful connection pinned the server's host key (trust on first use)
+    const conn = await s.knex('sftp_connections').where('id', connectionId).first('host_key');
+    expect(conn.host_key).toBe(sshd.hostKeyFingerprint);
     const viaApi = await s.get(`/api/action-execution-results/send-to-sftp?stepId=${stepA.id}`, s.admin);
     expect(viaApi.status).toBe(200);
     expect(viaApi.body).toEqual({ status: 'SUCCESS', createdFileAddress: rowA.details.createdFileAddress });
@@ -131,6 +138,49 @@ describe('send-to-SFTP and inter-process nodes', () => {
     );
     expect(fs.existsSync(path.join(sshd.folder, `refused-${doc.id}.txt`))).toBe(false);
     expect((await resultsOf(action)).map((r) => r.status)).toEqual(['FAILURE']);
+  });
+
+  it('refuses a server whose host key is not the pinned one: the step ends in ERROR at once, nothing is written', async () => {
+    const pinned = 'SHA256:' + Buffer.alloc(32, 9).toString('base64').replace(/=+$/, '');
+    const { g, hup, action } = await sftpGraph('impostor-${document.id}.txt', 'secret', pinned);
+    const doc = await startDocument(s, g, hup);
+    const step = await stepReaching(s.knex, doc.id, action, ['ERROR']);
+    const message =
+      `SFTP connection "test sshd": the host key of 127.0.0.1:${sshd.port} does not match the pinned one ` +
+      `(expected ${pinned}, presented ${sshd.hostKeyFingerprint}); connection refused. If the server's key ` +
+      `was changed on purpose, pin the new fingerprint on the connection.`;
+    expect(step.errorMessage).toBe(message);
+    expect(fs.readdirSync(sshd.folder).filter((f) => f.startsWith('impostor-'))).toEqual([]);
+    const rows = await resultsOf(action);
+    expect(rows.map((r) => [r.status, r.details.error])).toEqual([['FAILURE', message]]);
+
+    // a permanent failure: the activity fails non-retryable, so Temporal does not try again
+    const { runAutomaticNode } = createActionActivities({
+      knex: s.knex,
+      filesDir: s.filesDir,
+      outboundAllowlist: ['127.0.0.1'],
+    });
+    const run = {
+      documentId: doc.id,
+      stepId: step.id,
+      nodeId: action,
+      activityType: 'SEND_TO_SFTP' as const,
+    };
+    await expect(runAutomaticNode({ ...run, attempt: 2 })).rejects.toMatchObject({
+      nonRetryable: true,
+      message,
+    });
+  });
+
+  it('uploads to a server whose host key is the pinned one', async () => {
+    const { g, hup, action } = await sftpGraph(
+      'pinned-${document.id}.txt',
+      'pinned',
+      sshd.hostKeyFingerprint,
+    );
+    const doc = await startDocument(s, g, hup);
+    await stepReaching(s.knex, doc.id, action, ['ACCEPTED']);
+    expect(fs.readFileSync(path.join(sshd.folder, `pinned-${doc.id}.txt`), 'utf8')).toBe('pinned');
   });
 
   it('ends the step in ERROR when the node has no SFTP connection', async () => {

@@ -355,6 +355,7 @@ describe('integrations: node connections', () => {
           publicKey: null,
           privateKey: null,
         },
+        hostKey: null,
       });
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.sftpConnection.created');
 
@@ -443,6 +444,43 @@ describe('integrations: node connections', () => {
       expect(opened('sftp_connections', 'private_key', (await row()).private_key)).toBe(PRIVATE_KEY);
     });
 
+    it('pins a host key; an update without one keeps it unless the address or port changes; empty unpins', async () => {
+      const fingerprint = 'SHA256:LDLghhCavK2aZjgyiexiXug/6nKTW3fi5bXdzDT9GuU';
+      const nodeId = await buildNode('SFTP_UPLOAD');
+      const created = await send('POST', '/api/sftp-connection-data', processAdmin, {
+        ...passwordConnection(nodeId),
+        hostKey: ` ${fingerprint} `,
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.hostKey).toBe(fingerprint);
+      const pin = async () =>
+        (await knex('sftp_connections').where({ id: created.body.id }).first()).host_key;
+      expect(await pin()).toBe(fingerprint);
+      const { hostKey: _, ...withoutHostKey } = created.body;
+      const put = (json: object) => send('PUT', '/api/sftp-connection-data', processAdmin, json);
+
+      // absent, same server: kept (a client that does not know the field keeps the pin)
+      expect((await put({ ...withoutHostKey, name: 'Renamed' })).body.hostKey).toBe(fingerprint);
+      // absent with another port, then another address: another server, the pin is cleared
+      expect((await put({ ...withoutHostKey, port: 2223 })).body.hostKey).toBeNull();
+      await put({ ...created.body });
+      expect(await pin()).toBe(fingerprint);
+      expect((await put({ ...withoutHostKey, address: 'other.example.com' })).body.hostKey).toBeNull();
+      // given with a new address: the new pin
+      const moved = await put({ ...withoutHostKey, address: 'sftp.example.com', hostKey: fingerprint });
+      expect(moved.body.hostKey).toBe(fingerprint);
+      // empty or null: not pinned
+      expect((await put({ ...created.body, hostKey: '' })).body.hostKey).toBeNull();
+      await put({ ...created.body });
+      expect((await put({ ...created.body, hostKey: null })).body.hostKey).toBeNull();
+      expect(await pin()).toBeNull();
+
+      const malformed = await put({ ...created.body, hostKey: 'SHA256:short' });
+      expect(malformed.status).toBe(400);
+      expect(fieldKeys(malformed)).toEqual([['hostKey', 'soaApp.sftpConnection.hostKeyInvalid']]);
+      expect(await pin()).toBeNull();
+    });
+
     it('reports each rule with its key', async () => {
       const nodeId = await buildNode('SFTP_UPLOAD');
       const post = (json: object) => send('POST', '/api/sftp-connection-data', processAdmin, json);
@@ -464,6 +502,14 @@ describe('integrations: node connections', () => {
         ['password.publicKey', 'entity.validation.required'],
         ['password.privateKey', 'entity.validation.required'],
       ]);
+      for (const hostKey of [
+        'MD5:c6:7e:6a:0b',
+        'SHA256:LDLghhCavK2aZjgyiexiXug/6nKTW3fi5bXdzDT9GuU=',
+        'ssh-ed25519 AAAA',
+      ])
+        expect(fieldKeys(await post({ ...base, hostKey }))).toEqual([
+          ['hostKey', 'soaApp.sftpConnection.hostKeyInvalid'],
+        ]);
     });
 
     it('belongs to SFTP nodes only; READ reads, only process admins change; deletes', async () => {

@@ -147,6 +147,14 @@ describe('SFTP upload poller', () => {
     const authError = `SFTP connection "wrong password": connecting to 127.0.0.1:${sshd.port} failed: All configured authentication methods failed`;
     const first = await poll(graph.upload);
     expect(first).toEqual({ nodeId: graph.upload, polled: true, imported: 2, errors: [authError] });
+    // Trust on first use: each connection that logged in pinned the server's host key; the refused one did not.
+    const pins = await s
+      .knex('sftp_connections')
+      .whereIn('id', [wrong, mover, copier, archive])
+      .orderBy('id')
+      .pluck('host_key');
+    const fp = sshd.hostKeyFingerprint;
+    expect(pins).toEqual([null, fp, fp, fp]);
 
     const docs = await documentsOf(graph.upload);
     expect(docs.map((d) => d.filename)).toEqual(['a.txt', 'b.txt']);
@@ -253,6 +261,37 @@ describe('SFTP upload poller', () => {
     ]);
     expect(list(source)).toEqual(['e.txt']);
     expect(await documentsOf(graph.upload)).toHaveLength(0);
+  });
+
+  it('imports nothing from a server whose host key is not the pinned one, and names both keys', async () => {
+    const graph = await uploadGraph();
+    const source = passwordFolder('impostor');
+    write(source, 'f.txt', 'zeta text\n');
+    const impostor = await graph.passwordConnection('pinned elsewhere', source);
+    const pinned = 'SHA256:' + Buffer.alloc(32, 5).toString('base64').replace(/=+$/, '');
+    await s.knex('sftp_connections').where('id', impostor).update({ host_key: pinned });
+    await graph.rule('pinned', impostor, null, true);
+
+    const outcome = await poll(graph.upload);
+    expect(outcome).toEqual({
+      nodeId: graph.upload,
+      polled: true,
+      imported: 0,
+      errors: [
+        `SFTP connection "pinned elsewhere": the host key of 127.0.0.1:${sshd.port} does not match the ` +
+          `pinned one (expected ${pinned}, presented ${sshd.hostKeyFingerprint}); connection refused. If the ` +
+          `server's key was changed on purpose, pin the new fingerprint on the connection.`,
+      ],
+    });
+    expect(list(source)).toEqual(['f.txt']);
+    expect(await documentsOf(graph.upload)).toHaveLength(0);
+    expect(await itemsOf(graph.upload)).toEqual([]);
+    expect((await s.knex('sftp_connections').where('id', impostor).first()).host_key).toBe(pinned);
+
+    // pinned to the server's own key, the same rule imports (and moves) the file
+    await s.knex('sftp_connections').where('id', impostor).update({ host_key: sshd.hostKeyFingerprint });
+    expect(await poll(graph.upload)).toMatchObject({ imported: 1, errors: [] });
+    expect(list(source)).toEqual([]);
   });
 
   it('sends a file to SFTP over password authentication', async () => {

@@ -27,6 +27,8 @@ export interface TestSshd {
   clientKey: KeyPair;
   /** A folder that exists on the server, with a file in it. */
   folder: string;
+  /** The SHA256 fingerprint of the server's host key, as `ssh-keygen -lf host.pub -E sha256` prints it. */
+  hostKeyFingerprint: string;
   /**
    * An account that logs in with a password, and an empty folder it owns (in this server's temporary
    * directory). Reading it throws unless the tests run as root (sshd checks passwords in /etc/shadow).
@@ -111,6 +113,10 @@ export async function startSshd(): Promise<TestSshd> {
   const port = await freePort();
   const hostKey = path.join(dir, 'host_ed25519');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey], { stdio: 'ignore' });
+  // "256 SHA256:<base64> comment (ED25519)"
+  const hostKeyFingerprint = execFileSync('ssh-keygen', ['-lf', `${hostKey}.pub`, '-E', 'sha256'])
+    .toString()
+    .split(' ')[1];
   const clientKey = generateKeyPair(dir, 'client_ed25519');
   const authorizedKeys = path.join(dir, 'authorized_keys');
   fs.writeFileSync(authorizedKeys, `${clientKey.publicKey}\n`, { mode: 0o600 });
@@ -180,6 +186,7 @@ export async function startSshd(): Promise<TestSshd> {
     username: os.userInfo().username,
     clientKey,
     folder,
+    hostKeyFingerprint,
     get passwordUser(): PasswordUser {
       if (!passwordUser) throw new Error('The password account needs the tests to run as root');
       return passwordUser;

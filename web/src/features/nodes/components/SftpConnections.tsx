@@ -1,7 +1,10 @@
 /**
  * The SFTP connections of a node (SFTP upload, send to SFTP): a table (name, address, folder, actions) and
- * a modal with the password-or-key credentials, the 'change' checkbox for stored secrets when editing, and a
- * Test button (POST api/sftp-connection-data/test: pristine, loading, success, error).
+ * a modal with the password-or-key credentials, the 'change' checkbox for stored secrets when editing, the
+ * pinned host key, and a Test button (POST api/sftp-connection-data/test: pristine, loading, success,
+ * error) that shows the host key the server presented with "Trust this key", which fills the field.
+ * The host key is sent only when the user edited it: otherwise the server keeps its pin (perhaps one the
+ * worker made meanwhile), or drops it when the address or the port changed (the field is cleared then too).
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +18,7 @@ import {
 } from '@domain/integrations';
 import { Field, inputClass } from '../../../components/FormField';
 import { errorDetailOf } from '../../../api/errors';
+import { HttpError } from '../../../api/client';
 import {
   nodeConfigQueries,
   useDeleteSftpConnection,
@@ -75,6 +79,16 @@ interface SftpForm {
   publicKey: string;
   privateKey: string;
   changeSecret: boolean;
+  hostKey: string;
+  /** The user edited the host key (or trusted the presented one): it is sent. */
+  hostKeyEdited: boolean;
+}
+
+/** The fingerprint a test response (success or failure) reports. */
+function presentedHostKey(result: unknown): string | null {
+  const body = result instanceof HttpError ? result.body : (result as { data?: unknown })?.data;
+  const hostKey = (body as { hostKey?: unknown } | null)?.hostKey;
+  return typeof hostKey === 'string' ? hostKey : null;
 }
 
 function SftpConnectionModal({
@@ -105,9 +119,12 @@ function SftpConnectionModal({
     publicKey: connection?.password.publicKey ?? '',
     privateKey: '',
     changeSecret: false,
+    hostKey: connection?.hostKey ?? '',
+    hostKeyEdited: false,
   }));
   const [status, setStatus] = useState<TestStatus>('pristine');
   const [detail, setDetail] = useState<string | null>(null);
+  const [presented, setPresented] = useState<string | null>(null);
 
   // While editing, a stored secret is kept unless "change" is ticked (then a new value is required).
   const keepsStored = editing && !form.changeSecret;
@@ -127,6 +144,7 @@ function SftpConnectionModal({
       publicKey: form.useKey ? form.publicKey : null,
       privateKey: form.useKey ? (keepsStored && secretStored ? null : form.privateKey) : null,
     },
+    ...(form.hostKeyEdited || !editing ? { hostKey: form.hostKey.trim() || null } : {}),
   };
   const { violation, touch, submit, submitted, invalid } = useShownViolations(
     sftpConnectionViolations(dto, {
@@ -136,10 +154,17 @@ function SftpConnectionModal({
   );
 
   const set = <K extends keyof SftpForm>(key: K, value: SftpForm[K], field: string = key) => {
-    setForm((f) => ({ ...f, [key]: value }));
+    setForm((f) => ({
+      ...f,
+      [key]: value,
+      // another server: the pinned key is not its key (the server drops the pin too)
+      ...((key === 'address' || key === 'port') && f.hostKey && !f.hostKeyEdited ? { hostKey: '' } : {}),
+      ...(key === 'hostKey' ? { hostKeyEdited: true } : {}),
+    }));
     touch(field);
     setStatus('pristine');
     setDetail(null);
+    setPresented(null);
   };
 
   const onTest = () => {
@@ -147,10 +172,14 @@ function SftpConnectionModal({
     setStatus('loading');
     setDetail(null);
     test.mutate(dto, {
-      onSuccess: (res) => setStatus(res.status === 200 ? 'success' : 'error'),
+      onSuccess: (res) => {
+        setStatus(res.status === 200 ? 'success' : 'error');
+        setPresented(presentedHostKey(res));
+      },
       onError: (e) => {
         setStatus('error');
         setDetail(errorDetailOf(e));
+        setPresented(presentedHostKey(e));
       },
     });
   };
@@ -322,6 +351,35 @@ function SftpConnectionModal({
           />
         )}
       </Field>
+      <ModalInput
+        id="sftp-host-key"
+        label={t('soaApp.nodePanel.sftp.hostKey')}
+        violation={violation('hostKey')}
+        value={form.hostKey}
+        placeholder="SHA256:…"
+        autoComplete="off"
+        spellCheck={false}
+        help={t('soaApp.nodePanel.sftp.hostKeyHelp')}
+        onValue={(v) => set('hostKey', v)}
+        testId="sftp-host-key"
+      />
+      {presented && (
+        <div className="d-flex align-items-center gap-2 small mb-2" data-testid="sftp-presented-key">
+          <span className="text-break">
+            {t('soaApp.nodePanel.sftp.presentedKey', { hostKey: presented })}
+          </span>
+          {!readOnly && presented !== form.hostKey.trim() && (
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-primary text-nowrap"
+              onClick={() => setForm((f) => ({ ...f, hostKey: presented, hostKeyEdited: true }))}
+              data-testid="sftp-trust-key"
+            >
+              {t('soaApp.nodePanel.sftp.trustKey')}
+            </button>
+          )}
+        </div>
+      )}
     </ItemModal>
   );
 }
