@@ -10,7 +10,7 @@
  * 3. record a history with the new rules (scripts/record-histories.ts) beside the kept ones;
  * 4. put the new code's fingerprint under the new version in RULES_FINGERPRINTS.
  * The version travels in `transit`'s input as data (TransitInput.rulesVersion), so the activity plans with
- * the rules the workflow decides by. domain/rules-version.test.ts computes the fingerprint of the rules'
+ * the rules the workflow decides by. scripts/rules-version.test.ts computes the fingerprint of the rules'
  * code (comments and types left out) and fails when it is not the current version's: a change that leaves
  * every decision as it was (a rename, a faster loop) updates the fingerprint of the current version, in the
  * same commit, saying so.
