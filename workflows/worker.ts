@@ -9,6 +9,7 @@ import { loadWorkerConfig, type WorkerConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
 import { startDocumentWorkflow, startMissingDocumentWorkflows } from '../server/document-workflows';
 import { syncAllSchedules } from '../server/schedules';
+import { sweepWebhookDeliveries, wakeWebhookDeliveries } from '../server/webhook-dispatch';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { createKnex } from '../db/connection';
@@ -46,6 +47,8 @@ export interface WorkerSettings {
   googleOAuth?: ActionDeps['googleOAuth'];
   /** Time limit of one document's lexicon matching in ms; LEXICON_TIMEOUT_SECONDS of the environment when absent. */
   lexiconTimeoutMs?: number;
+  /** WEBHOOK_RETRY_HOURS in ms; from the environment when absent. */
+  webhookRetryMs?: number;
   /** The environment's settings (server/config.ts loadWorkerConfig), read from process.env when absent. */
   config?: WorkerConfig;
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
@@ -97,6 +100,7 @@ export async function createWorker(
     uploadMaxBytes: env.uploadMaxBytes,
     officeMaxUncompressedBytes: env.officeMaxUncompressedBytes,
     lexiconTimeoutMs: s.lexiconTimeoutMs ?? env.lexiconTimeoutMs,
+    webhookRetryMs: s.webhookRetryMs ?? env.webhookRetryMs,
   };
   // TLS, mTLS and API key as the environment configures them (server/temporal-connection.ts); a TLS setting
   // the server refuses is reported by name rather than as the SDK's connection error.
@@ -110,6 +114,8 @@ export async function createWorker(
     interceptors: { workflow: requestIdInterceptors.client },
   });
   deps.startDocument = (input) => startDocumentWorkflow(client, input, s.taskQueue);
+  // The projection wakes the delivery workflows of the webhook events it stored.
+  deps.wakeWebhooks = (pairs) => wakeWebhookDeliveries(client, s.taskQueue, pairs);
   // A THRESHOLD reached starts the batch's workflow.
   deps.startActionBatch = (input) =>
     client.workflow.start(ACTION_BATCH_WORKFLOW, {
@@ -203,6 +209,11 @@ if (require.main === module) {
             startMissingDocumentWorkflows(client, knex, taskQueue, { olderThanMs: sweep.olderThanMs }).then(
               (ids) => ids.length && log.warn(`started the unstarted documents ${ids.join(', ')}`),
               (err) => log.error('document sweep failed', { error: err as Error }),
+            );
+            // Webhook deliveries whose writer died before waking their workflow.
+            sweepWebhookDeliveries(client, knex, taskQueue, sweep.olderThanMs).then(
+              (n) => n && log.warn(`woke the delivery workflows of ${n} unattempted webhook deliveries`),
+              (err) => log.error('webhook sweep failed', { error: err as Error }),
             );
           }, sweep.everyMs)
         : undefined;
