@@ -57,6 +57,7 @@ const RESOLVERS: Record<Exclude<RefKind, 'uploadEndpoint'>, (knex: Knex, id: num
   edge: PROCESS_OF('edges'),
   secret: PROCESS_OF('secrets'),
   ragTemplate: PROCESS_OF('rag_templates'),
+  webhook: PROCESS_OF('webhooks'),
   predicate: (knex, id) =>
     knex('predicates as p')
       .join('edges as e', 'e.id', 'p.edge_id')

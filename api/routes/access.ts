@@ -66,6 +66,8 @@ export type RefKind =
   | 'sftpConnection'
   /** a process's RAG template */
   | 'ragTemplate'
+  /** a process's webhook subscription */
+  | 'webhook'
   /** the `endpoint` setting of HTTP upload nodes (not an id; may name nodes of several processes) */
   | 'uploadEndpoint';
 
@@ -245,6 +247,14 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/secrets': onProcess('ADMIN', inBody('processId', 'process')),
   'PUT /api/secrets/:id': onProcess('ADMIN', param('id', 'secret')),
   'DELETE /api/secrets/:id': onProcess('ADMIN', param('id', 'secret')),
+  // --- webhooks (issue 32 section 1): ADMIN of the process ---
+  'GET /api/processes/:id/webhooks': onProcess('ADMIN', param('id', 'process')),
+  'POST /api/processes/:id/webhooks': onProcess('ADMIN', param('id', 'process')),
+  'PUT /api/webhooks/:id': onProcess('ADMIN', param('id', 'webhook')),
+  'DELETE /api/webhooks/:id': onProcess('ADMIN', param('id', 'webhook')),
+  'GET /api/webhooks/:id/deliveries': onProcess('ADMIN', param('id', 'webhook')),
+  'POST /api/webhooks/:id/test': onProcess('ADMIN', param('id', 'webhook')),
+  'POST /api/webhooks/:id/deliveries/:deliveryId/retry': onProcess('ADMIN', param('id', 'webhook')),
   'GET /api/email-upload-connection-data': onNode('READ', query('nodeId', 'node')),
   'GET /api/email-upload-connection-data/:id': onNode('READ', param('id', 'emailConnection')),
   'POST /api/email-upload-connection-data': onProcess('ADMIN', inBody('nodeId', 'node')),

@@ -24,6 +24,7 @@ import * as rag from './rag';
 import * as relationGraphs from './relation-graphs';
 import * as relationTypes from './relation-types';
 import * as secrets from './secrets';
+import * as webhooks from './webhooks';
 import * as speech from './speech';
 import * as statistics from './statistics';
 import * as steps from './steps';
@@ -77,6 +78,8 @@ export const ROUTE_BODIES: Readonly<Record<string, BodySchema>> = {
   'POST /api/ner-tag-relation-types': relationTypes.relationSchema,
   'PUT /api/ner-tag-relation-types': relationTypes.relationUpdateSchema,
   'POST /api/secrets': secrets.secretSchema,
+  'POST /api/processes/:id/webhooks': webhooks.webhookSchema,
+  'PUT /api/webhooks/:id': webhooks.webhookSchema,
   'PUT /api/rag-templates': rag.templateSchema,
   'POST /api/rag': rag.querySchema,
   'PUT /api/processes/:id/rag': rag.processRagSchema,

@@ -44,6 +44,7 @@ import { speechRoutes } from './speech';
 import { statisticsRoutes } from './statistics';
 import { tagRoutes } from './tags';
 import { userRoutes } from './users';
+import { webhookRoutes } from './webhooks';
 
 /** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
 export function buildRouters(deps: AppDeps): Router[] {
@@ -83,6 +84,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     userRoutes(deps),
     auditRoutes(deps),
     exportRoutes(deps),
+    webhookRoutes(deps),
   ];
   // the API documentation describes every router, itself included
   routers.push(apiDocsRoutes(deps, routers));
