@@ -51,7 +51,8 @@ export function webhookUrlRule(url: string | null | undefined): Violation | null
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return { code: 'Pattern', key: 'webhooks.validation.url' };
-  if (parsed.username || parsed.password) return { code: 'Pattern', key: 'webhooks.validation.urlCredentials' };
+  if (parsed.username || parsed.password)
+    return { code: 'Pattern', key: 'webhooks.validation.urlCredentials' };
   return null;
 }
 
@@ -59,7 +60,11 @@ export function webhookEventsRule(events: readonly string[] | null | undefined):
   if (!events || events.length === 0) return { code: 'Required', key: 'webhooks.validation.events' };
   const unknown = events.filter((e) => !(WebhookEventTypes as readonly string[]).includes(e));
   if (unknown.length)
-    return { code: 'Pattern', key: 'webhooks.validation.unknownEvent', params: { events: unknown.join(', ') } };
+    return {
+      code: 'Pattern',
+      key: 'webhooks.validation.unknownEvent',
+      params: { events: unknown.join(', ') },
+    };
   return null;
 }
 
@@ -133,7 +138,8 @@ export function transitionEvents(f: TransitionFacts): WebhookEventBody[] {
     if (status === 'ERROR') out.push({ type: 'step.error', timestamp, data: { ...step, errorMessage } });
     if (node?.activityType === 'IPS' && previous === 'PROCESSING') {
       if (PASSED.includes(status)) out.push({ type: 'send.delivered', timestamp, data: { ...step } });
-      else if (status === 'ERROR') out.push({ type: 'send.failed', timestamp, data: { ...step, errorMessage } });
+      else if (status === 'ERROR')
+        out.push({ type: 'send.failed', timestamp, data: { ...step, errorMessage } });
     }
   };
   for (const c of f.changes) {

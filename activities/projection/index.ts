@@ -163,9 +163,7 @@ async function writeProjection(
     await setDocumentStatus(trx, input.documentId, input.documentStatus, now);
     if (input.addAssignee) await addAssignee(trx, input.documentId, input.addAssignee);
     const events = webhooks?.events(created) ?? [];
-    const woken = events.length
-      ? await insertOutbox(trx, webhooks!.processId, input.documentId, events)
-      : [];
+    const woken = events.length ? await insertOutbox(trx, webhooks!.processId, input.documentId, events) : [];
     return { documentExists: true, created, woken };
   });
 }

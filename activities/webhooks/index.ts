@@ -24,7 +24,9 @@ export interface WebhookDeps {
   webhookRetryMs?: number;
 }
 
-type Outcome = { ok: true; status: number; ms: number } | { ok: false; status: number | null; ms: number | null; error: string; permanent: boolean };
+type Outcome =
+  | { ok: true; status: number; ms: number }
+  | { ok: false; status: number | null; ms: number | null; error: string; permanent: boolean };
 
 async function attempt(d: PendingDelivery, allowlist: readonly string[], now: Date): Promise<Outcome> {
   const url = new URL(d.url);
@@ -49,7 +51,13 @@ async function attempt(d: PendingDelivery, allowlist: readonly string[], now: Da
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, ms };
     return { ok: false, status: res.status, ms, error: `HTTP ${res.status}`, permanent: false };
   } catch (err) {
-    return { ok: false, status: null, ms: Date.now() - started, error: (err as Error).message, permanent: false };
+    return {
+      ok: false,
+      status: null,
+      ms: Date.now() - started,
+      error: (err as Error).message,
+      permanent: false,
+    };
   }
 }
 

@@ -113,7 +113,11 @@ export async function sendTestEvent(
 }
 
 /** "Send again": the delivery goes back to its document's queue, tried at once; false when not found. */
-export async function resendDelivery(deps: WebhookDeps, webhookId: number, deliveryId: number): Promise<boolean> {
+export async function resendDelivery(
+  deps: WebhookDeps,
+  webhookId: number,
+  deliveryId: number,
+): Promise<boolean> {
   const documentId = await q.requeueDelivery(deps.knex, webhookId, deliveryId);
   if (documentId === undefined) return false;
   await wake(deps, [{ webhookId, documentId }], true);

@@ -310,7 +310,12 @@ export async function nextPendingDelivery(
   const row = await knex('webhook_deliveries as d')
     .join('webhook_events as e', 'e.id', 'd.event_row_id')
     .join('webhooks as w', 'w.id', 'd.webhook_id')
-    .where({ 'd.webhook_id': webhookId, 'd.document_id': documentId, 'd.status': 'PENDING', 'w.active': true })
+    .where({
+      'd.webhook_id': webhookId,
+      'd.document_id': documentId,
+      'd.status': 'PENDING',
+      'w.active': true,
+    })
     .orderBy('d.event_row_id')
     .first(
       'd.id',

@@ -201,7 +201,12 @@ describe('authorization matrix: every route as every principal', () => {
       .insert({ process_id: processId, name: unique('s'), value: 'v' })
       .returning('id');
     const [webhook] = await k('webhooks')
-      .insert({ process_id: processId, url: 'https://example.test/hook', events: ['document.done'], secret: 'whsec_x' })
+      .insert({
+        process_id: processId,
+        url: 'https://example.test/hook',
+        events: ['document.done'],
+        secret: 'whsec_x',
+      })
       .returning('id');
     const [classifierType] = await k('classifier_types')
       .insert({ node_id: node.id, name: unique('c'), background_color: '#111111' })

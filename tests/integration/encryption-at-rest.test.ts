@@ -181,7 +181,12 @@ describe('credentials encrypted at rest', () => {
       })
       .returning('id');
     const [webhook] = await trx('webhooks')
-      .insert({ process_id: proc.id, url: 'https://example.test/h', events: ['document.done'], secret: 'old-whsec' })
+      .insert({
+        process_id: proc.id,
+        url: 'https://example.test/h',
+        events: ['document.done'],
+        secret: 'old-whsec',
+      })
       .returning('id');
     return {
       secrets: secret.id,

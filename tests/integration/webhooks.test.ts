@@ -95,7 +95,9 @@ describe('webhooks', () => {
 
   /** Takes the document's step at the node and completes it, as the admin. */
   async function complete(documentId: number, nodeId: number, stepId: number) {
-    expect((await s.send('POST', `/api/step/assign?docId=${documentId}&nodeId=${nodeId}`, s.admin)).status).toBe(200);
+    expect(
+      (await s.send('POST', `/api/step/assign?docId=${documentId}&nodeId=${nodeId}`, s.admin)).status,
+    ).toBe(200);
     expect((await s.send('PUT', `/api/steps/${stepId}/complete`, s.admin)).status).toBe(200);
   }
 
@@ -193,7 +195,12 @@ describe('webhooks', () => {
       },
       60000,
     );
-    expect(delivered).toMatchObject({ attempts: 3, responseStatus: 204, eventId: test.body.eventId, type: 'webhook.test' });
+    expect(delivered).toMatchObject({
+      attempts: 3,
+      responseStatus: 204,
+      eventId: test.body.eventId,
+      type: 'webhook.test',
+    });
     const attempts = at('/flaky');
     expect(attempts.map((r) => r.id)).toEqual([test.body.eventId, test.body.eventId, test.body.eventId]);
     expect(attempts.every((r) => r.verified)).toBe(true);
@@ -211,12 +218,16 @@ describe('webhooks', () => {
     const writer = await s.userWith(g.processId, 'WRITE');
     expect((await s.get(`/api/processes/${g.processId}/webhooks`, writer)).status).toBe(403);
     expect(
-      (await s.send('POST', `/api/processes/${g.processId}/webhooks`, writer, { url: `${base}/x`, events: ALL }))
-        .status,
+      (
+        await s.send('POST', `/api/processes/${g.processId}/webhooks`, writer, {
+          url: `${base}/x`,
+          events: ALL,
+        })
+      ).status,
     ).toBe(403);
-    expect((await s.send('PUT', `/api/webhooks/${hook.id}`, writer, { url: `${base}/x`, events: ALL })).status).toBe(
-      403,
-    );
+    expect(
+      (await s.send('PUT', `/api/webhooks/${hook.id}`, writer, { url: `${base}/x`, events: ALL })).status,
+    ).toBe(403);
     expect((await s.get(`/api/webhooks/${hook.id}/deliveries`, writer)).status).toBe(403);
     expect((await s.send('POST', `/api/webhooks/${hook.id}/test`, writer)).status).toBe(403);
     expect((await s.send('DELETE', `/api/webhooks/${hook.id}`, writer)).status).toBe(403);
@@ -250,7 +261,12 @@ describe('webhooks', () => {
     // a subscription stored before the address became refused: the delivery is refused, not sent
     const [row] = await s
       .knex('webhooks')
-      .insert({ process_id: g.processId, url: 'http://192.168.77.1/hook', events: ALL, secret: 'whsec_' + 'A'.repeat(44) })
+      .insert({
+        process_id: g.processId,
+        url: 'http://192.168.77.1/hook',
+        events: ALL,
+        secret: 'whsec_' + 'A'.repeat(44),
+      })
       .returning('id');
     const test = await s.send('POST', `/api/webhooks/${row.id}/test`, s.admin);
     expect(test.status).toBe(202);
