@@ -12,7 +12,7 @@ import { nextPendingDelivery, recordAttempt, type PendingDelivery } from '../../
 import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
 import { requestAt } from '../guarded-http';
 import type { DeliverNextResult, WebhookDeliveryInput } from '../../workflows/webhook-contract';
-import { webhookHeaders } from './signature';
+import { webhookHeaders } from '../../server/webhook-signature';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const KEPT_ANSWER_BYTES = 1024;

@@ -15,7 +15,7 @@ import {
   type WebhookEventBody,
 } from '../../domain/webhooks';
 import * as q from '../../db/queries/webhooks';
-import { generateWebhookSecret } from '../../activities/webhooks/signature';
+import { generateWebhookSecret } from '../../server/webhook-signature';
 import { wakeWebhookDeliveries } from '../../server/webhook-dispatch';
 import type { WebhookDeliveryInput } from '../../workflows/webhook-contract';
 import { getLogger } from '../../server/logger';

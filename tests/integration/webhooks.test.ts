@@ -54,7 +54,7 @@ describe('webhooks', () => {
       req.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const path = req.url!;
-        let verified = false;
+        let verified: boolean;
         try {
           new Webhook(secrets.get(path)!).verify(raw, req.headers as Record<string, string>);
           verified = true;

@@ -4,7 +4,7 @@
  * seconds. Shared by the delivery activity and the API (secrets are generated here).
  */
 import crypto from 'node:crypto';
-import { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from '../../domain/webhooks';
+import { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from '../domain/webhooks';
 
 export function generateWebhookSecret(): string {
   return WEBHOOK_SECRET_PREFIX + crypto.randomBytes(WEBHOOK_SECRET_BYTES.generated).toString('base64');

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { generateWebhookSecret, webhookHeaders } from './signature';
+import { generateWebhookSecret, webhookHeaders } from './webhook-signature';
 
 describe('Standard Webhooks signing', () => {
   it('signs what the reference library verifies, and nothing else', () => {
