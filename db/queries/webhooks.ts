@@ -278,7 +278,8 @@ export async function requeueDelivery(
 ): Promise<number | undefined> {
   const [row] = await knex('webhook_deliveries')
     .where({ id: deliveryId, webhook_id: webhookId })
-    .update({ status: 'PENDING', attempts: 0, first_attempt_date: null, next_retry_date: null })
+    // the attempts so far stay in the log; the retry window starts again
+    .update({ status: 'PENDING', first_attempt_date: null, next_retry_date: null })
     .returning('document_id');
   return row ? Number(row.document_id) : undefined;
 }
