@@ -37,6 +37,35 @@ export const WEBHOOK_SECRET_BYTES = { min: 24, max: 64, generated: 32 } as const
 export const WebhookDeliveryStatuses = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatuses)[number];
 
+/** A subscription as the API answers it (the secret only from the call that set it). */
+export interface WebhookDTO {
+  id: number;
+  processId: number;
+  url: string;
+  events: string[];
+  active: boolean;
+  createdDate: string;
+  lastModifiedDate: string;
+  secret?: string;
+}
+
+/** One event's delivery to one subscription: the delivery log's row. */
+export interface WebhookDeliveryDTO {
+  id: number;
+  eventId: string;
+  type: string;
+  documentId: number | null;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  responseMs: number | null;
+  lastError: string | null;
+  createdDate: string;
+  lastAttemptDate: string | null;
+  nextRetryDate: string | null;
+  deliveredDate: string | null;
+}
+
 const REQUIRED: Violation = { code: 'NotBlank', key: 'entity.validation.required' };
 
 export function webhookUrlRule(url: string | null | undefined): Violation | null {

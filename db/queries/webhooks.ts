@@ -9,17 +9,9 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { openValue, sealValue } from '../crypto';
-import type { WebhookDeliveryStatus } from '../../domain/webhooks';
+import type { WebhookDeliveryDTO, WebhookDeliveryStatus, WebhookDTO } from '../../domain/webhooks';
 
-export interface WebhookDTO {
-  id: number;
-  processId: number;
-  url: string;
-  events: string[];
-  active: boolean;
-  createdDate: string;
-  lastModifiedDate: string;
-}
+export type { WebhookDTO };
 
 const COLUMNS = [
   'id',
@@ -201,21 +193,7 @@ export async function insertTestDelivery(
   });
 }
 
-export interface DeliveryDTO {
-  id: number;
-  eventId: string;
-  type: string;
-  documentId: number | null;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  responseStatus: number | null;
-  responseMs: number | null;
-  lastError: string | null;
-  createdDate: string;
-  lastAttemptDate: string | null;
-  nextRetryDate: string | null;
-  deliveredDate: string | null;
-}
+export type DeliveryDTO = WebhookDeliveryDTO;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

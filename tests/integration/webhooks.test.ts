@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { WebhookEventTypes } from '../../domain/webhooks';
 import { fieldKeys } from '../support/harness';
 import {
   eventually,
@@ -24,15 +25,7 @@ interface Received {
   body: { type: string; timestamp: string; data: Record<string, any> };
 }
 
-const ALL = [
-  'document.created',
-  'step.status_changed',
-  'document.done',
-  'step.error',
-  'document.deleted',
-  'send.delivered',
-  'send.failed',
-];
+const ALL = [...WebhookEventTypes];
 
 describe('webhooks', () => {
   const s: EngineSuite = setupEngineSuite('webhooks', {

@@ -4,19 +4,8 @@
  * POST api/webhooks/{id}/deliveries/{deliveryId}/retry. The secret comes back only from the call that set it.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { WebhookDeliveryDTO, WebhookDTO } from '@domain/webhooks';
 import { http } from '../../api/client';
-
-export interface WebhookDTO {
-  id: number;
-  processId: number;
-  url: string;
-  events: string[];
-  active: boolean;
-  createdDate: string;
-  lastModifiedDate: string;
-  /** Only in the answer of the call that created or replaced it. */
-  secret?: string;
-}
 
 export interface WebhookInput {
   url: string;
@@ -24,21 +13,8 @@ export interface WebhookInput {
   active: boolean;
 }
 
-export interface DeliveryDTO {
-  id: number;
-  eventId: string;
-  type: string;
-  documentId: number | null;
-  status: 'PENDING' | 'DELIVERED' | 'FAILED';
-  attempts: number;
-  responseStatus: number | null;
-  responseMs: number | null;
-  lastError: string | null;
-  createdDate: string;
-  lastAttemptDate: string | null;
-  nextRetryDate: string | null;
-  deliveredDate: string | null;
-}
+export type { WebhookDTO };
+export type DeliveryDTO = WebhookDeliveryDTO;
 
 interface Page<T> {
   content: T[];

@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { IconArrowLeft, IconGlobe, IconPencil, IconPlus, IconTrash } from '../../../components/icons';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Modal } from '../../../components/Modal';
 import { processQueries } from '../../processes/api';
 import { webhookQueries, useDeleteWebhook, useSaveWebhook, type WebhookDTO } from '../api';
@@ -196,37 +197,23 @@ export function WebhooksPage() {
         </Modal>
       )}
       {deleting && (
-        <Modal
+        <ConfirmModal
           title={t('entity.delete.title')}
-          headerClassName="text-danger"
+          danger
+          pending={remove.isPending}
           onClose={() => setDeleting(null)}
-          testId="webhook-delete-modal"
-          footer={
-            <>
-              <button type="button" className="btn btn-outline-secondary" onClick={() => setDeleting(null)}>
-                {t('global.common.cancel')}
-              </button>
-              <button
-                type="button"
-                className="btn btn-danger"
-                disabled={remove.isPending}
-                onClick={() =>
-                  remove.mutate(deleting.id, {
-                    onSuccess: () => {
-                      if (selectedId === deleting.id) setSelectedId(null);
-                      setDeleting(null);
-                    },
-                  })
-                }
-                data-testid="webhook-delete-confirm"
-              >
-                {t('global.common.delete')}
-              </button>
-            </>
+          onConfirm={() =>
+            remove.mutate(deleting.id, {
+              onSuccess: () => {
+                if (selectedId === deleting.id) setSelectedId(null);
+                setDeleting(null);
+              },
+            })
           }
+          testId="webhook-delete-modal"
         >
           {t('webhooks.delete.question', { url: deleting.url })}
-        </Modal>
+        </ConfirmModal>
       )}
     </div>
   );
