@@ -210,16 +210,23 @@ if (require.main === module) {
               (ids) => ids.length && log.warn(`started the unstarted documents ${ids.join(', ')}`),
               (err) => log.error('document sweep failed', { error: err as Error }),
             );
-            // Webhook deliveries whose writer died before waking their workflow.
-            sweepWebhookDeliveries(client, knex, taskQueue, sweep.olderThanMs).then(
+
+          }, sweep.everyMs)
+        : undefined;
+      // Webhook deliveries whose writer died before waking their workflow (WEBHOOK_SWEEP).
+      const hooks = config.webhookSweep;
+      const sweepingHooks = hooks
+        ? setInterval(() => {
+            sweepWebhookDeliveries(client, knex, taskQueue, hooks.olderThanMs).then(
               (n) => n && log.warn(`woke the delivery workflows of ${n} unattempted webhook deliveries`),
               (err) => log.error('webhook sweep failed', { error: err as Error }),
             );
-          }, sweep.everyMs)
+          }, hooks.everyMs)
         : undefined;
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
       clearInterval(sweeping);
+      clearInterval(sweepingHooks);
       (await health)?.close();
       await connection.close();
       await knex.destroy();
