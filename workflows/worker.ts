@@ -210,7 +210,6 @@ if (require.main === module) {
               (ids) => ids.length && log.warn(`started the unstarted documents ${ids.join(', ')}`),
               (err) => log.error('document sweep failed', { error: err as Error }),
             );
-
           }, sweep.everyMs)
         : undefined;
       // Webhook deliveries whose writer died before waking their workflow (WEBHOOK_SWEEP).
