@@ -31,9 +31,11 @@
  * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
  *   the rollups built by the triggers of migrations 023 and 025) and times `POST api/statistics` of each type over a
  *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
+ * - sends the webhooks of 1,000 documents (BENCH_WEBHOOK_DOCUMENTS) through a 3-node flow to one subscriber
+ *   (scripts/bench-webhooks.ts, issue 32): every event delivered?, change-to-delivery latency, under `webhooks`.
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
- * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only that part (its
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics or BENCH_ONLY=webhooks runs only that part (its
  * figures merged into the results file).
  *
  * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng and sox are installed first when
@@ -53,6 +55,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchWebhooks, printWebhookResults } from './bench-webhooks';
 import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
@@ -143,6 +146,18 @@ async function main(): Promise<number> {
         printEngineResults(engine);
         console.log('');
         return dated('engine', engine);
+      },
+    },
+    // Webhooks (scripts/bench-webhooks.ts): N documents through a 3-node flow, one subscriber to every event.
+    {
+      name: 'webhooks',
+      run: async () => {
+        const r = await benchWebhooks({
+          ...(await onEngine()),
+          documents: sizeFromEnv('BENCH_WEBHOOK_DOCUMENTS', 1000),
+        });
+        printWebhookResults(r);
+        return dated('webhooks', r);
       },
     },
     // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process; printed only).
