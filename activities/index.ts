@@ -5,12 +5,13 @@ import { createBenchActivities } from './bench';
 import { createParserActivities, type AsrSettings } from './parser';
 import { createPollerActivities } from './pollers';
 import { createTrainingActivities } from './training';
-import { createProjectionActivities } from './projection';
+import { createProjectionActivities, type ProjectionDeps } from './projection';
 import { createRagActivities } from './rag';
 import type { EmbeddingsConfig } from './rag/embeddings';
 import { createSystemActivities } from './system';
+import { createWebhookActivities, type WebhookDeps } from './webhooks';
 
-export interface ActivityDeps extends ActionDeps {
+export interface ActivityDeps extends ActionDeps, ProjectionDeps, WebhookDeps {
   knex: Knex;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: AsrSettings;
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPollerActivities(deps),
     ...createTrainingActivities(deps),
     ...createRagActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

@@ -33,6 +33,7 @@ export const SEALED_COLUMNS = {
   email_upload_connections: ['password'],
   sftp_connections: ['password', 'private_key'],
   drive_connections: ['access_token', 'refresh_token'],
+  webhooks: ['secret'],
 } as const;
 export type SealedTable = keyof typeof SEALED_COLUMNS;
 

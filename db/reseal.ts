@@ -14,6 +14,8 @@ export interface ResealOptions {
   onlyPlain?: boolean;
   /** Write clear text instead of sealing. */
   decrypt?: boolean;
+  /** Only these tables (default: every table of SEALED_COLUMNS). */
+  tables?: readonly SealedTable[];
 }
 
 /** Counts of values rewritten per `table.column`. */
@@ -23,7 +25,7 @@ export async function resealColumns(
 ): Promise<Record<string, number>> {
   const ring = options.keyring ?? dataKeyring();
   const counts: Record<string, number> = {};
-  const tables = Object.keys(SEALED_COLUMNS) as SealedTable[];
+  const tables = [...(options.tables ?? (Object.keys(SEALED_COLUMNS) as SealedTable[]))];
   // Writers wait until the end of the transaction (readers do not): no value is written meanwhile under a
   // key the rewrite does not see. Outside a transaction the lock would end at once: callers use one.
   await knex.raw(`lock table ${tables.map(() => '??').join(', ')} in share row exclusive mode`, tables);

@@ -33,10 +33,12 @@
  *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
  * - uploads 50 Word documents at once (BENCH_DOCX_DOCUMENTS) to one worker process with the default parser caps
  *   and measures the time until all wait at their first human step and the worker's peak RSS, LibreOffice
- *   included and not (scripts/bench-docx.ts, issue 27), under `worker.docxBurst`.
+ *   included and not (scripts/bench-docx.ts, issue 27), under `worker.docxBurst`;
+ * - sends the webhooks of 1,000 documents (BENCH_WEBHOOK_DOCUMENTS) through a 3-node flow to one subscriber
+ *   (scripts/bench-webhooks.ts, issue 32): every event delivered?, change-to-delivery latency, under `webhooks`.
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
- * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics or BENCH_ONLY=docx runs only that part (its
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics, BENCH_ONLY=docx or BENCH_ONLY=webhooks runs only that part (its
  * figures merged into the results file).
  *
  * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng, sox and LibreOffice are installed first when
@@ -56,6 +58,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '../db/connection';
 import { processMode } from '../domain/access';
 import { benchEngine, printEngineResults } from './bench-engine';
+import { benchWebhooks, printWebhookResults } from './bench-webhooks';
 import { benchExport, printExportResults } from './bench-export';
 import { benchGraph, printGraphResults } from './bench-graph';
 import { benchLists, printListsResults } from './bench-lists';
@@ -147,6 +150,18 @@ async function main(): Promise<number> {
         printEngineResults(engine);
         console.log('');
         return dated('engine', engine);
+      },
+    },
+    // Webhooks (scripts/bench-webhooks.ts): N documents through a 3-node flow, one subscriber to every event.
+    {
+      name: 'webhooks',
+      run: async () => {
+        const r = await benchWebhooks({
+          ...(await onEngine()),
+          documents: sizeFromEnv('BENCH_WEBHOOK_DOCUMENTS', 1000),
+        });
+        printWebhookResults(r);
+        return dated('webhooks', r);
       },
     },
     // The lexicon matcher: 100,000 characters against 1,000 rules (pure code, its own process; printed only).

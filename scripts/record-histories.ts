@@ -33,6 +33,7 @@ import { GraphBuilder, classifierBranches, eventually, stepReaching, stepsOf } f
 import { WorkflowNames, documentWorkflowId } from '../workflows/contract';
 import { freshRunSignal } from '../workflows/document-contract';
 import { RAG_INDEX_WORKFLOW, ragIndexWorkflowId } from '../workflows/rag-contract';
+import { webhookDeliveryWorkflowId } from '../workflows/webhook-contract';
 import { createWorker } from '../workflows/worker';
 import { createDatabaseIfMissing, startEmbeddedPostgres } from './lib/postgres';
 import { ROOT, migrateAndSeed } from './lib/prepare';
@@ -390,6 +391,43 @@ const scenarios: Record<string, Scenario> = {
     return [id];
   },
 
+  /**
+   * Webhook delivery: a subscription to every event of a HUP -> CLF process whose receiver refuses the
+   * first request (one retry wait in the history), then a document's whole walk delivered in order.
+   */
+  async 'webhook-delivery'(r) {
+    const { g, hup } = await graph(r.knex);
+    const clf = await g.node('CLF');
+    await g.edge(hup, clf);
+    let refused = 0;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(refused++ === 0 ? 503 : 204).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const hook = await r.http('POST', `/api/processes/${g.processId}/webhooks`, {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        events: ['document.created', 'step.status_changed', 'document.done'],
+      });
+      const doc = await r.upload(hup, 'webhook.txt', 'Delivered.\n');
+      const step = await stepReaching(r.knex, doc, clf, ['WAITING'], 60000);
+      await r.assign(doc, clf);
+      await r.step(step.id, 'complete');
+      await eventually(
+        'every delivery made',
+        async () => {
+          const rows = await r.knex('webhook_deliveries').where('webhook_id', hook.id).select('status');
+          return rows.length === 5 && rows.every((d) => d.status === 'DELIVERED');
+        },
+        60000,
+      );
+      return [webhookDeliveryWorkflowId({ webhookId: hook.id, documentId: doc })];
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  },
+
   /** The system check of `management/health` (an activity counting processes). */
   /**
    * A RAG process: a txt document through HUP -> FILE_PARSER reaches DONE (the document workflow indexes it:
@@ -510,6 +548,8 @@ async function main(): Promise<void> {
         TEMPORAL_TASK_QUEUE: taskQueue,
         FILES_DIR: filesDir,
         SCHEDULE_SYNC: 'off',
+        // the receivers of the webhook scenario are on loopback
+        OUTBOUND_ALLOWLIST: '127.0.0.1',
       }),
     );
     stops.push(() => api.close());

@@ -106,6 +106,10 @@ async function main(): Promise<number> {
       SCHEDULE_SYNC: 'off',
       // Nor start workflows of documents the suites insert without one.
       DOCUMENT_SWEEP: 'off',
+      WEBHOOK_SWEEP: 'off',
+      // The webhook receiver of tests/e2e/webhooks.test.ts, admitted by name: loopback addresses as such stay
+      // refused (tests/e2e/pollers.test.ts expects 127.0.0.1 refused).
+      OUTBOUND_ALLOWLIST: 'localhost',
       // The dev server runs headless: the admin menu's link to the Temporal UI points nowhere real.
       TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
     };

@@ -301,6 +301,13 @@ export interface WorkerConfig {
   workflowBundlePath: string | undefined;
   /** SCHEDULE_SYNC=off skips the start-up sync of node schedules. */
   scheduleSync: boolean;
+  /** WEBHOOK_RETRY_HOURS (default 24) in ms: how long a failing webhook delivery is retried after its first attempt. */
+  webhookRetryMs: number;
+  /**
+   * The sweep of webhook deliveries never attempted (their writer died before waking their workflow): every
+   * WEBHOOK_SWEEP_SECONDS (60), deliveries older than that; null with WEBHOOK_SWEEP=off (test workers).
+   */
+  webhookSweep: { everyMs: number; olderThanMs: number } | null;
   /**
    * The sweep of documents stored without a workflow (server/document-workflows.ts): every
    * DOCUMENT_SWEEP_SECONDS (60), documents older than that with no step; null with DOCUMENT_SWEEP=off (the
@@ -365,6 +372,14 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       : undefined,
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
     scheduleSync: env.SCHEDULE_SYNC !== 'off',
+    webhookRetryMs: positive(env, 'WEBHOOK_RETRY_HOURS', 24) * 3600 * 1000,
+    webhookSweep:
+      env.WEBHOOK_SWEEP === 'off'
+        ? null
+        : {
+            everyMs: positive(env, 'WEBHOOK_SWEEP_SECONDS', 60) * 1000,
+            olderThanMs: positive(env, 'WEBHOOK_SWEEP_SECONDS', 60) * 1000,
+          },
     documentSweep: documentSweep(env),
     metricsPort: env.WORKER_METRICS_PORT ? positive(env, 'WORKER_METRICS_PORT', 9464) : null,
     healthPort: env.WORKER_HEALTH_PORT ? positive(env, 'WORKER_HEALTH_PORT', 9465) : null,

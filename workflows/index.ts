@@ -7,3 +7,4 @@ export { uploadPollerWorkflow } from './upload-poller';
 export { llmRerunWorkflow } from './llm-rerun';
 export { trainNodeWorkflow } from './train-node';
 export { ragIndexWorkflow, ragQueryWorkflow } from './rag';
+export { webhookDeliveryWorkflow } from './webhook-delivery';

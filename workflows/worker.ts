@@ -9,6 +9,7 @@ import { loadWorkerConfig, type WorkerConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
 import { startDocumentWorkflow, startMissingDocumentWorkflows } from '../server/document-workflows';
 import { syncAllSchedules } from '../server/schedules';
+import { sweepWebhookDeliveries, wakeWebhookDeliveries } from '../server/webhook-dispatch';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { ActionDeps } from '../activities/actions';
 import { createKnex } from '../db/connection';
@@ -48,6 +49,8 @@ export interface WorkerSettings {
   googleOAuth?: ActionDeps['googleOAuth'];
   /** Time limit of one document's lexicon matching in ms; LEXICON_TIMEOUT_SECONDS of the environment when absent. */
   lexiconTimeoutMs?: number;
+  /** WEBHOOK_RETRY_HOURS in ms; from the environment when absent. */
+  webhookRetryMs?: number;
   /** The environment's settings (server/config.ts loadWorkerConfig), read from process.env when absent. */
   config?: WorkerConfig;
   /** A prebuilt bundle (tests share one); otherwise the worker bundles workflows/index.ts itself. */
@@ -99,6 +102,7 @@ export async function createWorker(
     uploadMaxBytes: env.uploadMaxBytes,
     officeMaxUncompressedBytes: env.officeMaxUncompressedBytes,
     lexiconTimeoutMs: s.lexiconTimeoutMs ?? env.lexiconTimeoutMs,
+    webhookRetryMs: s.webhookRetryMs ?? env.webhookRetryMs,
   };
   // TLS, mTLS and API key as the environment configures them (server/temporal-connection.ts); a TLS setting
   // the server refuses is reported by name rather than as the SDK's connection error.
@@ -112,6 +116,8 @@ export async function createWorker(
     interceptors: { workflow: requestIdInterceptors.client },
   });
   deps.startDocument = (input) => startDocumentWorkflow(client, input, s.taskQueue);
+  // The projection wakes the delivery workflows of the webhook events it stored.
+  deps.wakeWebhooks = (pairs) => wakeWebhookDeliveries(client, s.taskQueue, pairs);
   // A THRESHOLD reached starts the batch's workflow.
   deps.startActionBatch = (input) =>
     client.workflow.start(ACTION_BATCH_WORKFLOW, {
@@ -218,9 +224,20 @@ if (require.main === module) {
             );
           }, sweep.everyMs)
         : undefined;
+      // Webhook deliveries whose writer died before waking their workflow (WEBHOOK_SWEEP).
+      const hooks = config.webhookSweep;
+      const sweepingHooks = hooks
+        ? setInterval(() => {
+            sweepWebhookDeliveries(client, knex, taskQueue, hooks.olderThanMs).then(
+              (n) => n && log.warn(`woke the delivery workflows of ${n} unattempted webhook deliveries`),
+              (err) => log.error('webhook sweep failed', { error: err as Error }),
+            );
+          }, hooks.everyMs)
+        : undefined;
       // The SDK's runtime shuts the worker down on SIGINT and SIGTERM by itself.
       await worker.run();
       clearInterval(sweeping);
+      clearInterval(sweepingHooks);
       (await health)?.close();
       await connection.close();
       await knex.destroy();

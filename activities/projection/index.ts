@@ -8,6 +8,12 @@
  * returns. Every write sets absolute values and creates steps keyed by (document, order) under a lock of the
  * document row, so a retried activity changes nothing. A step's errorMessage is written without database or
  * stack internals (error-message.ts).
+ *
+ * Webhook events (issue 32) come from here, the one place every change passes: `transit` turns the
+ * transition into events (domain/webhooks.ts transitionEvents) and stores them in the outbox in the same
+ * statement or transaction as the change, keyed by the workflow run and the activity's sequence number, so a
+ * retried transit stores none twice. The delivery workflows of the subscriptions given deliveries are woken
+ * after the commit (a wake-up lost to a crash is made up by the worker's sweep).
  */
 import type { Knex } from 'knex';
 import type { DocumentTags } from '../../domain/predicate-eval';
@@ -30,7 +36,15 @@ import { flowGraph, flowHead } from '../../db/queries/graph';
 import { automaticTrainingNodeIds, nodeRefs } from '../../db/queries/nodes';
 import { insertStep, projectChanges, stepIdsByOrder, updateStep } from '../../db/queries/steps';
 import { documentTags } from '../../db/queries/tags';
+import { transitionEvents } from '../../domain/webhooks';
+import { insertOutbox, outboxCte, type OutboxEvent } from '../../db/queries/webhooks';
+import type { WebhookDeliveryInput } from '../../workflows/webhook-contract';
+import { Context } from '@temporalio/activity';
+import crypto from 'node:crypto';
+import { getLogger } from '../../server/logger';
 import { stepErrorMessage } from './error-message';
+
+const log = getLogger('projection');
 
 export interface LoadFlowInput {
   processId: number;
@@ -51,6 +65,8 @@ export interface ProjectInput {
 
 export interface ProjectResult {
   documentExists: boolean;
+  /** Webhook subscriptions given deliveries by this write (not part of what the workflow records). */
+  woken?: number[];
   /** Ids of the created steps by order; a step whose node was deleted meanwhile is left out. */
   created: { order: number; id: number }[];
 }
@@ -76,11 +92,26 @@ export interface TransitResult extends ProjectResult {
 const NO_TAGS: DocumentTags = { classifier: [], ner: [] };
 
 /** The projection of a planned transition (absolute values, steps keyed by order: a retry writes once). */
-async function writeProjection(knex: Knex, input: ProjectInput): Promise<ProjectResult> {
+/** The webhook events of a write: built once the created steps have ids (inside the write). */
+interface WriteEvents {
+  processId: number;
+  now: Date;
+  events: (created: { order: number; id: number }[]) => OutboxEvent[];
+}
+
+async function writeProjection(
+  knex: Knex,
+  input: ProjectInput,
+  webhooks?: WriteEvents,
+): Promise<ProjectResult> {
   const creates = input.creates ?? [];
   if (!creates.length) {
     // Most step actions create no step: one statement instead of a transaction.
-    const exists = await projectChanges(
+    const events = webhooks?.events([]) ?? [];
+    const outbox = events.length
+      ? outboxCte(webhooks!.processId, input.documentId, events, 'exists (select 1 from doc)')
+      : undefined;
+    const { exists, woken } = await projectChanges(
       knex,
       input.documentId,
       input.documentStatus,
@@ -88,14 +119,15 @@ async function writeProjection(knex: Knex, input: ProjectInput): Promise<Project
         ...s,
         errorMessage: stepErrorMessage(s.errorMessage, `step ${s.id}`),
       })),
-      new Date(),
+      webhooks?.now ?? new Date(),
       input.addAssignee ?? null,
+      outbox,
     );
-    return { documentExists: exists, created: [] };
+    return { documentExists: exists, created: [], woken };
   }
   return knex.transaction(async (trx) => {
     if (!(await lockDocument(trx, input.documentId))) return { documentExists: false, created: [] };
-    const now = new Date();
+    const now = webhooks?.now ?? new Date();
     const created: { order: number; id: number }[] = [];
     {
       const byOrder = await stepIdsByOrder(
@@ -130,7 +162,9 @@ async function writeProjection(knex: Knex, input: ProjectInput): Promise<Project
     }
     await setDocumentStatus(trx, input.documentId, input.documentStatus, now);
     if (input.addAssignee) await addAssignee(trx, input.documentId, input.addAssignee);
-    return { documentExists: true, created };
+    const events = webhooks?.events(created) ?? [];
+    const woken = events.length ? await insertOutbox(trx, webhooks!.processId, input.documentId, events) : [];
+    return { documentExists: true, created, woken };
   });
 }
 
@@ -166,7 +200,64 @@ async function readFlow(
   return { documentExists: true, filename: head.filename, tags, ...(fresh ? { graph: fresh } : {}) };
 }
 
-export function createProjectionActivities({ knex }: { knex: Knex }) {
+/** What identifies one write of a transition across its retries: the workflow run and the activity's sequence. */
+function changeKeyBase(documentId: number): string {
+  try {
+    const info = Context.current().info;
+    return `doc:${documentId}:run:${info.workflowExecution?.runId}:act:${info.activityId}`;
+  } catch {
+    // called outside an activity (tests): no retry of this very call can happen
+    return `doc:${documentId}:call:${crypto.randomUUID()}`;
+  }
+}
+
+/** The webhook events of a planned transition (domain/webhooks.ts), as outbox rows. */
+function transitEvents(input: TransitInput, plan: ReturnType<typeof planChange>): WriteEvents {
+  const { state, change } = input;
+  const now = new Date();
+  return {
+    processId: state.processId,
+    now,
+    events: (created) => {
+      const byOrder = new Map(created.map((c) => [c.order, c.id]));
+      const bodies = transitionEvents({
+        processId: state.processId,
+        documentId: state.documentId,
+        created: change.kind === 'start' && !state.initialized,
+        documentStatusBefore: state.documentStatus,
+        documentStatus: plan.projection.documentStatus,
+        stepsBefore: state.steps,
+        createdSteps: plan.projection.creates
+          .filter((c) => byOrder.has(c.order))
+          .map((c) => ({ ...c, id: byOrder.get(c.order)! })),
+        changes: plan.projection.changes,
+        nodes: plan.next.nodes,
+        who: change.kind === 'action' ? change.actor.userId : null,
+        at: now,
+      });
+      if (!bodies.length) return [];
+      const base = changeKeyBase(state.documentId);
+      return bodies.map((b, i) => ({ changeKey: `${base}:${i}`, type: b.type, body: JSON.stringify(b) }));
+    },
+  };
+}
+
+export interface ProjectionDeps {
+  knex: Knex;
+  /** Wakes the delivery workflows of new webhook deliveries; the worker wires it with its client. */
+  wakeWebhooks?: (pairs: WebhookDeliveryInput[]) => Promise<void>;
+}
+
+export function createProjectionActivities({ knex, wakeWebhooks }: ProjectionDeps) {
+  const wake = async (documentId: number, woken: number[] | undefined) => {
+    if (!woken?.length || !wakeWebhooks) return;
+    try {
+      await wakeWebhooks(woken.map((webhookId) => ({ webhookId, documentId })));
+    } catch (err) {
+      // stored: the worker's sweep starts them
+      log.warn('webhook deliveries not woken', { error: err as Error });
+    }
+  };
   return {
     /**
      * One transition in one activity: reads what the move needs (input.load), plans the change as the
@@ -185,7 +276,12 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
           return { documentExists: true, created: [], flow };
       }
       const plan = planChange(state, loaded, input.change, knownRules(input.rulesVersion));
-      const written = await writeProjection(knex, { ...plan.projection, addAssignee: input.addAssignee });
+      const { woken, ...written } = await writeProjection(
+        knex,
+        { ...plan.projection, addAssignee: input.addAssignee },
+        transitEvents(input, plan),
+      );
+      await wake(state.documentId, woken);
       return { ...written, ...(flow ? { flow } : {}) };
     },
 
@@ -201,8 +297,10 @@ export function createProjectionActivities({ knex }: { knex: Knex }) {
       return { graph, tags: exists ? tags : none, documentExists: exists, ...(exists ? { filename } : {}) };
     },
 
+    /** Runs begun before the patch 'transit' (no webhook events: they predate webhooks). */
     async project(input: ProjectInput): Promise<ProjectResult> {
-      return writeProjection(knex, input);
+      const { woken: _none, ...written } = await writeProjection(knex, input);
+      return written;
     },
   };
 }

@@ -66,6 +66,8 @@ export type RefKind =
   | 'sftpConnection'
   /** a process's RAG template */
   | 'ragTemplate'
+  /** a process's webhook subscription */
+  | 'webhook'
   /** the `endpoint` setting of HTTP upload nodes (not an id; may name nodes of several processes) */
   | 'uploadEndpoint';
 
@@ -90,6 +92,7 @@ const REF_KINDS: Record<RefKind, true> = {
   emailConnection: true,
   sftpConnection: true,
   ragTemplate: true,
+  webhook: true,
   uploadEndpoint: true,
 };
 

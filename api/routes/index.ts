@@ -42,6 +42,7 @@ import { speechRoutes } from './speech';
 import { statisticsRoutes } from './statistics';
 import { tagRoutes } from './tags';
 import { userRoutes } from './users';
+import { webhookRoutes } from './webhooks';
 
 /**
  * Every declared route, one group per resource module in the order they are mounted (the matrix test and
@@ -84,6 +85,7 @@ export function buildRoutes(deps: AppDeps): Route[][] {
     userRoutes(deps),
     auditRoutes(deps),
     exportRoutes(deps),
+    webhookRoutes(deps),
   ];
   // the API documentation describes every route, its own included
   groups.push(apiDocsRoutes(deps, () => groups.flat()));

@@ -5,7 +5,7 @@
  * utterances in linked-list order. The rows themselves (the name, block and assignees, page images, token
  * hints) are read and written by db/queries.
  */
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { documentAssignees } from '../../db/queries/document-assignees';
 import { contentOf, updateContent as updateContentRow } from '../../db/queries/document-contents';
@@ -33,6 +33,9 @@ import type { DocumentStatus } from '../../workflows/document-contract';
 import { HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
 import { getLogger } from '../../server/logger';
+import { wakeWebhookDeliveries } from '../../server/webhook-dispatch';
+import type { WebhookDeliveryInput } from '../../workflows/webhook-contract';
+import { documentDeletedEvents } from './webhooks';
 
 const log = getLogger('api.documents');
 
@@ -163,14 +166,28 @@ export async function deleteDocuments(deps: DocumentDeps, docs: readonly Documen
   }
   const ids = docs.map((d) => d.id);
   const keys = docs.map((d) => d.path);
+  const woken: WebhookDeliveryInput[] = [];
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
     keys.push(...(await pagePaths(knex, chunk)));
-    await deleteDocumentRows(knex, chunk);
+    // `document.deleted` is stored with the deletion (the projection never sees it: the workflow has ended).
+    await knex.transaction(async (trx) => {
+      woken.push(...(await documentDeletedEvents(trx, docs.slice(i, i + 1000))));
+      await deleteDocumentRows(trx, chunk);
+    });
   }
+  await wakeWebhooks(client, deps.taskQueue, woken);
   await store.removePages(ids);
   await removeUnusedFiles(knex, store, keys);
   return ids;
+}
+
+async function wakeWebhooks(client: Client, taskQueue: string, pairs: WebhookDeliveryInput[]): Promise<void> {
+  if (!pairs.length) return;
+  // stored with the deletion: the worker's sweep wakes them if this fails
+  await wakeWebhookDeliveries(client, taskQueue, pairs).catch((err) =>
+    log.warn('webhook deliveries not woken', { error: err as Error }),
+  );
 }
 
 /** A document is locked for a user when someone else blocks it. */

@@ -26,6 +26,7 @@ export const REFERENCE_TARGETS = {
   edge: PROCESS_OF('edges'),
   secret: PROCESS_OF('secrets'),
   ragTemplate: PROCESS_OF('rag_templates'),
+  webhook: PROCESS_OF('webhooks'),
   predicate: (knex, id) =>
     knex('predicates as p')
       .join('edges as e', 'e.id', 'p.edge_id')

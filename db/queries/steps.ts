@@ -181,8 +181,9 @@ export async function updateStep(knex: Knex, documentId: number, s: StepPatch, a
 /**
  * The projection of a transition that creates no step, as one statement (atomic on its own, one round trip
  * instead of a transaction's five): locks the document row, writes each changed step's projected fields
- * (absolute values), the document's status and, when given, adds the assignee. False when the document is
- * gone (nothing is written then).
+ * (absolute values), the document's status and, when given, adds the assignee and stores the webhook
+ * events (answering the subscriptions given deliveries). exists false when the document is gone (nothing
+ * is written then).
  */
 export async function projectChanges(
   knex: Knex,
@@ -191,7 +192,8 @@ export async function projectChanges(
   changes: readonly StepPatch[],
   at: Date,
   assignee: number | null,
-): Promise<boolean> {
+  outbox?: { sql: string; bindings: Knex.RawBinding[] },
+): Promise<{ exists: boolean; woken: number[] }> {
   const bindings: Knex.RawBinding[] = [documentId];
   let steps = '';
   if (changes.length) {
@@ -215,12 +217,14 @@ export async function projectChanges(
       on conflict (document_id, user_id) do nothing returning 1)`;
     bindings.push(assignee);
   }
+  if (outbox) bindings.push(...outbox.bindings);
   bindings.push(documentStatus, at);
+  // Webhook events (db/queries/webhooks.ts outboxCte) are stored by this same statement, under the lock.
   const { rows } = await knex.raw(
-    `with doc as (select id from documents where id = ? for update)${steps}${assignees},
+    `with doc as (select id from documents where id = ? for update)${steps}${assignees}${outbox ? `, ${outbox.sql}` : ''},
      status as (update documents d set status = ?, last_modified_date = ? from doc where d.id = doc.id returning d.id)
-     select id from status`,
+     select id${outbox ? ', (select ids from wh_woken) as woken' : ''} from status`,
     bindings,
   );
-  return rows.length > 0;
+  return { exists: rows.length > 0, woken: (rows[0]?.woken ?? []).map(Number) };
 }

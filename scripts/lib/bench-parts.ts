@@ -22,6 +22,7 @@ export const BENCH_PARTS = [
   'statistics',
   'tracker',
   'docx',
+  'webhooks',
 ] as const;
 export type BenchPartName = (typeof BENCH_PARTS)[number];
 
@@ -39,6 +40,7 @@ export const BENCH_PART_NEEDS: Record<BenchPartName, readonly SystemProgramName[
   statistics: [],
   tracker: [],
   docx: ['libreoffice'],
+  webhooks: [],
 };
 
 /** BENCH_ONLY's values; `workspace` brings the graph page along. */
@@ -53,6 +55,7 @@ const CHOOSABLE: readonly BenchPartName[] = [
   'rag',
   'statistics',
   'docx',
+  'webhooks',
 ];
 
 /** The parts of a run: all of them, or BENCH_ONLY's. */

@@ -195,6 +195,14 @@ describe('authorization matrix: every route as every principal', () => {
     const [secret] = await k('secrets')
       .insert({ process_id: processId, name: unique('s'), value: 'v' })
       .returning('id');
+    const [webhook] = await k('webhooks')
+      .insert({
+        process_id: processId,
+        url: 'https://example.test/hook',
+        events: ['document.done'],
+        secret: 'whsec_x',
+      })
+      .returning('id');
     const [classifierType] = await k('classifier_types')
       .insert({ node_id: node.id, name: unique('c'), background_color: '#111111' })
       .returning('id');
@@ -289,6 +297,7 @@ describe('authorization matrix: every route as every principal', () => {
       edge: edge.id,
       predicate: predicate.id,
       secret: secret.id,
+      webhook: webhook.id,
       ragTemplate: ragTemplate.id,
       classifierType: classifierType.id,
       nerTagType: tag.id,

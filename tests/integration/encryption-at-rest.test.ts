@@ -180,11 +180,20 @@ describe('credentials encrypted at rest', () => {
         refresh_token: 'old-refresh',
       })
       .returning('id');
+    const [webhook] = await trx('webhooks')
+      .insert({
+        process_id: proc.id,
+        url: 'https://example.test/h',
+        events: ['document.done'],
+        secret: 'old-whsec',
+      })
+      .returning('id');
     return {
       secrets: secret.id,
       email_upload_connections: imap.id,
       sftp_connections: sftp.id,
       drive_connections: drive.id,
+      webhooks: webhook.id,
     };
   }
 
@@ -195,6 +204,7 @@ describe('credentials encrypted at rest', () => {
     'sftp_connections.private_key': 'old-key',
     'drive_connections.access_token': 'old-access',
     'drive_connections.refresh_token': 'old-refresh',
+    'webhooks.secret': 'old-whsec',
   };
 
   async function storedValues(trx: Knex.Transaction, ids: Record<SealedTable, number>) {

@@ -307,6 +307,8 @@ export function spawnWorkerProcess(opts: {
         SCHEDULE_SYNC: 'off',
         // Nor start the workflows of documents other suites insert without one on purpose.
         DOCUMENT_SWEEP: 'off',
+        // Nor wake other suites' webhook deliveries onto its queue.
+        WEBHOOK_SWEEP: 'off',
         ...opts.env,
       },
       detached: true,

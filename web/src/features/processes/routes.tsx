@@ -10,6 +10,7 @@ import { documentListRoute } from '../document-list/routes';
 import { graphRoute } from '../graph/routes';
 import { ragRoute } from '../rag/routes';
 import { secretsRoute } from '../secrets/routes';
+import { webhooksRoute } from '../webhooks/routes';
 import { statisticsRoute } from '../statistics/routes';
 import { uploadRoute } from '../upload/routes';
 import { previewWindowRoute, relationsWindowRoute, workspaceRoute } from '../workspace/routes';
@@ -53,6 +54,7 @@ export const processRoutes: RouteObject[] = [
       uploadRoute,
       statisticsRoute,
       secretsRoute,
+      webhooksRoute,
       graphRoute,
       dashboardRoute,
       documentListRoute,

@@ -8,6 +8,7 @@ import {
   IconDashboard,
   IconFile,
   IconFlow,
+  IconGlobe,
   IconKey,
   IconSparkle,
   IconTag,
@@ -36,6 +37,7 @@ const UPLOAD: Action = {
 const ACTIONS: Action[] = [
   { key: 'rag', to: (id) => `/entity/process/${id}/rag`, mode: 'READ', icon: IconSparkle },
   { key: 'secrets', to: (id) => `/entity/process/${id}/secrets`, mode: 'ADMIN', icon: IconKey },
+  { key: 'webhooks', to: (id) => `/entity/process/${id}/webhooks`, mode: 'ADMIN', icon: IconGlobe },
   { key: 'documents', to: (id) => `/entity/process/${id}/documents`, mode: 'READ', icon: IconFile },
   { key: 'statistics', to: (id) => `/entity/process/${id}/statistics`, mode: 'ADMIN', icon: IconChart },
   {

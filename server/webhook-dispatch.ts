@@ -1,0 +1,46 @@
+/**
+ * Wakes the delivery workflows of webhook deliveries (workflows/webhook-contract.ts): signal-with-start of
+ * `webhook-<subscription>-document-<document>`, which starts it when it is not running. Called after the
+ * projection (worker) or a deletion (API) committed new deliveries, and by the worker's sweep for
+ * deliveries still unattempted after a while (their writer died before waking anyone).
+ */
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import { unattemptedPairs } from '../db/queries/webhooks';
+import {
+  WEBHOOK_DELIVERY_WORKFLOW,
+  webhookDeliveryWorkflowId,
+  webhookWakeSignal,
+  type WebhookDeliveryInput,
+} from '../workflows/webhook-contract';
+
+export async function wakeWebhookDeliveries(
+  client: Client,
+  taskQueue: string,
+  pairs: readonly WebhookDeliveryInput[],
+  retryNow = false,
+): Promise<void> {
+  await Promise.all(
+    pairs.map((p) =>
+      client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
+        taskQueue,
+        workflowId: webhookDeliveryWorkflowId(p),
+        args: [{ webhookId: p.webhookId, documentId: p.documentId }],
+        signal: webhookWakeSignal,
+        signalArgs: [{ retryNow }],
+      }),
+    ),
+  );
+}
+
+/** Wakes the workflows of deliveries never attempted though older than `olderThanMs`; how many pairs. */
+export async function sweepWebhookDeliveries(
+  client: Client,
+  knex: Knex,
+  taskQueue: string,
+  olderThanMs: number,
+): Promise<number> {
+  const pairs = await unattemptedPairs(knex, olderThanMs);
+  await wakeWebhookDeliveries(client, taskQueue, pairs);
+  return pairs.length;
+}
