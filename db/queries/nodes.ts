@@ -16,6 +16,7 @@ import type {
 import { SETTINGS_FIELDS } from '../../domain/node-settings';
 import { buildNodeDraft, OBLIGATORY_UPLOAD_NAME, type NodeDraft } from '../../domain/nodes';
 import type { StepNode } from '../../domain/steps';
+import { only, qualify } from './columns';
 
 /** A node's identity: what access checks and references need. */
 export interface NodeRef {
@@ -336,4 +337,33 @@ export async function scheduledNodeIds(knex: Knex, polledTypes: readonly Activit
     .where((q) => q.whereIn('activity_type', [...polledTypes]).orWhereNotNull('cron'))
     .pluck('id');
   return ids.map(Number);
+}
+
+/** The ids among `ids` of nodes of the process. */
+export async function nodeIdsOfProcess(
+  knex: Knex,
+  processId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (!ids.length) return [];
+  return (
+    await knex('nodes')
+      .where('process_id', processId)
+      .whereIn('id', [...ids])
+      .pluck('id')
+  ).map(Number);
+}
+
+/** The IPR nodes (of the given processes, or of all) with their process's name, by process then id. */
+export async function receiverNodes(
+  knex: Knex,
+  processIds: readonly number[] | null,
+): Promise<{ id: number; name: string; processId: number; processName: string }[]> {
+  const q = knex('nodes as n')
+    .join('processes as p', 'p.id', 'n.process_id')
+    .where('n.activity_type', 'IPR')
+    .orderBy([{ column: 'p.id' }, { column: 'n.id' }])
+    .select([...qualify('n', only(NODE_REF_COLUMNS, 'id', 'name', 'processId')), 'p.name as processName']);
+  if (processIds) q.whereIn('n.process_id', [...processIds]);
+  return q;
 }

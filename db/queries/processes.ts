@@ -64,3 +64,25 @@ export async function collidingTagNames(knex: Knex, name: string, exceptId?: num
   if (exceptId !== undefined) q.whereNot('id', exceptId);
   return (await q.pluck('name')) as string[];
 }
+
+/** Sets the process's RAG switch and splitter under the row's lock; what they were before. */
+export async function replaceProcessRag(
+  knex: Knex,
+  processId: number,
+  isRagEnabled: boolean,
+  splitterId: number | null,
+): Promise<{ isRagEnabled: boolean; splitterId: number | null }> {
+  return knex.transaction(async (trx) => {
+    const before = await trx('processes')
+      .where('id', processId)
+      .forUpdate()
+      .first('is_rag_enabled', 'rag_text_splitter_id');
+    await trx('processes')
+      .where('id', processId)
+      .update({ is_rag_enabled: isRagEnabled, rag_text_splitter_id: splitterId });
+    return {
+      isRagEnabled: before.is_rag_enabled,
+      splitterId: before.rag_text_splitter_id === null ? null : Number(before.rag_text_splitter_id),
+    };
+  });
+}

@@ -289,6 +289,7 @@ export interface UserRow {
   activated: boolean;
   lang_key: string;
   activation_key: string | null;
+  token_version: number;
   created_by: string | null;
   created_date: Date | null;
   last_modified_by: string | null;
