@@ -5,14 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { ActivityType } from '../../domain/enums';
-import type {
-  AdditionalNodeSubmit,
-  AutoStepStatus,
-  ExternalConfig,
-  NodeSettings,
-  TrainableConfig,
-  TriggerType,
-} from '../../domain/graph-types';
+import type { NodeDTO, NodeSettings } from '../../domain/graph-types';
 import { SETTINGS_FIELDS } from '../../domain/node-settings';
 import { buildNodeDraft, OBLIGATORY_UPLOAD_NAME, type NodeDraft } from '../../domain/nodes';
 import type { StepNode } from '../../domain/steps';
@@ -125,31 +118,11 @@ export async function settingsNode(knex: Knex, id: number): Promise<SettingsNode
 
 // --- the full node (the graph editor's) ---
 
-/** A step of a process graph as stored; type-specific fields live in `settings` (JSON). */
-export interface NodeRow {
-  id: number;
-  processId: number;
-  name: string;
-  description: string | null;
-  activityType: ActivityType;
-  x: number;
-  y: number;
-  automatic: boolean;
-  autoStepStatus: AutoStepStatus;
-  obligatory: boolean;
-  mandatory: boolean;
-  requiresAcceptance: boolean;
-  priority: number;
-  handlesRelations: boolean;
-  triggerType: TriggerType;
-  cron: string | null;
-  threshold: number | null;
-  externalConfig: ExternalConfig | null;
-  trainableConfig: TrainableConfig | null;
-  additionalNodeSubmits: AdditionalNodeSubmit[];
+/** A step of a process graph as stored: the DTO's common fields, type-specific ones in `settings` (JSON). */
+export type NodeRow = Omit<NodeDTO, keyof NodeSettings | 'accessMode' | 'pollerStatus'> & {
   settings: NodeSettings;
   createdDate: Date;
-}
+};
 
 const NODE_COLUMNS = [
   'id',
