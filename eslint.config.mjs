@@ -40,7 +40,7 @@ const NO_RAW_QUERIES = [
   },
 ];
 /** Where the rule holds so far; api/routes, activities/ and the file store join once they are cleaned. */
-const DB_QUERIES_ONLY = ['api/services/**/*.ts', 'api/access-gate.ts', 'server/**/*.ts'];
+const DB_QUERIES_ONLY = ['api/services/**/*.ts', 'api/access-gate.ts', 'api/auth.ts', 'server/**/*.ts'];
 const NOT_YET_CLEANED = ['server/files.ts', '**/*.test.ts'];
 
 export default tseslint.config(
