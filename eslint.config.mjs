@@ -1,8 +1,9 @@
 // Flat ESLint config: TypeScript everywhere, React hooks in web/, the Temporal rule set for workflow code
 // (no Node built-ins or I/O modules in the deterministic sandbox, no floating promises), and the layers:
 // `api/` and `activities/` never import each other (what both need lives in `server/`), `server/` imports
-// neither, `db/` imports `domain/` only, and the worker entry does not import the API; and queries are
-// built in db/queries/ only (NO_RAW_QUERIES, on the directories cleaned so far).
+// neither, `db/` imports `domain/` only, and the worker entry does not import the API; route modules do
+// not build routers of their own (api/route.ts mounts the declared routes); and queries are built in
+// db/queries/ only (NO_RAW_QUERIES, on the directories cleaned so far).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -114,6 +115,25 @@ export default tseslint.config(
   {
     files: ['api/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_ACTIVITIES, NO_WEB] }] },
+  },
+  {
+    // a route is mounted only from its declaration (api/route.ts `route()`), never by a router of its own
+    files: ['api/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [NO_ACTIVITIES, NO_WEB],
+          paths: [
+            {
+              name: '@koa/router',
+              message:
+                'Declare the route with route() from api/route.ts: its access gate, body and OpenAPI entry.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['activities/**/*.ts'],

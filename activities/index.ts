@@ -12,8 +12,6 @@ import { createSystemActivities } from './system';
 
 export interface ActivityDeps extends ActionDeps {
   knex: Knex;
-  /** Root of the stored files (FILES_DIR). */
-  filesDir: string;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: AsrSettings;
   /** EMBEDDINGS_MODEL and its endpoint (dense RAG retrieval); lexical only when absent. */

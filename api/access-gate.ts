@@ -1,13 +1,12 @@
 /**
- * The access gate (issue 9): every route of every router gets, in front of its own middleware, a gate
- * built from its declaration in api/routes/access.ts and then the body parser it needs. So a caller is
+ * The access gate (issue 9): api/route.ts puts, in front of every declared route, the gate built from its
+ * `access` declaration (vocabulary in api/routes/access.ts) and then the body parser it needs. So a caller is
  * authenticated (401), checked for the declared role or global permission (403) and, when the declared
  * reference is in the path or the query, for the declared mode on its process or node (403) BEFORE a byte
  * of the body is read. A caller signed in by an API key meets 403 first on every route not open to keys
- * (the account, key management, user administration: `keyMayCall` in api/routes/access.ts). A route without a declaration (or a declaration without a route) stops the start.
+ * (the account, key management, user administration: `keyMayCall` in api/routes/access.ts).
  */
 import { bodyParser } from '@koa/bodyparser';
-import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { Knex } from 'knex';
 import {
@@ -24,7 +23,7 @@ import { endpointNodeRefs } from '../db/queries/nodes';
 import { REFERENCE_TARGETS } from '../db/queries/reference-targets';
 import { mayReadDocumentOf, type AppState } from './auth';
 import { forbidden, unauthorized } from './errors';
-import { keyMayCall, ROUTE_ACCESS, refsOf, type Ref, type RefKind, type RouteAccess } from './routes/access';
+import { keyMayCall, refsOf, type Ref, type RefKind, type RouteAccess } from './routes/access';
 import { idParam } from './validate';
 
 /** JSON bodies up to 2 MB, plain text (e-mail of a password reset) up to 64 KB. */
@@ -141,35 +140,4 @@ export function accessGate(knex: Knex, access: RouteAccess): Middleware {
     }
     return next();
   };
-}
-
-/** `METHOD path` of each method of a router layer (HEAD rides along with GET). */
-export const routeKeys = (layer: { methods: string[]; path: string | RegExp }): string[] =>
-  layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`);
-
-/**
- * Puts [gate, body parser] in front of every layer of the routers; throws on a route without a
- * declaration and on a declaration without a route.
- */
-export function guardRouters(routers: Router[], knex: Knex, table = ROUTE_ACCESS): void {
-  const seen = new Set<string>();
-  const parser = jsonBody();
-  for (const router of routers) {
-    for (const layer of router.stack) {
-      const keys = routeKeys(layer);
-      const declared = keys.map((k) => table[k]);
-      const missing = keys.filter((_, i) => !declared[i]);
-      if (missing.length)
-        throw new Error(`No access declaration for ${missing.join(', ')} (api/routes/access.ts)`);
-      if (new Set(declared).size !== 1)
-        throw new Error(`The methods of ${String(layer.path)} need one declaration each: split the route`);
-      keys.forEach((k) => seen.add(k));
-      const access = declared[0];
-      const chain: Middleware[] = [accessGate(knex, access)];
-      if (access.body !== 'multipart') chain.push(parser);
-      layer.stack.unshift(...(chain as typeof layer.stack));
-    }
-  }
-  const unrouted = Object.keys(table).filter((k) => !seen.has(k));
-  if (unrouted.length) throw new Error(`Access declarations without a route: ${unrouted.join(', ')}`);
 }

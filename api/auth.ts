@@ -1,7 +1,8 @@
 /**
  * Authentication and authorization middleware. Credentials are resolved by a list of resolvers (JWT bearer
- * tokens, then API keys, which act on their owner's data only: api/routes/access.ts). Every route states its own checks:
- * `requireAuth`, `requireRole(...)`, and the access-mode helpers over domain/access.ts.
+ * tokens, then API keys, which act on their owner's data only: api/routes/access.ts). Every route declares who
+ * may call it (api/route.ts, enforced by its gate) and its handler checks again (defence in depth):
+ * `currentUser`, `assertRole(...)`, and the access-mode helpers over domain/access.ts.
  */
 import type { Context, Next } from 'koa';
 import jwt from 'jsonwebtoken';
@@ -185,16 +186,11 @@ export function tokenExpiresAt(ctx: Context): number {
   return (ctx.state as AppState).tokenExpiresAt ?? Math.floor(Date.now() / 1000) + 1;
 }
 
-export async function requireAuth(ctx: Context, next: Next) {
-  currentUser(ctx);
-  await next();
-}
-
-export function requireRole(...roles: string[]) {
-  return async (ctx: Context, next: Next) => {
-    if (!hasAnyRole(currentUser(ctx).roles, roles)) throw forbidden();
-    await next();
-  };
+/** The signed-in caller when they hold one of the roles; 401 or 403 otherwise. */
+export function assertRole(ctx: Context, ...roles: string[]): AuthUser {
+  const user = currentUser(ctx);
+  if (!hasAnyRole(user.roles, roles)) throw forbidden();
+  return user;
 }
 
 export function assertProcessMode(user: AuthUser, processId: number, required: AccessMode): void {

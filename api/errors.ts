@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { DBError, NotFoundError, UniqueViolationError, ValidationError } from 'objection';
 import type { ErrorBodyDTO, FieldErrorDTO } from '../domain/api-types';
 import type { Violation } from '../domain/validation';
+import { FilesStoreUnavailable } from '../server/files';
 
 export const APP_HEADER = 'X-soaApp';
 
@@ -141,6 +142,12 @@ function toHttpError(err: unknown): HttpError {
   if (err instanceof ValidationError) return new HttpError(400, { message: 'error.http.400' });
   const db = databaseErrorStatus(err);
   if (db) return db;
+  if (err instanceof FilesStoreUnavailable)
+    return new HttpError(503, {
+      title: 'Service Unavailable',
+      message: 'error.http.503',
+      detail: 'The files store cannot be reached; nothing was stored. Try again later.',
+    });
   const status = (err as { status?: number; expose?: boolean }).status;
   if (status && status >= 400 && status < 500) {
     // koa / body parser errors (malformed JSON, payload too large)

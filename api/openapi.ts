@@ -1,15 +1,13 @@
 /**
- * The OpenAPI 3 document of the API (issue 15 section 3), built from what the server runs: every layer of
- * every router (so no route can be missing), each route's access declaration (api/routes/access.ts: who may
- * call it, where the checked id is), and the zod schema its handler validates the body with
- * (api/routes/bodies.ts, converted by zod's own JSON Schema output). Served at `GET /v3/api-docs` with the
- * `api-docs` profile; the admin menu's API page shows it in Swagger UI.
+ * The OpenAPI 3 document of the API (issue 15 section 3), built from the route declarations the server
+ * mounts (api/route.ts, so no route can be missing): each route's access (who may call it, where the
+ * checked id is: api/routes/access.ts), the zod schema its handler reads the body with and, when declared,
+ * the schema of its answer (converted by zod's own JSON Schema output). Served at `GET /v3/api-docs` with
+ * the `api-docs` profile; the admin menu's API page shows it in Swagger UI.
  */
-import type Router from '@koa/router';
 import { z } from 'zod';
-import { routeKeys } from './access-gate';
-import { keyMayCall, ROUTE_ACCESS, type Ref, type RouteAccess } from './routes/access';
-import { ROUTE_BODIES, type BodySchema } from './routes/bodies';
+import type { Route } from './route';
+import { keyMayCall, type Ref, type RouteAccess } from './routes/access';
 import { API_KEY_HEADER } from '../domain/api-keys';
 
 type Json = Record<string, unknown>;
@@ -48,12 +46,12 @@ export function accessText(access: RouteAccess): string {
 }
 
 /** A zod schema (or the shapes a body may take) as an OpenAPI 3.0 schema object. */
-export function schemaOf(schema: BodySchema): Json {
-  if (Array.isArray(schema)) return { oneOf: schema.map((s: z.ZodType) => schemaOf(s)) };
+export function schemaOf(schema: z.ZodType | readonly z.ZodType[], io: 'input' | 'output' = 'input'): Json {
+  if (Array.isArray(schema)) return { oneOf: schema.map((s: z.ZodType) => schemaOf(s, io)) };
   return z.toJSONSchema(schema as z.ZodType, {
     target: 'openapi-3.0',
     unrepresentable: 'any',
-    io: 'input',
+    io,
   }) as Json;
 }
 
@@ -63,56 +61,54 @@ const tagOf = (path: string): string => {
   return parts[start]?.replace(/^_/, '') ?? 'root';
 };
 
-export function buildOpenApiDocument(routers: Router[], info: { title: string; version: string }): Json {
+/** The operation of one declared route. */
+function operationOf(r: Route): Json {
+  const { access } = r;
+  const { path, params } = openApiPath(r.path);
+  const operation: Json = {
+    operationId: `${r.method.toLowerCase()} ${path}`,
+    tags: [tagOf(path)],
+    description: `${accessText(access)}${keyMayCall(access) ? '' : ' Not with an API key: needs a session.'}`,
+    parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    responses: {
+      '200': r.response
+        ? {
+            description: 'Success',
+            content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
+          }
+        : { description: 'Success' },
+      '400': { description: 'Invalid input (field errors with message keys)' },
+      ...(access.who === 'public'
+        ? {}
+        : { '401': { description: 'Not signed in' }, '403': { description: 'Not allowed' } }),
+    },
+  };
+  // API keys only where a key may call the route (api/routes/access.ts keyMayCall)
+  if (access.who !== 'public')
+    operation.security = keyMayCall(access) ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }];
+  if (r.body === 'multipart')
+    operation.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+        },
+      },
+    };
+  else if (r.body)
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: schemaOf(r.body.schema) } },
+    };
+  return operation;
+}
+
+export function buildOpenApiDocument(
+  routes: readonly Route[],
+  info: { title: string; version: string },
+): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const router of routers) {
-    for (const layer of router.stack) {
-      for (const key of routeKeys(layer)) {
-        const method = key.slice(0, key.indexOf(' '));
-        const access = ROUTE_ACCESS[key];
-        const { path, params } = openApiPath(String(layer.path));
-        const operation: Json = {
-          operationId: `${method.toLowerCase()} ${path}`,
-          tags: [tagOf(path)],
-          description: access
-            ? `${accessText(access)}${keyMayCall(access) ? '' : ' Not with an API key: needs a session.'}`
-            : '',
-          parameters: params.map((name) => ({
-            name,
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-          })),
-          responses: {
-            '200': { description: 'Success' },
-            '400': { description: 'Invalid input (field errors with message keys)' },
-            ...(access?.who === 'public'
-              ? {}
-              : { '401': { description: 'Not signed in' }, '403': { description: 'Not allowed' } }),
-          },
-        };
-        // API keys only where a key may call the route (api/routes/access.ts keyMayCall)
-        if (access && access.who !== 'public')
-          operation.security = keyMayCall(access) ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }];
-        const bodySchema = ROUTE_BODIES[key];
-        if (bodySchema)
-          operation.requestBody = {
-            required: true,
-            content: { 'application/json': { schema: schemaOf(bodySchema) } },
-          };
-        else if (access?.body === 'multipart')
-          operation.requestBody = {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
-              },
-            },
-          };
-        (paths[path] ??= {})[method.toLowerCase()] = operation;
-      }
-    }
-  }
+  for (const r of routes) (paths[openApiPath(r.path).path] ??= {})[r.method.toLowerCase()] = operationOf(r);
   return {
     openapi: '3.0.3',
     info: { title: `${info.title} API`, version: info.version },

@@ -3,12 +3,13 @@ import type { Server } from 'node:http';
 import type { Knex } from 'knex';
 import { createApp, createObservability, type Observability } from './app';
 import { loadConfig, type AppConfig } from '../server/config';
-import { createKnex } from '../db/connection';
+import { openDatabase } from '../server/database-connection';
 import { dataKeyring } from '../db/crypto';
 import { createMailer } from './services/mail';
 import { createTemporalGateway, type TemporalGateway } from './temporal';
 import { getLogger } from '../server/logger';
-import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
+import { connectOptions, probeTemporalTls } from '../server/temporal-connection';
+import { exitOnSettingError } from '../server/setting-error';
 import { prodAccountsAtStart, StartRefused } from '../server/first-admin';
 
 const log = getLogger('api');
@@ -28,7 +29,10 @@ export async function startApi(config: AppConfig): Promise<RunningApi> {
   // A TLS setting the server refuses (wrong CA, server name, client certificate) stops the start; a server
   // that is merely down does not: the gateway retries and the health endpoint reports it.
   await probeTemporalTls(config.temporal, config.temporalAddress);
-  const knex = createKnex(config.databaseUrl);
+  // DATABASE_URL's TLS files and a first query: a setting that cannot work (a CA that did not sign the server)
+  // stops the start here; a database that is down does not (readiness reports it).
+  const { knex, reachable } = await openDatabase(config.databaseUrl);
+  if (!reachable) log.warn('the database is not reachable yet: readiness reports it DOWN until it is');
   if (config.profiles.includes('prod')) {
     try {
       await prodAccountsAtStart(knex, config.initialAdmin, (line) => log.info(line));
@@ -78,7 +82,7 @@ function configOrExit(): AppConfig {
     return loadConfig();
   } catch (err) {
     // a Temporal setting: its own line and exit code (78), which npm start does not retry
-    exitOnTemporalSetting(err, log);
+    exitOnSettingError(err, log);
     process.stderr.write(`The API cannot start: ${(err as Error).message}\n`);
     process.exit(1);
   }
@@ -96,7 +100,7 @@ if (require.main === module) {
       process.on('SIGTERM', stop);
     })
     .catch((err) => {
-      exitOnTemporalSetting(err, log);
+      exitOnSettingError(err, log);
       if (err instanceof StartRefused) {
         process.stderr.write(`The API cannot start: ${err.message}\n`);
         process.exit(1);

@@ -1,7 +1,8 @@
 /**
  * Request validation with zod: shapes and types come from the schema; the spec's rules (messages, limits)
  * come from domain/validation.ts and are checked by the handlers with FieldErrorCollector.
- * A body of the wrong shape is reported as field errors, like a rule violation.
+ * A body of the wrong shape is reported as field errors, like a rule violation. A route's body schema is
+ * declared on the route (api/route.ts), whose `input.body()` parses it here.
  */
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -63,20 +64,6 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, objectName
     })),
   );
 }
-
-type BodySchemaCheck = (routeKey: string, schema: z.ZodType) => void;
-let bodySchemaCheck: BodySchemaCheck | null = null;
-
-/** Installs a check of the schema each route validates its body with (tests: api/routes/bodies.ts). */
-export function checkBodySchemas(check: BodySchemaCheck | null): void {
-  bodySchemaCheck = check;
-}
-
-export const body = <S extends z.ZodType>(ctx: Context, schema: S, objectName: string): z.infer<S> => {
-  const matched = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
-  if (bodySchemaCheck && matched) bodySchemaCheck(`${ctx.method} ${matched}`, schema);
-  return parse(schema, (ctx.request as unknown as { body: unknown }).body, objectName);
-};
 
 /**
  * The largest id or index a request may name: PostgreSQL's integer (int4) limit. Ids are bigint columns but

@@ -210,9 +210,15 @@ type OffsetTag = ExportTag & { start: number; end: number };
 const hasOffsets = (t: ExportTag): t is OffsetTag => t.start !== null && t.end !== null;
 
 /** The tags with their texts, from the texts of their offset tags in order (transcript tags: null). */
-function tagged(tags: ExportTag[], texts: string[]): Tagged[] {
-  let i = 0;
-  return tags.map((t) => ({ ...t, text: hasOffsets(t) ? texts[i++] : null }));
+/**
+ * The tags with their texts (`texts` holds those of the tags with offsets, in order), as a function of the
+ * index: made group by group by jsonArray, never all at once (100,000 copies took ~70 ms in one step).
+ */
+function tagged(tags: ExportTag[], texts: string[]): (t: ExportTag, index: number) => Tagged {
+  const textAt = new Int32Array(tags.length);
+  let n = 0;
+  for (let i = 0; i < tags.length; i++) textAt[i] = hasOffsets(tags[i]) ? n++ : -1;
+  return (t, i) => ({ ...t, text: textAt[i] >= 0 ? texts[textAt[i]] : null });
 }
 
 const rowBase = (r: StepResultRecord) => ({
@@ -252,31 +258,39 @@ export const csvLine = (values: unknown[], delimiter: string): string =>
 /** Items of a long array stringified per JSON_GROUP, so that no single step stringifies them all. */
 const JSON_GROUP = 1000;
 
-/** A JSON array, group by group (the same text as JSON.stringify of the array). */
-function* jsonArray(items: unknown[]): Generator<string> {
+/**
+ * A JSON array of `items` (each first turned into what is written by `as`, group by group), the same text as
+ * JSON.stringify of the mapped array.
+ */
+function* jsonArray<T>(
+  items: readonly T[],
+  as: (x: T, index: number) => unknown = (x) => x,
+): Generator<string> {
   if (!items.length) {
     yield '[]';
     return;
   }
-  for (let i = 0; i < items.length; i += JSON_GROUP)
-    yield (
-      (i ? ',' : '[') +
-      items
-        .slice(i, i + JSON_GROUP)
-        .map((x) => JSON.stringify(x))
-        .join(',')
-    );
+  for (let i = 0; i < items.length; i += JSON_GROUP) {
+    const group: string[] = [];
+    for (let k = i; k < Math.min(items.length, i + JSON_GROUP); k++)
+      group.push(JSON.stringify(as(items[k], k)));
+    yield (i ? ',' : '[') + group.join(',');
+  }
   yield ']';
 }
 
 /** A CSV field holding a JSON array, group by group (as csvCell of its JSON: a non-empty one has quotes). */
-function* csvJsonCell(items: unknown[], delimiter: string): Generator<string> {
+function* csvJsonCell<T>(
+  items: readonly T[],
+  delimiter: string,
+  as?: (x: T, index: number) => unknown,
+): Generator<string> {
   if (!items.length) {
     yield csvCell('[]', delimiter);
     return;
   }
   yield '"';
-  for (const part of jsonArray(items)) yield part.replace(/"/g, '""');
+  for (const part of jsonArray(items, as)) yield part.replace(/"/g, '""');
   yield '"';
 }
 
@@ -308,17 +322,17 @@ function spanRowWriter(
       return '';
     },
     *end() {
-      const withTexts = tagged(tags, texts.result());
+      const withText = tagged(tags, texts.result());
       if (format === 'json') {
         yield `${JSON.stringify(base).slice(0, -1)},"tags":`;
-        yield* jsonArray(withTexts);
+        yield* jsonArray(tags, withText);
         yield ',"relations":';
         yield* jsonArray(relations);
         yield '}';
         return;
       }
       yield csvLine(Object.values(base), delimiter).slice(0, -2) + delimiter;
-      yield* csvJsonCell(withTexts, delimiter);
+      yield* csvJsonCell(tags, delimiter, withText);
       yield delimiter;
       yield* csvJsonCell(relations, delimiter);
       yield '\r\n';
@@ -341,9 +355,13 @@ function jsonlSpanWriter(r: StepResultRecord): RowWriter {
     *end() {
       const found = texts.result();
       yield '","spans":';
-      yield* jsonArray(
-        tags.map((t, i) => ({ id: t.id, text: found[i], start: t.start, end: t.end, label: t.label })),
-      );
+      yield* jsonArray(tags, (t, i) => ({
+        id: t.id,
+        text: found[i],
+        start: t.start,
+        end: t.end,
+        label: t.label,
+      }));
       yield ',"relations":';
       yield* jsonArray(r.relations ?? []);
       yield '}\n';

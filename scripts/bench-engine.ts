@@ -26,6 +26,7 @@ import type { Knex } from 'knex';
 import { benchSetLocalUpdate, benchSetUpdate } from '../workflows/bench';
 import { documentWorkflowId, stepActionUpdates } from '../workflows/contract';
 import { benchSignIn, startBenchApp } from './lib/bench-app';
+import { connectOptions, loadTemporalConnection } from '../server/temporal-connection';
 
 export interface EngineBenchOptions {
   databaseUrl: string;
@@ -39,6 +40,8 @@ export interface EngineBenchOptions {
   documents?: number;
   /** Throughput rounds of each kind; default 3. */
   rounds?: number;
+  /** What the Temporal server is, for the results (default: the dev server of `npm run bench`). */
+  temporalLabel?: string;
 }
 
 export interface Stats {
@@ -162,7 +165,8 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
   const rounds = o.rounds ?? 3;
   const app = await startBenchApp(o, { queuePrefix: 'bench', workerPoolMax: 10 });
   const { taskQueue, knex, base } = app;
-  const connection = await Connection.connect({ address: o.temporalAddress });
+  // TLS, mTLS and an API key as the environment configures them (the in-process worker and API read it too).
+  const connection = await Connection.connect(connectOptions(loadTemporalConnection(), o.temporalAddress));
   const client = new Client({ connection, namespace: 'default' });
   const bare: string[] = [];
 
@@ -368,7 +372,8 @@ export async function benchEngine(o: EngineBenchOptions): Promise<EngineBenchRes
         os: `${os.type()} ${os.release()} ${os.arch()}`,
         node: process.version,
       },
-      temporal: 'Temporal dev server (start-dev, in memory); worker and API in the bench process',
+      temporal:
+        o.temporalLabel ?? 'Temporal dev server (start-dev, in memory); worker and API in the bench process',
       roundTrip: {
         complete: completeStats,
         activate: activateStats,

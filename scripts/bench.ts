@@ -31,12 +31,15 @@
  * - seeds 1,000,000 documents over a year with their steps, tags and work stretches (BENCH_STAT_DOCUMENTS;
  *   the rollups built by the triggers of migrations 023 and 025) and times `POST api/statistics` of each type over a
  *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
+ * - uploads 50 Word documents at once (BENCH_DOCX_DOCUMENTS) to one worker process with the default parser caps
+ *   and measures the time until all wait at their first human step and the worker's peak RSS, LibreOffice
+ *   included and not (scripts/bench-docx.ts, issue 27), under `worker.docxBurst`.
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
- * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only that part (its
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics or BENCH_ONLY=docx runs only that part (its
  * figures merged into the results file).
  *
- * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng and sox are installed first when
+ * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng, sox and LibreOffice are installed first when
  * missing (scripts/lib/system-deps.ts); a part whose programs are still missing is skipped with the command
  * that installs them, a part that fails is reported, and the other parts run and write their figures (each
  * as it ends; `lastRun` in the results file says what each part did). The run exits 1 when a part failed.
@@ -60,6 +63,7 @@ import { benchRag, printRagResults } from './bench-rag';
 import { benchSpeech, printSpeechResults } from './bench-speech';
 import { benchStatistics, printStatisticsResults } from './bench-statistics';
 import { benchTracker, printTrackerResults } from './bench-tracker';
+import { benchDocxBurst, printDocxBurstResults } from './bench-docx';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { RESULTS_FILE } from './lib/bench-results';
 import { BENCH_PART_NEEDS, type BenchPart, partsOf, runBenchParts } from './lib/bench-parts';
@@ -269,6 +273,19 @@ async function main(): Promise<number> {
         });
         printTrackerResults(r);
         return dated('tracker', r);
+      },
+    },
+    // A burst of Word documents through one worker process (scripts/bench-docx.ts): time and peak RSS.
+    {
+      name: 'docx',
+      needs: BENCH_PART_NEEDS.docx,
+      run: async () => {
+        const r = await benchDocxBurst({
+          ...(await onEngine()),
+          documents: sizeFromEnv('BENCH_DOCX_DOCUMENTS', 50),
+        });
+        printDocxBurstResults(r);
+        return { worker: { docxBurst: { date: new Date().toISOString(), ...r } } };
       },
     },
   ];

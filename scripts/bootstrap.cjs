@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Entry of `npm start`, `npm test`, `npm run bench`, `npm run chaos` and `npm run cluster`: plain Node (no dependency needed), so it can install
+ * Entry of `npm start`, `npm test`, `npm run bench`, `npm run chaos`, `npm run cluster`, `npm run chaos:cluster`,
+ * `npm run bench:cluster` and `npm run files:migrate`: plain Node (no dependency needed), so it can install
  * the npm dependencies on a fresh clone before handing over to the TypeScript script of the command.
  */
 const { spawnSync, spawn } = require('node:child_process');
@@ -14,7 +15,10 @@ const scripts = {
   test: 'scripts/test.ts',
   bench: 'scripts/bench.ts',
   chaos: 'scripts/chaos.ts',
+  'chaos:cluster': 'scripts/chaos-cluster.ts',
   cluster: 'scripts/cluster.ts',
+  'files:migrate': 'scripts/files-migrate.ts',
+  'bench:cluster': 'scripts/bench-cluster.ts',
 };
 if (!scripts[command]) {
   console.error(`usage: bootstrap.cjs ${Object.keys(scripts).join('|')}`);

@@ -3,8 +3,9 @@
  * server built from its Go module once, its schema on PostgreSQL set up by Temporal's SQL tool, the frontend,
  * history, matching and worker services as separate processes, the frontend serving mTLS. Prints the variables
  * that run `npm start` against it; Ctrl-C stops the services (the data stays in PostgreSQL).
+ * `npm run cluster -- --build` only builds the binaries (once; `.ci/run` calls it so CI runs the cluster tests).
  */
-import { CLUSTER_SERVICES, startCluster } from './lib/cluster';
+import { CLUSTER_SERVICES, ensureClusterBinaries, startCluster } from './lib/cluster';
 
 function option(name: string): number | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -15,6 +16,11 @@ function option(name: string): number | undefined {
 }
 
 async function main() {
+  if (process.argv.includes('--build')) {
+    const { server, sqlTool } = ensureClusterBinaries();
+    console.log(`[cluster] ${server} and ${sqlTool} built`);
+    return;
+  }
   const cluster = await startCluster({ frontendPort: option('port') });
   let stopping = false;
   const stop = async (code: number) => {

@@ -31,6 +31,7 @@ import { createKnex } from '../db/connection';
 import { historyToJson } from '../tests/replay/history-json';
 import { GraphBuilder, classifierBranches, eventually, stepReaching, stepsOf } from '../tests/support/engine';
 import { WorkflowNames, documentWorkflowId } from '../workflows/contract';
+import { freshRunSignal } from '../workflows/document-contract';
 import { RAG_INDEX_WORKFLOW, ragIndexWorkflowId } from '../workflows/rag-contract';
 import { createWorker } from '../workflows/worker';
 import { createDatabaseIfMissing, startEmbeddedPostgres } from './lib/postgres';
@@ -298,6 +299,30 @@ const scenarios: Record<string, Scenario> = {
     await r.step(spanStep.id, 'complete');
     if ((await runsOf(r.client, documentWorkflowId(doc))).length < 2)
       throw new Error('continue-as-new: the workflow did not continue as new');
+    return [documentWorkflowId(doc)];
+  },
+
+  /**
+   * HUP -> CLF -> SPAN: the run waiting at CLF is asked to continue as a fresh run (`freshRun`, what
+   * `npm run workflows:refresh` sends to runs of an older epoch); the fresh run completes both steps.
+   */
+  async 'fresh-run'(r) {
+    const { g, hup } = await graph(r.knex);
+    const clf = await g.node('CLF');
+    const span = await g.node('SPAN');
+    await g.edge(hup, clf);
+    await g.edge(clf, span);
+    const doc = await r.upload(hup, 'fresh-run.txt', 'fresh run');
+    const step = await stepReaching(r.knex, doc, clf, ['WAITING'], 60000);
+    const handle = r.client.workflow.getHandle(documentWorkflowId(doc));
+    const first = (await handle.describe()).runId;
+    await handle.signal(freshRunSignal);
+    await eventually('a fresh run', async () => (await handle.describe()).runId !== first);
+    await r.assign(doc, clf);
+    await r.step(step.id, 'complete');
+    const spanStep = await stepReaching(r.knex, doc, span, ['WAITING']);
+    await r.assign(doc, span);
+    await r.step(spanStep.id, 'complete');
     return [documentWorkflowId(doc)];
   },
 

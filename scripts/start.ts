@@ -12,7 +12,8 @@ import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs, stopChildren } from './
 import { ensureTemporalCli, startTemporalDevServer, type RunningTemporal } from './lib/temporal';
 import { ensureSystemPrograms } from './lib/system-deps';
 import { waitForPort } from './lib/ports';
-import { EXIT_CONFIG, loadTemporalConnection, TemporalSettingError } from '../server/temporal-connection';
+import { loadTemporalConnection } from '../server/temporal-connection';
+import { EXIT_CONFIG, SettingError } from '../server/setting-error';
 
 async function main() {
   const env = { ...process.env };
@@ -83,7 +84,7 @@ async function main() {
     console.log('');
   } catch (err) {
     console.error(`[start] ${(err as Error).message}`);
-    await shutdown(err instanceof TemporalSettingError ? EXIT_CONFIG : 1);
+    await shutdown(err instanceof SettingError ? EXIT_CONFIG : 1);
   }
 }
 

@@ -20,6 +20,7 @@ import { freePort, waitForPort } from './lib/ports';
 import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureSystemPrograms, locateTool } from './lib/system-deps';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
+import { ensureVersitygw } from './lib/versitygw';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 // Per run, so two runs on one machine do not overwrite each other's bundle and results.
@@ -37,6 +38,9 @@ async function main(): Promise<number> {
     await ensureSystemPrograms('test', ROOT, process.env);
     const chromium = locateTool('chromium', process.env)!;
     const cli = process.env.TEST_TEMPORAL_ADDRESS ? null : ensureTemporalCli();
+    // The S3-compatible server of the S3 file store's suites (tests/support/s3.ts), built once from the Go
+    // module proxy when missing, so no suite waits for the build.
+    env.VERSITYGW_BIN = ensureVersitygw();
 
     // PostgreSQL: one fresh database per run.
     const database = `workbench_test_${process.pid}`;

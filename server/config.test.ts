@@ -162,6 +162,8 @@ describe('loadWorkerConfig: the worker reads what the API reads', () => {
       DATABASE_URL: 'postgres://localhost/x',
       DATA_DIR: dataDir,
       FILES_DIR: 'shared/files',
+      FILES_STORE: 's3://workbench-files/prod',
+      AWS_ENDPOINT_URL_S3: 'http://s3.local:7070',
       OUTBOUND_ALLOWLIST: ' 127.0.0.1 , sink.local,',
       UPLOAD_MAX_BYTES: '1234',
       OFFICE_MAX_UNCOMPRESSED_BYTES: '5678',
@@ -175,6 +177,7 @@ describe('loadWorkerConfig: the worker reads what the API reads', () => {
     const worker = loadWorkerConfig(env);
     for (const key of [
       'filesDir',
+      'filesStore',
       'outboundAllowlist',
       'uploadMaxBytes',
       'officeMaxUncompressedBytes',

@@ -6,6 +6,7 @@ import { RESULT_WINDOW } from '../domain/paging';
 import { OFFICE_MAX_UNCOMPRESSED_BYTES } from '../domain/upload-check';
 import { loadOrCreateKey } from '../db/keys';
 import { loadTemporalConnection, type TemporalConnectionSettings } from './temporal-connection';
+import { objectStoreSettingsOf, type ObjectStoreSettings } from './files-s3';
 
 export interface SmtpConfig {
   host: string;
@@ -60,6 +61,11 @@ export interface AppConfig {
   asr: AsrConfig;
   /** Where uploaded files are stored, by content hash (FILES_DIR, default `.data/files`). */
   filesDir: string;
+  /**
+   * FILES_STORE=s3://bucket/prefix with the AWS SDK's settings (server/files-s3.ts): the files in object
+   * storage instead of FILES_DIR; null when unset.
+   */
+  filesStore: ObjectStoreSettings | null;
   /** Largest accepted upload in bytes (UPLOAD_MAX_BYTES, default 50 MiB); larger ones get 413. */
   uploadMaxBytes: number;
   /** What a zip-based office upload may unpack to (OFFICE_MAX_UNCOMPRESSED_BYTES, default 64 MiB); more is 413. */
@@ -232,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     asr: loadAsrConfig(env),
     filesDir: filesDirOf(env),
+    filesStore: objectStoreSettingsOf(env),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 50 * 1024 * 1024),
     officeMaxUncompressedBytes: Number(env.OFFICE_MAX_UNCOMPRESSED_BYTES ?? OFFICE_MAX_UNCOMPRESSED_BYTES),
     httpLogRetentionDays: positive(env, 'HTTP_LOG_RETENTION_DAYS', 7),
@@ -271,6 +278,8 @@ export interface WorkerConfig {
   temporal: TemporalConnectionSettings;
   taskQueue: string;
   filesDir: string;
+  /** FILES_STORE, as the API's (AppConfig.filesStore). */
+  filesStore: ObjectStoreSettings | null;
   asr: AsrConfig;
   outboundAllowlist: string[];
   /** LLM_BASE_URL: the chat API of LLM prompt nodes. */
@@ -332,6 +341,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     temporal,
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
     filesDir: filesDirOf(env),
+    filesStore: objectStoreSettingsOf(env),
     asr: loadAsrConfig(env),
     outboundAllowlist: list(env.OUTBOUND_ALLOWLIST),
     llmBaseUrl: env.LLM_BASE_URL || DEFAULT_LLM_BASE_URL,

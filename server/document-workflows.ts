@@ -9,8 +9,10 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import type { Knex } from 'knex';
 import { documentsWithoutSteps } from '../db/queries/documents';
 import {
+  DOCUMENT_RUN_EPOCH,
   DOCUMENT_WORKFLOW,
   documentWorkflowId,
+  freshRunSignal,
   type DocumentWorkflowInput,
 } from '../workflows/document-contract';
 
@@ -83,4 +85,93 @@ export async function startMissingDocumentWorkflows(
     }
   }
   return started;
+}
+
+/** The events of a history, as the client hands them (`handle.fetchHistory()` or a history page). */
+interface HistoryLike {
+  events?: readonly {
+    markerRecordedEventAttributes?: {
+      markerName?: string | null;
+      details?: Record<string, { payloads?: readonly { data?: Uint8Array | null }[] | null } | undefined> | null;
+    } | null;
+  }[] | null;
+}
+
+/** The patch ids a history's markers record, in order. */
+export function patchesOfHistory(history: HistoryLike): string[] {
+  const ids: string[] = [];
+  for (const e of history.events ?? []) {
+    const m = e.markerRecordedEventAttributes;
+    if (m?.markerName !== 'core_patch') continue;
+    const data = m.details?.['patch-data']?.payloads?.[0]?.data;
+    if (!data) continue;
+    try {
+      const { id } = JSON.parse(Buffer.from(data).toString('utf8')) as { id?: unknown };
+      if (typeof id === 'string') ids.push(id);
+    } catch {
+      // not a patch marker of the TypeScript SDK's shape
+    }
+  }
+  return ids;
+}
+
+/** The code generation a document run began under (workflows/document-contract.ts): its epoch marker, or 1. */
+export function epochOfHistory(history: HistoryLike): number {
+  let epoch = 1;
+  for (const id of patchesOfHistory(history)) {
+    const m = /^epoch-(\d+)$/.exec(id);
+    if (m) epoch = Math.max(epoch, Number(m[1]));
+  }
+  return epoch;
+}
+
+export interface RefreshOutcome {
+  /** open document runs seen */
+  open: number;
+  /** of those, begun under the current epoch */
+  current: number;
+  /** older ones asked to continue as a fresh run (with dryRun: that would be asked) */
+  refreshed: number;
+  /** document ids of the older runs */
+  older: number[];
+}
+
+/**
+ * Finds the open document runs begun under older workflow code (epoch below DOCUMENT_RUN_EPOCH: their first
+ * events lack the epoch marker) and, unless `dryRun`, signals each to carry its state into a fresh run at its
+ * next idle moment (`freshRun`). Reads only the first page of each history (the marker is recorded by a
+ * run's first workflow task). `npm run workflows:refresh`.
+ */
+export async function refreshDocumentRuns(
+  client: Client,
+  opts: { dryRun?: boolean; concurrency?: number } = {},
+): Promise<RefreshOutcome> {
+  const out: RefreshOutcome = { open: 0, current: 0, refreshed: 0, older: [] };
+  const queue: { workflowId: string; runId: string }[] = [];
+  for await (const w of client.workflow.list({
+    query: `WorkflowType = '${DOCUMENT_WORKFLOW}' AND ExecutionStatus = 'Running'`,
+  }))
+    queue.push({ workflowId: w.workflowId, runId: w.runId });
+  out.open = queue.length;
+  const one = async ({ workflowId, runId }: { workflowId: string; runId: string }) => {
+    const page = await client.workflowService.getWorkflowExecutionHistory({
+      namespace: client.options.namespace,
+      execution: { workflowId, runId },
+      maximumPageSize: 100,
+    });
+    if (epochOfHistory(page.history ?? {}) >= DOCUMENT_RUN_EPOCH) {
+      out.current++;
+      return;
+    }
+    out.older.push(Number(workflowId.replace(/^document-/, '')));
+    if (opts.dryRun) return;
+    await client.workflow.getHandle(workflowId, runId).signal(freshRunSignal);
+    out.refreshed++;
+  };
+  const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await one(next);
+  });
+  await Promise.all(workers);
+  out.older.sort((a, b) => a - b);
+  return out;
 }

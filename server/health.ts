@@ -48,6 +48,8 @@ export async function diskHealth(dir: string, minFree: number): Promise<Componen
   let at = path.resolve(dir);
   while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
   try {
+    if (at === path.resolve(dir) && !(await fs.promises.stat(at)).isDirectory())
+      throw new Error(`${at} is not a directory`);
     await fs.promises.access(at, fs.constants.W_OK);
     const st = await fs.promises.statfs(at);
     const free = st.bavail * st.bsize;

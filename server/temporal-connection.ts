@@ -22,35 +22,17 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { loadClientConfigProfile, toClientOptions, type ClientConfigProfile } from '@temporalio/envconfig';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
-
-/** The exit code of a process stopped by a bad setting (sysexits EX_CONFIG): a supervisor does not restart it. */
-export const EXIT_CONFIG = 78;
+import { codeOf, pemCertificates, SettingError } from './setting-error';
 
 export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
 
-/** A setting that cannot work, with the name an operator sets it by. */
-export class TemporalSettingError extends Error {
-  constructor(
-    readonly setting: string,
-    problem: string,
-  ) {
-    super(`Temporal connection: ${setting}: ${problem}`);
+/** A Temporal setting that cannot work, with the name an operator sets it by. */
+export class TemporalSettingError extends SettingError {
+  constructor(setting: string, problem: string) {
+    super(setting, `Temporal connection: ${setting}: ${problem}`);
     this.name = 'TemporalSettingError';
   }
-}
-
-/**
- * At a process's start: a TemporalSettingError becomes one log line naming the setting and the exit code a
- * supervisor does not restart (scripts/start.ts); anything else returns to the caller.
- */
-export function exitOnTemporalSetting(
-  err: unknown,
-  log: { error(message: string, fields?: Record<string, unknown>): void },
-): void {
-  if (!(err instanceof TemporalSettingError)) return;
-  log.error(err.message, { setting: err.setting });
-  process.exit(EXIT_CONFIG);
 }
 
 /** What the SDK's Connection and NativeConnection take (besides the address), as envconfig maps a profile. */
@@ -158,8 +140,6 @@ function loadProfile(env: Env): { profile: ClientConfigProfile; name: string; fi
   }
 }
 
-const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-
 /** The bytes of a certificate or key setting, read now (a missing file is the setting's error, not a stack). */
 function readSource(
   source: { path: string } | { data: string | Uint8Array } | undefined,
@@ -176,32 +156,9 @@ function readSource(
   return { bytes: Buffer.from(source.data), setting: setting('data') };
 }
 
-const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
 /** The certificates of a PEM text, each checked for its validity period. */
-function certificates(pem: { bytes: Buffer; setting: string }, now: Date): crypto.X509Certificate[] {
-  const blocks = pem.bytes.toString('utf8').match(PEM_CERT) ?? [];
-  if (!blocks.length) throw new TemporalSettingError(pem.setting, 'no PEM certificate in it');
-  return blocks.map((block) => {
-    let cert: crypto.X509Certificate;
-    try {
-      cert = new crypto.X509Certificate(block);
-    } catch (err) {
-      throw new TemporalSettingError(pem.setting, `not a valid PEM certificate (${(err as Error).message})`);
-    }
-    if (new Date(cert.validTo) < now)
-      throw new TemporalSettingError(
-        pem.setting,
-        `the certificate ${cert.subject.replace(/\n/g, ', ')} expired on ${cert.validTo}`,
-      );
-    if (new Date(cert.validFrom) > now)
-      throw new TemporalSettingError(
-        pem.setting,
-        `the certificate ${cert.subject.replace(/\n/g, ', ')} is not valid before ${cert.validFrom}`,
-      );
-    return cert;
-  });
-}
+const certificates = (pem: { bytes: Buffer; setting: string }, now: Date) =>
+  pemCertificates(pem, now, (setting, problem) => new TemporalSettingError(setting, problem));
 
 /**
  * The connection settings of this environment, every certificate and key checked; throws a

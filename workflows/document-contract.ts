@@ -3,7 +3,7 @@
  * The API, the worker, the workflow (workflows/document.ts) and the tests import this module (or
  * `workflows/contract.ts`, which re-exports it). Definitions only: importing it pulls no workflow code in.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AccessMode } from '../domain/enums';
 import type { StepAction } from '../domain/steps';
 import type { DocumentWorkflowState } from '../domain/document-transition';
@@ -72,6 +72,20 @@ export const markMasterUpdate = defineUpdate<StepActionResult, [StepActionInput]
 export const rerunUpdate = defineUpdate<StepActionResult, [StepActionInput]>('rerun');
 /** The workflow's state as it holds it (tests and operators; the API reads the projection). */
 export const stateQuery = defineQuery<DocumentWorkflowState>('state');
+
+/**
+ * Asks a run to carry its state into a fresh run at its next idle moment (`npm run workflows:refresh`): a run
+ * begun under older workflow code then decides by the current code's patches, so the old branches can be
+ * retired (docs/architecture.md, "Retiring a patch").
+ */
+export const freshRunSignal = defineSignal('freshRun');
+
+/**
+ * The generation of document workflow code a run began under, recorded at its start as the patch marker
+ * `epoch-<N>` (none: epoch 1). A run of the current epoch took every patch that existed when it began.
+ */
+export const DOCUMENT_RUN_EPOCH = 2;
+export const epochPatchId = (epoch: number): string => `epoch-${epoch}`;
 
 /** The Update of each step action (the API sends them by action). */
 export const stepActionUpdates: Record<StepAction, StepUpdate> = {

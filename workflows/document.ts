@@ -56,7 +56,10 @@ import { RAG_INDEX_ACTIVITY_OPTIONS } from './rag-contract';
 import { CURRENT_NODE, DOCUMENT_FILENAME, DOCUMENT_STATUS, PROCESS_ID } from './search-attributes';
 import {
   BAD_INPUT,
+  DOCUMENT_RUN_EPOCH,
   DOCUMENT_STATE_VERSION,
+  epochPatchId,
+  freshRunSignal,
   STEP_REFUSED,
   stateQuery,
   stepActionUpdates,
@@ -126,6 +129,15 @@ function carriedState(input: DocumentWorkflowInput): DocumentWorkflowState | nul
 }
 
 /**
+ * The code generation of a run, decided once at its start like the other patches: a new run records the
+ * marker of DOCUMENT_RUN_EPOCH; a run begun before replays without it.
+ */
+function epochOfRun(): number {
+  for (let e = DOCUMENT_RUN_EPOCH; e > 1; e--) if (patched(epochPatchId(e))) return e;
+  return 1;
+}
+
+/**
  * The rules version of a run, decided once at its start: the newest whose patch `rules-<N>` the run takes (a
  * new run takes RULES_VERSION; a run begun under older rules replays without the marker and keeps them).
  * Version 1 has no patch: runs recorded before versions existed decide by it.
@@ -159,6 +171,10 @@ class DocumentRun {
   private readonly rulesVersion = rulesVersionOfRun();
   /** Runs begun before the search attributes existed replay (and go on) without upserting them. */
   private readonly searchable = patched('search-attributes');
+  /** The code generation this run began under: its marker tells `npm run workflows:refresh` it is current. */
+  readonly epoch = epochOfRun();
+  /** Asked to continue as a fresh run at the next idle moment (freshRunSignal). */
+  private freshAsked = false;
   private filename: string | undefined;
   private published = '';
   private memoSet = false;
@@ -190,13 +206,20 @@ class DocumentRun {
       });
     }
     setHandler(stateQuery, () => this.state);
+    setHandler(freshRunSignal, () => {
+      this.freshAsked = true;
+    });
   }
 
   /** Runs the queued automatic steps as they come, until the document ends or the run is continued. */
   async walk(): Promise<DocumentWorkflowState> {
     for (;;) {
       await condition(
-        () => this.state.ended || this.state.queue.length > 0 || workflowInfo().continueAsNewSuggested,
+        () =>
+          this.state.ended ||
+          this.state.queue.length > 0 ||
+          workflowInfo().continueAsNewSuggested ||
+          this.freshAsked,
       );
       if (this.state.ended) return this.state;
       if (this.state.queue.length > 0) {

@@ -16,8 +16,11 @@ import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract'
 import { getLogger, sdkLogFunction } from '../server/logger';
 import { ensureSearchAttributes } from '../server/search-attributes';
 import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
-import { connectOptions, exitOnTemporalSetting, probeTemporalTls } from '../server/temporal-connection';
-import { diskHealth, startHealthServer } from '../server/health';
+import { connectOptions, probeTemporalTls } from '../server/temporal-connection';
+import { exitOnSettingError } from '../server/setting-error';
+import { checkDatabaseUrl, probeDatabase } from '../server/database-connection';
+import { startHealthServer } from '../server/health';
+import { openFileStore, type ObjectStoreSettings } from '../server/files';
 import { setParserConcurrency } from '../activities/parser/concurrency';
 
 const log = getLogger('worker');
@@ -29,6 +32,8 @@ export interface WorkerSettings {
   knex: Knex;
   /** Root of the stored files; default FILES_DIR (relative to the project) or `.data/files`, as the API. */
   filesDir?: string;
+  /** The bucket of the files (FILES_STORE, server/files-s3.ts), null for the directory; as the environment's when absent. */
+  filesStore?: ObjectStoreSettings | null;
   /** Speech recognition engine of the parser; pocketsphinx when absent. */
   asr?: ActivityDeps['asr'];
   /** OUTBOUND_ALLOWLIST of the deployment; from the environment when absent. */
@@ -84,6 +89,7 @@ export async function createWorker(
   const deps: ActivityDeps = {
     knex: s.knex,
     filesDir: s.filesDir ?? env.filesDir,
+    filesStore: s.filesStore !== undefined ? s.filesStore : env.filesStore,
     asr: s.asr ?? env.asr,
     outboundAllowlist: s.outboundAllowlist ?? env.outboundAllowlist,
     llmBaseUrl: s.llmBaseUrl ?? env.llmBaseUrl,
@@ -137,12 +143,15 @@ if (require.main === module) {
   let config: WorkerConfig;
   try {
     config = loadWorkerConfig();
+    if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
+    // DATABASE_URL's TLS files, before knex reads them (server/database-connection.ts).
+    checkDatabaseUrl(config.databaseUrl);
   } catch (err) {
-    exitOnTemporalSetting(err, log);
+    exitOnSettingError(err, log);
     throw err;
   }
-  const { databaseUrl, taskQueue, temporalNamespace: namespace } = config;
-  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
+  const { taskQueue, temporalNamespace: namespace } = config;
+  const databaseUrl = config.databaseUrl!;
   // A malformed DATA_ENCRYPTION_KEY stops the start here, not at the first credential a step reads.
   dataKeyring();
   const knex = createKnex(databaseUrl);
@@ -163,7 +172,7 @@ if (require.main === module) {
         },
         {
           name: 'filesStore',
-          check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
+          check: async () => (await openFileStore(config).health(config.diskMinFreeBytes)).status === 'UP',
         },
       ])
     : null;
@@ -171,15 +180,22 @@ if (require.main === module) {
     log.error(`health port ${config.healthPort} cannot be served`, { error: err as Error });
     process.exit(1);
   });
-  createWorker({
-    temporalAddress: config.temporalAddress,
-    namespace,
-    taskQueue,
-    knex,
-    config,
-    // A prebuilt bundle (WORKFLOW_BUNDLE_PATH: `npm test` shares one) spares each worker process bundling.
-    workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
-  })
+  // A setting that cannot work (a CA that did not sign the server) stops the start before Temporal is dialled.
+  probeDatabase(databaseUrl)
+    .then((reachable) => {
+      if (!reachable) log.warn('the database is not reachable yet: readiness reports it DOWN until it is');
+    })
+    .then(() =>
+      createWorker({
+        temporalAddress: config.temporalAddress,
+        namespace,
+        taskQueue,
+        knex,
+        config,
+        // A prebuilt bundle (WORKFLOW_BUNDLE_PATH: `npm test` shares one) spares each worker process bundling.
+        workflowBundle: config.workflowBundlePath ? { codePath: config.workflowBundlePath } : undefined,
+      }),
+    )
     .then(async ({ worker, connection }) => {
       ready = { worker, connection };
       log.info(`polling task queue ${taskQueue}`, {
@@ -210,7 +226,7 @@ if (require.main === module) {
       await knex.destroy();
     })
     .catch((err) => {
-      exitOnTemporalSetting(err, log);
+      exitOnSettingError(err, log);
       log.error('failed', { error: err as Error });
       process.exit(1);
     });

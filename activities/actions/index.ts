@@ -6,6 +6,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import type { FilesLocation } from '../../server/files';
 import { nodeRef } from '../../db/queries/nodes';
 import type { DocumentWorkflowInput } from '../../workflows/document-contract';
 import type { ActionBatchInput, ActionBatchReason } from '../../workflows/action-contract';
@@ -39,9 +40,9 @@ export interface RunAutomaticNodeInput {
 /** An execution for one document (the executors that only work per document narrow to it). */
 export type DocumentRun = RunAutomaticNodeInput & { documentId: number; stepId: number };
 
-export interface ActionDeps {
+/** The files are FILES_DIR's or FILES_STORE's (server/files.ts FilesLocation). */
+export interface ActionDeps extends FilesLocation {
   knex: Knex;
-  filesDir: string;
   /** Hosts/IPs/CIDRs outbound connections may reach although private or loopback (OUTBOUND_ALLOWLIST). */
   outboundAllowlist?: string[];
   /** Starts `document-<id>` on the worker's task queue (IPS nodes); the worker wires it with its client. */

@@ -12,7 +12,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { executionByKey, recordExecution } from '../../db/queries/action-results';
 import { nodeRefs } from '../../db/queries/nodes';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import { insertDocument } from '../../server/document-intake';
 import {
   alreadySucceeded,
@@ -77,7 +77,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   const key = executionKey(input);
   const previous = await executionByKey(knex, key);
   const sent: SentDocument[] = [...((previous?.details?.documents as SentDocument[] | undefined) ?? [])];
-  const store = createFileStore(deps.filesDir);
+  const store = openFileStore(deps);
   const bytes = Buffer.from(payload, 'utf8');
 
   for (const id of receiverIds) {

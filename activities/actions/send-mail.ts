@@ -62,10 +62,23 @@ export function smtpTls(
   };
 }
 
-/** SMTP answers 5xx and refused sign-ins will not get better by retrying. */
-function isPermanent(err: unknown): boolean {
-  const e = err as { code?: string; responseCode?: number };
-  return e.code === 'EAUTH' || e.code === 'EENVELOPE' || (e.responseCode ?? 0) >= 500;
+/** Node's codes of a refused server certificate (untrusted, self-signed, expired, for another name). */
+const REFUSED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ALTNAME|HOSTNAME/;
+/** Their messages, as nodemailer passes them on (it replaces the code with ESOCKET). */
+const REFUSED_CERTIFICATE_MESSAGE =
+  /certificate|self[- ]signed|altnames|Hostname\/IP does not match|unable to get (local )?issuer/i;
+
+/**
+ * SMTP answers 5xx, refused sign-ins and a server certificate that does not verify will not get better by
+ * retrying: the step ends in ERROR at once (its message says why) instead of after every retry.
+ */
+export function isPermanentSmtpFailure(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; responseCode?: number; cause?: { code?: string } };
+  if (e.code === 'EAUTH' || e.code === 'EENVELOPE' || (e.responseCode ?? 0) >= 500) return true;
+  if ([e.code, e.cause?.code].some((c) => typeof c === 'string' && REFUSED_CERTIFICATE.test(c))) return true;
+  return (
+    (e.code === 'ESOCKET' || e.code === 'ETLS') && REFUSED_CERTIFICATE_MESSAGE.test(String(e.message ?? ''))
+  );
 }
 
 async function execute(
@@ -153,7 +166,7 @@ async function execute(
     });
   } catch (err) {
     const message = `Sending the mail through ${host}:${s.smtpPort} failed: ${(err as Error).message}`;
-    if (isPermanent(err)) throw await permanentFailure(knex, input, message, { host });
+    if (isPermanentSmtpFailure(err)) throw await permanentFailure(knex, input, message, { host });
     await recordResult(knex, input, 'FAILURE', { host, error: message });
     throw new Error(message, { cause: err });
   } finally {

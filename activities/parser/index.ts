@@ -1,6 +1,6 @@
 /**
- * The file parser of FILE_PARSER nodes: reads a document's stored file (FILES_DIR/documents.path, type from
- * documents.mime_type) and writes its text (txt, PDF, images, office files, e-mail) or its transcript
+ * The file parser of FILE_PARSER nodes: reads a document's stored file (documents.path in the file store,
+ * server/files.ts, copied into a work folder: the programs need a path; type from documents.mime_type) and writes its text (txt, PDF, images, office files, e-mail) or its transcript
  * (wav speech recognition with the recording's waveform peaks, JSON transcripts) and its page images, replacing any earlier result in one
  * transaction (store.ts). Idempotent: a retry (same step, next attempt) or a rerun (another step) leaves one
  * copy of the results. Bad input fails with a non-retryable ApplicationFailure whose message the step shows;
@@ -12,6 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { documentById } from '../../db/queries/documents';
+import {
+  FileMissing,
+  KeyOutsideStore,
+  openFileStore,
+  type FileStore,
+  type FilesLocation,
+} from '../../server/files';
 import { transcriptText, type TranscriptUtterance } from '../../domain/transcript';
 import { recordingPeaks, transcribe, type AsrSettings } from './asr';
 import { detectKind, type Detected } from './detect';
@@ -27,10 +34,8 @@ import { badInput, ParserFailure, withoutDatabaseDetail, workFor, type Work } fr
 
 export type { AsrSettings } from './asr';
 
-export interface ParserDeps {
+export interface ParserDeps extends FilesLocation {
   knex: Knex;
-  /** Root of the stored files (documents.path is relative to it; pages go to pages/<docId>/). */
-  filesDir: string;
   /** Speech recognition engine; pocketsphinx when absent. */
   asr?: AsrSettings;
   /** Limits of office conversions; the environment's (OFFICE_*) or the defaults where absent. */
@@ -109,54 +114,57 @@ async function parseFile(
   }
 }
 
-async function loadDocument(knex: Knex, filesDir: string, documentId: number) {
+/** The document's stored file copied to `dir`, with its first bytes (the type's signature). */
+async function loadDocument(knex: Knex, store: FileStore, documentId: number, dir: string) {
   const doc = await documentById(knex, documentId);
   if (!doc) throw badInput(`Document ${documentId} no longer exists.`, ParserFailure.missingDocument);
-  const root = path.resolve(filesDir);
-  const file = path.resolve(root, doc.path);
-  if (!file.startsWith(root + path.sep))
-    throw badInput(`The stored path of document ${documentId} is outside the files directory.`);
-  const head = Buffer.alloc(64);
+  const copy = path.join(dir, 'stored');
   try {
-    const fh = await fs.open(file, 'r');
-    try {
-      await fh.read(head, 0, head.length, 0);
-    } finally {
-      await fh.close();
-    }
+    await store.download(doc.path, copy);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+    if (err instanceof FileMissing)
       throw badInput(
         `The stored file of document ${documentId} (${doc.filename}) is missing: upload it again.`,
         ParserFailure.missingFile,
       );
+    if (err instanceof KeyOutsideStore)
+      throw badInput(`The stored path of document ${documentId} is outside the files directory.`);
     throw err;
   }
-  return { doc, file, head };
+  const head = Buffer.alloc(64);
+  const fh = await fs.open(copy, 'r');
+  try {
+    await fh.read(head, 0, head.length, 0);
+  } finally {
+    await fh.close();
+  }
+  return { doc, copy, head };
 }
 
 export function createParserActivities(deps: ParserDeps) {
   const asr: AsrSettings = deps.asr ?? { engine: 'pocketsphinx' };
   const office: OfficeLimits = { ...officeLimitsFromEnv(), ...deps.office };
 
+  const store = openFileStore(deps);
+
   async function parseDocument(input: ParseDocumentInput): Promise<ParseDocumentResult> {
-    const { doc, file, head } = await loadDocument(deps.knex, deps.filesDir, input.documentId);
-    const detected = detectKind(doc.mimeType, doc.filename, head);
-    if (!detected)
-      throw badInput(
-        `Files of type ${doc.mimeType} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
-        ParserFailure.unsupported,
-      );
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), `parser-${input.documentId}-`));
     try {
+      const { doc, copy, head } = await loadDocument(deps.knex, store, input.documentId, dir);
+      const detected = detectKind(doc.mimeType, doc.filename, head);
+      if (!detected)
+        throw badInput(
+          `Files of type ${doc.mimeType} cannot be parsed: upload text, PDF, an image, doc/docx/odt/ods, eml, wav or a JSON transcript.`,
+          ParserFailure.unsupported,
+        );
       const work = workFor(dir);
       work.heartbeat({ stage: 'start', stepId: input.stepId, attempt: input.attempt });
       // A private copy named with its type: soffice and tesseract look at the extension.
       const local = path.join(dir, `input${detected.ext}`);
-      await fs.copyFile(file, local);
+      await fs.rename(copy, local);
       const out = await parseFile(work, local, detected, head, asr, office);
       work.heartbeat({ stage: 'store' });
-      await storeResults(deps.knex, deps.filesDir, input.documentId, out);
+      await storeResults(deps.knex, store, input.documentId, out);
       return {
         kind: out.kind,
         contentLength: out.content.length,

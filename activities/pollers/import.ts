@@ -8,7 +8,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { checkUpload } from '../../domain/upload-check';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import { insertDocument, sanitizeFilename } from '../../server/document-intake';
 import type { ImportItem, ImportOutcome, PollContext, PollerDeps, UploadNode } from './types';
 
@@ -58,7 +58,7 @@ export async function importFile(
       ? { status: 'rejected', message: check.message }
       : { status: 'duplicate', documentId: null };
   }
-  const store = createFileStore(deps.filesDir);
+  const store = openFileStore(deps);
   const documentId = await knex.transaction(async (trx) => {
     const claimed = await trx('imported_items')
       .insert({ node_id: node.id, source_key: item.sourceKey, state: 'IMPORTED' })

@@ -6,12 +6,13 @@
  * throwing, so one failing connection does not stop the others.
  */
 import type { Knex } from 'knex';
+import type { FilesLocation } from '../../server/files';
 import type { SettingsNode } from '../../db/queries/nodes';
 import type { DocumentWorkflowInput } from '../../workflows/document-contract';
 
-export interface PollerDeps {
+/** The files are FILES_DIR's or FILES_STORE's (server/files.ts FilesLocation). */
+export interface PollerDeps extends FilesLocation {
   knex: Knex;
-  filesDir: string;
   /** Hosts/IPs/CIDRs connections may reach although private or loopback (OUTBOUND_ALLOWLIST). */
   outboundAllowlist?: string[];
   /** Starts `document-<id>` on the worker's task queue. */

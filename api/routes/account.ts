@@ -3,14 +3,14 @@
  * the own account and password, registration with activation, and password reset. Handlers validate with
  * the domain rules, call api/services/accounts.ts and shape the response.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { PUBLIC, SIGNED_IN, withKeys } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { currentUser, refuseApiKeyCaller, requireAuth, tokenExpiresAt } from '../auth';
+import { currentUser, refuseApiKeyCaller, tokenExpiresAt } from '../auth';
 import { FieldErrorCollector } from '../errors';
 import { createAccountService, LANG_KEYS } from '../services/accounts';
-import { body } from '../validate';
 import {
   emailRule,
   loginRule,
@@ -49,105 +49,156 @@ function empty(ctx: Context, status = 200): void {
   ctx.status = status;
 }
 
-export function accountRoutes(deps: AppDeps): Router {
-  const router = new Router({ prefix: '/api' });
+export function accountRoutes(deps: AppDeps): Route[] {
   const accounts = createAccountService(deps);
 
-  router.post('/authenticate', async (ctx) => {
-    const { username, password, rememberMe } = body(ctx, schemas.authenticate, 'loginVM');
-    new FieldErrorCollector('loginVM')
-      .check('username', required(username ?? ''))
-      .check('password', required(password ?? ''))
-      .throwIfAny();
-    // ctx.ip is the socket's address, or X-Forwarded-For's behind TRUST_PROXY proxies (api/app.ts).
-    const token = await accounts.authenticate(username!, password!, rememberMe ?? false, ctx.ip);
-    ctx.set('Authorization', `Bearer ${token}`);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { id_token: token };
-  });
+  return [
+    route(
+      {
+        method: 'POST',
+        path: '/api/authenticate',
+        access: PUBLIC,
+        body: { schema: schemas.authenticate, object: 'loginVM' },
+      },
+      async (ctx, { body }) => {
+        const { username, password, rememberMe } = body();
+        new FieldErrorCollector('loginVM')
+          .check('username', required(username ?? ''))
+          .check('password', required(password ?? ''))
+          .throwIfAny();
+        // ctx.ip is the socket's address, or X-Forwarded-For's behind TRUST_PROXY proxies (api/app.ts).
+        const token = await accounts.authenticate(username!, password!, rememberMe ?? false, ctx.ip);
+        ctx.set('Authorization', `Bearer ${token}`);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { id_token: token };
+      },
+    ),
 
-  router.get('/account', requireAuth, async (ctx) => {
-    ctx.body = await accounts.account(currentUser(ctx));
-  });
+    route({ method: 'GET', path: '/api/account', access: withKeys(SIGNED_IN) }, async (ctx) => {
+      ctx.body = await accounts.account(currentUser(ctx));
+    }),
 
-  router.post('/account', requireAuth, async (ctx) => {
-    const user = currentUser(ctx);
-    refuseApiKeyCaller(ctx); // the e-mail is where password resets go (domain/api-keys.ts)
-    const input = body(ctx, schemas.account, 'adminUserDTO');
-    new FieldErrorCollector('adminUserDTO')
-      .check('firstName', nameRule(input.firstName ?? ''))
-      .check('lastName', nameRule(input.lastName ?? ''))
-      .check('email', emailRule(input.email ?? ''))
-      .check('langKey', first(input.langKey ?? '', required, langKeyRule))
-      .throwIfAny();
-    await accounts.updateAccount(user, {
-      firstName: input.firstName?.trim() || null,
-      lastName: input.lastName?.trim() || null,
-      email: input.email!,
-      langKey: input.langKey!,
-      currentPassword: input.currentPassword,
-    });
-    empty(ctx);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/account',
+        access: SIGNED_IN,
+        body: { schema: schemas.account, object: 'adminUserDTO' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        refuseApiKeyCaller(ctx); // the e-mail is where password resets go (domain/api-keys.ts)
+        const input = body();
+        new FieldErrorCollector('adminUserDTO')
+          .check('firstName', nameRule(input.firstName ?? ''))
+          .check('lastName', nameRule(input.lastName ?? ''))
+          .check('email', emailRule(input.email ?? ''))
+          .check('langKey', first(input.langKey ?? '', required, langKeyRule))
+          .throwIfAny();
+        await accounts.updateAccount(user, {
+          firstName: input.firstName?.trim() || null,
+          lastName: input.lastName?.trim() || null,
+          email: input.email!,
+          langKey: input.langKey!,
+          currentPassword: input.currentPassword,
+        });
+        empty(ctx);
+      },
+    ),
 
-  router.post('/account/change-password', requireAuth, async (ctx) => {
-    const user = currentUser(ctx);
-    refuseApiKeyCaller(ctx); // a leaked key must not lock its owner out (domain/api-keys.ts)
-    const { currentPassword, newPassword } = body(ctx, schemas.changePassword, 'passwordChangeDTO');
-    new FieldErrorCollector('passwordChangeDTO')
-      .check('currentPassword', required(currentPassword ?? ''))
-      .check('newPassword', passwordRule(newPassword ?? ''))
-      .throwIfAny();
-    // Every other session ends; this one goes on with the token in the Authorization header.
-    const token = await accounts.changePassword(user, currentPassword!, newPassword!, tokenExpiresAt(ctx));
-    ctx.set('Authorization', `Bearer ${token}`);
-    ctx.set('Cache-Control', 'no-store');
-    empty(ctx);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/account/change-password',
+        access: SIGNED_IN,
+        body: { schema: schemas.changePassword, object: 'passwordChangeDTO' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        refuseApiKeyCaller(ctx); // a leaked key must not lock its owner out (domain/api-keys.ts)
+        const { currentPassword, newPassword } = body();
+        new FieldErrorCollector('passwordChangeDTO')
+          .check('currentPassword', required(currentPassword ?? ''))
+          .check('newPassword', passwordRule(newPassword ?? ''))
+          .throwIfAny();
+        // Every other session ends; this one goes on with the token in the Authorization header.
+        const token = await accounts.changePassword(
+          user,
+          currentPassword!,
+          newPassword!,
+          tokenExpiresAt(ctx),
+        );
+        ctx.set('Authorization', `Bearer ${token}`);
+        ctx.set('Cache-Control', 'no-store');
+        empty(ctx);
+      },
+    ),
 
-  /** Server-side sign-out: the tokens of the user stop working (POST, so no page can trigger it by a link). */
-  router.post('/logout', requireAuth, async (ctx) => {
-    const user = currentUser(ctx);
-    refuseApiKeyCaller(ctx); // a key must not sign its owner out everywhere (domain/api-keys.ts)
-    await accounts.logout(user);
-    empty(ctx, 204);
-  });
+    /** Server-side sign-out: the tokens of the user stop working (POST, so no page can trigger it by a link). */
 
-  router.post('/register', async (ctx) => {
-    const input = body(ctx, schemas.register, 'managedUserVM');
-    const langKey = input.langKey ?? 'en';
-    new FieldErrorCollector('managedUserVM')
-      .check('login', loginRule(input.login ?? ''))
-      .check('email', emailRule(input.email ?? ''))
-      .check('password', passwordRule(input.password ?? ''))
-      .check('langKey', langKeyRule(langKey))
-      .throwIfAny();
-    await accounts.register({ login: input.login!, email: input.email!, password: input.password!, langKey });
-    empty(ctx, 201);
-  });
+    // ends every session of the caller
+    route({ method: 'POST', path: '/api/logout', access: SIGNED_IN }, async (ctx) => {
+      const user = currentUser(ctx);
+      refuseApiKeyCaller(ctx); // a key must not sign its owner out everywhere (domain/api-keys.ts)
+      await accounts.logout(user);
+      empty(ctx, 204);
+    }),
 
-  router.get('/verify', async (ctx) => {
-    const key = ctx.query.key;
-    await accounts.activate(typeof key === 'string' ? key : '');
-    empty(ctx);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/register',
+        access: PUBLIC,
+        body: { schema: schemas.register, object: 'managedUserVM' },
+      },
+      async (ctx, { body }) => {
+        const input = body();
+        const langKey = input.langKey ?? 'en';
+        new FieldErrorCollector('managedUserVM')
+          .check('login', loginRule(input.login ?? ''))
+          .check('email', emailRule(input.email ?? ''))
+          .check('password', passwordRule(input.password ?? ''))
+          .check('langKey', langKeyRule(langKey))
+          .throwIfAny();
+        await accounts.register({
+          login: input.login!,
+          email: input.email!,
+          password: input.password!,
+          langKey,
+        });
+        empty(ctx, 201);
+      },
+    ),
 
-  router.post('/account/reset-password/init', async (ctx) => {
-    const raw = (ctx.request as unknown as { body: unknown }).body;
-    const email = typeof raw === 'string' ? raw.trim() : '';
-    new FieldErrorCollector('email').check('email', emailRule(email)).throwIfAny();
-    await accounts.requestPasswordReset(email);
-    empty(ctx);
-  });
+    route({ method: 'GET', path: '/api/verify', access: PUBLIC }, async (ctx) => {
+      const key = ctx.query.key;
+      await accounts.activate(typeof key === 'string' ? key : '');
+      empty(ctx);
+    }),
 
-  router.post('/account/reset-password/finish', async (ctx) => {
-    const { key, newPassword } = body(ctx, schemas.resetFinish, 'keyAndPasswordVM');
-    new FieldErrorCollector('keyAndPasswordVM')
-      .check('newPassword', passwordRule(newPassword ?? ''))
-      .throwIfAny();
-    await accounts.finishPasswordReset(key ?? '', newPassword!);
-    empty(ctx);
-  });
+    route({ method: 'POST', path: '/api/account/reset-password/init', access: PUBLIC }, async (ctx) => {
+      const raw = (ctx.request as unknown as { body: unknown }).body;
+      const email = typeof raw === 'string' ? raw.trim() : '';
+      new FieldErrorCollector('email').check('email', emailRule(email)).throwIfAny();
+      await accounts.requestPasswordReset(email);
+      empty(ctx);
+    }),
 
-  return router;
+    route(
+      {
+        method: 'POST',
+        path: '/api/account/reset-password/finish',
+        access: PUBLIC,
+        body: { schema: schemas.resetFinish, object: 'keyAndPasswordVM' },
+      },
+      async (ctx, { body }) => {
+        const { key, newPassword } = body();
+        new FieldErrorCollector('keyAndPasswordVM')
+          .check('newPassword', passwordRule(newPassword ?? ''))
+          .throwIfAny();
+        await accounts.finishPasswordReset(key ?? '', newPassword!);
+        empty(ctx);
+      },
+    ),
+  ];
 }

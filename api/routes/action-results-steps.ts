@@ -5,15 +5,14 @@
  * The file fields are null unless the execution succeeded; 404 when the step is not one of that node type or
  * has not run (a send in progress is no result yet). READ on the step's node.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { onNode, query } from './access';
 import { latestStepExecution } from '../../db/queries/action-results';
 import { stepNode } from '../../db/queries/steps';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser } from '../auth';
 import { notFound } from '../errors';
-import { idParam } from '../validate';
-
-const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+import { firstValue, idParam } from '../validate';
 
 export interface SftpResultDTO {
   status: 'SUCCESS' | 'FAILURE';
@@ -46,25 +45,24 @@ const ROUTES: readonly {
   },
 ];
 
-export function stepActionResultRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
-  for (const route of ROUTES) {
-    router.get(route.path, async (ctx) => {
-      const user = currentUser(ctx);
-      const stepId = idParam(firstValue(ctx.query.stepId), 'stepId');
-      const step = await stepNode(knex, stepId);
-      if (!step || step.activityType !== route.activityType) throw notFound('step');
-      assertNodeMode(user, step.nodeId, step.processId, 'READ');
-      const row = await latestStepExecution(knex, stepId);
-      if (!row) throw notFound('actionExecutionResult');
-      const pick: Pick = (name) => {
-        const v = row.details?.[name];
-        return row.status === 'SUCCESS' && typeof v === 'string' ? v : null;
-      };
-      ctx.body = { status: row.status, ...route.body(pick) };
-    });
-  }
-
-  return router;
+export function stepActionResultRoutes({ knex }: AppDeps): Route[] {
+  return ROUTES.map((declared) =>
+    route(
+      { method: 'GET', path: declared.path, access: onNode('READ', query('stepId', 'step')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const stepId = idParam(firstValue(ctx.query.stepId), 'stepId');
+        const step = await stepNode(knex, stepId);
+        if (!step || step.activityType !== declared.activityType) throw notFound('step');
+        assertNodeMode(user, step.nodeId, step.processId, 'READ');
+        const row = await latestStepExecution(knex, stepId);
+        if (!row) throw notFound('actionExecutionResult');
+        const pick: Pick = (name) => {
+          const v = row.details?.[name];
+          return row.status === 'SUCCESS' && typeof v === 'string' ? v : null;
+        };
+        ctx.body = { status: row.status, ...declared.body(pick) };
+      },
+    ),
+  );
 }

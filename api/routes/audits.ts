@@ -3,9 +3,10 @@
  * optional `fromDate` and `toDate`, both `YYYY-MM-DD` and inclusive, in UTC; total in X-Total-Count).
  * Events are written by api/services/audits.ts `recordAudit`.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { ADMIN_ROLE } from './access';
 import type { AppDeps } from '../app';
-import { requireRole } from '../auth';
+import { assertRole } from '../auth';
 import { badRequest } from '../errors';
 import { pageRequest, setTotal } from '../paging';
 import { AUDIT_SORTS, listAudits } from '../services/audits';
@@ -22,23 +23,22 @@ function dateParam(value: string | string[] | undefined, name: string): string |
   return v;
 }
 
-export function auditRoutes({ knex }: AppDeps): Router {
-  const router = new Router({ prefix: '/management' });
-
-  router.get('/audits', requireRole(Roles.ADMIN), async (ctx) => {
-    const paging = pageRequest(ctx.query, {
-      defaultSize: AUDITS_PAGE_SIZE,
-      sorts: AUDIT_SORTS,
-      defaultSort: 'auditEventDate,desc',
-    });
-    const { rows, total } = await listAudits(knex, {
-      ...paging,
-      fromDate: dateParam(ctx.query.fromDate, 'fromDate'),
-      toDate: dateParam(ctx.query.toDate, 'toDate'),
-    });
-    setTotal(ctx, total);
-    ctx.body = rows;
-  });
-
-  return router;
+export function auditRoutes({ knex }: AppDeps): Route[] {
+  return [
+    route({ method: 'GET', path: '/management/audits', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      const paging = pageRequest(ctx.query, {
+        defaultSize: AUDITS_PAGE_SIZE,
+        sorts: AUDIT_SORTS,
+        defaultSort: 'auditEventDate,desc',
+      });
+      const { rows, total } = await listAudits(knex, {
+        ...paging,
+        fromDate: dateParam(ctx.query.fromDate, 'fromDate'),
+        toDate: dateParam(ctx.query.toDate, 'toDate'),
+      });
+      setTotal(ctx, total);
+      ctx.body = rows;
+    }),
+  ];
 }

@@ -4,7 +4,8 @@
  * are in sftp-connections.ts. Reading needs READ on the node; every change needs ADMIN on its process.
  * Stored passwords and tokens never appear in a response.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { SIGNED_IN, inBody, onNode, onProcess, param, query, withKeys } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { currentUser, unreachable } from '../auth';
@@ -19,7 +20,7 @@ import {
   requireOwnerNode,
 } from '../services/integration-nodes';
 import { listReceiverNodes } from '../services/ipr-nodes';
-import { body, idParam } from '../validate';
+import { firstValue, idParam } from '../validate';
 import {
   DRIVE_CONNECTION_NODE_TYPES,
   EMAIL_CONNECTION_NODE_TYPES,
@@ -29,8 +30,6 @@ import {
   type FieldViolation,
 } from '../../domain/integrations';
 import { keepSchedulesInStep } from '../../server/schedules';
-
-const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export const emailSchema = z.object({
   id: z.number().int().nullish(),
@@ -77,158 +76,222 @@ function throwViolations(objectName: string, list: FieldViolation[], prefix = ''
   errors.throwIfAny();
 }
 
-export function connectionRoutes(deps: AppDeps): Router {
+export function connectionRoutes(deps: AppDeps): Route[] {
   const { knex, config } = deps;
-  const router = new Router();
 
-  // --- e-mail upload connections ---
+  return [
+    // --- e-mail upload connections ---
 
-  router.get('/api/email-upload-connection-data', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await requireOwnerNode(knex, user, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
-    assertCanRead(user, node);
-    ctx.body = await email.listEmailConnections(knex, node.id);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/email-upload-connection-data',
+        access: onNode('READ', query('nodeId', 'node')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const node = await requireOwnerNode(knex, user, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
+        assertCanRead(user, node);
+        ctx.body = await email.listEmailConnections(knex, node.id);
+      },
+    ),
 
-  router.get('/api/email-upload-connection-data/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
-    if (!stored) throw unreachable(user, 'emailUploadConnection');
-    assertCanRead(user, await requireOwnerNode(knex, user, stored.node_id));
-    ctx.body = email.toEmailConnectionDTO(stored);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/email-upload-connection-data/:id',
+        access: onNode('READ', param('id', 'emailConnection')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
+        if (!stored) throw unreachable(user, 'emailUploadConnection');
+        assertCanRead(user, await requireOwnerNode(knex, user, stored.node_id));
+        ctx.body = email.toEmailConnectionDTO(stored);
+      },
+    ),
 
-  router.post('/api/email-upload-connection-data', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, emailSchema, 'emailUploadConnection');
-    if (input.nodeId === null || input.nodeId === undefined)
-      requiredField('emailUploadConnection', 'nodeId').throwIfAny();
-    const node = await requireOwnerNode(knex, user, input.nodeId!);
-    assertCanChange(user, node);
-    assertNodeType(node, EMAIL_CONNECTION_NODE_TYPES, 'emailUploadConnection');
-    throwViolations('emailUploadConnection', emailConnectionViolations(input));
-    const created = await email.createEmailConnection(knex, node.id, {
-      ...input,
-      imapHost: input.imapHost!,
-      address: input.address!,
-    });
-    await keepSchedulesInStep(deps, [node.id]);
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.emailUploadConnection.created', created.address);
-    ctx.body = created;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/email-upload-connection-data',
+        access: onProcess('ADMIN', inBody('nodeId', 'node')),
+        body: { schema: emailSchema, object: 'emailUploadConnection' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        if (input.nodeId === null || input.nodeId === undefined)
+          requiredField('emailUploadConnection', 'nodeId').throwIfAny();
+        const node = await requireOwnerNode(knex, user, input.nodeId!);
+        assertCanChange(user, node);
+        assertNodeType(node, EMAIL_CONNECTION_NODE_TYPES, 'emailUploadConnection');
+        throwViolations('emailUploadConnection', emailConnectionViolations(input));
+        const created = await email.createEmailConnection(knex, node.id, {
+          ...input,
+          imapHost: input.imapHost!,
+          address: input.address!,
+        });
+        await keepSchedulesInStep(deps, [node.id]);
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.emailUploadConnection.created', created.address);
+        ctx.body = created;
+      },
+    ),
 
-  router.put('/api/email-upload-connection-data', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, emailSchema, 'emailUploadConnection');
-    const stored = await email.findEmailConnection(knex, idParam(input.id, 'id'));
-    if (!stored) throw unreachable(user, 'emailUploadConnection');
-    const node = await requireOwnerNode(knex, user, stored.node_id);
-    assertCanChange(user, node);
-    if (input.nodeId != null && input.nodeId !== stored.node_id)
-      throw appError('error.idinvalid', 'emailUploadConnection', 'idinvalid');
-    throwViolations('emailUploadConnection', emailConnectionViolations(input, { hasStoredPassword: true }));
-    const updated = await email.updateEmailConnection(knex, stored, {
-      ...input,
-      imapHost: input.imapHost!,
-      address: input.address!,
-    });
-    await keepSchedulesInStep(deps, [node.id]);
-    setAlert(ctx, 'soaApp.emailUploadConnection.updated', updated.address);
-    ctx.body = updated;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/email-upload-connection-data',
+        access: onProcess('ADMIN', inBody('id', 'emailConnection')),
+        body: { schema: emailSchema, object: 'emailUploadConnection' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const stored = await email.findEmailConnection(knex, idParam(input.id, 'id'));
+        if (!stored) throw unreachable(user, 'emailUploadConnection');
+        const node = await requireOwnerNode(knex, user, stored.node_id);
+        assertCanChange(user, node);
+        if (input.nodeId != null && input.nodeId !== stored.node_id)
+          throw appError('error.idinvalid', 'emailUploadConnection', 'idinvalid');
+        throwViolations(
+          'emailUploadConnection',
+          emailConnectionViolations(input, { hasStoredPassword: true }),
+        );
+        const updated = await email.updateEmailConnection(knex, stored, {
+          ...input,
+          imapHost: input.imapHost!,
+          address: input.address!,
+        });
+        await keepSchedulesInStep(deps, [node.id]);
+        setAlert(ctx, 'soaApp.emailUploadConnection.updated', updated.address);
+        ctx.body = updated;
+      },
+    ),
 
-  router.delete('/api/email-upload-connection-data/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
-    if (!stored) throw unreachable(user, 'emailUploadConnection');
-    assertCanChange(user, await requireOwnerNode(knex, user, stored.node_id));
-    await email.deleteEmailConnection(knex, stored.id);
-    await keepSchedulesInStep(deps, [Number(stored.node_id)]);
-    setAlert(ctx, 'soaApp.emailUploadConnection.deleted', stored.address);
-    ctx.status = 204;
-  });
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/email-upload-connection-data/:id',
+        access: onProcess('ADMIN', param('id', 'emailConnection')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const stored = await email.findEmailConnection(knex, idParam(ctx.params.id));
+        if (!stored) throw unreachable(user, 'emailUploadConnection');
+        assertCanChange(user, await requireOwnerNode(knex, user, stored.node_id));
+        await email.deleteEmailConnection(knex, stored.id);
+        await keepSchedulesInStep(deps, [Number(stored.node_id)]);
+        setAlert(ctx, 'soaApp.emailUploadConnection.deleted', stored.address);
+        ctx.status = 204;
+      },
+    ),
 
-  // --- cloud-drive connections ---
+    // --- cloud-drive connections ---
 
-  router.get('/api/google-drive-connections/config', async (ctx) => {
-    currentUser(ctx);
-    ctx.body = driveClientConfig(config.googleOAuth);
-  });
+    route(
+      { method: 'GET', path: '/api/google-drive-connections/config', access: withKeys(SIGNED_IN) },
+      async (ctx) => {
+        currentUser(ctx);
+        ctx.body = driveClientConfig(config.googleOAuth);
+      },
+    ),
 
-  router.get('/api/node/:id/google-drive-connections', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await requireOwnerNode(knex, user, idParam(ctx.params.id));
-    assertCanRead(user, node);
-    ctx.body = await listDriveConnections(knex, node.id);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/node/:id/google-drive-connections',
+        access: onNode('READ', param('id', 'node')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const node = await requireOwnerNode(knex, user, idParam(ctx.params.id));
+        assertCanRead(user, node);
+        ctx.body = await listDriveConnections(knex, node.id);
+      },
+    ),
 
-  router.put('/api/node/google-drive-connections', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, driveSchema, 'googleDriveConnection');
-    const node = await requireOwnerNode(knex, user, input.nodeId);
-    assertCanChange(user, node);
-    assertNodeType(node, DRIVE_CONNECTION_NODE_TYPES, 'googleDriveConnection');
-    const deleted = input.deletedConnectionIds ?? [];
-    const updated = input.updatedConnections ?? [];
-    const created = input.newConnections ?? [];
+    route(
+      {
+        method: 'PUT',
+        path: '/api/node/google-drive-connections',
+        access: onProcess('ADMIN', inBody('nodeId', 'node')),
+        body: { schema: driveSchema, object: 'googleDriveConnection' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const node = await requireOwnerNode(knex, user, input.nodeId);
+        assertCanChange(user, node);
+        assertNodeType(node, DRIVE_CONNECTION_NODE_TYPES, 'googleDriveConnection');
+        const deleted = input.deletedConnectionIds ?? [];
+        const updated = input.updatedConnections ?? [];
+        const created = input.newConnections ?? [];
 
-    const errors: FieldViolation[] = [];
-    updated.forEach((c, i) =>
-      errors.push(
-        ...driveConnectionViolations(c).map((v) => ({ ...v, field: `updatedConnections.${i}.${v.field}` })),
-      ),
-    );
-    created.forEach((c, i) =>
-      errors.push(
-        ...driveConnectionViolations(c).map((v) => ({ ...v, field: `newConnections.${i}.${v.field}` })),
-      ),
-    );
-    throwViolations('googleDriveConnection', errors);
+        const errors: FieldViolation[] = [];
+        updated.forEach((c, i) =>
+          errors.push(
+            ...driveConnectionViolations(c).map((v) => ({
+              ...v,
+              field: `updatedConnections.${i}.${v.field}`,
+            })),
+          ),
+        );
+        created.forEach((c, i) =>
+          errors.push(
+            ...driveConnectionViolations(c).map((v) => ({ ...v, field: `newConnections.${i}.${v.field}` })),
+          ),
+        );
+        throwViolations('googleDriveConnection', errors);
 
-    const existing = await driveConnectionIds(knex, node.id);
-    if (updated.some((c) => !existing.includes(c.id)) || deleted.some((id) => !existing.includes(id)))
-      throw appError('error.idinvalid', 'googleDriveConnection', 'idinvalid');
-    const remaining = existing.filter((id) => !deleted.includes(id)).length;
-    if (!driveConnectionCountAllowed(remaining + created.length))
-      throw appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
-    // A new connection needs the sign-in; an updated one may bring a fresh one (re-authorization).
-    if (created.some((c) => !c.authorizationCode?.trim()))
-      throw appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
+        const existing = await driveConnectionIds(knex, node.id);
+        if (updated.some((c) => !existing.includes(c.id)) || deleted.some((id) => !existing.includes(id)))
+          throw appError('error.idinvalid', 'googleDriveConnection', 'idinvalid');
+        const remaining = existing.filter((id) => !deleted.includes(id)).length;
+        if (!driveConnectionCountAllowed(remaining + created.length))
+          throw appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
+        // A new connection needs the sign-in; an updated one may bring a fresh one (re-authorization).
+        if (created.some((c) => !c.authorizationCode?.trim()))
+          throw appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
 
-    const exchange = async (code: string): Promise<GrantedTokens> => {
-      const outcome = await exchangeAuthorizationCode(config.googleOAuth, code.trim());
-      if (outcome.ok) return outcome.tokens;
-      const e = appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
-      e.body.detail = outcome.detail;
-      throw e;
-    };
-    const change = {
-      nodeId: node.id,
-      deletedIds: deleted,
-      updated: [] as { id: number; name: string; folderId: string; tokens: GrantedTokens | null }[],
-      created: [] as { name: string; folderId: string; tokens: GrantedTokens }[],
-    };
-    for (const c of updated) {
-      const tokens = c.authorizationCode?.trim() ? await exchange(c.authorizationCode) : null;
-      change.updated.push({ id: c.id, name: c.name!, folderId: c.folderId!, tokens });
-    }
-    for (const c of created) {
-      change.created.push({
-        name: c.name!,
-        folderId: c.folderId!,
-        tokens: await exchange(c.authorizationCode!),
-      });
-    }
-    ctx.body = await applyDriveChange(knex, change);
-    setAlert(ctx, 'soaApp.googleDriveConnection.updated', node.name);
-  });
+        const exchange = async (code: string): Promise<GrantedTokens> => {
+          const outcome = await exchangeAuthorizationCode(config.googleOAuth, code.trim());
+          if (outcome.ok) return outcome.tokens;
+          const e = appError('error.dataValidationUnexpectedError', 'googleDriveConnection');
+          e.body.detail = outcome.detail;
+          throw e;
+        };
+        const change = {
+          nodeId: node.id,
+          deletedIds: deleted,
+          updated: [] as { id: number; name: string; folderId: string; tokens: GrantedTokens | null }[],
+          created: [] as { name: string; folderId: string; tokens: GrantedTokens }[],
+        };
+        for (const c of updated) {
+          const tokens = c.authorizationCode?.trim() ? await exchange(c.authorizationCode) : null;
+          change.updated.push({ id: c.id, name: c.name!, folderId: c.folderId!, tokens });
+        }
+        for (const c of created) {
+          change.created.push({
+            name: c.name!,
+            folderId: c.folderId!,
+            tokens: await exchange(c.authorizationCode!),
+          });
+        }
+        ctx.body = await applyDriveChange(knex, change);
+        setAlert(ctx, 'soaApp.googleDriveConnection.updated', node.name);
+      },
+    ),
 
-  // --- inter-process receivers ---
+    // --- inter-process receivers ---
 
-  router.get('/api/inter-process-receiver-nodes', async (ctx) => {
-    ctx.body = await listReceiverNodes(knex, currentUser(ctx));
-  });
-
-  return router;
+    // filtered to the readable processes
+    route(
+      { method: 'GET', path: '/api/inter-process-receiver-nodes', access: withKeys(SIGNED_IN) },
+      async (ctx) => {
+        ctx.body = await listReceiverNodes(knex, currentUser(ctx));
+      },
+    ),
+  ];
 }

@@ -8,28 +8,35 @@
  * (keyset: deep pages cost what the first does), and `?last=true` from the end (the issue view too). The
  * process is the body's PROCESS filter (checked by the service after the parse, declared in ./access.ts).
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, inBody } from './access';
 import type { AppDeps } from '../app';
 import { currentUser } from '../auth';
 import { listDocumentInfo, pageRequest } from '../services/document-info';
 import { listHeaders } from '../services/list-paging';
 
-export function documentInfoRoutes({ knex, config }: AppDeps): Router {
-  const router = new Router();
-
-  router.post('/api/v2/document-info', async (ctx) => {
-    const user = currentUser(ctx);
-    const window = config.listResultWindow;
-    const paging = pageRequest(ctx.query, window);
-    const { rows, ...answer } = await listDocumentInfo(
-      knex,
-      user,
-      (ctx.request as unknown as { body: unknown }).body,
-      paging,
-    );
-    ctx.set(listHeaders(answer, window));
-    ctx.body = rows;
-  });
-
-  return router;
+export function documentInfoRoutes({ knex, config }: AppDeps): Route[] {
+  return [
+    // the process is the body's PROCESS filter; below ADMIN the service narrows what may be listed
+    route(
+      {
+        method: 'POST',
+        path: '/api/v2/document-info',
+        access: documentReader(inBody('filters[PROCESS]', 'process')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const window = config.listResultWindow;
+        const paging = pageRequest(ctx.query, window);
+        const { rows, ...answer } = await listDocumentInfo(
+          knex,
+          user,
+          (ctx.request as unknown as { body: unknown }).body,
+          paging,
+        );
+        ctx.set(listHeaders(answer, window));
+        ctx.body = rows;
+      },
+    ),
+  ];
 }

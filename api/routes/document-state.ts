@@ -5,7 +5,8 @@
  * Both need READ on the document's process, or a mode on one of its nodes (an annotator granted a node only
  * still reads the documents passing through it).
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, param } from './access';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
@@ -16,9 +17,7 @@ import { documentById } from '../../db/queries/documents';
 import { documentState } from '../services/document-state';
 import { idParam } from '../validate';
 
-export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
-  const router = new Router();
-
+export function documentStateRoutes({ knex, temporal }: AppDeps): Route[] {
   const readable = async (ctx: Context) => {
     const user = currentUser(ctx);
     const id = idParam(ctx.params.id);
@@ -28,22 +27,32 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
     return { user, id, doc };
   };
 
-  router.get('/api/v2/document/:id/state', async (ctx) => {
-    const { user, id, doc } = await readable(ctx);
-    const state = await documentState(knex, id, user, doc);
-    if (!state) throw notFound('document');
-    ctx.body = state;
-  });
+  return [
+    route(
+      { method: 'GET', path: '/api/v2/document/:id/state', access: documentReader(param('id', 'document')) },
+      async (ctx) => {
+        const { user, id, doc } = await readable(ctx);
+        const state = await documentState(knex, id, user, doc);
+        if (!state) throw notFound('document');
+        ctx.body = state;
+      },
+    ),
 
-  router.get('/api/v2/document/:id/history', async (ctx) => {
-    const { id } = await readable(ctx);
-    try {
-      ctx.body = await documentHistory(await temporal.client(), id);
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) ctx.body = [];
-      else throw err;
-    }
-  });
-
-  return router;
+    route(
+      {
+        method: 'GET',
+        path: '/api/v2/document/:id/history',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const { id } = await readable(ctx);
+        try {
+          ctx.body = await documentHistory(await temporal.client(), id);
+        } catch (err) {
+          if (err instanceof WorkflowNotFoundError) ctx.body = [];
+          else throw err;
+        }
+      },
+    ),
+  ];
 }

@@ -5,8 +5,8 @@
  * (ADMIN) and its assignees, the document list's search (READ) (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
  * its waveform peaks, utterances with tokens, token hints.
  */
-import fs from 'node:fs';
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, inBody, onProcess, param } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -36,14 +36,14 @@ import { pageCount, pagePath } from '../../db/queries/document-pages';
 import { documentById, findDocuments, renameDocument, setBlockedBy } from '../../db/queries/documents';
 import { obligatoryUploadNode } from '../../db/queries/nodes';
 import { assignableUsers } from '../../db/queries/users';
-import { createFileStore } from '../../server/files';
+import { FileMissing, openFileStore } from '../../server/files';
 import {
   checkUpload,
   extensionOf,
   filenameCharactersRule,
   isWellFormedText,
 } from '../../domain/upload-check';
-import { body, firstValue, idParam, intParam, MAX_ID, parse } from '../validate';
+import { firstValue, idParam, intParam, MAX_ID, parse } from '../validate';
 import { MAX_WINDOWS } from '../../domain/audio-peaks';
 import { modeSatisfies, processMode } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
@@ -129,6 +129,13 @@ interface Range {
   end: number;
 }
 
+/** A stored file gone between the row's read and the store's (a concurrent delete): 404 of its entity. */
+const missingAs =
+  (entity: string) =>
+  (err: unknown): never => {
+    throw err instanceof FileMissing ? notFound(entity) : err;
+  };
+
 /**
  * The single byte range of a Range header: null to serve the whole file (no header, another unit, or several
  * ranges), 'invalid' for a malformed or unsatisfiable bytes range (416).
@@ -152,9 +159,8 @@ export function parseRange(header: string | undefined, size: number): Range | nu
   return { start, end };
 }
 
-export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
-  const router = new Router();
-  const store = createFileStore(config.filesDir);
+export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
+  const store = openFileStore(config);
   const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
 
   /**
@@ -186,251 +192,379 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Router {
     return u;
   };
 
-  router.get('/api/documents/:id', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'READ');
-    ctx.body = await documents.toDocumentDTO(knex, doc);
-  });
+  return [
+    route(
+      { method: 'GET', path: '/api/documents/:id', access: documentReader(param('id', 'document')) },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'READ');
+        ctx.body = await documents.toDocumentDTO(knex, doc);
+      },
+    ),
 
-  router.put('/api/documents', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, updateSchema, 'document');
-    const doc = await documentById(knex, input.id);
-    if (!doc) throw unreachable(user, 'document');
-    assertProcessMode(user, doc.processId, 'WRITE');
-    // The form's rules (spec 2 section 5): all four fields required; only the filename may change.
-    const errors = new FieldErrorCollector('document');
-    for (const e of documentEditViolations(input, doc)) errors.check(e.field, e.violation);
-    errors.throwIfAny();
-    const filename = sanitizeFilename(input.filename ?? '');
-    await renameDocument(knex, doc.id, filename);
-    setAlert(ctx, 'soaApp.document.updated', filename);
-    await respondDocument(ctx, doc.id);
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/documents',
+        access: onProcess('WRITE', inBody('id', 'document')),
+        body: { schema: updateSchema, object: 'document' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const doc = await documentById(knex, input.id);
+        if (!doc) throw unreachable(user, 'document');
+        assertProcessMode(user, doc.processId, 'WRITE');
+        // The form's rules (spec 2 section 5): all four fields required; only the filename may change.
+        const errors = new FieldErrorCollector('document');
+        for (const e of documentEditViolations(input, doc)) errors.check(e.field, e.violation);
+        errors.throwIfAny();
+        const filename = sanitizeFilename(input.filename ?? '');
+        await renameDocument(knex, doc.id, filename);
+        setAlert(ctx, 'soaApp.document.updated', filename);
+        await respondDocument(ctx, doc.id);
+      },
+    ),
 
-  /** A text document created from JSON through the process's obligatory Upload node. */
-  router.post('/api/documents', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, createSchema, 'document');
-    assertProcessMode(user, input.processId, 'READ');
-    checkFilename(input.filename);
-    checkContent('document', input.content);
-    const upload = await obligatoryUploadNode(knex, input.processId);
-    if (!upload) throw notFound('process');
-    assertNodeMode(user, upload.id, upload.processId, 'WRITE');
-    let filename = sanitizeFilename(input.filename);
-    if (!extensionOf(filename)) filename = `${filename}.txt`;
-    const bytes = Buffer.from(input.content, 'utf8');
-    const check = checkUpload(filename, bytes, config.uploadMaxBytes, config.officeMaxUncompressedBytes);
-    if (!check.ok) throw refused(check);
-    if (!['txt', 'json', 'eml'].includes(check.kind)) {
-      throw unsupported('A document created from text must be a .txt, .json or .eml file');
-    }
-    const doc = await documents.createDocument(deps, {
-      processId: input.processId,
-      uploadNodeId: upload.id,
-      filename,
-      bytes,
-      mimeType: check.mime,
-      documentType: check.documentType,
-      createdById: user.id,
-      content: input.content,
-    });
-    // All or nothing: a failure after the document was created ends its workflow and removes it again.
-    try {
-      const dto = await documents.toDocumentDTO(knex, doc);
-      setAlert(ctx, 'soaApp.document.created', filename);
-      ctx.status = 201;
-      ctx.body = dto;
-    } catch (err) {
-      await documents.deleteDocuments(deps, [doc]).catch(() => undefined);
-      throw err;
-    }
-  });
+    /** A text document created from JSON through the process's obligatory Upload node. */
 
-  /**
-   * The document list's search (spec 2 section 7): a page of the process's documents by content, NER tag or
-   * classifier tag (domain/document-search.ts); the total in X-Total-Count (exact up to 1,000 matches, else
-   * the planner's estimate: X-Total-Count-Exact false); paging as the document-info list's
-   * (api/services/list-paging.ts: page numbers inside X-Result-Window, then cursors or `last`).
-   */
-  router.post('/api/documents/_search/document', async (ctx) => {
-    const window = config.listResultWindow;
-    const paging = searchPageRequest(ctx.query, window);
-    const raw = (ctx.request as unknown as { body: unknown }).body;
-    const { rows, ...answer } = await searchDocuments(knex, currentUser(ctx), raw, paging);
-    ctx.set(listHeaders(answer, window));
-    ctx.body = rows;
-  });
+    // READ on the process and WRITE on its obligatory Upload node
+    route(
+      {
+        method: 'POST',
+        path: '/api/documents',
+        access: onProcess('WRITE', inBody('processId', 'process')),
+        body: { schema: createSchema, object: 'document' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        assertProcessMode(user, input.processId, 'READ');
+        checkFilename(input.filename);
+        checkContent('document', input.content);
+        const upload = await obligatoryUploadNode(knex, input.processId);
+        if (!upload) throw notFound('process');
+        assertNodeMode(user, upload.id, upload.processId, 'WRITE');
+        let filename = sanitizeFilename(input.filename);
+        if (!extensionOf(filename)) filename = `${filename}.txt`;
+        const bytes = Buffer.from(input.content, 'utf8');
+        const check = checkUpload(filename, bytes, config.uploadMaxBytes, config.officeMaxUncompressedBytes);
+        if (!check.ok) throw refused(check);
+        if (!['txt', 'json', 'eml'].includes(check.kind)) {
+          throw unsupported('A document created from text must be a .txt, .json or .eml file');
+        }
+        const doc = await documents.createDocument(deps, {
+          processId: input.processId,
+          uploadNodeId: upload.id,
+          filename,
+          bytes,
+          mimeType: check.mime,
+          documentType: check.documentType,
+          createdById: user.id,
+          content: input.content,
+        });
+        // All or nothing: a failure after the document was created ends its workflow and removes it again.
+        try {
+          const dto = await documents.toDocumentDTO(knex, doc);
+          setAlert(ctx, 'soaApp.document.created', filename);
+          ctx.status = 201;
+          ctx.body = dto;
+        } catch (err) {
+          await documents.deleteDocuments(deps, [doc]).catch(() => undefined);
+          throw err;
+        }
+      },
+    ),
 
-  router.delete('/api/documents/:id', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'ADMIN');
-    await documents.deleteDocuments(deps, [doc]);
-    setAlert(ctx, 'soaApp.document.deleted', doc.filename);
-    ctx.status = 204;
-  });
+    /**
+     * The document list's search (spec 2 section 7): a page of the process's documents by content, NER tag or
+     * classifier tag (domain/document-search.ts); the total in X-Total-Count (exact up to 1,000 matches, else
+     * the planner's estimate: X-Total-Count-Exact false); paging as the document-info list's
+     * (api/services/list-paging.ts: page numbers inside X-Result-Window, then cursors or `last`).
+     */
+    route(
+      {
+        method: 'POST',
+        path: '/api/documents/_search/document',
+        access: onProcess('READ', inBody('processId', 'process')),
+      },
+      async (ctx) => {
+        const window = config.listResultWindow;
+        const paging = searchPageRequest(ctx.query, window);
+        const raw = (ctx.request as unknown as { body: unknown }).body;
+        const { rows, ...answer } = await searchDocuments(knex, currentUser(ctx), raw, paging);
+        ctx.set(listHeaders(answer, window));
+        ctx.body = rows;
+      },
+    ),
 
-  /** Deletes the listed documents of the process; ids of other processes or unknown ids are left alone. */
-  router.delete('/api/documents', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = parse(bulkDeleteSchema, await deleteBody(ctx), 'documents');
-    assertProcessMode(user, input.processId, 'ADMIN');
-    const docs = await findDocuments(knex, { ids: input.documentIds, processId: input.processId });
-    const deleted = await documents.deleteDocuments(deps, docs);
-    ctx.body = { deleted };
-  });
+    route(
+      { method: 'DELETE', path: '/api/documents/:id', access: onProcess('ADMIN', param('id', 'document')) },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'ADMIN');
+        await documents.deleteDocuments(deps, [doc]);
+        setAlert(ctx, 'soaApp.document.deleted', doc.filename);
+        ctx.status = 204;
+      },
+    ),
 
-  router.delete('/api/processes/:id/documents', async (ctx) => {
-    const user = currentUser(ctx);
-    const processId = idParam(ctx.params.id);
-    assertProcessMode(user, processId, 'ADMIN');
-    if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
-    const deleted = await documents.deleteDocuments(deps, await findDocuments(knex, { processId }));
-    ctx.body = { deleted };
-  });
+    /** Deletes the listed documents of the process; ids of other processes or unknown ids are left alone. */
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/documents',
+        access: onProcess('ADMIN', inBody('processId', 'process')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const input = parse(bulkDeleteSchema, await deleteBody(ctx), 'documents');
+        assertProcessMode(user, input.processId, 'ADMIN');
+        const docs = await findDocuments(knex, { ids: input.documentIds, processId: input.processId });
+        const deleted = await documents.deleteDocuments(deps, docs);
+        ctx.body = { deleted };
+      },
+    ),
 
-  router.put('/api/document-content', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, contentSchema, 'documentContent');
-    const doc = await documentById(knex, input.docId);
-    if (!doc) throw unreachable(user, 'document');
-    assertProcessMode(user, doc.processId, 'WRITE');
-    if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
-    checkContent('documentContent', input.content);
-    ctx.body = await documents.updateContent(knex, doc.id, input.id, input.content);
-    // The edited text of a DONE document of a RAG process is chunked again (not awaited).
-    if (await indexedOnEdit(knex, doc.id))
-      await startRagIndex(temporal, config.taskQueue, { documentId: doc.id });
-  });
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/processes/:id/documents',
+        access: onProcess('ADMIN', param('id', 'process')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const processId = idParam(ctx.params.id);
+        assertProcessMode(user, processId, 'ADMIN');
+        if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
+        const deleted = await documents.deleteDocuments(deps, await findDocuments(knex, { processId }));
+        ctx.body = { deleted };
+      },
+    ),
 
-  // --- block and assignees (v2) ---
+    route(
+      {
+        method: 'PUT',
+        path: '/api/document-content',
+        access: onProcess('WRITE', inBody('docId', 'document')),
+        body: { schema: contentSchema, object: 'documentContent' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const doc = await documentById(knex, input.docId);
+        if (!doc) throw unreachable(user, 'document');
+        assertProcessMode(user, doc.processId, 'WRITE');
+        if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
+        checkContent('documentContent', input.content);
+        ctx.body = await documents.updateContent(knex, doc.id, input.id, input.content);
+        // The edited text of a DONE document of a RAG process is chunked again (not awaited).
+        if (await indexedOnEdit(knex, doc.id))
+          await startRagIndex(temporal, config.taskQueue, { documentId: doc.id });
+      },
+    ),
 
-  /** Blocks the document for the current user (the body, when given, must name that user). */
-  router.post(['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'], async (ctx) => {
-    const { user, doc } = await documentOf(ctx, 'ADMIN');
-    const named = userIdOf((ctx.request as unknown as { body?: unknown }).body);
-    if (named !== undefined && named !== user.id) {
-      throw new HttpError(400, {
-        message: 'error.document.blockOthers',
-        detail: 'A document is blocked by the current user only',
-      });
-    }
-    if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
-    await blockDocument(knex, doc.id, user.id);
-    await respondDocument(ctx, doc.id);
-  });
+    // with and without the trailing slash
+    ...['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'].flatMap((path) => [
+      /** Blocks the document for the current user (the body, when given, must name that user). */
+      route({ method: 'POST', path, access: onProcess('ADMIN', param('id', 'document')) }, async (ctx) => {
+        const { user, doc } = await documentOf(ctx, 'ADMIN');
+        const named = userIdOf((ctx.request as unknown as { body?: unknown }).body);
+        if (named !== undefined && named !== user.id) {
+          throw new HttpError(400, {
+            message: 'error.document.blockOthers',
+            detail: 'A document is blocked by the current user only',
+          });
+        }
+        if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
+        await blockDocument(knex, doc.id, user.id);
+        await respondDocument(ctx, doc.id);
+      }),
+      route({ method: 'DELETE', path, access: onProcess('ADMIN', param('id', 'document')) }, async (ctx) => {
+        const { doc } = await documentOf(ctx, 'ADMIN');
+        await setBlockedBy(knex, doc.id, null);
+        await respondDocument(ctx, doc.id);
+      }),
+    ]),
 
-  router.delete(['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'], async (ctx) => {
-    const { doc } = await documentOf(ctx, 'ADMIN');
-    await setBlockedBy(knex, doc.id, null);
-    await respondDocument(ctx, doc.id);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/v2/document/:id/assignees/:userId',
+        access: onProcess('WRITE', param('id', 'document')),
+      },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'WRITE');
+        const target = await assignable(idParam(ctx.params.userId, 'userId'), doc.processId);
+        await addAssignee(knex, doc.id, target.id);
+        await respondDocument(ctx, doc.id);
+      },
+    ),
 
-  router.post('/api/v2/document/:id/assignees/:userId', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'WRITE');
-    const target = await assignable(idParam(ctx.params.userId, 'userId'), doc.processId);
-    await addAssignee(knex, doc.id, target.id);
-    await respondDocument(ctx, doc.id);
-  });
+    /** Removing yourself needs WRITE, removing anybody else ADMIN; the blocking assignee unblocks first. */
 
-  /** Removing yourself needs WRITE, removing anybody else ADMIN; the blocking assignee unblocks first. */
-  router.delete('/api/v2/document/:id/assignee/:userId', async (ctx) => {
-    const { user, doc } = await documentOf(ctx, 'WRITE');
-    const userId = idParam(ctx.params.userId, 'userId');
-    if (userId !== user.id) assertProcessMode(user, doc.processId, 'ADMIN');
-    await removeAssignee(knex, doc.id, userId);
-    await respondDocument(ctx, doc.id);
-  });
+    // removing yourself: WRITE; anybody else: ADMIN (the handler)
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/v2/document/:id/assignee/:userId',
+        access: onProcess('WRITE', param('id', 'document')),
+      },
+      async (ctx) => {
+        const { user, doc } = await documentOf(ctx, 'WRITE');
+        const userId = idParam(ctx.params.userId, 'userId');
+        if (userId !== user.id) assertProcessMode(user, doc.processId, 'ADMIN');
+        await removeAssignee(knex, doc.id, userId);
+        await respondDocument(ctx, doc.id);
+      },
+    ),
 
-  /** Who may be assigned to the process's documents (the edit view of the assignees menu): WRITE. */
-  router.get('/api/processes/:id/assignable-users', async (ctx) => {
-    const processId = idParam(ctx.params.id);
-    assertProcessMode(currentUser(ctx), processId, 'WRITE');
-    ctx.body = await assignableUsers(knex, processId);
-  });
+    /** Who may be assigned to the process's documents (the edit view of the assignees menu): WRITE. */
+    route(
+      {
+        method: 'GET',
+        path: '/api/processes/:id/assignable-users',
+        access: onProcess('WRITE', param('id', 'process')),
+      },
+      async (ctx) => {
+        const processId = idParam(ctx.params.id);
+        assertProcessMode(currentUser(ctx), processId, 'WRITE');
+        ctx.body = await assignableUsers(knex, processId);
+      },
+    ),
 
-  router.put('/api/v2/document/:id/assignees', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'ADMIN');
-    const list = body(ctx, userIdList, 'assignees').map((v) => (typeof v === 'number' ? v : v.id));
-    for (const id of new Set(list)) await assignable(id, doc.processId);
-    await replaceAssignees(knex, doc.id, list);
-    await respondDocument(ctx, doc.id);
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/v2/document/:id/assignees',
+        access: onProcess('ADMIN', param('id', 'document')),
+        body: { schema: userIdList, object: 'assignees' },
+      },
+      async (ctx, { body }) => {
+        const { doc } = await documentOf(ctx, 'ADMIN');
+        const list = body().map((v) => (typeof v === 'number' ? v : v.id));
+        for (const id of new Set(list)) await assignable(id, doc.processId);
+        await replaceAssignees(knex, doc.id, list);
+        await respondDocument(ctx, doc.id);
+      },
+    ),
 
-  // --- the parser's output ---
+    // --- the parser's output ---
 
-  router.get('/api/documents/:id/images/length', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'READ');
-    ctx.body = { length: await pageCount(knex, doc.id) };
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/documents/:id/images/length',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'READ');
+        ctx.body = { length: await pageCount(knex, doc.id) };
+      },
+    ),
 
-  router.get('/api/documents/:id/images/:index', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'READ');
-    const key = await pagePath(knex, doc.id, idParam(ctx.params.index, 'index'));
-    if (!key || !(await store.exists(key))) throw notFound('page');
-    ctx.type = 'image/png';
-    ctx.set('Cache-Control', 'private, max-age=300');
-    ctx.body = fs.createReadStream(store.absolute(key));
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/documents/:id/images/:index',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'READ');
+        const key = await pagePath(knex, doc.id, idParam(ctx.params.index, 'index'));
+        if (!key) throw notFound('page');
+        const image = await store.openRead(key).catch(missingAs('page'));
+        ctx.type = 'image/png';
+        ctx.set('Cache-Control', 'private, max-age=300');
+        ctx.body = image;
+      },
+    ),
 
-  router.get('/api/asr-documents/:id/audio', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'READ');
-    if (doc.documentType !== 'AUDIOFILE') throw notFound('audio');
-    const file = store.absolute(doc.path);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat) throw notFound('audio');
-    const size = stat.size;
-    ctx.set('Accept-Ranges', 'bytes');
-    ctx.set('Cache-Control', 'private, max-age=300');
-    const range = parseRange(ctx.get('range') || undefined, size);
-    if (range === 'invalid') {
-      throw new HttpError(
-        416,
-        { title: 'Range Not Satisfiable', message: 'error.http.416' },
-        { 'Content-Range': `bytes */${size}` },
-      );
-    }
-    ctx.type = doc.mimeType;
-    if (range) {
-      ctx.status = 206;
-      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-      ctx.body = fs.createReadStream(file, range);
-      ctx.length = range.end - range.start + 1;
-    } else {
-      ctx.body = fs.createReadStream(file);
-      ctx.length = size;
-    }
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/asr-documents/:id/audio',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'READ');
+        if (doc.documentType !== 'AUDIOFILE') throw notFound('audio');
+        // The browser seeks a long recording by ranges: only those bytes are read from the store (GetObject
+        // with Range in a bucket), never the whole file.
+        const size = await store.size(doc.path);
+        if (size === null) throw notFound('audio');
+        ctx.set('Accept-Ranges', 'bytes');
+        ctx.set('Cache-Control', 'private, max-age=300');
+        const range = parseRange(ctx.get('range') || undefined, size);
+        if (range === 'invalid') {
+          throw new HttpError(
+            416,
+            { title: 'Range Not Satisfiable', message: 'error.http.416' },
+            { 'Content-Range': `bytes */${size}` },
+          );
+        }
+        ctx.type = doc.mimeType;
+        if (range) {
+          ctx.status = 206;
+          ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+          ctx.body = await store.openRead(doc.path, range).catch(missingAs('audio'));
+          ctx.length = range.end - range.start + 1;
+        } else {
+          ctx.body = await store.openRead(doc.path).catch(missingAs('audio'));
+          ctx.length = size;
+        }
+      },
+    ),
 
-  /**
-   * The waveform peaks (domain/audio-peaks.ts `.dat`), computed on first request for older documents;
-   * `?maxWindows` (1..MAX_WINDOWS) folds them to at most that many windows.
-   */
-  router.get('/api/asr-documents/:id/peaks', async (ctx) => {
-    const windows = firstValue(ctx.query.maxWindows);
-    const maxWindows = windows === undefined ? undefined : intParam(windows, 'maxWindows', 1, MAX_WINDOWS);
-    const { doc } = await documentOf(ctx, 'READ');
-    if (doc.documentType !== 'AUDIOFILE') throw notFound('peaks');
-    const bytes = await documentPeaks(knex, store, doc, maxWindows);
-    if (!bytes) throw notFound('peaks');
-    ctx.type = 'application/octet-stream';
-    ctx.set('Cache-Control', 'private, max-age=300');
-    ctx.body = bytes;
-  });
+    /**
+     * The waveform peaks (domain/audio-peaks.ts `.dat`), computed on first request for older documents;
+     * `?maxWindows` (1..MAX_WINDOWS) folds them to at most that many windows.
+     */
+    route(
+      {
+        method: 'GET',
+        path: '/api/asr-documents/:id/peaks',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const windows = firstValue(ctx.query.maxWindows);
+        const maxWindows =
+          windows === undefined ? undefined : intParam(windows, 'maxWindows', 1, MAX_WINDOWS);
+        const { doc } = await documentOf(ctx, 'READ');
+        if (doc.documentType !== 'AUDIOFILE') throw notFound('peaks');
+        const bytes = await documentPeaks(knex, store, doc, maxWindows);
+        if (!bytes) throw notFound('peaks');
+        ctx.type = 'application/octet-stream';
+        ctx.set('Cache-Control', 'private, max-age=300');
+        ctx.body = bytes;
+      },
+    ),
 
-  router.get('/api/asr-documents/:id/utterances', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'READ');
-    ctx.body = await documents.listUtterances(knex, doc.id);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/asr-documents/:id/utterances',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'READ');
+        ctx.body = await documents.listUtterances(knex, doc.id);
+      },
+    ),
 
-  router.get('/api/documents/:documentId/top/hints', async (ctx) => {
-    const { doc } = await documentOf(ctx, 'READ', 'documentId');
-    const tokenId = ctx.query.utteranceTokenId;
-    ctx.body = await documents.listHints(
-      knex,
-      doc.id,
-      tokenId === undefined ? undefined : idParam(tokenId, 'utteranceTokenId'),
-    );
-  });
-
-  return router;
+    route(
+      {
+        method: 'GET',
+        path: '/api/documents/:documentId/top/hints',
+        access: documentReader(param('documentId', 'document')),
+      },
+      async (ctx) => {
+        const { doc } = await documentOf(ctx, 'READ', 'documentId');
+        const tokenId = ctx.query.utteranceTokenId;
+        ctx.body = await documents.listHints(
+          knex,
+          doc.id,
+          tokenId === undefined ? undefined : idParam(tokenId, 'utteranceTokenId'),
+        );
+      },
+    ),
+  ];
 }

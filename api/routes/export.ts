@@ -9,9 +9,10 @@
  * requests are answered while a large export streams (issue 25 finding 1). The filename is in
  * content-disposition.
  */
+import { route, type Route } from '../route';
+import { onProcess, param } from './access';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import Router from '@koa/router';
 import {
   exportContentType,
   exportFilename,
@@ -36,31 +37,37 @@ async function* takingTurns(parts: AsyncIterable<string>): AsyncGenerator<string
   }
 }
 
-export function exportRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
-  router.get('/api/nodes/:id/export-step-result', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.id), 'ADMIN');
-    const asked = planExport({
-      activityType: node.activityType,
-      format: firstValue(ctx.query.format),
-      delimiter: firstValue(ctx.query.delimiter),
-      from: firstValue(ctx.query.from),
-      to: firstValue(ctx.query.to),
-      today: new Date().toISOString().slice(0, 10),
-    });
-    if ('violations' in asked) throw violationErrors(OBJECT, asked.violations);
-    const { plan } = asked;
-    const { start, end } = rangeInstants(plan.range);
-    const filename = exportFilename(node.id, plan.range, plan.format);
-    ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
-    ctx.set('Access-Control-Expose-Headers', 'Content-Disposition');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = exportContentType(plan.format);
-    ctx.body = Readable.from(
-      takingTurns(exportText(stepResults(knex, node.id, plan.kind, start, end), plan)),
-    );
-  });
-
-  return router;
+export function exportRoutes({ knex }: AppDeps): Route[] {
+  return [
+    // step-result export (issue 16: statistics and export need ADMIN on the process)
+    route(
+      {
+        method: 'GET',
+        path: '/api/nodes/:id/export-step-result',
+        access: onProcess('ADMIN', param('id', 'node')),
+      },
+      async (ctx) => {
+        const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.id), 'ADMIN');
+        const asked = planExport({
+          activityType: node.activityType,
+          format: firstValue(ctx.query.format),
+          delimiter: firstValue(ctx.query.delimiter),
+          from: firstValue(ctx.query.from),
+          to: firstValue(ctx.query.to),
+          today: new Date().toISOString().slice(0, 10),
+        });
+        if ('violations' in asked) throw violationErrors(OBJECT, asked.violations);
+        const { plan } = asked;
+        const { start, end } = rangeInstants(plan.range);
+        const filename = exportFilename(node.id, plan.range, plan.format);
+        ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+        ctx.set('Access-Control-Expose-Headers', 'Content-Disposition');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = exportContentType(plan.format);
+        ctx.body = Readable.from(
+          takingTurns(exportText(stepResults(knex, node.id, plan.kind, start, end), plan)),
+        );
+      },
+    ),
+  ];
 }

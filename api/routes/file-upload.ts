@@ -5,7 +5,8 @@
  * (api/services/upload-check.ts: 413 over UPLOAD_MAX_BYTES, 415 for anything not accepted), the file stored,
  * the document created and `document-<id>` started. Answer: 201 with the document summary.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onNode, param, query } from './access';
 import busboy from 'busboy';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
@@ -14,7 +15,7 @@ import { assertNodeMode, currentUser, type AuthUser } from '../auth';
 import { HttpError, notFound } from '../errors';
 import { sanitizeFilename } from '../../server/document-intake';
 import { createDocument, toSummary, type DocumentDeps } from '../services/documents';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import { findNode } from '../services/nodes';
 import { endpointNodeRefs } from '../../db/queries/nodes';
 import { checkUpload, sizeText, type UploadCheck, type UploadRefusalReason } from '../../domain/upload-check';
@@ -222,47 +223,65 @@ async function intake(
 
 type NodeResolver = (user: AuthUser, fields: Record<string, string>) => Promise<Node>;
 
-export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Router {
-  const router = new Router();
+export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Route[] {
   const deps: DocumentDeps = {
     knex,
     temporal,
-    store: createFileStore(config.filesDir),
+    store: openFileStore(config),
     taskQueue: config.taskQueue,
   };
 
-  router.post('/api/file-upload', async (ctx) => {
-    await intake(ctx, deps, config, async (_user, fields) => {
-      const raw = fields.nodeId ?? ctx.query.nodeId;
-      if (raw === undefined) throw badRequest('error.upload.noNode', 'The form has no nodeId');
-      const node = await findNode(knex, idParam(raw, 'nodeId'));
-      if (!node) throw notFound('node');
-      return node;
-    });
-  });
+  return [
+    // multipart: the handler authorizes a form-field node before the first file byte
+    route(
+      {
+        method: 'POST',
+        path: '/api/file-upload',
+        access: onNode('WRITE', [query('nodeId', 'node'), inBody('nodeId', 'node')]),
+        body: 'multipart',
+      },
+      async (ctx) => {
+        await intake(ctx, deps, config, async (_user, fields) => {
+          const raw = fields.nodeId ?? ctx.query.nodeId;
+          if (raw === undefined) throw badRequest('error.upload.noNode', 'The form has no nodeId');
+          const node = await findNode(knex, idParam(raw, 'nodeId'));
+          if (!node) throw notFound('node');
+          return node;
+        });
+      },
+    ),
 
-  /**
-   * Endpoints are unique within a process only: when several processes use the same one, the nodes the
-   * caller may upload to decide, and `?processId=` picks one when that is still ambiguous.
-   */
-  router.post('/api/upload/:endpoint', async (ctx) => {
-    const endpoint = String(ctx.params.endpoint);
-    const processId =
-      ctx.query.processId === undefined ? undefined : idParam(ctx.query.processId, 'processId');
-    await intake(ctx, deps, config, async (user) => {
-      const refs = await endpointNodeRefs(knex, endpoint, processId);
-      const nodes = (await Promise.all(refs.map((r) => findNode(knex, r.id)))).filter((n): n is Node => !!n);
-      if (nodes.length === 0) throw notFound('uploadEndpoint');
-      if (nodes.length === 1) return nodes[0];
-      const writable = nodes.filter((n) => modeSatisfies(nodeMode(user, n.id, n.processId), 'WRITE'));
-      if (writable.length === 1) return writable[0];
-      if (writable.length === 0) return nodes[0]; // refused by the mode check
-      throw new HttpError(409, {
-        message: 'error.upload.ambiguousEndpoint',
-        detail: `Several processes use the endpoint ${endpoint}: add ?processId=`,
-      });
-    });
-  });
-
-  return router;
+    /**
+     * Endpoints are unique within a process only: when several processes use the same one, the nodes the
+     * caller may upload to decide, and `?processId=` picks one when that is still ambiguous.
+     */
+    route(
+      {
+        method: 'POST',
+        path: '/api/upload/:endpoint',
+        access: onNode('WRITE', param('endpoint', 'uploadEndpoint')),
+        body: 'multipart',
+      },
+      async (ctx) => {
+        const endpoint = String(ctx.params.endpoint);
+        const processId =
+          ctx.query.processId === undefined ? undefined : idParam(ctx.query.processId, 'processId');
+        await intake(ctx, deps, config, async (user) => {
+          const refs = await endpointNodeRefs(knex, endpoint, processId);
+          const nodes = (await Promise.all(refs.map((r) => findNode(knex, r.id)))).filter(
+            (n): n is Node => !!n,
+          );
+          if (nodes.length === 0) throw notFound('uploadEndpoint');
+          if (nodes.length === 1) return nodes[0];
+          const writable = nodes.filter((n) => modeSatisfies(nodeMode(user, n.id, n.processId), 'WRITE'));
+          if (writable.length === 1) return writable[0];
+          if (writable.length === 0) return nodes[0]; // refused by the mode check
+          throw new HttpError(409, {
+            message: 'error.upload.ambiguousEndpoint',
+            detail: `Several processes use the endpoint ${endpoint}: add ?processId=`,
+          });
+        });
+      },
+    ),
+  ];
 }

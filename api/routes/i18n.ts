@@ -1,7 +1,8 @@
 /** GET /i18n/{locale}.json: the deep merge of web/src/i18n/{locale}/*.json (one file per feature). */
+import { route, type Route } from '../route';
+import { PUBLIC, withKeys } from './access';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import Router from '@koa/router';
 import type { AppDeps } from '../app';
 import { notFound } from '../errors';
 
@@ -25,20 +26,21 @@ export async function loadLocale(i18nDir: string, locale: string): Promise<Tree>
   return merged;
 }
 
-export function i18nRoutes({ config }: AppDeps): Router {
-  const router = new Router();
+export function i18nRoutes({ config }: AppDeps): Route[] {
   const cache = new Map<string, Tree>();
-  router.get('/i18n/:file', async (ctx) => {
-    const match = /^([a-z]{2})\.json$/.exec(ctx.params.file ?? '');
-    const locale = match?.[1];
-    if (!locale || !(LOCALES as readonly string[]).includes(locale)) throw notFound('locale');
-    let tree = process.env.NODE_ENV === 'production' ? cache.get(locale) : undefined;
-    if (!tree) {
-      tree = await loadLocale(config.i18nDir, locale);
-      cache.set(locale, tree);
-    }
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = tree;
-  });
-  return router;
+
+  return [
+    route({ method: 'GET', path: '/i18n/:file', access: withKeys(PUBLIC) }, async (ctx) => {
+      const match = /^([a-z]{2})\.json$/.exec(ctx.params.file ?? '');
+      const locale = match?.[1];
+      if (!locale || !(LOCALES as readonly string[]).includes(locale)) throw notFound('locale');
+      let tree = process.env.NODE_ENV === 'production' ? cache.get(locale) : undefined;
+      if (!tree) {
+        tree = await loadLocale(config.i18nDir, locale);
+        cache.set(locale, tree);
+      }
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.body = tree;
+    }),
+  ];
 }

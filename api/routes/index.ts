@@ -1,12 +1,10 @@
 /**
- * Mounts every resource router, each route behind its access gate and body parser (api/access-gate.ts,
- * declarations in ./access.ts).
+ * Every route the app serves, declared in its resource module with `route()` (api/route.ts), grouped by
+ * module; `registerRoutes` mounts each group as one router, every route behind its access gate and body
+ * parser.
  */
-import type Router from '@koa/router';
 import type Koa from 'koa';
-import { guardRouters } from '../access-gate';
-import { checkBodySchemas } from '../validate';
-import { ROUTE_BODIES } from './bodies';
+import { mountRoutes, type Route } from '../route';
 import type { AppDeps } from '../app';
 import { accountRoutes } from './account';
 import { apiDocsRoutes } from './api-docs';
@@ -45,9 +43,12 @@ import { statisticsRoutes } from './statistics';
 import { tagRoutes } from './tags';
 import { userRoutes } from './users';
 
-/** Every router the app serves, in the order they are mounted (the matrix test enumerates them). */
-export function buildRouters(deps: AppDeps): Router[] {
-  const routers = [
+/**
+ * Every declared route, one group per resource module in the order they are mounted (the matrix test and
+ * the API documentation read them).
+ */
+export function buildRoutes(deps: AppDeps): Route[][] {
+  const groups = [
     managementRoutes(deps),
     i18nRoutes(deps),
     accountRoutes(deps),
@@ -84,22 +85,13 @@ export function buildRouters(deps: AppDeps): Router[] {
     auditRoutes(deps),
     exportRoutes(deps),
   ];
-  // the API documentation describes every router, itself included
-  routers.push(apiDocsRoutes(deps, routers));
-  return routers;
+  // the API documentation describes every route, its own included
+  groups.push(apiDocsRoutes(deps, () => groups.flat()));
+  return groups;
 }
 
 export function registerRoutes(app: Koa, deps: AppDeps): void {
-  const routers = buildRouters(deps);
-  // Under test every body a route validates must be the schema the API documentation shows for it.
-  if (process.env.NODE_ENV === 'test')
-    checkBodySchemas((route, schema) => {
-      const documented = ROUTE_BODIES[route];
-      if (!(Array.isArray(documented) ? documented.includes(schema) : documented === schema))
-        throw new Error(`${route} validates its body with a schema that api/routes/bodies.ts does not name`);
-    });
-  guardRouters(routers, deps.knex);
-  for (const router of routers) {
+  for (const router of mountRoutes(buildRoutes(deps), deps.knex)) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -10,13 +10,14 @@
  * process; reply edits and deletions ADMIN on the process. An issue or document of another process answers
  * like an unknown one (403, or 404 to an admin), and so does an issue the caller may not see.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, inBody, onProcess, param } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
 import * as issues from '../services/issues';
-import { body, bodyId, idParam, MAX_ID } from '../validate';
+import { bodyId, idParam, MAX_ID } from '../validate';
 import { ISSUE_TOKENS_MAX, IssueStatuses, type IssueInput } from '../../domain/issues';
 import { documentById } from '../../db/queries/documents';
 import { issueRef } from '../../db/queries/issues';
@@ -52,9 +53,7 @@ export const updateSchema = z.object({
   replies: z.array(z.object({ id: id.nullish(), text })).max(10_000),
 });
 
-export function issueRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
+export function issueRoutes({ knex }: AppDeps): Route[] {
   /** The issue and its process, with at least `mode` on the process (defence in depth behind the gate). */
   const issueFor = async (ctx: Context, user: AuthUser, issueId: number, mode: 'WRITE' | 'ADMIN') => {
     const ref = await issueRef(knex, issueId);
@@ -63,61 +62,118 @@ export function issueRoutes({ knex }: AppDeps): Router {
     return ref;
   };
 
-  router.get('/api/document/:id/issues', async (ctx) => {
-    const user = currentUser(ctx);
-    const documentId = idParam(ctx.params.id);
-    const doc = await documentById(knex, documentId);
-    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
-      throw unreachable(user, 'document');
-    ctx.body = await issues.listIssues(knex, user, documentId, Number(doc.processId));
-  });
+  return [
+    // --- issues of a document (spec 2 sections 3 to 7; docs/api-issues.md) ---
+    route(
+      { method: 'GET', path: '/api/document/:id/issues', access: documentReader(param('id', 'document')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const documentId = idParam(ctx.params.id);
+        const doc = await documentById(knex, documentId);
+        if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+          throw unreachable(user, 'document');
+        ctx.body = await issues.listIssues(knex, user, documentId, Number(doc.processId));
+      },
+    ),
 
-  router.post('/api/issues', async (ctx) => {
-    const user = currentUser(ctx);
-    const docId = bodyId(ctx, 'docId', 'issue');
-    const doc = await documentById(knex, docId);
-    if (!doc) throw unreachable(user, 'document');
-    assertProcessMode(user, Number(doc.processId), 'WRITE');
-    const input = body(ctx, issueSchema, 'issue') as IssueInput;
-    ctx.status = 201;
-    ctx.body = await issues.createIssue(knex, user, { id: docId, processId: Number(doc.processId) }, input);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/issues',
+        access: onProcess('WRITE', inBody('docId', 'document')),
+        body: { schema: issueSchema, object: 'issue' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const docId = bodyId(ctx, 'docId', 'issue');
+        const doc = await documentById(knex, docId);
+        if (!doc) throw unreachable(user, 'document');
+        assertProcessMode(user, Number(doc.processId), 'WRITE');
+        const input = body() as IssueInput;
+        ctx.status = 201;
+        ctx.body = await issues.createIssue(
+          knex,
+          user,
+          { id: docId, processId: Number(doc.processId) },
+          input,
+        );
+      },
+    ),
 
-  router.put('/api/issues', async (ctx) => {
-    const user = currentUser(ctx);
-    const ref = await issueFor(ctx, user, bodyId(ctx, 'id', 'issue'), 'WRITE');
-    const input = body(ctx, updateSchema, 'issue');
-    ctx.body = await issues.updateIssue(knex, user, ref, input);
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/issues',
+        access: onProcess('WRITE', inBody('id', 'issue')),
+        body: { schema: updateSchema, object: 'issue' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const ref = await issueFor(ctx, user, bodyId(ctx, 'id', 'issue'), 'WRITE');
+        const input = body();
+        ctx.body = await issues.updateIssue(knex, user, ref, input);
+      },
+    ),
 
-  router.put('/api/issues/:id/status', async (ctx) => {
-    const user = currentUser(ctx);
-    const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'WRITE');
-    const { status } = body(ctx, statusBody, 'issue');
-    ctx.body = await issues.changeStatus(knex, user, ref, status);
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/issues/:id/status',
+        access: onProcess('WRITE', param('id', 'issue')),
+        body: { schema: statusBody, object: 'issue' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'WRITE');
+        const { status } = body();
+        ctx.body = await issues.changeStatus(knex, user, ref, status);
+      },
+    ),
 
-  router.post('/api/issues/:id/replies', async (ctx) => {
-    const user = currentUser(ctx);
-    const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'WRITE');
-    const input = body(ctx, replyBody, 'issueReply');
-    ctx.status = 201;
-    ctx.body = await issues.addReply(knex, user, ref, input.text);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/issues/:id/replies',
+        access: onProcess('WRITE', param('id', 'issue')),
+        body: { schema: replyBody, object: 'issueReply' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'WRITE');
+        const input = body();
+        ctx.status = 201;
+        ctx.body = await issues.addReply(knex, user, ref, input.text);
+      },
+    ),
 
-  router.put('/api/issues/:id/replies/:replyId', async (ctx) => {
-    const user = currentUser(ctx);
-    const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'ADMIN');
-    const replyId = idParam(ctx.params.replyId, 'replyId');
-    const input = body(ctx, replyBody, 'issueReply');
-    ctx.body = await issues.changeReply(knex, user, ref, replyId, input.text);
-  });
+    // editing or deleting a comment: process admins only (spec 2 section 6)
+    route(
+      {
+        method: 'PUT',
+        path: '/api/issues/:id/replies/:replyId',
+        access: onProcess('ADMIN', param('id', 'issue')),
+        body: { schema: replyBody, object: 'issueReply' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'ADMIN');
+        const replyId = idParam(ctx.params.replyId, 'replyId');
+        const input = body();
+        ctx.body = await issues.changeReply(knex, user, ref, replyId, input.text);
+      },
+    ),
 
-  router.delete('/api/issues/:id/replies/:replyId', async (ctx) => {
-    const user = currentUser(ctx);
-    const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'ADMIN');
-    ctx.body = await issues.changeReply(knex, user, ref, idParam(ctx.params.replyId, 'replyId'), null);
-  });
-
-  return router;
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/issues/:id/replies/:replyId',
+        access: onProcess('ADMIN', param('id', 'issue')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const ref = await issueFor(ctx, user, idParam(ctx.params.id), 'ADMIN');
+        ctx.body = await issues.changeReply(knex, user, ref, idParam(ctx.params.replyId, 'replyId'), null);
+      },
+    ),
+  ];
 }

@@ -4,7 +4,8 @@
  * higher of node and process mode); every change needs ADMIN on the node's process, but for NER tag types,
  * which WRITE on the node adds and renames (the options of the labelling menu, spec 2 section 6).
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onNode, onProcess, param, query } from './access';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -35,7 +36,7 @@ import {
 import { appError, FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
 import * as labels from '../services/labels';
 import { tagTypeOptions } from '../services/tag-steps';
-import { body, idParam } from '../validate';
+import { idParam } from '../validate';
 
 /**
  * The node of a label route, after the caller's access check: READ or WRITE on the node, or ADMIN on its
@@ -145,168 +146,289 @@ async function nerValues(
   };
 }
 
-export function labelRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
+export function labelRoutes({ knex }: AppDeps): Route[] {
+  return [
+    // --- classifier types ---
 
-  // --- classifier types ---
+    route(
+      {
+        method: 'GET',
+        path: '/api/process/:id/classifier-types',
+        access: onProcess('READ', param('id', 'process')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const processId = idParam(ctx.params.id);
+        assertProcessMode(user, processId, 'READ');
+        if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
+        ctx.body = await labels.listClassifierTypesOfProcess(knex, processId);
+      },
+    ),
 
-  router.get('/api/process/:id/classifier-types', async (ctx) => {
-    const user = currentUser(ctx);
-    const processId = idParam(ctx.params.id);
-    assertProcessMode(user, processId, 'READ');
-    if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
-    ctx.body = await labels.listClassifierTypesOfProcess(knex, processId);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/node/:nodeId/classifier-types',
+        access: onNode('READ', param('nodeId', 'node')),
+      },
+      async (ctx) => {
+        const node = await nodeWithAccess(
+          knex,
+          currentUser(ctx),
+          idParam(ctx.params.nodeId, 'nodeId'),
+          'READ',
+        );
+        ctx.body = await labels.listClassifierTypesOfNode(knex, node.id);
+      },
+    ),
 
-  router.get('/api/node/:nodeId/classifier-types', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'READ');
-    ctx.body = await labels.listClassifierTypesOfNode(knex, node.id);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/classifier-types/:id',
+        access: onNode('READ', param('id', 'classifierType')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const found = await labels.findClassifierType(knex, idParam(ctx.params.id));
+        if (!found) throw notFound('classifierType');
+        await nodeWithAccess(knex, user, found.nodeId, 'READ');
+        ctx.body = found;
+      },
+    ),
 
-  router.get('/api/classifier-types/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const found = await labels.findClassifierType(knex, idParam(ctx.params.id));
-    if (!found) throw notFound('classifierType');
-    await nodeWithAccess(knex, user, found.nodeId, 'READ');
-    ctx.body = found;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/node/:nodeId/classifier-types',
+        access: onProcess('ADMIN', param('nodeId', 'node')),
+        body: { schema: classifierTypeSchema, object: 'classifierType' },
+      },
+      async (ctx, { body }) => {
+        const node = await nodeWithAccess(
+          knex,
+          currentUser(ctx),
+          idParam(ctx.params.nodeId, 'nodeId'),
+          'ADMIN',
+        );
+        if (!acceptsClassifierTypes(node.activityType)) throw wrongNodeType('classifierType');
+        const input = body();
+        const others = (await labels.listClassifierTypesOfNode(knex, node.id)).map((c) => c.name);
+        const created = await labels.createClassifierType(knex, node.id, classifierValues(input, others));
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.classifierType.created', created.name);
+        ctx.body = created;
+      },
+    ),
 
-  router.post('/api/node/:nodeId/classifier-types', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'ADMIN');
-    if (!acceptsClassifierTypes(node.activityType)) throw wrongNodeType('classifierType');
-    const input = body(ctx, classifierTypeSchema, 'classifierType');
-    const others = (await labels.listClassifierTypesOfNode(knex, node.id)).map((c) => c.name);
-    const created = await labels.createClassifierType(knex, node.id, classifierValues(input, others));
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.classifierType.created', created.name);
-    ctx.body = created;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/classifier-types',
+        access: onProcess('ADMIN', inBody('id', 'classifierType')),
+        body: { schema: classifierTypeUpdateSchema, object: 'classifierType' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const current = await labels.findClassifierType(knex, input.id);
+        if (!current) throw unreachable(user, 'classifierType');
+        await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+        const others = (await labels.listClassifierTypesOfNode(knex, current.nodeId))
+          .filter((c) => c.id !== current.id)
+          .map((c) => c.name);
+        const updated = await labels.updateClassifierType(knex, current.id, classifierValues(input, others));
+        setAlert(ctx, 'soaApp.classifierType.updated', updated.name);
+        ctx.body = updated;
+      },
+    ),
 
-  router.put('/api/classifier-types', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, classifierTypeUpdateSchema, 'classifierType');
-    const current = await labels.findClassifierType(knex, input.id);
-    if (!current) throw unreachable(user, 'classifierType');
-    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
-    const others = (await labels.listClassifierTypesOfNode(knex, current.nodeId))
-      .filter((c) => c.id !== current.id)
-      .map((c) => c.name);
-    const updated = await labels.updateClassifierType(knex, current.id, classifierValues(input, others));
-    setAlert(ctx, 'soaApp.classifierType.updated', updated.name);
-    ctx.body = updated;
-  });
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/classifier-types/:id',
+        access: onProcess('ADMIN', param('id', 'classifierType')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const current = await labels.findClassifierType(knex, idParam(ctx.params.id));
+        if (!current) throw notFound('classifierType');
+        await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+        await labels.deleteClassifierType(knex, current.id);
+        setAlert(ctx, 'soaApp.classifierType.deleted', current.name);
+        ctx.status = 204;
+      },
+    ),
 
-  router.delete('/api/classifier-types/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const current = await labels.findClassifierType(knex, idParam(ctx.params.id));
-    if (!current) throw notFound('classifierType');
-    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
-    await labels.deleteClassifierType(knex, current.id);
-    setAlert(ctx, 'soaApp.classifierType.deleted', current.name);
-    ctx.status = 204;
-  });
+    // --- NER tag types ---
 
-  // --- NER tag types ---
+    route(
+      {
+        method: 'GET',
+        path: '/api/node/:nodeId/ner-tag-type',
+        access: onNode('READ', param('nodeId', 'node')),
+      },
+      async (ctx) => {
+        const node = await nodeWithAccess(
+          knex,
+          currentUser(ctx),
+          idParam(ctx.params.nodeId, 'nodeId'),
+          'READ',
+        );
+        ctx.body = await labels.listTagTypes(knex, [node.id]);
+      },
+    ),
 
-  router.get('/api/node/:nodeId/ner-tag-type', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'READ');
-    ctx.body = await labels.listTagTypes(knex, [node.id]);
-  });
+    /**
+     * The root tag types of the nodes with their children (spec 3), or, with `documentId`, the labelling
+     * menu's option tree of spec 2 (services/tags.ts tagTypeOptions): roots per node (-nodeId) of the
+     * document's steps the caller may edit, restricted to `nodeIds` when given, for `labellingType`
+     * (SPAN_TAG unless given).
+     */
+    route(
+      {
+        method: 'GET',
+        path: '/api/root-ner-tag-types',
+        access: onNode('READ', query('nodeIds', 'node', true)),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const nodeIds = nodeIdsParam(ctx);
+        const nodes = [];
+        for (const nodeId of nodeIds) nodes.push(await nodeWithAccess(knex, user, nodeId, 'READ'));
+        if (ctx.query.documentId === undefined) {
+          ctx.body = nodeIds.length ? await labels.listRootTagTypes(knex, nodeIds) : [];
+          return;
+        }
+        const documentId = idParam(ctx.query.documentId, 'documentId');
+        const doc = await knex('documents').where('id', documentId).first('process_id as processId');
+        if (
+          !doc ||
+          !(await mayReadDocumentOf(knex, user, Number(doc.processId))) ||
+          nodes.some((n) => n.processId !== Number(doc.processId))
+        )
+          throw unreachable(user, 'document');
+        const type = ctx.query.labellingType ?? 'SPAN_TAG';
+        if (!LabellingTypes.includes(type as LabellingType))
+          throw new HttpError(400, {
+            message: 'error.labellingType',
+            errorKey: 'labellingType',
+            detail: `Not supported labelling type: ${String(type)}`,
+          });
+        ctx.body = await tagTypeOptions(
+          knex,
+          user,
+          documentId,
+          ctx.query.nodeIds === undefined ? null : nodeIds,
+          type as LabellingType,
+        );
+      },
+    ),
 
-  /**
-   * The root tag types of the nodes with their children (spec 3), or, with `documentId`, the labelling
-   * menu's option tree of spec 2 (services/tags.ts tagTypeOptions): roots per node (-nodeId) of the
-   * document's steps the caller may edit, restricted to `nodeIds` when given, for `labellingType`
-   * (SPAN_TAG unless given).
-   */
-  router.get('/api/root-ner-tag-types', async (ctx) => {
-    const user = currentUser(ctx);
-    const nodeIds = nodeIdsParam(ctx);
-    const nodes = [];
-    for (const nodeId of nodeIds) nodes.push(await nodeWithAccess(knex, user, nodeId, 'READ'));
-    if (ctx.query.documentId === undefined) {
-      ctx.body = nodeIds.length ? await labels.listRootTagTypes(knex, nodeIds) : [];
-      return;
-    }
-    const documentId = idParam(ctx.query.documentId, 'documentId');
-    const doc = await knex('documents').where('id', documentId).first('process_id as processId');
-    if (
-      !doc ||
-      !(await mayReadDocumentOf(knex, user, Number(doc.processId))) ||
-      nodes.some((n) => n.processId !== Number(doc.processId))
-    )
-      throw unreachable(user, 'document');
-    const type = ctx.query.labellingType ?? 'SPAN_TAG';
-    if (!LabellingTypes.includes(type as LabellingType))
-      throw new HttpError(400, {
-        message: 'error.labellingType',
-        errorKey: 'labellingType',
-        detail: `Not supported labelling type: ${String(type)}`,
-      });
-    ctx.body = await tagTypeOptions(
-      knex,
-      user,
-      documentId,
-      ctx.query.nodeIds === undefined ? null : nodeIds,
-      type as LabellingType,
-    );
-  });
+    // WRITE on the node adds an option of the labelling menu (spec 2 section 6): below ADMIN only the name,
+    // colours and parent are taken.
 
-  // WRITE on the node adds an option of the labelling menu (spec 2 section 6): below ADMIN only the name,
-  // colours and parent are taken.
-  router.post('/api/node/:nodeId/ner-tag-type', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await nodeWithAccess(knex, user, idParam(ctx.params.nodeId, 'nodeId'), 'WRITE');
-    if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
-    const asked = body(ctx, nerTagTypeSchema, 'nerTagType');
-    const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, null);
-    const created = await labels.createTagType(knex, node.id, await nerValues(knex, node.id, input));
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.nerTagType.created', created.name);
-    ctx.body = created;
-  });
+    // spec 2 section 6: options of the labelling menu are added and edited with WRITE on the node (what a
+    // caller below ADMIN may change is limited by the handler)
+    route(
+      {
+        method: 'POST',
+        path: '/api/node/:nodeId/ner-tag-type',
+        access: onNode('WRITE', param('nodeId', 'node')),
+        body: { schema: nerTagTypeSchema, object: 'nerTagType' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const node = await nodeWithAccess(knex, user, idParam(ctx.params.nodeId, 'nodeId'), 'WRITE');
+        if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
+        const asked = body();
+        const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, null);
+        const created = await labels.createTagType(knex, node.id, await nerValues(knex, node.id, input));
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.nerTagType.created', created.name);
+        ctx.body = created;
+      },
+    ),
 
-  router.put('/api/ner-tag-type', async (ctx) => {
-    const user = currentUser(ctx);
-    const asked = body(ctx, nerTagTypeUpdateSchema, 'nerTagType');
-    const current = await labels.findTagType(knex, asked.id);
-    if (!current) throw unreachable(user, 'nerTagType');
-    const node = await nodeWithAccess(knex, user, current.nodeId, 'WRITE');
-    const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, current);
-    const values = await nerValues(knex, current.nodeId, input, current.id);
-    const updated = await labels.updateTagType(knex, current, values);
-    setAlert(ctx, 'soaApp.nerTagType.updated', updated.name);
-    ctx.body = updated;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/ner-tag-type',
+        access: onNode('WRITE', inBody('id', 'nerTagType')),
+        body: { schema: nerTagTypeUpdateSchema, object: 'nerTagType' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const asked = body();
+        const current = await labels.findTagType(knex, asked.id);
+        if (!current) throw unreachable(user, 'nerTagType');
+        const node = await nodeWithAccess(knex, user, current.nodeId, 'WRITE');
+        const input = adminOfNode(user, node) ? asked : writerTagTypeInput(asked, current);
+        const values = await nerValues(knex, current.nodeId, input, current.id);
+        const updated = await labels.updateTagType(knex, current, values);
+        setAlert(ctx, 'soaApp.nerTagType.updated', updated.name);
+        ctx.body = updated;
+      },
+    ),
 
-  router.delete('/api/ner-tag-type/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const current = await labels.findTagType(knex, idParam(ctx.params.id));
-    if (!current) throw notFound('nerTagType');
-    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
-    await labels.deleteTagType(knex, current.id);
-    setAlert(ctx, 'soaApp.nerTagType.deleted', current.name);
-    ctx.status = 204;
-  });
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/ner-tag-type/:id',
+        access: onProcess('ADMIN', param('id', 'nerTagType')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const current = await labels.findTagType(knex, idParam(ctx.params.id));
+        if (!current) throw notFound('nerTagType');
+        await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+        await labels.deleteTagType(knex, current.id);
+        setAlert(ctx, 'soaApp.nerTagType.deleted', current.name);
+        ctx.status = 204;
+      },
+    ),
 
-  // --- import and export ---
+    // --- import and export ---
 
-  router.get('/api/node/:nodeId/ner-tag-type/export', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'READ');
-    ctx.set('Content-Disposition', `attachment; filename="labels-node-${node.id}.json"`);
-    ctx.set('Access-Control-Expose-Headers', 'Content-Disposition');
-    ctx.type = 'application/json';
-    ctx.body = await labels.exportLabels(knex, node.id);
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/node/:nodeId/ner-tag-type/export',
+        access: onNode('READ', param('nodeId', 'node')),
+      },
+      async (ctx) => {
+        const node = await nodeWithAccess(
+          knex,
+          currentUser(ctx),
+          idParam(ctx.params.nodeId, 'nodeId'),
+          'READ',
+        );
+        ctx.set('Content-Disposition', `attachment; filename="labels-node-${node.id}.json"`);
+        ctx.set('Access-Control-Expose-Headers', 'Content-Disposition');
+        ctx.type = 'application/json';
+        ctx.body = await labels.exportLabels(knex, node.id);
+      },
+    ),
 
-  router.post('/api/node/:nodeId/ner-tag-type/import', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.nodeId, 'nodeId'), 'ADMIN');
-    if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
-    const file: unknown = (ctx.request as unknown as { body: unknown }).body;
-    const errors = validateLabelImport(file);
-    if (errors.length) throw new HttpError(400, { message: 'Validation Failed', errors });
-    ctx.body = await labels.importLabels(knex, node.id, file as LabelImportFile);
-  });
-
-  return router;
+    route(
+      {
+        method: 'POST',
+        path: '/api/node/:nodeId/ner-tag-type/import',
+        access: onProcess('ADMIN', param('nodeId', 'node')),
+      },
+      async (ctx) => {
+        const node = await nodeWithAccess(
+          knex,
+          currentUser(ctx),
+          idParam(ctx.params.nodeId, 'nodeId'),
+          'ADMIN',
+        );
+        if (!acceptsNerTagTypes(node.activityType)) throw wrongNodeType('nerTagType');
+        const file: unknown = (ctx.request as unknown as { body: unknown }).body;
+        const errors = validateLabelImport(file);
+        if (errors.length) throw new HttpError(400, { message: 'Validation Failed', errors });
+        ctx.body = await labels.importLabels(knex, node.id, file as LabelImportFile);
+      },
+    ),
+  ];
 }

@@ -11,8 +11,9 @@
  *   user may READ; 403 alike for an unknown document and one the user cannot read (READ on its process or
  *   a grant on one of its nodes).
  */
+import { route, type Route } from '../route';
+import { documentReader, onNode, param, query } from './access';
 import crypto from 'node:crypto';
-import Router from '@koa/router';
 import { z } from 'zod';
 import { documentById } from '../../db/queries/documents';
 import { stepNode } from '../../db/queries/steps';
@@ -28,7 +29,7 @@ import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable } from '../auth';
 import { HttpError, badRequest, notFound } from '../errors';
 import { runWorkflow } from '../services/workflow-runs';
-import { body, idParam } from '../validate';
+import { firstValue, idParam } from '../validate';
 
 export interface LlmChatResponseDTO {
   id: number;
@@ -45,8 +46,6 @@ export const rerunBody = z.object({
   prompt: z.string().trim().min(1),
   promptEditorState: z.string().nullish(),
 });
-
-const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 const COLUMNS = [
   'id',
@@ -72,54 +71,69 @@ function toDTO(r: Record<string, unknown>): LlmChatResponseDTO {
   };
 }
 
-export function llmRoutes({ knex, temporal, config }: AppDeps): Router {
-  const router = new Router();
-
-  router.post('/api/llm-prompt-step/:stepId/rerun', async (ctx) => {
-    const user = currentUser(ctx);
-    const step = await stepNode(knex, idParam(ctx.params.stepId, 'stepId'));
-    if (!step) throw notFound('step');
-    assertNodeMode(user, step.nodeId, step.processId, 'WRITE');
-    if (step.activityType !== 'LLM_PROMPT') throw badRequest('The step is not a step of an LLM prompt node');
-    const input = body(ctx, rerunBody, 'llmPromptRerun');
-    const result = await runWorkflow<LlmRerunInput, LlmRerunResult>(
-      temporal,
-      config.taskQueue,
-      LLM_RERUN_WORKFLOW,
-      llmRerunWorkflowId(step.id, crypto.randomUUID()),
+export function llmRoutes({ knex, temporal, config }: AppDeps): Route[] {
+  return [
+    route(
       {
-        stepId: step.id,
-        nodeId: step.nodeId,
-        documentId: step.documentId,
-        prompt: input.prompt,
-        promptEditorState: input.promptEditorState ?? null,
+        method: 'POST',
+        path: '/api/llm-prompt-step/:stepId/rerun',
+        access: onNode('WRITE', param('stepId', 'step')),
+        body: { schema: rerunBody, object: 'llmPromptRerun' },
       },
-      // The chat API's budget, and a minute for the worker to pick the run up and store the answer.
-      LLM_RERUN_TIMEOUT_MS + 60_000,
-    );
-    if ('invalid' in result) throw badRequest(result.invalid);
-    if ('llmFailed' in result)
-      throw new HttpError(502, { message: 'error.http.502', detail: result.llmFailed });
-    const id = result.stored.chatResponseId;
-    ctx.status = 201;
-    ctx.body = toDTO(await knex('llm_chat_responses').where('id', id).first(COLUMNS));
-  });
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const step = await stepNode(knex, idParam(ctx.params.stepId, 'stepId'));
+        if (!step) throw notFound('step');
+        assertNodeMode(user, step.nodeId, step.processId, 'WRITE');
+        if (step.activityType !== 'LLM_PROMPT')
+          throw badRequest('The step is not a step of an LLM prompt node');
+        const input = body();
+        const result = await runWorkflow<LlmRerunInput, LlmRerunResult>(
+          temporal,
+          config.taskQueue,
+          LLM_RERUN_WORKFLOW,
+          llmRerunWorkflowId(step.id, crypto.randomUUID()),
+          {
+            stepId: step.id,
+            nodeId: step.nodeId,
+            documentId: step.documentId,
+            prompt: input.prompt,
+            promptEditorState: input.promptEditorState ?? null,
+          },
+          // The chat API's budget, and a minute for the worker to pick the run up and store the answer.
+          LLM_RERUN_TIMEOUT_MS + 60_000,
+        );
+        if ('invalid' in result) throw badRequest(result.invalid);
+        if ('llmFailed' in result)
+          throw new HttpError(502, { message: 'error.http.502', detail: result.llmFailed });
+        const id = result.stored.chatResponseId;
+        ctx.status = 201;
+        ctx.body = toDTO(await knex('llm_chat_responses').where('id', id).first(COLUMNS));
+      },
+    ),
 
-  router.get('/api/llm-chat-responses', async (ctx) => {
-    const user = currentUser(ctx);
-    const documentId = idParam(firstValue(ctx.query.documentId), 'documentId');
-    const doc = await documentById(knex, documentId);
-    // An unknown document and one of a process the caller cannot read answer alike (issue 9 finding 12).
-    if (!doc || !(await mayReadDocumentOf(knex, user, doc.processId))) throw unreachable(user, 'document');
-    const rows: Record<string, unknown>[] = await knex('llm_chat_responses')
-      .where('document_id', documentId)
-      .orderBy('id', 'asc')
-      .select(COLUMNS);
-    const processId = doc.processId;
-    ctx.body = rows
-      .filter((r) => modeSatisfies(nodeMode(user, Number(r.node_id), processId), 'READ'))
-      .map(toDTO);
-  });
-
-  return router;
+    route(
+      {
+        method: 'GET',
+        path: '/api/llm-chat-responses',
+        access: documentReader(query('documentId', 'document')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const documentId = idParam(firstValue(ctx.query.documentId), 'documentId');
+        const doc = await documentById(knex, documentId);
+        // An unknown document and one of a process the caller cannot read answer alike (issue 9 finding 12).
+        if (!doc || !(await mayReadDocumentOf(knex, user, doc.processId)))
+          throw unreachable(user, 'document');
+        const rows: Record<string, unknown>[] = await knex('llm_chat_responses')
+          .where('document_id', documentId)
+          .orderBy('id', 'asc')
+          .select(COLUMNS);
+        const processId = doc.processId;
+        ctx.body = rows
+          .filter((r) => modeSatisfies(nodeMode(user, Number(r.node_id), processId), 'READ'))
+          .map(toDTO);
+      },
+    ),
+  ];
 }

@@ -10,8 +10,9 @@
  * took every API out of rotation for a missing OCR language would stop the whole workbench. The parser
  * components are read from a cached check (api/services/parser-programs.ts, refreshed each minute), so a
  * health call stays cheap. The route is public; the components' details only go to administrators. The
- * disk (free space where FILES_DIR is, against HEALTH_DISK_MIN_FREE_BYTES) counts in the overall status (an
- * API that cannot store uploads is not fit to serve them); the mail server (SMTP_HOST, UNKNOWN without it)
+ * disk (free space where FILES_DIR is, against HEALTH_DISK_MIN_FREE_BYTES; with FILES_STORE the temporary
+ * directory) and the files store (the directory, or the bucket answering HeadBucket) count in the overall
+ * status (an API that cannot store uploads is not fit to serve them); the mail server (SMTP_HOST, UNKNOWN without it)
  * does not, like the parser programs.
  *
  * The administrators' routes of issue 15 section 2 (ROLE_ADMIN, api/routes/access.ts) are here too:
@@ -20,8 +21,11 @@
  * resource usage), loggers (server/logger.ts), configprops and env (secrets masked by server/masking.ts) and
  * http-logs (api/services/http-logs.ts).
  */
+import { route, type Route } from '../route';
+import { ADMIN_ROLE, PUBLIC, withKeys } from './access';
+import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import Router from '@koa/router';
+import { z } from 'zod';
 import { API_VERSION } from './api-docs';
 import type { AppDeps, Observability } from '../app';
 import type { AppState } from '../auth';
@@ -30,20 +34,25 @@ import { httpLogPage } from '../../db/queries/http-logs';
 import { isLogLevel, LOG_LEVELS, listLoggers, setLogLevel } from '../../server/logger';
 import { maskObject, maskValue } from '../../server/masking';
 import { temporalTarget } from '../../server/temporal-connection';
-import { loggerLevelSchema } from './logger-body';
 import { setTotal } from '../paging';
-import { body, pageQuery } from '../validate';
+import { pageQuery } from '../validate';
 import { badRequest } from '../errors';
 import { jhiMetrics, scrapeWorkers, workerFamilies, workerSummary } from '../services/metrics';
 import { writeExposition } from '../../server/prometheus-text';
 import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
 import { diskHealth, readiness, type ReadinessProbe } from '../../server/health';
+import { openFileStore } from '../../server/files';
 
 type Component = HealthDTO['components'][string];
 
 /** Free space of the file system holding dir (or its nearest existing ancestor). */
 /** Event-loop delay over the last minute (a histogram that restarts each minute). */
+/** The body of `POST management/loggers/{name}`: the level to set, or null to inherit it again. */
+export const loggerLevelSchema = z.object({
+  configuredLevel: z.union([z.enum(LOG_LEVELS), z.null()]).optional(),
+});
+
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 let loopDelayFrom = Date.now();
@@ -104,8 +113,8 @@ function withoutDetails(body: HealthDTO): HealthDTO {
   };
 }
 
-export function managementRoutes({ config, knex, temporal, mailer, observability }: AppDeps): Router {
-  const router = new Router({ prefix: '/management' });
+export function managementRoutes({ config, knex, temporal, mailer, observability }: AppDeps): Route[] {
+  const files = openFileStore(config);
   const watched = (): Observability => {
     if (!observability) throw new Error('managementRoutes: the app was built without its observability');
     return observability;
@@ -113,161 +122,175 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
   const parserPrograms = parserProgramsMonitor({ asrEngine: config.asr.engine });
   const logoutUrl = oidcLogoutUrl(config.oidc);
 
-  router.get('/info', async (ctx) => {
-    ctx.body = {
-      // the identity provider's end-session URL when one is configured: the web client's logout goes there
-      logoutUrl: (await logoutUrl()) ?? undefined,
-      activeProfiles: config.profiles,
-      displayRibbonOnProfiles: 'dev',
-      appName: config.appName,
-      version: API_VERSION,
-      // Links from the admin menu and a document's history to the Temporal UI (administrators only).
-      ...(isAdminCaller((ctx.state as AppState).user)
-        ? {
-            temporalUi: config.temporalUiUrl && {
-              url: config.temporalUiUrl,
-              namespace: config.temporalNamespace,
-            },
-          }
-        : {}),
-      // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
-      upload: {
-        maxBytes: config.uploadMaxBytes,
-        officeMaxUncompressedBytes: config.officeMaxUncompressedBytes,
-      },
-    };
-  });
-
-  router.get('/app-name', (ctx) => {
-    ctx.body = { appName: config.appName };
-  });
-
-  // Kubernetes' probes (issue 27 section 4, server/health.ts): liveness never waits on a dependency, so a
-  // Temporal or database outage takes replicas out of rotation (readiness) without restarting them all.
-  router.get('/health/liveness', (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'UP' };
-  });
-
   const readinessProbes: ReadinessProbe[] = [
     { name: 'db', check: () => knex.raw('select 1').then(() => true) },
     { name: 'temporal', check: () => temporal.isUp() },
-    {
-      name: 'filesStore',
-      check: async () => (await diskHealth(config.filesDir, config.diskMinFreeBytes)).status === 'UP',
-    },
+    { name: 'filesStore', check: async () => (await files.health(config.diskMinFreeBytes)).status === 'UP' },
   ];
-  router.get('/health/readiness', async (ctx) => {
-    const report = await readiness(readinessProbes);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = report.status === 'UP' ? 200 : 503;
-    ctx.body = report;
-  });
 
-  router.get('/health', async (ctx) => {
-    const [db, tmp, programs, disk, mail] = await Promise.all([
-      knex
-        .raw('select 1')
-        .then(() => true)
-        .catch(() => false),
-      temporal.isUp(),
-      parserPrograms.report(),
-      diskHealth(config.filesDir, config.diskMinFreeBytes),
-      mailer.health?.() ?? Promise.resolve<Component>({ status: 'UNKNOWN' }),
-    ]);
-    const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
-    const body: HealthDTO = {
-      status: up(db && tmp && disk.status === 'UP'),
-      components: {
-        db: { status: up(db), details: { database: 'PostgreSQL' } },
-        temporal: {
-          status: up(tmp),
-          // The target and how it is secured (TLS, mTLS, API key); never a key, certificate or API key itself.
-          details: {
-            ...temporalTarget(config.temporal),
-            address: config.temporalAddress,
-            namespace: config.temporalNamespace,
-          },
+  return [
+    route({ method: 'GET', path: '/management/info', access: withKeys(PUBLIC) }, async (ctx) => {
+      ctx.body = {
+        // the identity provider's end-session URL when one is configured: the web client's logout goes there
+        logoutUrl: (await logoutUrl()) ?? undefined,
+        activeProfiles: config.profiles,
+        displayRibbonOnProfiles: 'dev',
+        appName: config.appName,
+        version: API_VERSION,
+        // Links from the admin menu and a document's history to the Temporal UI (administrators only).
+        ...(isAdminCaller((ctx.state as AppState).user)
+          ? {
+              temporalUi: config.temporalUiUrl && {
+                url: config.temporalUiUrl,
+                namespace: config.temporalNamespace,
+              },
+            }
+          : {}),
+        // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
+        upload: {
+          maxBytes: config.uploadMaxBytes,
+          officeMaxUncompressedBytes: config.officeMaxUncompressedBytes,
         },
-        diskSpace: disk,
-        mail,
-        ...programs,
+      };
+    }),
+
+    route({ method: 'GET', path: '/management/app-name', access: withKeys(PUBLIC) }, (ctx) => {
+      ctx.body = { appName: config.appName };
+    }),
+
+    // Kubernetes' probes (issue 27 section 4, server/health.ts): liveness never waits on a dependency, so a
+    // Temporal or database outage takes replicas out of rotation (readiness) without restarting them all.
+
+    // statuses only (server/health.ts)
+    route({ method: 'GET', path: '/management/health/liveness', access: withKeys(PUBLIC) }, (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { status: 'UP' };
+    }),
+
+    route({ method: 'GET', path: '/management/health/readiness', access: withKeys(PUBLIC) }, async (ctx) => {
+      const report = await readiness(readinessProbes);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = report.status === 'UP' ? 200 : 503;
+      ctx.body = report;
+    }),
+
+    // statuses to anyone, details to administrators
+    route({ method: 'GET', path: '/management/health', access: withKeys(PUBLIC) }, async (ctx) => {
+      const [db, tmp, programs, disk, store, mail] = await Promise.all([
+        knex
+          .raw('select 1')
+          .then(() => true)
+          .catch(() => false),
+        temporal.isUp(),
+        parserPrograms.report(),
+        // With a bucket the disk is where files are staged for the parser's programs and the peaks.
+        diskHealth(config.filesStore ? os.tmpdir() : config.filesDir, config.diskMinFreeBytes),
+        files.health(config.diskMinFreeBytes),
+        mailer.health?.() ?? Promise.resolve<Component>({ status: 'UNKNOWN' }),
+      ]);
+      const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
+      const body: HealthDTO = {
+        status: up(db && tmp && disk.status === 'UP' && store.status === 'UP'),
+        components: {
+          db: { status: up(db), details: { database: 'PostgreSQL' } },
+          temporal: {
+            status: up(tmp),
+            // The target and how it is secured (TLS, mTLS, API key); never a key, certificate or API key itself.
+            details: {
+              ...temporalTarget(config.temporal),
+              address: config.temporalAddress,
+              namespace: config.temporalNamespace,
+            },
+          },
+          diskSpace: disk,
+          filesStore: store,
+          mail,
+          ...programs,
+        },
+      };
+      ctx.status = body.status === 'UP' ? 200 : 503;
+      // Details (the Temporal address, program versions, what is missing) are for administrators, as Spring's
+      // `show-details: when-authorized`: an anonymous caller (a load balancer) gets the statuses only.
+      const user = (ctx.state as AppState).user;
+      ctx.body = isAdminCaller(user) ? body : withoutDetails(body);
+    }),
+
+    // --- watching the system (issue 15 section 2): administrators only ---
+    route({ method: 'GET', path: '/management/prometheus', access: withKeys(ADMIN_ROLE) }, async (ctx) => {
+      const { registry } = watched().metrics;
+      const [own, workers] = await Promise.all([registry.metrics(), scrapeWorkers(config.workerMetricsUrls)]);
+      ctx.type = registry.contentType;
+      ctx.body = own + writeExposition(workerFamilies(workers));
+    }),
+
+    route({ method: 'GET', path: '/management/jhimetrics', access: withKeys(ADMIN_ROLE) }, async (ctx) => {
+      const [own, workers] = await Promise.all([
+        jhiMetrics(watched().metrics.registry),
+        scrapeWorkers(config.workerMetricsUrls),
+      ]);
+      ctx.body = { ...own, workers: workerSummary(workers) };
+    }),
+
+    route({ method: 'GET', path: '/management/threaddump', access: ADMIN_ROLE }, (ctx) => {
+      ctx.body = threadDump();
+    }),
+
+    route({ method: 'GET', path: '/management/loggers', access: ADMIN_ROLE }, (ctx) => {
+      ctx.body = { levels: LOG_LEVELS, loggers: listLoggers() };
+    }),
+
+    route(
+      {
+        method: 'POST',
+        path: '/management/loggers/:name',
+        access: ADMIN_ROLE,
+        body: { schema: loggerLevelSchema, object: 'logger' },
       },
-    };
-    ctx.status = body.status === 'UP' ? 200 : 503;
-    // Details (the Temporal address, program versions, what is missing) are for administrators, as Spring's
-    // `show-details: when-authorized`: an anonymous caller (a load balancer) gets the statuses only.
-    const user = (ctx.state as AppState).user;
-    ctx.body = isAdminCaller(user) ? body : withoutDetails(body);
-  });
+      (ctx, { body }) => {
+        const name = ctx.params.name;
+        if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name))
+          throw badRequest('A logger name is letters, digits, _ . - only');
+        const { configuredLevel } = body();
+        if (name === 'ROOT' && !isLogLevel(configuredLevel))
+          throw badRequest('The root logger needs a level');
+        setLogLevel(name, configuredLevel ?? null);
+        ctx.status = 204;
+      },
+    ),
 
-  router.get('/prometheus', async (ctx) => {
-    const { registry } = watched().metrics;
-    const [own, workers] = await Promise.all([registry.metrics(), scrapeWorkers(config.workerMetricsUrls)]);
-    ctx.type = registry.contentType;
-    ctx.body = own + writeExposition(workerFamilies(workers));
-  });
-
-  router.get('/jhimetrics', async (ctx) => {
-    const [own, workers] = await Promise.all([
-      jhiMetrics(watched().metrics.registry),
-      scrapeWorkers(config.workerMetricsUrls),
-    ]);
-    ctx.body = { ...own, workers: workerSummary(workers) };
-  });
-
-  router.get('/threaddump', (ctx) => {
-    ctx.body = threadDump();
-  });
-
-  router.get('/loggers', (ctx) => {
-    ctx.body = { levels: LOG_LEVELS, loggers: listLoggers() };
-  });
-
-  router.post('/loggers/:name', (ctx) => {
-    const name = ctx.params.name;
-    if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name))
-      throw badRequest('A logger name is letters, digits, _ . - only');
-    const { configuredLevel } = body(ctx, loggerLevelSchema, 'logger');
-    if (name === 'ROOT' && !isLogLevel(configuredLevel)) throw badRequest('The root logger needs a level');
-    setLogLevel(name, configuredLevel ?? null);
-    ctx.status = 204;
-  });
-
-  router.get('/configprops', (ctx) => {
-    ctx.body = {
-      contexts: {
-        application: {
-          beans: {
-            appConfig: {
-              prefix: 'app',
-              // Everything the API read from its environment (server/config.ts), secrets masked.
-              properties: maskObject(config as unknown as Record<string, unknown>),
+    route({ method: 'GET', path: '/management/configprops', access: ADMIN_ROLE }, (ctx) => {
+      ctx.body = {
+        contexts: {
+          application: {
+            beans: {
+              appConfig: {
+                prefix: 'app',
+                // Everything the API read from its environment (server/config.ts), secrets masked.
+                properties: maskObject(config as unknown as Record<string, unknown>),
+              },
             },
           },
         },
-      },
-    };
-  });
+      };
+    }),
 
-  router.get('/env', (ctx) => {
-    const env = Object.keys(process.env)
-      .sort()
-      .map((k) => [k, { value: maskValue(k, process.env[k]) }] as const);
-    ctx.body = {
-      activeProfiles: config.profiles,
-      propertySources: [{ name: 'systemEnvironment', properties: Object.fromEntries(env) }],
-    };
-  });
+    route({ method: 'GET', path: '/management/env', access: ADMIN_ROLE }, (ctx) => {
+      const env = Object.keys(process.env)
+        .sort()
+        .map((k) => [k, { value: maskValue(k, process.env[k]) }] as const);
+      ctx.body = {
+        activeProfiles: config.profiles,
+        propertySources: [{ name: 'systemEnvironment', properties: Object.fromEntries(env) }],
+      };
+    }),
 
-  router.get('/http-logs', async (ctx) => {
-    const { page, size } = pageQuery(ctx, 25);
-    // Entries of the last second may still be in this process's buffer.
-    await watched().httpLogs.flush();
-    const { rows, total } = await httpLogPage(knex, page, size);
-    setTotal(ctx, total);
-    ctx.body = rows;
-  });
-
-  return router;
+    route({ method: 'GET', path: '/management/http-logs', access: ADMIN_ROLE }, async (ctx) => {
+      const { page, size } = pageQuery(ctx, 25);
+      // Entries of the last second may still be in this process's buffer.
+      await watched().httpLogs.flush();
+      const { rows, total } = await httpLogPage(knex, page, size);
+      setTotal(ctx, total);
+      ctx.body = rows;
+    }),
+  ];
 }

@@ -2,7 +2,8 @@
  * Matching rules of NER tag types (docs/api-graph.md): the node's rules, one rule's update and the batch
  * the rule editor sends. Reading needs READ on the node; changing needs ADMIN on its process.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onNode, onProcess, query } from './access';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { MatchingTypes, type MatchingType } from '../../domain/label-types';
@@ -12,7 +13,7 @@ import { currentUser, unreachable } from '../auth';
 import { appError, FieldErrorCollector, setAlert } from '../errors';
 import * as labels from '../services/labels';
 import * as rules from '../services/matching-rules';
-import { body, idParam } from '../validate';
+import { idParam } from '../validate';
 import { nodeWithAccess } from './labels';
 
 const ruleSchema = z.object({
@@ -62,62 +63,85 @@ async function assertSameNode(knex: Knex, tagTypeIds: readonly number[], nodeId:
   if (found.length !== ids.length) throw appError('error.idinvalid', 'matchingRule', 'idinvalid');
 }
 
-export function matchingRuleRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
+export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
+  return [
+    route(
+      { method: 'GET', path: '/api/matching-rules', access: onNode('READ', query('nodeId', 'node')) },
+      async (ctx) => {
+        const node = await nodeWithAccess(
+          knex,
+          currentUser(ctx),
+          idParam(ctx.query.nodeId, 'nodeId'),
+          'READ',
+        );
+        ctx.body = await rules.listRulesOfNode(knex, node.id);
+      },
+    ),
 
-  router.get('/api/matching-rules', async (ctx) => {
-    const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.query.nodeId, 'nodeId'), 'READ');
-    ctx.body = await rules.listRulesOfNode(knex, node.id);
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/matching-rules',
+        access: onProcess('ADMIN', inBody('id', 'matchingRule')),
+        body: { schema: ruleUpdateSchema, object: 'matchingRule' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const current = await rules.findRule(knex, input.id);
+        if (!current) throw unreachable(user, 'matchingRule');
+        const tagType = (await labels.findTagType(knex, current.nerTagTypeId))!;
+        await nodeWithAccess(knex, user, tagType.nodeId, 'ADMIN');
+        const target = input.nerTagTypeId ?? current.nerTagTypeId;
+        if (target !== current.nerTagTypeId) await assertSameNode(knex, [target], tagType.nodeId);
+        const errors = new FieldErrorCollector('matchingRule');
+        const values = ruleValues(errors, '', input, target);
+        errors.throwIfAny();
+        const updated = await rules.updateRule(knex, current.id, values);
+        setAlert(ctx, 'soaApp.matchingRule.updated', updated.expression);
+        ctx.body = updated;
+      },
+    ),
 
-  router.put('/api/matching-rules', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, ruleUpdateSchema, 'matchingRule');
-    const current = await rules.findRule(knex, input.id);
-    if (!current) throw unreachable(user, 'matchingRule');
-    const tagType = (await labels.findTagType(knex, current.nerTagTypeId))!;
-    await nodeWithAccess(knex, user, tagType.nodeId, 'ADMIN');
-    const target = input.nerTagTypeId ?? current.nerTagTypeId;
-    if (target !== current.nerTagTypeId) await assertSameNode(knex, [target], tagType.nodeId);
-    const errors = new FieldErrorCollector('matchingRule');
-    const values = ruleValues(errors, '', input, target);
-    errors.throwIfAny();
-    const updated = await rules.updateRule(knex, current.id, values);
-    setAlert(ctx, 'soaApp.matchingRule.updated', updated.expression);
-    ctx.body = updated;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/matching-rules/batch',
+        access: onProcess('ADMIN', inBody('nerTagTypeId', 'nerTagType')),
+        body: { schema: batchSchema, object: 'matchingRule' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const tagType = await labels.findTagType(knex, input.nerTagTypeId);
+        if (!tagType) throw unreachable(user, 'nerTagType');
+        const node = await nodeWithAccess(knex, user, tagType.nodeId, 'ADMIN');
+        const deletedRuleIds = input.deletedRuleIds ?? [];
+        const updated = input.updatedRules ?? [];
+        const created = input.newRules ?? [];
+        const targetOf = (r: RuleBody) => r.nerTagTypeId ?? tagType.id;
+        await assertSameNode(knex, [tagType.id, ...updated.map(targetOf), ...created.map(targetOf)], node.id);
 
-  router.post('/api/matching-rules/batch', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, batchSchema, 'matchingRule');
-    const tagType = await labels.findTagType(knex, input.nerTagTypeId);
-    if (!tagType) throw unreachable(user, 'nerTagType');
-    const node = await nodeWithAccess(knex, user, tagType.nodeId, 'ADMIN');
-    const deletedRuleIds = input.deletedRuleIds ?? [];
-    const updated = input.updatedRules ?? [];
-    const created = input.newRules ?? [];
-    const targetOf = (r: RuleBody) => r.nerTagTypeId ?? tagType.id;
-    await assertSameNode(knex, [tagType.id, ...updated.map(targetOf), ...created.map(targetOf)], node.id);
+        const errors = new FieldErrorCollector('matchingRule');
+        const updatedRules = updated.map((r, i) => ({
+          id: r.id,
+          ...ruleValues(errors, `updatedRules.${i}.`, r, targetOf(r)),
+        }));
+        const newRules = created.map((r, i) => ruleValues(errors, `newRules.${i}.`, r, targetOf(r)));
+        // The editor's list rules: something to do, and per matching type no blank or repeated expression.
+        if (!deletedRuleIds.length && !updated.length && !created.length)
+          errors.check('expressions', expressionListRule([]));
+        const byType = new Map<MatchingType, string[]>();
+        for (const r of [...updated, ...created])
+          byType.set(r.matchingType, [...(byType.get(r.matchingType) ?? []), r.expression ?? '']);
+        for (const expressions of byType.values())
+          errors.check('expressions', expressionListRule(expressions));
+        errors.throwIfAny();
 
-    const errors = new FieldErrorCollector('matchingRule');
-    const updatedRules = updated.map((r, i) => ({
-      id: r.id,
-      ...ruleValues(errors, `updatedRules.${i}.`, r, targetOf(r)),
-    }));
-    const newRules = created.map((r, i) => ruleValues(errors, `newRules.${i}.`, r, targetOf(r)));
-    // The editor's list rules: something to do, and per matching type no blank or repeated expression.
-    if (!deletedRuleIds.length && !updated.length && !created.length)
-      errors.check('expressions', expressionListRule([]));
-    const byType = new Map<MatchingType, string[]>();
-    for (const r of [...updated, ...created])
-      byType.set(r.matchingType, [...(byType.get(r.matchingType) ?? []), r.expression ?? '']);
-    for (const expressions of byType.values()) errors.check('expressions', expressionListRule(expressions));
-    errors.throwIfAny();
-
-    await rules.applyBatch(knex, { nerTagTypeId: tagType.id, deletedRuleIds, updatedRules, newRules });
-    setAlert(ctx, 'soaApp.matchingRule.updated', tagType.name);
-    ctx.body = await rules.listRulesOfNode(knex, node.id);
-  });
-
-  return router;
+        await rules.applyBatch(knex, { nerTagTypeId: tagType.id, deletedRuleIds, updatedRules, newRules });
+        setAlert(ctx, 'soaApp.matchingRule.updated', tagType.name);
+        ctx.body = await rules.listRulesOfNode(knex, node.id);
+      },
+    ),
+  ];
 }

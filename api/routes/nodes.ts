@@ -3,7 +3,8 @@
  * when one is named), every change needs ADMIN on the process. Static facts (node properties, whitelists)
  * need a signed-in user only. Static paths are registered before `/api/nodes/:id`.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { SIGNED_IN, inBody, onNode, onProcess, param, query, withKeys } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -11,7 +12,7 @@ import { isAdmin } from '../../domain/access';
 import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../auth';
 import { notFound, setAlert } from '../errors';
 import * as nodes from '../services/nodes';
-import { body, idParam } from '../validate';
+import { idParam } from '../validate';
 import { ActivityTypes } from '../../domain/enums';
 import {
   AutoStepStatuses,
@@ -182,14 +183,8 @@ function nodeInput(parsed: Record<string, unknown>): Record<string, unknown> {
 
 const processIdQuery = (ctx: Context) => idParam(ctx.query.processId, 'processId');
 
-export function nodeRoutes(deps: AppDeps): Router {
+export function nodeRoutes(deps: AppDeps): Route[] {
   const { knex } = deps;
-  const router = new Router();
-
-  router.get('/api/node-properties', (ctx) => {
-    currentUser(ctx);
-    ctx.body = nodeProperties();
-  });
 
   const whitelists = {
     'multiprocessed-nodes-whitelist': MULTIPROCESSED_WHITELIST,
@@ -198,48 +193,6 @@ export function nodeRoutes(deps: AppDeps): Router {
     'llm-external-nodes-whitelist': LLM_EXTERNAL_WHITELIST,
     'trainable-nodes-whitelist': TRAINABLE_WHITELIST,
   };
-  for (const [path, list] of Object.entries(whitelists)) {
-    router.get(`/api/nodes/${path}`, (ctx) => {
-      currentUser(ctx);
-      ctx.body = [...list];
-    });
-  }
-
-  router.get('/api/nodes', async (ctx) => {
-    const user = currentUser(ctx);
-    const processId = processIdQuery(ctx);
-    assertProcessMode(user, processId, 'READ');
-    ctx.body = await nodes.listNodes(knex, user, processId);
-  });
-
-  router.get('/api/span-nodes', async (ctx) => {
-    const user = currentUser(ctx);
-    const processId = processIdQuery(ctx);
-    assertProcessMode(user, processId, 'READ');
-    ctx.body = await nodes.listNodes(knex, user, processId, 'SPAN');
-  });
-
-  router.post('/api/nodes/fetch-by-ids', async (ctx) => {
-    const user = currentUser(ctx);
-    const { nodeIds } = body(ctx, fetchByIds, 'nodeIds');
-    const found = await nodes.findNodes(knex, nodeIds);
-    // An id that exists nowhere answers like one of a process the caller cannot reach (issue 25 finding 6).
-    if (!isAdmin(user) && found.length !== new Set(nodeIds).size) throw unreachable(user, 'node');
-    for (const n of found) assertNodeMode(user, n.id, n.processId, 'READ');
-    ctx.body = await nodes.toNodeDTOs(knex, user, found);
-  });
-
-  router.put('/api/nodes/coordinates', async (ctx) => {
-    const user = currentUser(ctx);
-    const list = body(ctx, coordinatesList, 'nodeCoordinates');
-    const found = await nodes.findNodes(
-      knex,
-      list.map((c) => c.id),
-    );
-    if (found.length !== new Set(list.map((c) => c.id)).size) throw unreachable(user, 'node');
-    for (const n of found) assertProcessMode(user, n.processId, 'ADMIN');
-    ctx.body = await nodes.saveCoordinates(knex, list);
-  });
 
   /** The node of the `:id` parameter, after checking the caller's mode on it. */
   const nodeOf = async (ctx: Context, mode: 'READ' | 'ADMIN') => {
@@ -252,57 +205,161 @@ export function nodeRoutes(deps: AppDeps): Router {
     return { user, node };
   };
 
-  router.get('/api/nodes/:id', async (ctx) => {
-    const { user, node } = await nodeOf(ctx, 'READ');
-    ctx.body = await nodes.toNodeDTO(knex, user, node);
-  });
+  return [
+    route({ method: 'GET', path: '/api/node-properties', access: withKeys(SIGNED_IN) }, (ctx) => {
+      currentUser(ctx);
+      ctx.body = nodeProperties();
+    }),
 
-  router.get('/api/nodes/:id/previousNodes', async (ctx) => {
-    const { user, node } = await nodeOf(ctx, 'READ');
-    ctx.body = await nodes.previousNodes(knex, user, node);
-  });
+    // before `/api/nodes/:id`, which would match them too
+    ...Object.entries(whitelists).map(([path, list]) =>
+      route({ method: 'GET', path: `/api/nodes/${path}`, access: withKeys(SIGNED_IN) }, (ctx) => {
+        currentUser(ctx);
+        ctx.body = [...list];
+      }),
+    ),
 
-  router.post('/api/nodes', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, createSchema, 'node');
-    assertProcessMode(user, input.processId, 'ADMIN');
-    if (!(await knex('processes').where('id', input.processId).first('id'))) throw notFound('process');
-    const created = await nodes.createNode(knex, user, {
-      ...nodeInput(input),
-      activityType: input.activityType,
-      processId: input.processId,
-    });
-    await keepSchedulesInStep(deps, [created.id]);
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.node.created', created.name);
-    ctx.body = created;
-  });
+    route(
+      { method: 'GET', path: '/api/nodes', access: onProcess('READ', query('processId', 'process')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const processId = processIdQuery(ctx);
+        assertProcessMode(user, processId, 'READ');
+        ctx.body = await nodes.listNodes(knex, user, processId);
+      },
+    ),
 
-  router.put('/api/nodes', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, updateSchema, 'node');
-    const stored = await nodes.findNode(knex, input.id);
-    if (!stored) throw unreachable(user, 'node');
-    assertProcessMode(user, stored.processId, 'ADMIN');
-    const updated = await nodes.updateNode(knex, user, stored, nodeInput(input));
-    await keepSchedulesInStep(deps, [updated.id]);
-    setAlert(ctx, 'soaApp.node.updated', updated.name);
-    ctx.body = updated;
-  });
+    route(
+      { method: 'GET', path: '/api/span-nodes', access: onProcess('READ', query('processId', 'process')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const processId = processIdQuery(ctx);
+        assertProcessMode(user, processId, 'READ');
+        ctx.body = await nodes.listNodes(knex, user, processId, 'SPAN');
+      },
+    ),
 
-  router.put('/api/nodes/:id/coordinates', async (ctx) => {
-    const { node } = await nodeOf(ctx, 'ADMIN');
-    const { x, y } = body(ctx, coordinates, 'nodeCoordinates');
-    [ctx.body] = await nodes.saveCoordinates(knex, [{ id: node.id, x, y }]);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/nodes/fetch-by-ids',
+        access: onNode('READ', inBody('nodeIds', 'node', true)),
+        body: { schema: fetchByIds, object: 'nodeIds' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const { nodeIds } = body();
+        const found = await nodes.findNodes(knex, nodeIds);
+        // An id that exists nowhere answers like one of a process the caller cannot reach (issue 25 finding 6).
+        if (!isAdmin(user) && found.length !== new Set(nodeIds).size) throw unreachable(user, 'node');
+        for (const n of found) assertNodeMode(user, n.id, n.processId, 'READ');
+        ctx.body = await nodes.toNodeDTOs(knex, user, found);
+      },
+    ),
 
-  router.delete('/api/nodes/:id', async (ctx) => {
-    const { node } = await nodeOf(ctx, 'ADMIN');
-    await nodes.deleteNode(knex, node);
-    await keepSchedulesInStep(deps, [node.id]);
-    setAlert(ctx, 'soaApp.node.deleted', node.name);
-    ctx.status = 204;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/nodes/coordinates',
+        access: onProcess('ADMIN', inBody('[].id', 'node', true)),
+        body: { schema: coordinatesList, object: 'nodeCoordinates' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const list = body();
+        const found = await nodes.findNodes(
+          knex,
+          list.map((c) => c.id),
+        );
+        if (found.length !== new Set(list.map((c) => c.id)).size) throw unreachable(user, 'node');
+        for (const n of found) assertProcessMode(user, n.processId, 'ADMIN');
+        ctx.body = await nodes.saveCoordinates(knex, list);
+      },
+    ),
 
-  return router;
+    route(
+      { method: 'GET', path: '/api/nodes/:id', access: onNode('READ', param('id', 'node')) },
+      async (ctx) => {
+        const { user, node } = await nodeOf(ctx, 'READ');
+        ctx.body = await nodes.toNodeDTO(knex, user, node);
+      },
+    ),
+
+    route(
+      { method: 'GET', path: '/api/nodes/:id/previousNodes', access: onNode('READ', param('id', 'node')) },
+      async (ctx) => {
+        const { user, node } = await nodeOf(ctx, 'READ');
+        ctx.body = await nodes.previousNodes(knex, user, node);
+      },
+    ),
+
+    route(
+      {
+        method: 'POST',
+        path: '/api/nodes',
+        access: onProcess('ADMIN', inBody('processId', 'process')),
+        body: { schema: createSchema, object: 'node' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        assertProcessMode(user, input.processId, 'ADMIN');
+        if (!(await knex('processes').where('id', input.processId).first('id'))) throw notFound('process');
+        const created = await nodes.createNode(knex, user, {
+          ...nodeInput(input),
+          activityType: input.activityType,
+          processId: input.processId,
+        });
+        await keepSchedulesInStep(deps, [created.id]);
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.node.created', created.name);
+        ctx.body = created;
+      },
+    ),
+
+    route(
+      {
+        method: 'PUT',
+        path: '/api/nodes',
+        access: onProcess('ADMIN', inBody('id', 'node')),
+        body: { schema: updateSchema, object: 'node' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const stored = await nodes.findNode(knex, input.id);
+        if (!stored) throw unreachable(user, 'node');
+        assertProcessMode(user, stored.processId, 'ADMIN');
+        const updated = await nodes.updateNode(knex, user, stored, nodeInput(input));
+        await keepSchedulesInStep(deps, [updated.id]);
+        setAlert(ctx, 'soaApp.node.updated', updated.name);
+        ctx.body = updated;
+      },
+    ),
+
+    route(
+      {
+        method: 'PUT',
+        path: '/api/nodes/:id/coordinates',
+        access: onProcess('ADMIN', param('id', 'node')),
+        body: { schema: coordinates, object: 'nodeCoordinates' },
+      },
+      async (ctx, { body }) => {
+        const { node } = await nodeOf(ctx, 'ADMIN');
+        const { x, y } = body();
+        [ctx.body] = await nodes.saveCoordinates(knex, [{ id: node.id, x, y }]);
+      },
+    ),
+
+    route(
+      { method: 'DELETE', path: '/api/nodes/:id', access: onProcess('ADMIN', param('id', 'node')) },
+      async (ctx) => {
+        const { node } = await nodeOf(ctx, 'ADMIN');
+        await nodes.deleteNode(knex, node);
+        await keepSchedulesInStep(deps, [node.id]);
+        setAlert(ctx, 'soaApp.node.deleted', node.name);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

@@ -2,14 +2,15 @@
  * Edge predicates (docs/api-graph.md "Edges and predicates"): reading needs READ on the edge's process,
  * every change ADMIN on it.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onProcess, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser, unreachable } from '../auth';
 import { HttpError, notFound, setAlert } from '../errors';
 import { findEdge } from '../services/edges';
 import * as predicates from '../services/predicates';
-import { body, idParam } from '../validate';
+import { idParam } from '../validate';
 import { LogicalOperators, PredicateTypes } from '../../domain/graph-types';
 
 const fields = {
@@ -31,9 +32,7 @@ const input = (p: z.infer<typeof updateSchema> | z.infer<typeof createSchema>) =
   equal: p.equal ?? undefined,
 });
 
-export function predicateRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
+export function predicateRoutes({ knex }: AppDeps): Route[] {
   const edgeFor = async (user: ReturnType<typeof currentUser>, edgeId: number, mode: 'READ' | 'ADMIN') => {
     const edge = await findEdge(knex, edgeId);
     if (!edge) throw unreachable(user, 'edge');
@@ -41,53 +40,79 @@ export function predicateRoutes({ knex }: AppDeps): Router {
     return edge;
   };
 
-  router.get('/api/predicates', async (ctx) => {
-    const user = currentUser(ctx);
-    if (ctx.query.edgeId !== undefined) {
-      const edge = await edgeFor(user, idParam(ctx.query.edgeId, 'edgeId'), 'READ');
-      ctx.body = await predicates.listPredicates(knex, { edgeId: edge.id });
-    } else if (ctx.query.processId !== undefined) {
-      const processId = idParam(ctx.query.processId, 'processId');
-      assertProcessMode(user, processId, 'READ');
-      ctx.body = await predicates.listPredicates(knex, { processId });
-    } else {
-      throw new HttpError(400, {
-        message: 'error.http.400',
-        detail: 'Parameter edgeId or processId is required',
-      });
-    }
-  });
+  return [
+    route(
+      {
+        method: 'GET',
+        path: '/api/predicates',
+        access: onProcess('READ', [query('edgeId', 'edge'), query('processId', 'process')]),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        if (ctx.query.edgeId !== undefined) {
+          const edge = await edgeFor(user, idParam(ctx.query.edgeId, 'edgeId'), 'READ');
+          ctx.body = await predicates.listPredicates(knex, { edgeId: edge.id });
+        } else if (ctx.query.processId !== undefined) {
+          const processId = idParam(ctx.query.processId, 'processId');
+          assertProcessMode(user, processId, 'READ');
+          ctx.body = await predicates.listPredicates(knex, { processId });
+        } else {
+          throw new HttpError(400, {
+            message: 'error.http.400',
+            detail: 'Parameter edgeId or processId is required',
+          });
+        }
+      },
+    ),
 
-  router.post('/api/predicates', async (ctx) => {
-    const user = currentUser(ctx);
-    const p = body(ctx, createSchema, 'predicate');
-    const edge = await edgeFor(user, p.edgeId, 'ADMIN');
-    const created = await predicates.createPredicate(knex, edge, input(p));
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.predicate.created', created.id);
-    ctx.body = created;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/predicates',
+        access: onProcess('ADMIN', inBody('edgeId', 'edge')),
+        body: { schema: createSchema, object: 'predicate' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const p = body();
+        const edge = await edgeFor(user, p.edgeId, 'ADMIN');
+        const created = await predicates.createPredicate(knex, edge, input(p));
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.predicate.created', created.id);
+        ctx.body = created;
+      },
+    ),
 
-  router.put('/api/predicates', async (ctx) => {
-    const user = currentUser(ctx);
-    const p = body(ctx, updateSchema, 'predicate');
-    const stored = await predicates.findPredicate(knex, p.id);
-    if (!stored) throw unreachable(user, 'predicate');
-    const edge = await edgeFor(user, stored.edgeId, 'ADMIN');
-    const updated = await predicates.updatePredicate(knex, edge, stored, input(p));
-    setAlert(ctx, 'soaApp.predicate.updated', updated.id);
-    ctx.body = updated;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/predicates',
+        access: onProcess('ADMIN', inBody('id', 'predicate')),
+        body: { schema: updateSchema, object: 'predicate' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const p = body();
+        const stored = await predicates.findPredicate(knex, p.id);
+        if (!stored) throw unreachable(user, 'predicate');
+        const edge = await edgeFor(user, stored.edgeId, 'ADMIN');
+        const updated = await predicates.updatePredicate(knex, edge, stored, input(p));
+        setAlert(ctx, 'soaApp.predicate.updated', updated.id);
+        ctx.body = updated;
+      },
+    ),
 
-  router.delete('/api/predicates/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const stored = await predicates.findPredicate(knex, idParam(ctx.params.id));
-    if (!stored) throw notFound('predicate');
-    await edgeFor(user, stored.edgeId, 'ADMIN');
-    await predicates.deletePredicate(knex, stored.id);
-    setAlert(ctx, 'soaApp.predicate.deleted', stored.id);
-    ctx.status = 204;
-  });
-
-  return router;
+    route(
+      { method: 'DELETE', path: '/api/predicates/:id', access: onProcess('ADMIN', param('id', 'predicate')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const stored = await predicates.findPredicate(knex, idParam(ctx.params.id));
+        if (!stored) throw notFound('predicate');
+        await edgeFor(user, stored.edgeId, 'ADMIN');
+        await predicates.deletePredicate(knex, stored.id);
+        setAlert(ctx, 'soaApp.predicate.deleted', stored.id);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

@@ -2,14 +2,15 @@
  * Process tags (spec 1 sections 2, 3, 5, 6 and 7; docs/api-foundation.md). Any signed-in user lists them;
  * user tags are managed with the global WRITE permission, predefined (system) tags by ROLE_ADMIN only.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { SIGNED_IN, globalMode, withKeys } from './access';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertGlobalPermission, currentUser, type AuthUser } from '../auth';
 import { FieldErrorCollector, forbidden, notFound, setAlert } from '../errors';
 import * as tags from '../services/process-tags';
-import { body, idParam } from '../validate';
+import { idParam } from '../validate';
 import { isAdmin } from '../../domain/access';
 import { colorRule, tagNameRule } from '../../domain/validation';
 
@@ -42,51 +43,66 @@ async function validateTag(knex: Knex, input: tags.TagInput, exceptId?: number):
     .throwIfAny();
 }
 
-export function processTagRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
+export function processTagRoutes({ knex }: AppDeps): Route[] {
+  return [
+    route({ method: 'GET', path: '/api/process-tags', access: withKeys(SIGNED_IN) }, async (ctx) => {
+      currentUser(ctx);
+      ctx.body = await tags.listTags(knex);
+    }),
 
-  router.get('/api/process-tags', async (ctx) => {
-    currentUser(ctx);
-    ctx.body = await tags.listTags(knex);
-  });
+    // the handler asks the admin role for a predefined tag
+    route(
+      {
+        method: 'POST',
+        path: '/api/process-tags',
+        access: globalMode('WRITE'),
+        body: { schema: createTagSchema, object: 'processTag' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const predefined = input.predefined ?? false;
+        assertMayManage(user, predefined);
+        const fields = { name: input.name ?? '', color: input.color ?? '' };
+        await validateTag(knex, fields);
+        const created = await tags.createTag(knex, { ...fields, predefined });
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.processTag.created', created.name);
+        ctx.body = created;
+      },
+    ),
 
-  router.post('/api/process-tags', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, createTagSchema, 'processTag');
-    const predefined = input.predefined ?? false;
-    assertMayManage(user, predefined);
-    const fields = { name: input.name ?? '', color: input.color ?? '' };
-    await validateTag(knex, fields);
-    const created = await tags.createTag(knex, { ...fields, predefined });
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.processTag.created', created.name);
-    ctx.body = created;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/process-tags',
+        access: globalMode('WRITE'),
+        body: { schema: updateTagSchema, object: 'processTag' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const existing = await tags.findTag(knex, input.id);
+        if (!existing) throw notFound('processTag');
+        assertMayManage(user, existing.predefined);
+        const fields = { name: input.name ?? '', color: input.color ?? '' };
+        await validateTag(knex, fields, input.id);
+        const updated = await tags.updateTag(knex, input.id, fields);
+        if (!updated) throw notFound('processTag');
+        setAlert(ctx, 'soaApp.processTag.updated', updated.name);
+        ctx.body = updated;
+      },
+    ),
 
-  router.put('/api/process-tags', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, updateTagSchema, 'processTag');
-    const existing = await tags.findTag(knex, input.id);
-    if (!existing) throw notFound('processTag');
-    assertMayManage(user, existing.predefined);
-    const fields = { name: input.name ?? '', color: input.color ?? '' };
-    await validateTag(knex, fields, input.id);
-    const updated = await tags.updateTag(knex, input.id, fields);
-    if (!updated) throw notFound('processTag');
-    setAlert(ctx, 'soaApp.processTag.updated', updated.name);
-    ctx.body = updated;
-  });
-
-  router.delete('/api/process-tags/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const id = idParam(ctx.params.id);
-    const existing = await tags.findTag(knex, id);
-    if (!existing) throw notFound('processTag');
-    assertMayManage(user, existing.predefined);
-    await tags.deleteTag(knex, id);
-    setAlert(ctx, 'soaApp.processTag.deleted', existing.name);
-    ctx.status = 204;
-  });
-
-  return router;
+    route({ method: 'DELETE', path: '/api/process-tags/:id', access: globalMode('WRITE') }, async (ctx) => {
+      const user = currentUser(ctx);
+      const id = idParam(ctx.params.id);
+      const existing = await tags.findTag(knex, id);
+      if (!existing) throw notFound('processTag');
+      assertMayManage(user, existing.predefined);
+      await tags.deleteTag(knex, id);
+      setAlert(ctx, 'soaApp.processTag.deleted', existing.name);
+      ctx.status = 204;
+    }),
+  ];
 }

@@ -14,8 +14,9 @@
  *   splitter; turning it on (or changing the splitter) indexes the process's DONE documents on the worker,
  *   turning it off removes its chunks.
  */
+import { route, type Route } from '../route';
+import { SIGNED_IN, inBody, onProcess, param, query, withKeys } from './access';
 import crypto from 'node:crypto';
-import Router from '@koa/router';
 import { z } from 'zod';
 import { ragQueryDefaults, ragQueryViolations, ragTemplateRule } from '../../domain/rag';
 import type { RagResponse } from '../../domain/rag-types';
@@ -34,7 +35,7 @@ import * as processes from '../services/processes';
 import * as rag from '../services/rag';
 import { findSecret } from '../services/secrets';
 import { runWorkflow } from '../services/workflow-runs';
-import { body, firstValue, idParam } from '../validate';
+import { firstValue, idParam } from '../validate';
 
 const idRef = z.object({ id: z.number().int() });
 
@@ -63,109 +64,150 @@ export const processRagSchema = z.object({
 
 const refused = (message: string, detail: string) => new HttpError(400, { message, detail });
 
-export function ragRoutes(deps: AppDeps): Router {
+export function ragRoutes(deps: AppDeps): Route[] {
   const { config, knex, temporal } = deps;
-  const router = new Router();
 
-  router.get('/api/rag-templates/defaults', async (ctx) => {
-    currentUser(ctx);
-    ctx.body = rag.ragTemplateDefaults();
-  });
-
-  router.get('/api/rag-templates', async (ctx) => {
-    const user = currentUser(ctx);
-    const processId = idParam(firstValue(ctx.query.processId), 'processId');
-    assertProcessMode(user, processId, 'READ');
-    if (!(await processes.findProcess(knex, processId))) throw notFound('process');
-    ctx.body = await rag.templateOf(knex, processId);
-  });
-
-  router.put('/api/rag-templates', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, templateSchema, 'ragTemplate');
-    assertProcessMode(user, input.processId, 'ADMIN');
-    if (!(await processes.findProcess(knex, input.processId))) throw notFound('process');
-    new FieldErrorCollector('ragTemplate').check('template', ragTemplateRule(input.template)).throwIfAny();
-    ctx.body = await rag.saveTemplate(knex, {
-      processId: input.processId,
-      template: input.template!,
-      templateEditorState: input.templateEditorState ?? null,
-      active: input.active ?? true,
-    });
-  });
-
-  router.delete('/api/rag-templates/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const found = await rag.templateById(knex, idParam(ctx.params.id));
-    if (!found) throw notFound('ragTemplate');
-    assertProcessMode(user, found.processId, 'ADMIN');
-    await rag.deleteTemplate(knex, found.id!);
-    ctx.status = 204;
-  });
-
-  router.put('/api/processes/:id/rag', async (ctx) => {
-    const user = currentUser(ctx);
-    const id = idParam(ctx.params.id);
-    assertProcessMode(user, id, 'ADMIN');
-    const input = body(ctx, processRagSchema, 'process');
-    const process = await processes.findProcess(knex, id);
-    if (!process) throw notFound('process');
-    const splitterId = input.isRagEnabled ? (input.ragTextSplitter?.id ?? null) : null;
-    if (splitterId !== null) await processes.requireSplitter(knex, splitterId);
-    if (await rag.setProcessRag(knex, id, input.isRagEnabled, splitterId))
-      await rag.startRagIndex(temporal, config.taskQueue, { processId: id });
-    setAlert(ctx, 'soaApp.process.updated', process.name);
-    ctx.body = await processes.getProcess(knex, user, id);
-  });
-
-  router.post('/api/rag', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, querySchema, 'ragQuery');
-    assertProcessMode(user, input.processId, 'READ');
-    const process = await processes.findProcess(knex, input.processId);
-    if (!process) throw notFound('process');
-    if (!config.profiles.includes('rag'))
-      throw refused('error.rag.profileOff', 'RAG is off on this server: the rag profile is not active');
-    if (!process.isRagEnabled)
-      throw refused('error.rag.processOff', `RAG is not enabled on the process "${process.name}"`);
-    const q = { ...input, ...ragQueryDefaults(input) };
-    const errors = new FieldErrorCollector('ragQuery');
-    for (const v of ragQueryViolations(q)) errors.check(v.field, v.violation);
-    errors.throwIfAny();
-    const modelId = q.llmModel!.id!;
-    const secretId = q.secret?.id ?? null;
-    const [model, secret] = await Promise.all([
-      findLlmModel(knex, modelId),
-      secretId === null ? undefined : findSecret(knex, secretId),
-    ]);
-    // a secret of another process is as unknown as a missing one (no existence leak)
-    const foreignSecret = secretId !== null && secret?.processId !== input.processId;
-    new FieldErrorCollector('ragQuery')
-      .check('llmModel', model ? null : { code: 'Match', key: 'error.idnotfound' })
-      .check('secret', foreignSecret ? { code: 'Match', key: 'error.idnotfound' } : null)
-      .throwIfAny();
-    if (secret && !secret.active) throw badRequest(`The secret "${secret.name}" is inactive`);
-    const result = await runWorkflow<RagQueryInput, RagQueryResult>(
-      temporal,
-      config.taskQueue,
-      RAG_QUERY_WORKFLOW,
-      ragQueryWorkflowId(input.processId, crypto.randomUUID()),
-      {
-        processId: input.processId,
-        query: q.query ?? '',
-        topK: q.topK,
-        similarityThreshold: q.similarityThreshold,
-        temperature: q.temperature,
-        llmModelId: modelId,
-        secretId,
+  return [
+    // --- RAG (issue 16 section 3; docs/api-rag.md): the query page is ADMIN, WRITE and READ (spec 1 route
+    // table); templates are read with the page and changed by process admins ---
+    route(
+      { method: 'GET', path: '/api/rag-templates/defaults', access: withKeys(SIGNED_IN) },
+      async (ctx) => {
+        currentUser(ctx);
+        ctx.body = rag.ragTemplateDefaults();
       },
-      RAG_QUERY_TIMEOUT_MS + 60_000,
-    );
-    if ('invalid' in result) throw badRequest(result.invalid);
-    if ('failed' in result) throw new HttpError(502, { message: 'error.http.502', detail: result.failed });
-    const response: RagResponse = result.response;
-    ctx.body = response;
-  });
+    ),
 
-  return router;
+    route(
+      { method: 'GET', path: '/api/rag-templates', access: onProcess('READ', query('processId', 'process')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const processId = idParam(firstValue(ctx.query.processId), 'processId');
+        assertProcessMode(user, processId, 'READ');
+        if (!(await processes.findProcess(knex, processId))) throw notFound('process');
+        ctx.body = await rag.templateOf(knex, processId);
+      },
+    ),
+
+    route(
+      {
+        method: 'PUT',
+        path: '/api/rag-templates',
+        access: onProcess('ADMIN', inBody('processId', 'process')),
+        body: { schema: templateSchema, object: 'ragTemplate' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        assertProcessMode(user, input.processId, 'ADMIN');
+        if (!(await processes.findProcess(knex, input.processId))) throw notFound('process');
+        new FieldErrorCollector('ragTemplate')
+          .check('template', ragTemplateRule(input.template))
+          .throwIfAny();
+        ctx.body = await rag.saveTemplate(knex, {
+          processId: input.processId,
+          template: input.template!,
+          templateEditorState: input.templateEditorState ?? null,
+          active: input.active ?? true,
+        });
+      },
+    ),
+
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/rag-templates/:id',
+        access: onProcess('ADMIN', param('id', 'ragTemplate')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const found = await rag.templateById(knex, idParam(ctx.params.id));
+        if (!found) throw notFound('ragTemplate');
+        assertProcessMode(user, found.processId, 'ADMIN');
+        await rag.deleteTemplate(knex, found.id!);
+        ctx.status = 204;
+      },
+    ),
+
+    route(
+      {
+        method: 'PUT',
+        path: '/api/processes/:id/rag',
+        access: onProcess('ADMIN', param('id', 'process')),
+        body: { schema: processRagSchema, object: 'process' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const id = idParam(ctx.params.id);
+        assertProcessMode(user, id, 'ADMIN');
+        const input = body();
+        const process = await processes.findProcess(knex, id);
+        if (!process) throw notFound('process');
+        const splitterId = input.isRagEnabled ? (input.ragTextSplitter?.id ?? null) : null;
+        if (splitterId !== null) await processes.requireSplitter(knex, splitterId);
+        if (await rag.setProcessRag(knex, id, input.isRagEnabled, splitterId))
+          await rag.startRagIndex(temporal, config.taskQueue, { processId: id });
+        setAlert(ctx, 'soaApp.process.updated', process.name);
+        ctx.body = await processes.getProcess(knex, user, id);
+      },
+    ),
+
+    route(
+      {
+        method: 'POST',
+        path: '/api/rag',
+        access: onProcess('READ', inBody('processId', 'process')),
+        body: { schema: querySchema, object: 'ragQuery' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        assertProcessMode(user, input.processId, 'READ');
+        const process = await processes.findProcess(knex, input.processId);
+        if (!process) throw notFound('process');
+        if (!config.profiles.includes('rag'))
+          throw refused('error.rag.profileOff', 'RAG is off on this server: the rag profile is not active');
+        if (!process.isRagEnabled)
+          throw refused('error.rag.processOff', `RAG is not enabled on the process "${process.name}"`);
+        const q = { ...input, ...ragQueryDefaults(input) };
+        const errors = new FieldErrorCollector('ragQuery');
+        for (const v of ragQueryViolations(q)) errors.check(v.field, v.violation);
+        errors.throwIfAny();
+        const modelId = q.llmModel!.id!;
+        const secretId = q.secret?.id ?? null;
+        const [model, secret] = await Promise.all([
+          findLlmModel(knex, modelId),
+          secretId === null ? undefined : findSecret(knex, secretId),
+        ]);
+        // a secret of another process is as unknown as a missing one (no existence leak)
+        const foreignSecret = secretId !== null && secret?.processId !== input.processId;
+        new FieldErrorCollector('ragQuery')
+          .check('llmModel', model ? null : { code: 'Match', key: 'error.idnotfound' })
+          .check('secret', foreignSecret ? { code: 'Match', key: 'error.idnotfound' } : null)
+          .throwIfAny();
+        if (secret && !secret.active) throw badRequest(`The secret "${secret.name}" is inactive`);
+        const result = await runWorkflow<RagQueryInput, RagQueryResult>(
+          temporal,
+          config.taskQueue,
+          RAG_QUERY_WORKFLOW,
+          ragQueryWorkflowId(input.processId, crypto.randomUUID()),
+          {
+            processId: input.processId,
+            query: q.query ?? '',
+            topK: q.topK,
+            similarityThreshold: q.similarityThreshold,
+            temperature: q.temperature,
+            llmModelId: modelId,
+            secretId,
+          },
+          RAG_QUERY_TIMEOUT_MS + 60_000,
+        );
+        if ('invalid' in result) throw badRequest(result.invalid);
+        if ('failed' in result)
+          throw new HttpError(502, { message: 'error.http.502', detail: result.failed });
+        const response: RagResponse = result.response;
+        ctx.body = response;
+      },
+    ),
+  ];
 }

@@ -14,12 +14,13 @@
  * A document of another process, or a graph the caller cannot reach, answers like an unknown one (403, or
  * 404 to an admin); tags are looked up in the document only.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, inBody, onNode, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
 import * as graphs from '../services/relation-graphs';
-import { body, bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
+import { bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import { grantedNodeIds, modeSatisfies, nodeMode, processMode } from '../../domain/access';
 
 const id = z.number().int().min(1).max(MAX_ID);
@@ -31,9 +32,7 @@ const relationsSchema = z
 export const graphSchema = z.object({ documentId: id, relations: relationsSchema });
 export const graphUpdateSchema = z.object({ id, relations: relationsSchema });
 
-export function relationGraphRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
+export function relationGraphRoutes({ knex }: AppDeps): Route[] {
   /** The document, readable by the caller, and its process; else 403 (404 to an admin). */
   const readableDocument = async (user: AuthUser, documentId: number) => {
     const doc = await knex('documents').where('id', documentId).first('process_id as processId');
@@ -62,58 +61,106 @@ export function relationGraphRoutes({ knex }: AppDeps): Router {
     return graph;
   };
 
-  router.get('/api/ner-tag-relation-graphs', async (ctx) => {
-    const user = currentUser(ctx);
-    const stepIds = stepIdsQuery(ctx);
-    const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
-    ctx.body = stepIds && !stepIds.length ? [] : await graphs.listGraphs(knex, doc.id, stepIds);
-  });
+  return [
+    // --- relation graphs of a document's tags (the handlers check WRITE on the tags' node once the body is
+    // read, and an editable step of it: 409 / 423; a graph that breaks a rule: 422) ---
+    route(
+      {
+        method: 'GET',
+        path: '/api/ner-tag-relation-graphs',
+        access: documentReader(query('documentId', 'document')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const stepIds = stepIdsQuery(ctx);
+        const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
+        ctx.body = stepIds && !stepIds.length ? [] : await graphs.listGraphs(knex, doc.id, stepIds);
+      },
+    ),
 
-  router.get('/api/ner-tag-relation-graphs/candidates', async (ctx) => {
-    const user = currentUser(ctx);
-    const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
-    ctx.body = await graphs.candidates(
-      knex,
-      doc.id,
-      idParam(ctx.query.fromId, 'fromId'),
-      idParam(ctx.query.toId, 'toId'),
-    );
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/ner-tag-relation-graphs/candidates',
+        access: documentReader(query('documentId', 'document')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const doc = await readableDocument(user, idParam(ctx.query.documentId, 'documentId'));
+        ctx.body = await graphs.candidates(
+          knex,
+          doc.id,
+          idParam(ctx.query.fromId, 'fromId'),
+          idParam(ctx.query.toId, 'toId'),
+        );
+      },
+    ),
 
-  router.put('/api/ner-tag-relation-graphs/validation', async (ctx) => {
-    const user = currentUser(ctx);
-    const doc = await readableDocument(user, bodyId(ctx, 'documentId', 'relationGraph'));
-    const input = body(ctx, graphSchema, 'relationGraph');
-    const { validation } = await graphs.validate(knex, doc.id, input.relations);
-    ctx.body = validation;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/ner-tag-relation-graphs/validation',
+        access: documentReader(inBody('documentId', 'document')),
+        body: { schema: graphSchema, object: 'relationGraph' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const doc = await readableDocument(user, bodyId(ctx, 'documentId', 'relationGraph'));
+        const input = body();
+        const { validation } = await graphs.validate(knex, doc.id, input.relations);
+        ctx.body = validation;
+      },
+    ),
 
-  router.post('/api/ner-tag-relation-graphs', async (ctx) => {
-    const user = currentUser(ctx);
-    const doc = await readableDocument(user, bodyId(ctx, 'documentId', 'relationGraph'));
-    if (!(await mayWriteIn(user, doc.processId))) throw unreachable(user, 'document');
-    const input = body(ctx, graphSchema, 'relationGraph');
-    const { validation, node } = await graphs.validate(knex, doc.id, input.relations);
-    // WRITE on the tags' node before anything is said about the rules beyond the first tag's existence
-    if (node) assertNodeMode(user, node.nodeId, node.processId, 'WRITE');
-    if (!validation.valid || !node) throw graphs.invalidGraph(validation);
-    ctx.status = 201;
-    ctx.body = await graphs.createGraph(knex, user, doc.id, node, input.relations);
-  });
+    // WRITE on the document's process or one of its nodes, then on the tags' node
+    route(
+      {
+        method: 'POST',
+        path: '/api/ner-tag-relation-graphs',
+        access: onNode('WRITE', inBody('documentId', 'document')),
+        body: { schema: graphSchema, object: 'relationGraph' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const doc = await readableDocument(user, bodyId(ctx, 'documentId', 'relationGraph'));
+        if (!(await mayWriteIn(user, doc.processId))) throw unreachable(user, 'document');
+        const input = body();
+        const { validation, node } = await graphs.validate(knex, doc.id, input.relations);
+        // WRITE on the tags' node before anything is said about the rules beyond the first tag's existence
+        if (node) assertNodeMode(user, node.nodeId, node.processId, 'WRITE');
+        if (!validation.valid || !node) throw graphs.invalidGraph(validation);
+        ctx.status = 201;
+        ctx.body = await graphs.createGraph(knex, user, doc.id, node, input.relations);
+      },
+    ),
 
-  router.put('/api/ner-tag-relation-graphs', async (ctx) => {
-    const user = currentUser(ctx);
-    const graph = await writableGraph(user, bodyId(ctx, 'id', 'relationGraph'));
-    const input = body(ctx, graphUpdateSchema, 'relationGraph');
-    ctx.body = await graphs.updateGraph(knex, user, graph, input.relations);
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/ner-tag-relation-graphs',
+        access: onNode('WRITE', inBody('id', 'relationGraph')),
+        body: { schema: graphUpdateSchema, object: 'relationGraph' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const graph = await writableGraph(user, bodyId(ctx, 'id', 'relationGraph'));
+        const input = body();
+        ctx.body = await graphs.updateGraph(knex, user, graph, input.relations);
+      },
+    ),
 
-  router.delete('/api/ner-tag-relation-graphs/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const graph = await writableGraph(user, idParam(ctx.params.id));
-    await graphs.deleteGraph(knex, user, graph);
-    ctx.status = 204;
-  });
-
-  return router;
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/ner-tag-relation-graphs/:id',
+        access: onNode('WRITE', param('id', 'relationGraph')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const graph = await writableGraph(user, idParam(ctx.params.id));
+        await graphs.deleteGraph(knex, user, graph);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

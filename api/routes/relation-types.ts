@@ -2,14 +2,15 @@
  * NER relation types of SPAN nodes (docs/api-graph.md). Reading needs READ on each node asked for;
  * changing needs ADMIN on the node's process. Rules and couplings: domain/labels.ts.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onNode, onProcess, param, query } from './access';
 import { z } from 'zod';
 import { acceptsRelationTypes, normalizeRelationType, relationTypeViolations } from '../../domain/labels';
 import type { AppDeps } from '../app';
 import { currentUser, unreachable } from '../auth';
 import { appError, notFound, setAlert } from '../errors';
 import * as relations from '../services/relation-types';
-import { body, idParam } from '../validate';
+import { idParam } from '../validate';
 import { checkViolations, nodeIdsParam, nodeWithAccess } from './labels';
 
 export const relationSchema = z.object({
@@ -45,50 +46,78 @@ function relationValues(input: RelationBody, tagTypeIds: number[]): relations.Re
   };
 }
 
-export function relationTypeRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
+export function relationTypeRoutes({ knex }: AppDeps): Route[] {
+  return [
+    route(
+      {
+        method: 'GET',
+        path: '/api/ner-tag-relation-types',
+        access: onNode('READ', query('nodeIds', 'node', true)),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const nodeIds = nodeIdsParam(ctx);
+        for (const nodeId of nodeIds) await nodeWithAccess(knex, user, nodeId, 'READ');
+        ctx.body = nodeIds.length ? await relations.listRelationTypes(knex, nodeIds) : [];
+      },
+    ),
 
-  router.get('/api/ner-tag-relation-types', async (ctx) => {
-    const user = currentUser(ctx);
-    const nodeIds = nodeIdsParam(ctx);
-    for (const nodeId of nodeIds) await nodeWithAccess(knex, user, nodeId, 'READ');
-    ctx.body = nodeIds.length ? await relations.listRelationTypes(knex, nodeIds) : [];
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/ner-tag-relation-types',
+        access: onProcess('ADMIN', inBody('nodeId', 'node')),
+        body: { schema: relationSchema, object: 'nerRelationType' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const node = await nodeWithAccess(knex, user, input.nodeId, 'ADMIN');
+        if (!acceptsRelationTypes(node.activityType))
+          throw appError('error.dataValidationUnexpectedError', 'nerRelationType');
+        const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, node.id));
+        const created = await relations.createRelationType(knex, node.id, values);
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.nerRelationType.created', created.name);
+        ctx.body = created;
+      },
+    ),
 
-  router.post('/api/ner-tag-relation-types', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, relationSchema, 'nerRelationType');
-    const node = await nodeWithAccess(knex, user, input.nodeId, 'ADMIN');
-    if (!acceptsRelationTypes(node.activityType))
-      throw appError('error.dataValidationUnexpectedError', 'nerRelationType');
-    const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, node.id));
-    const created = await relations.createRelationType(knex, node.id, values);
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.nerRelationType.created', created.name);
-    ctx.body = created;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/ner-tag-relation-types',
+        access: onProcess('ADMIN', inBody('id', 'relationType')),
+        body: { schema: relationUpdateSchema, object: 'nerRelationType' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const current = await relations.findRelationType(knex, input.id);
+        if (!current) throw unreachable(user, 'nerRelationType');
+        await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+        const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, current.nodeId));
+        const updated = await relations.updateRelationType(knex, current.id, values);
+        setAlert(ctx, 'soaApp.nerRelationType.updated', updated.name);
+        ctx.body = updated;
+      },
+    ),
 
-  router.put('/api/ner-tag-relation-types', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, relationUpdateSchema, 'nerRelationType');
-    const current = await relations.findRelationType(knex, input.id);
-    if (!current) throw unreachable(user, 'nerRelationType');
-    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
-    const values = relationValues(input, await relations.tagTypeIdsOfNode(knex, current.nodeId));
-    const updated = await relations.updateRelationType(knex, current.id, values);
-    setAlert(ctx, 'soaApp.nerRelationType.updated', updated.name);
-    ctx.body = updated;
-  });
-
-  router.delete('/api/ner-tag-relation-types/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const current = await relations.findRelationType(knex, idParam(ctx.params.id));
-    if (!current) throw notFound('nerRelationType');
-    await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
-    await relations.deleteRelationType(knex, current.id);
-    setAlert(ctx, 'soaApp.nerRelationType.deleted', current.name);
-    ctx.status = 204;
-  });
-
-  return router;
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/ner-tag-relation-types/:id',
+        access: onProcess('ADMIN', param('id', 'relationType')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const current = await relations.findRelationType(knex, idParam(ctx.params.id));
+        if (!current) throw notFound('nerRelationType');
+        await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
+        await relations.deleteRelationType(knex, current.id);
+        setAlert(ctx, 'soaApp.nerRelationType.deleted', current.name);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

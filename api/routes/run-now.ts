@@ -7,8 +7,9 @@
  * Both wait for the run (on the worker, as the schedules run them) and answer its outcome; 503 when the
  * engine is unreachable.
  */
+import { route, type Route } from '../route';
+import { onNode, param } from './access';
 import crypto from 'node:crypto';
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser } from '../auth';
@@ -40,9 +41,7 @@ const FETCH_ROUTES: readonly { path: string; type: string; label: string }[] = [
   },
 ];
 
-export function runNowRoutes({ knex, temporal, config }: AppDeps): Router {
-  const router = new Router();
-
+export function runNowRoutes({ knex, temporal, config }: AppDeps): Route[] {
   async function writableNode(ctx: Context) {
     const user = currentUser(ctx);
     const node = await nodes.findNode(knex, idParam(ctx.params.id));
@@ -54,32 +53,42 @@ export function runNowRoutes({ knex, temporal, config }: AppDeps): Router {
   const run = <I, R>(workflowType: string, workflowId: string, input: I): Promise<R> =>
     runWorkflow<I, R>(temporal, config.taskQueue, workflowType, workflowId, input, RUN_TIMEOUT_MS);
 
-  router.post('/api/action-nodes/:id/execute-action', async (ctx) => {
-    const node = await writableNode(ctx);
-    if (!isActionType(node.activityType as ActivityType))
-      throw badRequest(`Node "${node.name}" is not an action node`);
-    if (node.triggerType !== 'CRON' && node.triggerType !== 'THRESHOLD')
-      throw badRequest(
-        `Node "${node.name}" has the trigger ALWAYS: it runs for each document that reaches it, not on demand`,
-      );
-    ctx.body = await run<ActionBatchInput, ActionBatchResult>(
-      ACTION_BATCH_WORKFLOW,
-      `action-run-${node.id}-${crypto.randomUUID()}`,
-      { nodeId: node.id, reason: 'MANUAL' },
-    );
-  });
+  return [
+    route(
+      {
+        method: 'POST',
+        path: '/api/action-nodes/:id/execute-action',
+        access: onNode('WRITE', param('id', 'node')),
+      },
+      async (ctx) => {
+        const node = await writableNode(ctx);
+        if (!isActionType(node.activityType as ActivityType))
+          throw badRequest(`Node "${node.name}" is not an action node`);
+        if (node.triggerType !== 'CRON' && node.triggerType !== 'THRESHOLD')
+          throw badRequest(
+            `Node "${node.name}" has the trigger ALWAYS: it runs for each document that reaches it, not on demand`,
+          );
+        ctx.body = await run<ActionBatchInput, ActionBatchResult>(
+          ACTION_BATCH_WORKFLOW,
+          `action-run-${node.id}-${crypto.randomUUID()}`,
+          { nodeId: node.id, reason: 'MANUAL' },
+        );
+      },
+    ),
 
-  for (const route of FETCH_ROUTES) {
-    router.put(route.path, async (ctx) => {
-      const node = await writableNode(ctx);
-      if (node.activityType !== route.type) throw badRequest(`Node "${node.name}" is not ${route.label}`);
-      ctx.body = await run<UploadPollerInput, UploadPollerResult>(
-        UPLOAD_POLLER_WORKFLOW,
-        `upload-poll-${node.id}-${crypto.randomUUID()}`,
-        { nodeId: node.id },
-      );
-    });
-  }
-
-  return router;
+    ...FETCH_ROUTES.map((fetch) =>
+      route(
+        { method: 'PUT', path: fetch.path, access: onNode('WRITE', param('id', 'node')) },
+        async (ctx) => {
+          const node = await writableNode(ctx);
+          if (node.activityType !== fetch.type) throw badRequest(`Node "${node.name}" is not ${fetch.label}`);
+          ctx.body = await run<UploadPollerInput, UploadPollerResult>(
+            UPLOAD_POLLER_WORKFLOW,
+            `upload-poll-${node.id}-${crypto.randomUUID()}`,
+            { nodeId: node.id },
+          );
+        },
+      ),
+    ),
+  ];
 }

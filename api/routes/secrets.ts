@@ -2,14 +2,15 @@
  * Process secrets (spec 3 sections 2, 3, 5 and 7): every call needs ADMIN on the process, reading the
  * list included (the secrets page is admin-only). Values are write-only: no response carries them.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onProcess, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser } from '../auth';
 import { FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
 import { findProcess } from '../services/processes';
 import * as secrets from '../services/secrets';
-import { body, idParam } from '../validate';
+import { firstValue, idParam } from '../validate';
 import { secretNameRule, secretValueRule } from '../../domain/integrations';
 
 export const secretSchema = z.object({
@@ -19,78 +20,95 @@ export const secretSchema = z.object({
   processId: z.number().int().nullish(),
 });
 
-const firstValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-
 function booleanParam(value: string | undefined, name: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new HttpError(400, { message: 'error.http.400', detail: `Parameter ${name} must be true or false` });
 }
 
-export function secretRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
+export function secretRoutes({ knex }: AppDeps): Route[] {
+  return [
+    // the list has names and active flags only (values are never returned): readers pick one on the RAG page
+    route(
+      { method: 'GET', path: '/api/secrets', access: onProcess('READ', query('processId', 'process')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const processId = idParam(firstValue(ctx.query.processId), 'processId');
+        assertProcessMode(user, processId, 'READ');
+        if (!(await findProcess(knex, processId))) throw notFound('process');
+        ctx.body = await secrets.listSecrets(knex, processId);
+      },
+    ),
 
-  router.get('/api/secrets', async (ctx) => {
-    const user = currentUser(ctx);
-    const processId = idParam(firstValue(ctx.query.processId), 'processId');
-    assertProcessMode(user, processId, 'READ');
-    if (!(await findProcess(knex, processId))) throw notFound('process');
-    ctx.body = await secrets.listSecrets(knex, processId);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/secrets',
+        access: onProcess('ADMIN', inBody('processId', 'process')),
+        body: { schema: secretSchema, object: 'secret' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        if (input.processId === null || input.processId === undefined) {
+          new FieldErrorCollector('secret')
+            .check('processId', { code: 'NotBlank', key: 'entity.validation.required' })
+            .throwIfAny();
+        }
+        const processId = input.processId!;
+        assertProcessMode(user, processId, 'ADMIN');
+        if (!(await findProcess(knex, processId))) throw notFound('process');
+        const name = input.name ?? '';
+        new FieldErrorCollector('secret')
+          .check(
+            'name',
+            secretNameRule(
+              name,
+              name.trim() ? await secrets.collidingSecretNames(knex, processId, name) : [],
+            ),
+          )
+          .check('value', secretValueRule(input.value ?? ''))
+          .throwIfAny();
+        const created = await secrets.createSecret(knex, {
+          processId,
+          name,
+          value: input.value!,
+          active: input.active ?? true,
+        });
+        ctx.status = 201;
+        setAlert(ctx, 'soaApp.secret.created', created.name);
+        ctx.body = created;
+      },
+    ),
 
-  router.post('/api/secrets', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, secretSchema, 'secret');
-    if (input.processId === null || input.processId === undefined) {
-      new FieldErrorCollector('secret')
-        .check('processId', { code: 'NotBlank', key: 'entity.validation.required' })
-        .throwIfAny();
-    }
-    const processId = input.processId!;
-    assertProcessMode(user, processId, 'ADMIN');
-    if (!(await findProcess(knex, processId))) throw notFound('process');
-    const name = input.name ?? '';
-    new FieldErrorCollector('secret')
-      .check(
-        'name',
-        secretNameRule(name, name.trim() ? await secrets.collidingSecretNames(knex, processId, name) : []),
-      )
-      .check('value', secretValueRule(input.value ?? ''))
-      .throwIfAny();
-    const created = await secrets.createSecret(knex, {
-      processId,
-      name,
-      value: input.value!,
-      active: input.active ?? true,
-    });
-    ctx.status = 201;
-    setAlert(ctx, 'soaApp.secret.created', created.name);
-    ctx.body = created;
-  });
+    route(
+      { method: 'PUT', path: '/api/secrets/:id', access: onProcess('ADMIN', param('id', 'secret')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const id = idParam(ctx.params.id);
+        const active = booleanParam(firstValue(ctx.query.active), 'active');
+        const secret = await secrets.findSecret(knex, id);
+        if (!secret) throw notFound('secret');
+        assertProcessMode(user, secret.processId, 'ADMIN');
+        const updated = await secrets.setSecretActive(knex, id, active);
+        if (!updated) throw notFound('secret');
+        setAlert(ctx, 'soaApp.secret.updated', updated.name);
+        ctx.body = updated;
+      },
+    ),
 
-  router.put('/api/secrets/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const id = idParam(ctx.params.id);
-    const active = booleanParam(firstValue(ctx.query.active), 'active');
-    const secret = await secrets.findSecret(knex, id);
-    if (!secret) throw notFound('secret');
-    assertProcessMode(user, secret.processId, 'ADMIN');
-    const updated = await secrets.setSecretActive(knex, id, active);
-    if (!updated) throw notFound('secret');
-    setAlert(ctx, 'soaApp.secret.updated', updated.name);
-    ctx.body = updated;
-  });
-
-  router.delete('/api/secrets/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const id = idParam(ctx.params.id);
-    const secret = await secrets.findSecret(knex, id);
-    if (!secret) throw notFound('secret');
-    assertProcessMode(user, secret.processId, 'ADMIN');
-    await secrets.deleteSecret(knex, id);
-    setAlert(ctx, 'soaApp.secret.deleted', secret.name);
-    ctx.status = 204;
-  });
-
-  return router;
+    route(
+      { method: 'DELETE', path: '/api/secrets/:id', access: onProcess('ADMIN', param('id', 'secret')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const id = idParam(ctx.params.id);
+        const secret = await secrets.findSecret(knex, id);
+        if (!secret) throw notFound('secret');
+        assertProcessMode(user, secret.processId, 'ADMIN');
+        await secrets.deleteSecret(knex, id);
+        setAlert(ctx, 'soaApp.secret.deleted', secret.name);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

@@ -11,7 +11,8 @@
  *   api/asr-documents/{id}`.
  * A document, utterance or token of another process answers like an unknown one (403, 404 to an admin).
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, inBody, onNode, onProcess, param, query } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -29,11 +30,11 @@ import * as documents from '../services/documents';
 import { nerTagsOfToken } from '../services/tags';
 import * as speech from '../services/utterances';
 import { setTotal } from '../paging';
-import { body, firstValue, idParam, MAX_ID, pageQuery, stepIdsQuery } from '../validate';
+import { firstValue, idParam, MAX_ID, pageQuery, stepIdsQuery } from '../validate';
 import { documentById, renameDocument } from '../../db/queries/documents';
 import { nodeRef, obligatoryUploadNode } from '../../db/queries/nodes';
 import { tokenById } from '../../db/queries/utterances';
-import { createFileStore } from '../../server/files';
+import { openFileStore } from '../../server/files';
 import { sanitizeFilename } from '../../server/document-intake';
 import { documentEditViolations } from '../../domain/document-edit';
 import { timeOrderPosition, TokenProperties } from '../../domain/utterances';
@@ -97,9 +98,8 @@ export const asrUpdateSchema = z.object({
   filename: z.string().nullish(),
 });
 
-export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
-  const router = new Router();
-  const store = createFileStore(config.filesDir);
+export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
+  const store = openFileStore(config);
   const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
 
   /** The active step's node of `?nodeId`, with WRITE on it. */
@@ -123,108 +123,6 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
 
   const tokenRow = (tokenId: number) => tokenById(knex, tokenId);
 
-  // --- utterances ---
-
-  router.put('/api/utterances', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await writableNode(ctx, user);
-    const input = body(ctx, utteranceUpdateSchema, 'utterance');
-    const doc = inProcess(user, await speech.documentOfUtterance(knex, input.id), node, 'utterance');
-    await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({ patches: [input] }));
-    const saved = await speech.utteranceDTO(knex, input.id);
-    if (saved) ctx.body = saved;
-    else ctx.status = 204;
-  });
-
-  router.post('/api/utterances/batch', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await writableNode(ctx, user);
-    const raw = body(ctx, batchSchema, 'utterances');
-    const items = Array.isArray(raw) ? raw : raw.batch;
-    const deletedTokens = Array.isArray(raw) ? [] : [...new Set(raw.deletedTokens ?? [])];
-    // the batch's document: that of its existing utterances, else of a token it deletes, else the docId its
-    // new ones name
-    const existing = items.find((u) => u.id > 0);
-    const named = items.find((u) => u.docId)?.docId ?? undefined;
-    new FieldErrorCollector('utterances')
-      .check(
-        'docId',
-        existing || named || deletedTokens.length
-          ? null
-          : { code: 'NotBlank', key: 'entity.validation.required' },
-      )
-      .throwIfAny();
-    const ofTokens = await speech.documentsOfTokens(knex, deletedTokens);
-    const found = existing
-      ? await speech.documentOfUtterance(knex, existing.id)
-      : named
-        ? await documentById(knex, named).then((d) => d && { documentId: d.id, processId: d.processId })
-        : ofTokens.get(deletedTokens[0]);
-    const doc = inProcess(user, found, node, 'document');
-    if (named && named !== doc.documentId) throw unreachable(user, 'document');
-    // Each deleted token as the token DELETE route takes it: another process's answers like an unknown one
-    // (another document's of the process is refused by the plan: not one of this document).
-    for (const tokenId of deletedTokens) inProcess(user, ofTokens.get(tokenId), node, 'utteranceToken');
-    // no deletion while the document has relation graphs: checked by writeTranscript under the lock
-    const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({
-      patches: items,
-      deletedTokens,
-    }));
-    const saved = await Promise.all(
-      items.map((u) => speech.utteranceDTO(knex, utteranceIds.get(u.id) ?? u.id)),
-    );
-    ctx.status = utteranceIds.size ? 201 : 200;
-    ctx.body = {
-      utterances: saved.filter(Boolean),
-      ids: Object.fromEntries([...utteranceIds].map(([k, v]) => [String(k), v])),
-    };
-  });
-
-  // --- tokens ---
-
-  router.post('/api/utterance-tokens', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await writableNode(ctx, user);
-    const input = body(ctx, tokenCreateSchema, 'utteranceToken');
-    const doc = inProcess(user, await speech.documentOfUtterance(knex, input.utteranceId), node, 'utterance');
-    const focus = { utterances: [input.utteranceId] };
-    const { tokenIds } = await speech.writeTranscript(knex, user, node, doc.documentId, focus, (state) => {
-      const u = state.utterances.find((x) => x.id === input.utteranceId);
-      if (!u) throw notFound('utterance'); // removed meanwhile
-      const byId = new Map(state.tokens.map((t) => [t.id, t]));
-      const list = u.tokenIds.map((tid) => ({ id: tid }));
-      const at =
-        input.position === undefined
-          ? timeOrderPosition(
-              u.tokenIds.map((tid) => byId.get(tid)!),
-              input.tsStart,
-            )
-          : Math.min(input.position, list.length);
-      const { utteranceId: _u, position: _p, ...fields } = input;
-      list.splice(at, 0, { id: -1, ...fields });
-      return { patches: [{ id: u.id, tokens: list }] };
-    });
-    ctx.status = 201;
-    ctx.body = await tokenRow(tokenIds.get(-1)!);
-  });
-
-  router.put('/api/utterance-tokens', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await writableNode(ctx, user);
-    const input = body(ctx, tokenUpdateSchema, 'utteranceToken');
-    const doc = inProcess(user, await speech.documentOfToken(knex, input.id), node, 'utteranceToken');
-    await speech.writeTranscript(knex, user, node, doc.documentId, { tokens: [input.id] }, (state) => {
-      const t = state.tokens.find((x) => x.id === input.id);
-      const u = t && state.utterances.find((x) => x.id === t.utteranceId);
-      // deleted meanwhile (the document was read before the transaction)
-      if (!u) throw notFound('utteranceToken');
-      return {
-        patches: [{ id: u.id, tokens: u.tokenIds.map((tid) => (tid === input.id ? input : { id: tid })) }],
-      };
-    });
-    ctx.body = await tokenRow(input.id);
-  });
-
   const deleteToken = async (ctx: Context, raw: unknown) => {
     const user = currentUser(ctx);
     const node = await writableNode(ctx, user);
@@ -237,20 +135,6 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     }));
     ctx.status = 204;
   };
-  router.delete('/api/utterance-tokens/:id', (ctx) => deleteToken(ctx, ctx.params.id));
-  router.delete('/api/utterance-tokens', (ctx) => deleteToken(ctx, ctx.query.id));
-
-  router.get('/api/utterance-tokens/:id/ner-tags', async (ctx) => {
-    const user = currentUser(ctx);
-    const tokenId = idParam(ctx.params.id);
-    const stepIds = stepIdsQuery(ctx);
-    const doc = await speech.documentOfToken(knex, tokenId);
-    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
-      throw unreachable(user, 'utteranceToken');
-    ctx.body = stepIds && !stepIds.length ? [] : await nerTagsOfToken(knex, tokenId, stepIds);
-  });
-
-  // --- asr documents ---
 
   /** The processes a list or search covers: `?processId` (readable), else every readable process. */
   const readableProcesses = async (ctx: Context, user: AuthUser): Promise<number[]> => {
@@ -273,15 +157,6 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     ctx.body = rows;
   };
 
-  router.get('/api/asr-documents', async (ctx) => {
-    idParam(ctx.query.processId, 'processId');
-    await respondPage(ctx, null);
-  });
-
-  router.get('/api/_search/asr-documents', async (ctx) => {
-    await respondPage(ctx, firstValue(ctx.query.query) ?? '');
-  });
-
   /** An asr document the caller holds the mode on (another process's answers like an unknown one). */
   const asrDocumentOf = async (ctx: Context, raw: unknown, mode: 'READ' | 'WRITE' | 'ADMIN') => {
     const user = currentUser(ctx);
@@ -296,57 +171,285 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Router {
     return doc;
   };
 
-  router.get('/api/asr-documents/:id', async (ctx) => {
-    const doc = await asrDocumentOf(ctx, ctx.params.id, 'READ');
-    ctx.body = await asr.findAsrDocument(knex, doc.id);
-  });
+  return [
+    // --- utterances; the speech workspace and the asr-document screens (docs/api-speech.md): transcript writes need WRITE
+    // on the active step's node (`?nodeId`); the handlers then need the document in the node's process and an
+    // editable step of the node in it (409 / 423), and a result that is still a transcript (400) ---
+    route(
+      {
+        method: 'PUT',
+        path: '/api/utterances',
+        access: onNode('WRITE', query('nodeId', 'node')),
+        body: { schema: utteranceUpdateSchema, object: 'utterance' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const node = await writableNode(ctx, user);
+        const input = body();
+        const doc = inProcess(user, await speech.documentOfUtterance(knex, input.id), node, 'utterance');
+        await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({ patches: [input] }));
+        const saved = await speech.utteranceDTO(knex, input.id);
+        if (saved) ctx.body = saved;
+        else ctx.status = 204;
+      },
+    ),
 
-  router.post('/api/asr-documents', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, asrCreateSchema, 'asrDocument');
-    assertProcessMode(user, input.processId, 'READ');
-    const upload = await obligatoryUploadNode(knex, input.processId);
-    if (!upload) throw notFound('process');
-    assertNodeMode(user, upload.id, upload.processId, 'WRITE');
-    let filename = sanitizeFilename(input.filename?.trim() || 'asr-document.wav');
-    if (!/\.wav$/i.test(filename)) filename = `${filename}.wav`;
-    const doc = await documents.createDocument(deps, {
-      processId: input.processId,
-      uploadNodeId: upload.id,
-      filename,
-      bytes: asr.silentWav(),
-      mimeType: 'audio/wav',
-      documentType: 'AUDIOFILE',
-      createdById: user.id,
-    });
-    setAlert(ctx, 'soaApp.asrDocument.created', doc.id);
-    ctx.status = 201;
-    ctx.body = await asr.findAsrDocument(knex, doc.id);
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/utterances/batch',
+        access: onNode('WRITE', query('nodeId', 'node')),
+        body: { schema: batchSchema, object: 'utterances' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const node = await writableNode(ctx, user);
+        const raw = body();
+        const items = Array.isArray(raw) ? raw : raw.batch;
+        const deletedTokens = Array.isArray(raw) ? [] : [...new Set(raw.deletedTokens ?? [])];
+        // the batch's document: that of its existing utterances, else of a token it deletes, else the docId its
+        // new ones name
+        const existing = items.find((u) => u.id > 0);
+        const named = items.find((u) => u.docId)?.docId ?? undefined;
+        new FieldErrorCollector('utterances')
+          .check(
+            'docId',
+            existing || named || deletedTokens.length
+              ? null
+              : { code: 'NotBlank', key: 'entity.validation.required' },
+          )
+          .throwIfAny();
+        const ofTokens = await speech.documentsOfTokens(knex, deletedTokens);
+        const found = existing
+          ? await speech.documentOfUtterance(knex, existing.id)
+          : named
+            ? await documentById(knex, named).then((d) => d && { documentId: d.id, processId: d.processId })
+            : ofTokens.get(deletedTokens[0]);
+        const doc = inProcess(user, found, node, 'document');
+        if (named && named !== doc.documentId) throw unreachable(user, 'document');
+        // Each deleted token as the token DELETE route takes it: another process's answers like an unknown one
+        // (another document's of the process is refused by the plan: not one of this document).
+        for (const tokenId of deletedTokens) inProcess(user, ofTokens.get(tokenId), node, 'utteranceToken');
+        // no deletion while the document has relation graphs: checked by writeTranscript under the lock
+        const { utteranceIds } = await speech.writeTranscript(knex, user, node, doc.documentId, {}, () => ({
+          patches: items,
+          deletedTokens,
+        }));
+        const saved = await Promise.all(
+          items.map((u) => speech.utteranceDTO(knex, utteranceIds.get(u.id) ?? u.id)),
+        );
+        ctx.status = utteranceIds.size ? 201 : 200;
+        ctx.body = {
+          utterances: saved.filter(Boolean),
+          ids: Object.fromEntries([...utteranceIds].map(([k, v]) => [String(k), v])),
+        };
+      },
+    ),
 
-  router.put('/api/asr-documents', async (ctx) => {
-    const input = body(ctx, asrUpdateSchema, 'asrDocument');
-    const doc = await asrDocumentOf(ctx, input.id, 'WRITE');
-    const errors = new FieldErrorCollector('asrDocument');
-    const edit = {
-      filename: input.filename ?? doc.filename,
-      path: doc.path,
-      documentType: doc.documentType,
-      processId: input.processId ?? doc.processId,
-    };
-    for (const e of documentEditViolations(edit, doc)) errors.check(e.field, e.violation);
-    errors.throwIfAny();
-    await renameDocument(knex, doc.id, sanitizeFilename(edit.filename));
-    setAlert(ctx, 'soaApp.asrDocument.updated', doc.id);
-    ctx.body = await asr.findAsrDocument(knex, doc.id);
-  });
+    // --- tokens ---
 
-  router.delete('/api/asr-documents/:id', async (ctx) => {
-    const doc = await asrDocumentOf(ctx, ctx.params.id, 'ADMIN');
-    await documents.deleteDocuments(deps, [doc]);
-    setAlert(ctx, 'soaApp.asrDocument.deleted', doc.id);
-    ctx.status = 204;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/utterance-tokens',
+        access: onNode('WRITE', query('nodeId', 'node')),
+        body: { schema: tokenCreateSchema, object: 'utteranceToken' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const node = await writableNode(ctx, user);
+        const input = body();
+        const doc = inProcess(
+          user,
+          await speech.documentOfUtterance(knex, input.utteranceId),
+          node,
+          'utterance',
+        );
+        const focus = { utterances: [input.utteranceId] };
+        const { tokenIds } = await speech.writeTranscript(
+          knex,
+          user,
+          node,
+          doc.documentId,
+          focus,
+          (state) => {
+            const u = state.utterances.find((x) => x.id === input.utteranceId);
+            if (!u) throw notFound('utterance'); // removed meanwhile
+            const byId = new Map(state.tokens.map((t) => [t.id, t]));
+            const list = u.tokenIds.map((tid) => ({ id: tid }));
+            const at =
+              input.position === undefined
+                ? timeOrderPosition(
+                    u.tokenIds.map((tid) => byId.get(tid)!),
+                    input.tsStart,
+                  )
+                : Math.min(input.position, list.length);
+            const { utteranceId: _u, position: _p, ...fields } = input;
+            list.splice(at, 0, { id: -1, ...fields });
+            return { patches: [{ id: u.id, tokens: list }] };
+          },
+        );
+        ctx.status = 201;
+        ctx.body = await tokenRow(tokenIds.get(-1)!);
+      },
+    ),
 
-  return router;
+    route(
+      {
+        method: 'PUT',
+        path: '/api/utterance-tokens',
+        access: onNode('WRITE', query('nodeId', 'node')),
+        body: { schema: tokenUpdateSchema, object: 'utteranceToken' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const node = await writableNode(ctx, user);
+        const input = body();
+        const doc = inProcess(user, await speech.documentOfToken(knex, input.id), node, 'utteranceToken');
+        await speech.writeTranscript(knex, user, node, doc.documentId, { tokens: [input.id] }, (state) => {
+          const t = state.tokens.find((x) => x.id === input.id);
+          const u = t && state.utterances.find((x) => x.id === t.utteranceId);
+          // deleted meanwhile (the document was read before the transaction)
+          if (!u) throw notFound('utteranceToken');
+          return {
+            patches: [
+              { id: u.id, tokens: u.tokenIds.map((tid) => (tid === input.id ? input : { id: tid })) },
+            ],
+          };
+        });
+        ctx.body = await tokenRow(input.id);
+      },
+    ),
+
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/utterance-tokens/:id',
+        access: onNode('WRITE', [query('nodeId', 'node'), param('id', 'utteranceToken')]),
+      },
+      (ctx) => deleteToken(ctx, ctx.params.id),
+    ),
+
+    route(
+      { method: 'DELETE', path: '/api/utterance-tokens', access: onNode('WRITE', query('nodeId', 'node')) },
+      (ctx) => deleteToken(ctx, ctx.query.id),
+    ),
+
+    route(
+      {
+        method: 'GET',
+        path: '/api/utterance-tokens/:id/ner-tags',
+        access: documentReader(param('id', 'utteranceToken')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const tokenId = idParam(ctx.params.id);
+        const stepIds = stepIdsQuery(ctx);
+        const doc = await speech.documentOfToken(knex, tokenId);
+        if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+          throw unreachable(user, 'utteranceToken');
+        ctx.body = stepIds && !stepIds.length ? [] : await nerTagsOfToken(knex, tokenId, stepIds);
+      },
+    ),
+
+    // --- asr documents ---
+    route(
+      { method: 'GET', path: '/api/asr-documents', access: documentReader(query('processId', 'process')) },
+      async (ctx) => {
+        idParam(ctx.query.processId, 'processId');
+        await respondPage(ctx, null);
+      },
+    ),
+
+    // without processId: the asr documents of every process the caller reads
+    route(
+      {
+        method: 'GET',
+        path: '/api/_search/asr-documents',
+        access: documentReader(query('processId', 'process')),
+      },
+      async (ctx) => {
+        await respondPage(ctx, firstValue(ctx.query.query) ?? '');
+      },
+    ),
+
+    route(
+      { method: 'GET', path: '/api/asr-documents/:id', access: documentReader(param('id', 'document')) },
+      async (ctx) => {
+        const doc = await asrDocumentOf(ctx, ctx.params.id, 'READ');
+        ctx.body = await asr.findAsrDocument(knex, doc.id);
+      },
+    ),
+
+    // READ on the process and WRITE on its obligatory Upload node (like POST /api/documents)
+    route(
+      {
+        method: 'POST',
+        path: '/api/asr-documents',
+        access: onProcess('WRITE', inBody('processId', 'process')),
+        body: { schema: asrCreateSchema, object: 'asrDocument' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        assertProcessMode(user, input.processId, 'READ');
+        const upload = await obligatoryUploadNode(knex, input.processId);
+        if (!upload) throw notFound('process');
+        assertNodeMode(user, upload.id, upload.processId, 'WRITE');
+        let filename = sanitizeFilename(input.filename?.trim() || 'asr-document.wav');
+        if (!/\.wav$/i.test(filename)) filename = `${filename}.wav`;
+        const doc = await documents.createDocument(deps, {
+          processId: input.processId,
+          uploadNodeId: upload.id,
+          filename,
+          bytes: asr.silentWav(),
+          mimeType: 'audio/wav',
+          documentType: 'AUDIOFILE',
+          createdById: user.id,
+        });
+        setAlert(ctx, 'soaApp.asrDocument.created', doc.id);
+        ctx.status = 201;
+        ctx.body = await asr.findAsrDocument(knex, doc.id);
+      },
+    ),
+
+    route(
+      {
+        method: 'PUT',
+        path: '/api/asr-documents',
+        access: onProcess('WRITE', inBody('id', 'document')),
+        body: { schema: asrUpdateSchema, object: 'asrDocument' },
+      },
+      async (ctx, { body }) => {
+        const input = body();
+        const doc = await asrDocumentOf(ctx, input.id, 'WRITE');
+        const errors = new FieldErrorCollector('asrDocument');
+        const edit = {
+          filename: input.filename ?? doc.filename,
+          path: doc.path,
+          documentType: doc.documentType,
+          processId: input.processId ?? doc.processId,
+        };
+        for (const e of documentEditViolations(edit, doc)) errors.check(e.field, e.violation);
+        errors.throwIfAny();
+        await renameDocument(knex, doc.id, sanitizeFilename(edit.filename));
+        setAlert(ctx, 'soaApp.asrDocument.updated', doc.id);
+        ctx.body = await asr.findAsrDocument(knex, doc.id);
+      },
+    ),
+
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/asr-documents/:id',
+        access: onProcess('ADMIN', param('id', 'document')),
+      },
+      async (ctx) => {
+        const doc = await asrDocumentOf(ctx, ctx.params.id, 'ADMIN');
+        await documents.deleteDocuments(deps, [doc]);
+        setAlert(ctx, 'soaApp.asrDocument.deleted', doc.id);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

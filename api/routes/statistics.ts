@@ -6,7 +6,8 @@
  *   (READ on the step's node), kept as one growing row per clientId.
  * Refusals are field errors (400) with the keys of domain/statistics.ts.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onNode, onProcess } from './access';
 import { z } from 'zod';
 import {
   documentsOfViolations,
@@ -22,7 +23,7 @@ import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../
 import { fieldErrors, violationErrors } from '../errors';
 import { findProcess } from '../services/processes';
 import { reportWorkTime, statistics } from '../services/statistics';
-import { body, MAX_ID } from '../validate';
+import { MAX_ID } from '../validate';
 
 const id = z.number().int().min(1).max(MAX_ID);
 const ids = z.array(id).max(1000).nullish();
@@ -50,72 +51,88 @@ export const workTimeSchema = z.object({
 });
 
 const K = 'soaApp.statistics.errors';
-export function statisticsRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
-  router.post('/api/statistics', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, statisticsSchema, 'statisticsQuery');
-    assertProcessMode(user, input.processId, 'ADMIN');
-    if (!(await findProcess(knex, input.processId))) throw unreachable(user, 'process');
-    const violations = statisticsRangeViolations(input.dateFrom, input.dateTo);
-    if (!isZoneId(input.zoneId) || !(await knownZone(knex, input.zoneId)))
-      violations.push({ field: 'zoneId', code: 'Pattern', key: `${K}.zoneInvalid` });
-    const nodeIds = input.nodeIds?.length ? [...new Set(input.nodeIds)] : null;
-    const cell = input.documentsOf ?? null;
-    const ofProcess = await nodesOfProcess(knex, input.processId, [
-      ...(nodeIds ?? []),
-      ...(cell ? [cell.nodeId] : []),
-    ]);
-    if (nodeIds?.some((n) => !ofProcess.has(n)))
-      violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
-    if (cell) {
-      const cellViolations = documentsOfViolations(input, cell);
-      violations.push(...cellViolations);
-      if (!cellViolations.length && !ofProcess.has(cell.nodeId))
-        violations.push({ field: 'documentsOf', code: 'Pattern', key: `${K}.nodeNotInProcess` });
-    }
-    if (violations.length) throw violationErrors('statisticsQuery', violations);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await statistics(
-      knex,
-      input.type,
+export function statisticsRoutes({ knex }: AppDeps): Route[] {
+  return [
+    // --- statistics (issue 16 section 1; docs/api-statistics.md): the page needs ADMIN on the process (spec 3
+    // section 6); the workspace reports a reader's work too, so READ on the step's node ---
+    route(
       {
-        processId: input.processId,
-        dateFrom: input.dateFrom,
-        dateTo: input.dateTo,
-        zoneId: input.zoneId,
-        nodeIds,
-        userIds: input.userIds?.length ? [...new Set(input.userIds)] : null,
+        method: 'POST',
+        path: '/api/statistics',
+        access: onProcess('ADMIN', inBody('processId', 'process')),
+        body: { schema: statisticsSchema, object: 'statisticsQuery' },
       },
-      cell,
-    );
-  });
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        assertProcessMode(user, input.processId, 'ADMIN');
+        if (!(await findProcess(knex, input.processId))) throw unreachable(user, 'process');
+        const violations = statisticsRangeViolations(input.dateFrom, input.dateTo);
+        if (!isZoneId(input.zoneId) || !(await knownZone(knex, input.zoneId)))
+          violations.push({ field: 'zoneId', code: 'Pattern', key: `${K}.zoneInvalid` });
+        const nodeIds = input.nodeIds?.length ? [...new Set(input.nodeIds)] : null;
+        const cell = input.documentsOf ?? null;
+        const ofProcess = await nodesOfProcess(knex, input.processId, [
+          ...(nodeIds ?? []),
+          ...(cell ? [cell.nodeId] : []),
+        ]);
+        if (nodeIds?.some((n) => !ofProcess.has(n)))
+          violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
+        if (cell) {
+          const cellViolations = documentsOfViolations(input, cell);
+          violations.push(...cellViolations);
+          if (!cellViolations.length && !ofProcess.has(cell.nodeId))
+            violations.push({ field: 'documentsOf', code: 'Pattern', key: `${K}.nodeNotInProcess` });
+        }
+        if (violations.length) throw violationErrors('statisticsQuery', violations);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await statistics(
+          knex,
+          input.type,
+          {
+            processId: input.processId,
+            dateFrom: input.dateFrom,
+            dateTo: input.dateTo,
+            zoneId: input.zoneId,
+            nodeIds,
+            userIds: input.userIds?.length ? [...new Set(input.userIds)] : null,
+          },
+          cell,
+        );
+      },
+    ),
 
-  router.post('/api/work-time', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, workTimeSchema, 'workTimeReport');
-    const step = await stepNode(knex, input.stepId);
-    if (!step) throw unreachable(user, 'step');
-    assertNodeMode(user, step.nodeId, step.processId, 'READ');
-    const stretch = workTimeReportRule(input.startTime, input.endTime, Date.now());
-    if ('violations' in stretch) throw violationErrors('workTimeReport', stretch.violations);
-    const recorded = await reportWorkTime(knex, {
-      userId: user.id,
-      clientId: input.clientId,
-      stepId: step.id,
-      nodeId: step.nodeId,
-      processId: step.processId,
-      documentId: step.documentId,
-      start: new Date(stretch.start),
-      end: new Date(stretch.end),
-    });
-    if (!recorded)
-      throw fieldErrors('workTimeReport', [
-        { field: 'clientId', violation: { code: 'Pattern', key: `${K}.stretchMismatch` } },
-      ]);
-    ctx.status = 204;
-  });
-
-  return router;
+    route(
+      {
+        method: 'POST',
+        path: '/api/work-time',
+        access: onNode('READ', inBody('stepId', 'step')),
+        body: { schema: workTimeSchema, object: 'workTimeReport' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        const step = await stepNode(knex, input.stepId);
+        if (!step) throw unreachable(user, 'step');
+        assertNodeMode(user, step.nodeId, step.processId, 'READ');
+        const stretch = workTimeReportRule(input.startTime, input.endTime, Date.now());
+        if ('violations' in stretch) throw violationErrors('workTimeReport', stretch.violations);
+        const recorded = await reportWorkTime(knex, {
+          userId: user.id,
+          clientId: input.clientId,
+          stepId: step.id,
+          nodeId: step.nodeId,
+          processId: step.processId,
+          documentId: step.documentId,
+          start: new Date(stretch.start),
+          end: new Date(stretch.end),
+        });
+        if (!recorded)
+          throw fieldErrors('workTimeReport', [
+            { field: 'clientId', violation: { code: 'Pattern', key: `${K}.stretchMismatch` } },
+          ]);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

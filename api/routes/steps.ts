@@ -5,7 +5,8 @@
  * domain/steps.ts and carried out by the document's workflow; the answer is the step as projected after it,
  * with the document's state (`documentState`, as GET api/v2/document/{id}/state answers it).
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { inBody, onNode, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { assertNodeMode, currentUser, unreachable } from '../auth';
@@ -20,7 +21,7 @@ import {
   stepDTO,
   stepToAssign,
 } from '../services/steps';
-import { body, idParam, pageQuery } from '../validate';
+import { idParam, pageQuery } from '../validate';
 import type { StepAction } from '../../domain/steps';
 
 const ACTION_PATHS: Record<string, StepAction> = {
@@ -38,95 +39,119 @@ export const stepSave = z.object({
   master: z.boolean().nullish(),
 });
 
-export function stepRoutes({ knex, temporal }: AppDeps): Router {
-  const router = new Router();
+export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
   const deps = { knex, temporal };
 
-  router.post('/api/step/assign', async (ctx) => {
-    const user = currentUser(ctx);
-    const documentId = idParam(ctx.query.docId, 'docId');
-    const nodeId = idParam(ctx.query.nodeId, 'nodeId');
-    const given = ctx.query.stepId === undefined ? undefined : idParam(ctx.query.stepId, 'stepId');
-    const node = await nodes.findNode(knex, nodeId);
-    if (!node) throw notFound('node');
-    assertNodeMode(user, node.id, node.processId, 'WRITE');
-    const stepId = await stepToAssign(knex, documentId, nodeId, user.id, given);
-    ctx.body = await runStepAction(deps, user, stepId, 'startWorking');
-  });
+  return [
+    // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
+    route(
+      { method: 'POST', path: '/api/step/assign', access: onNode('WRITE', query('nodeId', 'node')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const documentId = idParam(ctx.query.docId, 'docId');
+        const nodeId = idParam(ctx.query.nodeId, 'nodeId');
+        const given = ctx.query.stepId === undefined ? undefined : idParam(ctx.query.stepId, 'stepId');
+        const node = await nodes.findNode(knex, nodeId);
+        if (!node) throw notFound('node');
+        assertNodeMode(user, node.id, node.processId, 'WRITE');
+        const stepId = await stepToAssign(knex, documentId, nodeId, user.id, given);
+        ctx.body = await runStepAction(deps, user, stepId, 'startWorking');
+      },
+    ),
 
-  router.put('/api/steps', async (ctx) => {
-    const user = currentUser(ctx);
-    const input = body(ctx, stepSave, 'step');
-    // WRITE on the step's node before anything of the step is read or answered (issue 9 finding 4; the body's
-    // id is not checked by the gate); an unknown step answers like a step of a process the caller cannot reach.
-    const stepNode = await findStepNode(knex, input.id);
-    if (!stepNode) throw unreachable(user, 'step');
-    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'WRITE');
-    const stepContext = await loadStepContext(knex, input.id);
-    const { step } = stepContext;
-    let result: unknown = null;
-    if (input.master === true && !step.master)
-      result = await runStepAction(deps, user, stepContext, 'markMaster');
-    else if (input.master === false && step.master)
-      throw new HttpError(400, {
-        message: 'error.step.masterRequired',
-        detail: 'Mark another step of the node as master instead',
-      });
-    if (input.blockedBy !== undefined) {
-      const wanted =
-        input.blockedBy === null
-          ? null
-          : typeof input.blockedBy === 'number'
-            ? input.blockedBy
-            : input.blockedBy.id;
-      if (wanted === null && step.blockedBy !== null)
-        result = await runStepAction(deps, user, step.id, 'unassign');
-      else if (wanted !== null && wanted !== step.blockedBy) {
-        if (wanted !== user.id)
+    route(
+      {
+        method: 'PUT',
+        path: '/api/steps',
+        access: onNode('WRITE', inBody('id', 'step')),
+        body: { schema: stepSave, object: 'step' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const input = body();
+        // WRITE on the step's node before anything of the step is read or answered (issue 9 finding 4; the body's
+        // id is not checked by the gate); an unknown step answers like a step of a process the caller cannot reach.
+        const stepNode = await findStepNode(knex, input.id);
+        if (!stepNode) throw unreachable(user, 'step');
+        assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'WRITE');
+        const stepContext = await loadStepContext(knex, input.id);
+        const { step } = stepContext;
+        let result: unknown = null;
+        if (input.master === true && !step.master)
+          result = await runStepAction(deps, user, stepContext, 'markMaster');
+        else if (input.master === false && step.master)
           throw new HttpError(400, {
-            message: 'error.step.assignSelfOnly',
-            detail: 'A step can only be assigned to the user who starts working on it',
+            message: 'error.step.masterRequired',
+            detail: 'Mark another step of the node as master instead',
           });
-        result = await runStepAction(deps, user, step.id, 'startWorking');
-      }
-    }
-    ctx.body = result ?? (await stepDTO(knex, step.id, user));
-  });
+        if (input.blockedBy !== undefined) {
+          const wanted =
+            input.blockedBy === null
+              ? null
+              : typeof input.blockedBy === 'number'
+                ? input.blockedBy
+                : input.blockedBy.id;
+          if (wanted === null && step.blockedBy !== null)
+            result = await runStepAction(deps, user, step.id, 'unassign');
+          else if (wanted !== null && wanted !== step.blockedBy) {
+            if (wanted !== user.id)
+              throw new HttpError(400, {
+                message: 'error.step.assignSelfOnly',
+                detail: 'A step can only be assigned to the user who starts working on it',
+              });
+            result = await runStepAction(deps, user, step.id, 'startWorking');
+          }
+        }
+        ctx.body = result ?? (await stepDTO(knex, step.id, user));
+      },
+    ),
 
-  router.put('/api/steps/:id/:action', async (ctx) => {
-    const user = currentUser(ctx);
-    const action = ACTION_PATHS[ctx.params.action];
-    if (!action) throw notFound();
-    const id = idParam(ctx.params.id);
-    // The gate has checked WRITE on the step's node before this handler: one read of the step serves the
-    // handler's own mode check and the action's authorization.
-    const stepContext = await findStepContext(knex, id);
-    if (!stepContext) throw unreachable(user, 'step');
-    assertNodeMode(user, stepContext.node.id, stepContext.node.processId, 'READ');
-    ctx.body = await runStepAction(deps, user, stepContext, action);
-  });
+    route(
+      { method: 'PUT', path: '/api/steps/:id/:action', access: onNode('WRITE', param('id', 'step')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const action = ACTION_PATHS[ctx.params.action];
+        if (!action) throw notFound();
+        const id = idParam(ctx.params.id);
+        // The gate has checked WRITE on the step's node before this handler: one read of the step serves the
+        // handler's own mode check and the action's authorization.
+        const stepContext = await findStepContext(knex, id);
+        if (!stepContext) throw unreachable(user, 'step');
+        assertNodeMode(user, stepContext.node.id, stepContext.node.processId, 'READ');
+        ctx.body = await runStepAction(deps, user, stepContext, action);
+      },
+    ),
 
-  router.get('/api/steps/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const id = idParam(ctx.params.id);
-    const stepNode = await findStepNode(knex, id);
-    if (!stepNode) throw unreachable(user, 'step');
-    assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'READ');
-    ctx.body = await stepDTO(knex, id, user);
-  });
+    route(
+      { method: 'GET', path: '/api/steps/:id', access: onNode('READ', param('id', 'step')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const id = idParam(ctx.params.id);
+        const stepNode = await findStepNode(knex, id);
+        if (!stepNode) throw unreachable(user, 'step');
+        assertNodeMode(user, stepNode.nodeId, stepNode.processId, 'READ');
+        ctx.body = await stepDTO(knex, id, user);
+      },
+    ),
 
-  /** Rerunnable steps of a FILE_PARSER node (WAITING or ERROR), pages of 10; the total in X-Total-Count. */
-  router.post('/api/nodes/:nodeId/steps/rerun', async (ctx) => {
-    const user = currentUser(ctx);
-    const node = await nodes.findNode(knex, idParam(ctx.params.nodeId, 'nodeId'));
-    if (!node) throw notFound('node');
-    assertNodeMode(user, node.id, node.processId, 'ADMIN');
-    const { page, size } = pageQuery(ctx, 10);
-    const { items, total } = await rerunnableSteps(knex, node.id, page, size);
-    ctx.set('X-Total-Count', String(total));
-    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
-    ctx.body = items;
-  });
-
-  return router;
+    /** Rerunnable steps of a FILE_PARSER node (WAITING or ERROR), pages of 10; the total in X-Total-Count. */
+    route(
+      {
+        method: 'POST',
+        path: '/api/nodes/:nodeId/steps/rerun',
+        access: onNode('ADMIN', param('nodeId', 'node')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const node = await nodes.findNode(knex, idParam(ctx.params.nodeId, 'nodeId'));
+        if (!node) throw notFound('node');
+        assertNodeMode(user, node.id, node.processId, 'ADMIN');
+        const { page, size } = pageQuery(ctx, 10);
+        const { items, total } = await rerunnableSteps(knex, node.id, page, size);
+        ctx.set('X-Total-Count', String(total));
+        ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
+        ctx.body = items;
+      },
+    ),
+  ];
 }

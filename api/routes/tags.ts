@@ -9,7 +9,8 @@
  * node in the document that the caller may edit. The node and step of a write are decided here, never taken
  * from the client; a document of another process answers like an unknown one (403, or 404 to an admin).
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { documentReader, inBody, onNode, param, query } from './access';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -18,7 +19,7 @@ import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthU
 import { fieldErrors } from '../errors';
 import * as classifierTags from '../services/classifier-tags';
 import * as tags from '../services/tags';
-import { body, bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
+import { bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import {
   LabellingTypes,
   roundTagMs,
@@ -83,9 +84,7 @@ export const classifierTagSchema = z.object({ documentId: id, classifierTypeId: 
 
 const { checkSpan, notSelectable, unsupportedType } = tags;
 
-export function tagRoutes({ knex }: AppDeps): Router {
-  const router = new Router();
-
+export function tagRoutes({ knex }: AppDeps): Route[] {
   /** The document of `?documentId`, readable by the caller (defence in depth behind the gate). */
   const readableDocument = async (ctx: Context): Promise<number> => {
     const user = currentUser(ctx);
@@ -136,11 +135,11 @@ export function tagRoutes({ knex }: AppDeps): Router {
    * What a span write works on: the tag type (WRITE on its node, selectable), the validated body, and the
    * text of the document the spans must lie in.
    */
-  async function spanTarget<S extends z.ZodType<{ documentId: number }>>(
+  async function spanTarget<T extends { documentId: number }>(
     ctx: Context,
     user: AuthUser,
-    schema: S,
-    typeOf: (input: z.infer<S>) => LabellingType | null | undefined,
+    read: () => T,
+    typeOf: (input: T) => LabellingType | null | undefined,
   ) {
     const label = await writableLabel(
       user,
@@ -148,27 +147,24 @@ export function tagRoutes({ knex }: AppDeps): Router {
       bodyId(ctx, 'nerTagTypeId', 'nerTag'),
       'nerTagType',
     );
-    const input = body(ctx, schema, 'nerTag');
+    const input = read();
     await documentOfLabel(user, input.documentId, label);
     const content = await spanText(input.documentId, label, typeOf(input) ?? 'SPAN_TAG');
     if (!label.selectable) throw notSelectable(label);
     return { label, input, content };
   }
 
-  // --- NER tags ---
-
-  router.get('/api/ner-tags', async (ctx) => {
-    const stepIds = stepIdsQuery(ctx);
-    const documentId = await readableDocument(ctx);
-    ctx.body = stepIds && !stepIds.length ? [] : await tags.listNerTags(knex, documentId, stepIds);
-  });
-
   /**
    * A token tag or a time span (issue 14 section 3) on a document with a transcript: the label's node must
    * take the type ('Node could not be defined', also for a time span without a label), the tokens be of one
    * utterance, the times a span of the recording.
    */
-  const postSpeechTag = async (ctx: Context, user: AuthUser, type: LabellingType) => {
+  const postSpeechTag = async (
+    ctx: Context,
+    user: AuthUser,
+    type: LabellingType,
+    read: () => z.infer<typeof speechTagSchema>,
+  ) => {
     const raw = (ctx.request as unknown as { body?: { nerTagTypeId?: unknown } }).body;
     if (type === 'TIMESPAN_TAG' && (raw?.nerTagTypeId === undefined || raw.nerTagTypeId === null))
       throw tags.nodeUndefined(`${TAG_MESSAGES['error.tag.nodeUndefined']}: a time span needs a label`);
@@ -178,7 +174,7 @@ export function tagRoutes({ knex }: AppDeps): Router {
       bodyId(ctx, 'nerTagTypeId', 'nerTag'),
       'nerTagType',
     );
-    const input = body(ctx, speechTagSchema, 'nerTag');
+    const input = read();
     await documentOfLabel(user, input.documentId, label);
     if (!supportsLabelling(label.activityType, type))
       throw tags.nodeUndefined(
@@ -212,109 +208,175 @@ export function tagRoutes({ knex }: AppDeps): Router {
     ctx.body = tag;
   };
 
-  router.post('/api/ner-tags', async (ctx) => {
-    const user = currentUser(ctx);
-    const type = (ctx.request as unknown as { body?: { type?: unknown } }).body?.type;
-    if (type === 'ASR_NER_TAG' || type === 'TIMESPAN_TAG') return postSpeechTag(ctx, user, type);
-    const { label, input, content } = await spanTarget(ctx, user, nerTagSchema, (i) => i.type);
-    checkSpan(input.startOffset, input.endOffset, content);
-    const { tags: saved, created } = await tags.createSpanTags(
-      knex,
-      user,
-      label,
-      input.documentId,
-      [{ startOffset: input.startOffset, endOffset: input.endOffset }],
-      input.stepId,
-    );
-    ctx.status = created ? 201 : 200;
-    ctx.body = saved[0];
-  });
+  return [
+    // --- NER tags (the writes also need an editable step of the label's node: 409 / 423) ---
+    route(
+      { method: 'GET', path: '/api/ner-tags', access: documentReader(query('documentId', 'document')) },
+      async (ctx) => {
+        const stepIds = stepIdsQuery(ctx);
+        const documentId = await readableDocument(ctx);
+        ctx.body = stepIds && !stepIds.length ? [] : await tags.listNerTags(knex, documentId, stepIds);
+      },
+    ),
 
-  router.post('/api/ner-tags/batch', async (ctx) => {
-    const user = currentUser(ctx);
-    const { label, input, content } = await spanTarget(ctx, user, nerTagBatchSchema, () => undefined);
-    input.spans.forEach((s, i) => {
-      const violations = spanViolations(s.startOffset, s.endOffset, content);
-      if (!violations.length) return;
-      const err = fieldErrors(
-        'nerTag',
-        violations.map((v) => ({ ...v, field: `spans.${i}.${v.field}` })),
-      );
-      err.body.detail = spanProblem(s.startOffset, s.endOffset, content) ?? undefined;
-      throw err;
-    });
-    const { tags: saved, created } = await tags.createSpanTags(
-      knex,
-      user,
-      label,
-      input.documentId,
-      input.spans,
-      input.stepId,
-    );
-    ctx.status = created ? 201 : 200;
-    ctx.body = saved;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/ner-tags',
+        access: onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
+        // a text span, or a token tag or time span (by its `type`)
+        body: { schema: [nerTagSchema, speechTagSchema], object: 'nerTag' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const type = (ctx.request as unknown as { body?: { type?: unknown } }).body?.type;
+        if (type === 'ASR_NER_TAG' || type === 'TIMESPAN_TAG')
+          return postSpeechTag(ctx, user, type, () => body(speechTagSchema));
+        const { label, input, content } = await spanTarget(
+          ctx,
+          user,
+          () => body(nerTagSchema),
+          (i) => i.type,
+        );
+        checkSpan(input.startOffset, input.endOffset, content);
+        const { tags: saved, created } = await tags.createSpanTags(
+          knex,
+          user,
+          label,
+          input.documentId,
+          [{ startOffset: input.startOffset, endOffset: input.endOffset }],
+          input.stepId,
+        );
+        ctx.status = created ? 201 : 200;
+        ctx.body = saved[0];
+      },
+    ),
 
-  router.put('/api/ner-tags', async (ctx) => {
-    const user = currentUser(ctx);
-    const tag = await tags.findNerTag(knex, bodyId(ctx, 'id', 'nerTag'));
-    if (!tag) throw unreachable(user, 'nerTag');
-    assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
-    const input = body(ctx, nerTagUpdateSchema, 'nerTag');
-    ctx.body = await tags.changeNerTag(knex, user, tag, {
-      nerTagTypeId: input.nerTagTypeId ?? input.nerTagType?.id,
-      startOffset: input.startOffset,
-      endOffset: input.endOffset,
-      tsStart: input.tsStart,
-      tsEnd: input.tsEnd,
-      tokenIds: tokenIdsOf(input),
-    });
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/ner-tags/batch',
+        access: onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
+        body: { schema: nerTagBatchSchema, object: 'nerTag' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const { label, input, content } = await spanTarget(ctx, user, body, () => undefined);
+        input.spans.forEach((s, i) => {
+          const violations = spanViolations(s.startOffset, s.endOffset, content);
+          if (!violations.length) return;
+          const err = fieldErrors(
+            'nerTag',
+            violations.map((v) => ({ ...v, field: `spans.${i}.${v.field}` })),
+          );
+          err.body.detail = spanProblem(s.startOffset, s.endOffset, content) ?? undefined;
+          throw err;
+        });
+        const { tags: saved, created } = await tags.createSpanTags(
+          knex,
+          user,
+          label,
+          input.documentId,
+          input.spans,
+          input.stepId,
+        );
+        ctx.status = created ? 201 : 200;
+        ctx.body = saved;
+      },
+    ),
 
-  router.delete('/api/ner-tags/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const tag = await tags.findNerTag(knex, idParam(ctx.params.id));
-    if (!tag) throw unreachable(user, 'nerTag');
-    assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
-    await tags.deleteNerTag(knex, user, tag);
-    ctx.status = 204;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/ner-tags',
+        access: onNode('WRITE', inBody('id', 'nerTag')),
+        body: { schema: nerTagUpdateSchema, object: 'nerTag' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const tag = await tags.findNerTag(knex, bodyId(ctx, 'id', 'nerTag'));
+        if (!tag) throw unreachable(user, 'nerTag');
+        assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
+        const input = body();
+        ctx.body = await tags.changeNerTag(knex, user, tag, {
+          nerTagTypeId: input.nerTagTypeId ?? input.nerTagType?.id,
+          startOffset: input.startOffset,
+          endOffset: input.endOffset,
+          tsStart: input.tsStart,
+          tsEnd: input.tsEnd,
+          tokenIds: tokenIdsOf(input),
+        });
+      },
+    ),
 
-  // --- classifier tags ---
+    route(
+      { method: 'DELETE', path: '/api/ner-tags/:id', access: onNode('WRITE', param('id', 'nerTag')) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const tag = await tags.findNerTag(knex, idParam(ctx.params.id));
+        if (!tag) throw unreachable(user, 'nerTag');
+        assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
+        await tags.deleteNerTag(knex, user, tag);
+        ctx.status = 204;
+      },
+    ),
 
-  router.get('/api/classifier-tags', async (ctx) => {
-    ctx.body = await classifierTags.listClassifierTags(knex, await readableDocument(ctx));
-  });
+    // --- classifier tags ---
 
-  router.post('/api/classifier-tags', async (ctx) => {
-    const user = currentUser(ctx);
-    const label = await writableLabel(
-      user,
-      classifierTags.classifierTypeLabel,
-      bodyId(ctx, 'classifierTypeId', 'classifierTag'),
-      'classifierType',
-    );
-    const input = body(ctx, classifierTagSchema, 'classifierTag');
-    await documentOfLabel(user, input.documentId, label);
-    const { tag, created } = await classifierTags.addClassifierTag(
-      knex,
-      user,
-      label,
-      input.documentId,
-      input.stepId,
-    );
-    ctx.status = created ? 201 : 200;
-    ctx.body = tag;
-  });
+    route(
+      {
+        method: 'GET',
+        path: '/api/classifier-tags',
+        access: documentReader(query('documentId', 'document')),
+      },
+      async (ctx) => {
+        ctx.body = await classifierTags.listClassifierTags(knex, await readableDocument(ctx));
+      },
+    ),
 
-  router.delete('/api/classifier-tags/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const tag = await classifierTags.findClassifierTag(knex, idParam(ctx.params.id));
-    if (!tag) throw unreachable(user, 'classifierTag');
-    assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
-    await classifierTags.deleteClassifierTag(knex, user, tag);
-    ctx.status = 204;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/classifier-tags',
+        access: onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
+        body: { schema: classifierTagSchema, object: 'classifierTag' },
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const label = await writableLabel(
+          user,
+          classifierTags.classifierTypeLabel,
+          bodyId(ctx, 'classifierTypeId', 'classifierTag'),
+          'classifierType',
+        );
+        const input = body();
+        await documentOfLabel(user, input.documentId, label);
+        const { tag, created } = await classifierTags.addClassifierTag(
+          knex,
+          user,
+          label,
+          input.documentId,
+          input.stepId,
+        );
+        ctx.status = created ? 201 : 200;
+        ctx.body = tag;
+      },
+    ),
 
-  return router;
+    route(
+      {
+        method: 'DELETE',
+        path: '/api/classifier-tags/:id',
+        access: onNode('WRITE', param('id', 'classifierTag')),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const tag = await classifierTags.findClassifierTag(knex, idParam(ctx.params.id));
+        if (!tag) throw unreachable(user, 'classifierTag');
+        assertNodeMode(user, tag.nodeId, tag.processId, 'WRITE');
+        await classifierTags.deleteClassifierTag(knex, user, tag);
+        ctx.status = 204;
+      },
+    ),
+  ];
 }

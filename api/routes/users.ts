@@ -5,11 +5,12 @@
  * domain/validation.ts, call api/services/user-admin.ts and shape the answer; the list reloads are the
  * client's.
  */
-import Router from '@koa/router';
+import { route, type Route } from '../route';
+import { ADMIN_ROLE } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
-import { currentUser, requireRole } from '../auth';
+import { currentUser, assertRole } from '../auth';
 import { FieldErrorCollector, HttpError, notFound, setAlert } from '../errors';
 import { pageRequest, setTotal } from '../paging';
 import {
@@ -20,7 +21,7 @@ import {
   missingComponents,
   unknownRoles,
 } from '../services/user-admin';
-import { body, firstValue, idParam } from '../validate';
+import { firstValue, idParam } from '../validate';
 import { Roles } from '../../domain/enums';
 import {
   authorityShapeRule,
@@ -69,12 +70,10 @@ const idExists = () =>
     detail: 'A new entity cannot already have an ID',
   });
 
-export function userRoutes(deps: AppDeps): Router {
+export function userRoutes(deps: AppDeps): Route[] {
   const { knex } = deps;
-  const router = new Router({ prefix: '/api' });
   const admin = createUserAdmin(deps);
   // Declared ROLE_ADMIN in ./access.ts (the gate refuses before the body is read); checked again here.
-  const adminOnly = requireRole(Roles.ADMIN);
 
   /**
    * Authorities of a body: given by their fields, or by the id of an existing authority. Checks the shape
@@ -156,91 +155,146 @@ export function userRoutes(deps: AppDeps): Router {
     ctx.body = rows;
   }
 
-  router.get('/users', adminOnly, (ctx) => respondUsers(ctx));
+  return [
+    route({ method: 'GET', path: '/api/users', access: ADMIN_ROLE }, (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      return respondUsers(ctx);
+    }),
 
-  router.get('/_search/users', adminOnly, (ctx) =>
-    respondUsers(ctx, firstValue(ctx.query.filteredValue) ?? ''),
-  );
+    route({ method: 'GET', path: '/api/_search/users', access: ADMIN_ROLE }, (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      return respondUsers(ctx, firstValue(ctx.query.filteredValue) ?? '');
+    }),
 
-  router.get('/users/:id', adminOnly, async (ctx) => {
-    const user = await findUser(knex, idParam(ctx.params.id));
-    if (!user) throw notFound('user');
-    ctx.body = user;
-  });
+    route({ method: 'GET', path: '/api/users/:id', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      const user = await findUser(knex, idParam(ctx.params.id));
+      if (!user) throw notFound('user');
+      ctx.body = user;
+    }),
 
-  router.post('/users', adminOnly, async (ctx) => {
-    const input = body(ctx, schemas.user, 'adminUserDTO');
-    if (input.id != null) throw idExists();
-    const created = await admin.createUser(currentUser(ctx), await validUser(input, true));
-    ctx.status = 201;
-    ctx.set('Location', `/api/users/${created.id}`);
-    setAlert(ctx, 'userManagement.created', created.login);
-    ctx.body = created;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/users',
+        access: ADMIN_ROLE,
+        body: { schema: schemas.user, object: 'adminUserDTO' },
+      },
+      async (ctx, { body }) => {
+        assertRole(ctx, Roles.ADMIN);
+        const input = body();
+        if (input.id != null) throw idExists();
+        const created = await admin.createUser(currentUser(ctx), await validUser(input, true));
+        ctx.status = 201;
+        ctx.set('Location', `/api/users/${created.id}`);
+        setAlert(ctx, 'userManagement.created', created.login);
+        ctx.body = created;
+      },
+    ),
 
-  router.put('/users', adminOnly, async (ctx) => {
-    const input = body(ctx, schemas.user, 'adminUserDTO');
-    const id = idParam(input.id, 'id');
-    const updated = await admin.updateUser(currentUser(ctx), id, await validUser(input, false));
-    setAlert(ctx, 'userManagement.updated', updated.login);
-    ctx.body = updated;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/users',
+        access: ADMIN_ROLE,
+        body: { schema: schemas.user, object: 'adminUserDTO' },
+      },
+      async (ctx, { body }) => {
+        assertRole(ctx, Roles.ADMIN);
+        const input = body();
+        const id = idParam(input.id, 'id');
+        const updated = await admin.updateUser(currentUser(ctx), id, await validUser(input, false));
+        setAlert(ctx, 'userManagement.updated', updated.login);
+        ctx.body = updated;
+      },
+    ),
 
-  router.delete('/users/:id', adminOnly, async (ctx) => {
-    const deleted = await admin.deleteUser(currentUser(ctx), idParam(ctx.params.id));
-    setAlert(ctx, 'userManagement.deleted', deleted.login);
-    ctx.status = 204;
-  });
+    route({ method: 'DELETE', path: '/api/users/:id', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      const deleted = await admin.deleteUser(currentUser(ctx), idParam(ctx.params.id));
+      setAlert(ctx, 'userManagement.deleted', deleted.login);
+      ctx.status = 204;
+    }),
 
-  router.get('/authorities', adminOnly, async (ctx) => {
-    ctx.body = await listAuthorities(knex);
-  });
+    route({ method: 'GET', path: '/api/authorities', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      ctx.body = await listAuthorities(knex);
+    }),
 
-  router.post('/authorities', adminOnly, async (ctx) => {
-    const input = body(ctx, schemas.authority, 'authority');
-    if (input.id != null) throw idExists();
-    const errors = new FieldErrorCollector('authority');
-    const [grant] = await validAuthorities(errors, [input]);
-    errors.throwIfAny();
-    const { authority, created } = await admin.createAuthority(currentUser(ctx), grant);
-    ctx.status = created ? 201 : 200;
-    setAlert(ctx, 'userManagement.authority.created', authority.id);
-    ctx.body = authority;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/authorities',
+        access: ADMIN_ROLE,
+        body: { schema: schemas.authority, object: 'authority' },
+      },
+      async (ctx, { body }) => {
+        assertRole(ctx, Roles.ADMIN);
+        const input = body();
+        if (input.id != null) throw idExists();
+        const errors = new FieldErrorCollector('authority');
+        const [grant] = await validAuthorities(errors, [input]);
+        errors.throwIfAny();
+        const { authority, created } = await admin.createAuthority(currentUser(ctx), grant);
+        ctx.status = created ? 201 : 200;
+        setAlert(ctx, 'userManagement.authority.created', authority.id);
+        ctx.body = authority;
+      },
+    ),
 
-  router.delete('/authorities/:id', adminOnly, async (ctx) => {
-    const id = idParam(ctx.params.id);
-    await admin.deleteAuthority(currentUser(ctx), id);
-    setAlert(ctx, 'userManagement.authority.deleted', id);
-    ctx.status = 204;
-  });
+    route({ method: 'DELETE', path: '/api/authorities/:id', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      const id = idParam(ctx.params.id);
+      await admin.deleteAuthority(currentUser(ctx), id);
+      setAlert(ctx, 'userManagement.authority.deleted', id);
+      ctx.status = 204;
+    }),
 
-  router.get('/roles', adminOnly, async (ctx) => {
-    ctx.body = await admin.listRoles();
-  });
+    route({ method: 'GET', path: '/api/roles', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      ctx.body = await admin.listRoles();
+    }),
 
-  router.post('/roles', adminOnly, async (ctx) => {
-    const input = body(ctx, schemas.role, 'role');
-    if (input.id != null) throw idExists();
-    const role = await admin.createRole(currentUser(ctx), await validRole(input));
-    ctx.status = 201;
-    setAlert(ctx, 'userManagement.role.created', role.name);
-    ctx.body = role;
-  });
+    route(
+      {
+        method: 'POST',
+        path: '/api/roles',
+        access: ADMIN_ROLE,
+        body: { schema: schemas.role, object: 'role' },
+      },
+      async (ctx, { body }) => {
+        assertRole(ctx, Roles.ADMIN);
+        const input = body();
+        if (input.id != null) throw idExists();
+        const role = await admin.createRole(currentUser(ctx), await validRole(input));
+        ctx.status = 201;
+        setAlert(ctx, 'userManagement.role.created', role.name);
+        ctx.body = role;
+      },
+    ),
 
-  router.put('/roles', adminOnly, async (ctx) => {
-    const input = body(ctx, schemas.role, 'role');
-    const id = idParam(input.id, 'id');
-    const role = await admin.updateRole(currentUser(ctx), id, await validRole(input));
-    setAlert(ctx, 'userManagement.role.updated', role.name);
-    ctx.body = role;
-  });
+    route(
+      {
+        method: 'PUT',
+        path: '/api/roles',
+        access: ADMIN_ROLE,
+        body: { schema: schemas.role, object: 'role' },
+      },
+      async (ctx, { body }) => {
+        assertRole(ctx, Roles.ADMIN);
+        const input = body();
+        const id = idParam(input.id, 'id');
+        const role = await admin.updateRole(currentUser(ctx), id, await validRole(input));
+        setAlert(ctx, 'userManagement.role.updated', role.name);
+        ctx.body = role;
+      },
+    ),
 
-  router.delete('/roles/:id', adminOnly, async (ctx) => {
-    const role = await admin.deleteRole(currentUser(ctx), idParam(ctx.params.id));
-    setAlert(ctx, 'userManagement.role.deleted', role.name);
-    ctx.status = 204;
-  });
-
-  return router;
+    route({ method: 'DELETE', path: '/api/roles/:id', access: ADMIN_ROLE }, async (ctx) => {
+      assertRole(ctx, Roles.ADMIN);
+      const role = await admin.deleteRole(currentUser(ctx), idParam(ctx.params.id));
+      setAlert(ctx, 'userManagement.role.deleted', role.name);
+      ctx.status = 204;
+    }),
+  ];
 }

@@ -8,25 +8,36 @@
  * the stored peaks: a pass over them, milliseconds for 2 hours; the browser caches the answer 5 minutes).
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { decodePeaks, encodePeaks, foldPeaks } from '../../domain/audio-peaks';
 import { insertPeaksIfMissing, peaksBytes } from '../../db/queries/document-peaks';
 import type { DocumentRow } from '../../db/queries/documents';
 import { AudioUnreadable, computePeaks } from '../../server/audio-peaks';
-import type { FileStore } from '../../server/files';
+import { FileMissing, type FileStore } from '../../server/files';
 
 const inflight = new Map<number, Promise<Buffer | null>>();
 
 async function computeAndStore(knex: Knex, store: FileStore, doc: DocumentRow): Promise<Buffer | null> {
-  const file = store.absolute(doc.path);
-  if (!(await fs.promises.stat(file).catch(() => null))) return null;
+  // sox reads a file: a private copy of the recording (the store may be a bucket), removed afterwards.
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `peaks-${doc.id}-`));
   try {
+    const file = path.join(dir, 'recording');
+    try {
+      await store.download(doc.path, file);
+    } catch (err) {
+      if (err instanceof FileMissing) return null;
+      throw err;
+    }
     const peaks = await computePeaks(file, { timeoutMs: 120_000 });
     await insertPeaksIfMissing(knex, doc.id, peaks);
     return Buffer.from(encodePeaks(peaks));
   } catch (err) {
     if (err instanceof AudioUnreadable) return null;
     throw err;
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -6,7 +6,7 @@
  * is refused with `entity.validation.pageWindow`. The answer's headers: the total, its exactness, the
  * window, and the cursors of the rows that precede and follow the page when there are any.
  */
-import { firstValue } from '../validate';
+import { firstValue as first } from '../validate';
 import { z } from 'zod';
 import type { BoundedCount } from '../../db/queries/bounded-count';
 import type { SettledPage } from '../../db/queries/list-page';
@@ -33,7 +33,6 @@ export interface ListPageRequest {
 }
 
 type Query = Record<string, string | string[] | undefined>;
-const first = firstValue;
 const PATTERN = { code: 'Pattern', key: 'entity.validation.pattern' } as const;
 
 /**

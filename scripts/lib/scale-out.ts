@@ -272,7 +272,7 @@ export async function startScaleOut(opts: ScaleOutOptions): Promise<ScaleOutClus
     apis,
     workers,
     taskQueue,
-    temporalAddress: opts.temporalAddress,
+    temporalAddress: base.TEMPORAL_ADDRESS!,
     env: base,
     filesDir,
     dataDir,
@@ -302,6 +302,8 @@ export interface ParsedDocument {
   uploadedThrough: string;
   parserStatus: string;
   contentMatches: boolean;
+  /** With `humanStep`: the status of the manual step after the parser (WAITING once it reached it). */
+  humanStepStatus?: string;
   /** Identity (`pid@host`) of the worker that completed the parse activity. */
   parsedBy: string | null;
 }
@@ -363,7 +365,14 @@ async function parserIdentity(client: Client, documentId: number): Promise<strin
 export async function checkScaleOut(
   cluster: ScaleOutCluster,
   knex: Knex,
-  opts: { documents?: number; username?: string; password?: string; timeoutMs?: number } = {},
+  opts: {
+    documents?: number;
+    username?: string;
+    password?: string;
+    timeoutMs?: number;
+    /** A manual CLF step after the parser: waits until each document reaches it (its step WAITING). */
+    humanStep?: boolean;
+  } = {},
 ): Promise<ScaleOutReport> {
   const [first] = cluster.apis;
   const token = await signIn(first.url, opts.username ?? 'admin', opts.password ?? 'admin');
@@ -401,6 +410,17 @@ export async function checkScaleOut(
     method: 'POST',
     body: JSON.stringify({ fromId: uploadNodeId, toId: parser.id }),
   });
+  const review = opts.humanStep
+    ? await call<{ id: number }>(`${at(5)}/api/nodes`, token, {
+        method: 'POST',
+        body: JSON.stringify({ processId, name: 'Review', activityType: 'CLF', automatic: false }),
+      })
+    : undefined;
+  if (review)
+    await call(`${at(6)}/api/edges`, token, {
+      method: 'POST',
+      body: JSON.stringify({ fromId: parser.id, toId: review.id }),
+    });
 
   // The uploads, round robin over the APIs.
   const uploaded: { id: number; api: string; text: string }[] = [];
@@ -420,24 +440,32 @@ export async function checkScaleOut(
     }),
   );
 
-  // Parsed: the parser step DONE (or ERROR: reported, not waited for further).
+  // Parsed: the parser step DONE (or ERROR: reported, not waited for further); with a human step, that step
+  // WAITING after a parse that is DONE.
   const until = Date.now() + (opts.timeoutMs ?? 60000);
-  const finished = async () => {
-    const rows = await knex('steps')
+  const stepsOf = async (nodeId: number, statuses: string[]) =>
+    (await knex('steps')
       .whereIn(
         'document_id',
         uploaded.map((u) => u.id),
       )
-      .andWhere('node_id', parser.id)
-      .whereIn('status', ['DONE', 'ERROR'])
-      .select('document_id as documentId', 'status');
-    return rows as { documentId: number; status: string }[];
+      .andWhere('node_id', nodeId)
+      .whereIn('status', statuses)
+      .select('document_id as documentId', 'status')) as { documentId: number; status: string }[];
+  const finished = async () => {
+    const parsed = await stepsOf(parser.id, ['DONE', 'ERROR']);
+    const reached = review ? await stepsOf(review.id, ['WAITING']) : [];
+    const done = review
+      ? parsed.every((p) => p.status !== 'DONE' || reached.some((r) => r.documentId === p.documentId))
+      : true;
+    return { parsed, reached, done: done && parsed.length === uploaded.length };
   };
-  let steps = await finished();
-  while (steps.length < uploaded.length && Date.now() < until) {
+  let state = await finished();
+  while (!state.done && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 200));
-    steps = await finished();
+    state = await finished();
   }
+  const steps = state.parsed;
 
   const contents = new Map<number, string>(
     (
@@ -450,13 +478,12 @@ export async function checkScaleOut(
     ).map((r: { documentId: number; content: string }) => [r.documentId, r.content]),
   );
 
-  // Who parsed what (the activity's completing worker), and who polls the queue.
-  // The members' own settings (TLS, API key) from this environment, at the cluster's address.
-  const connection = await Connection.connect(
-    connectOptions(loadTemporalConnection(), cluster.temporalAddress),
-  );
+  // Who parsed what (the activity's completing worker), and who polls the queue: connected as the members
+  // connect (their environment: Temporal's TLS, API key and namespace), not with this process's variables.
+  const settings = loadTemporalConnection(cluster.env);
+  const connection = await Connection.connect(connectOptions(settings));
   try {
-    const client = new Client({ connection });
+    const client = new Client({ connection, namespace: settings.namespace });
     const documents: ParsedDocument[] = [];
     for (const u of uploaded.sort((a, b) => a.id - b.id)) {
       const status = steps.find((s) => s.documentId === u.id)?.status ?? 'NOT_FINISHED';
@@ -465,6 +492,9 @@ export async function checkScaleOut(
         uploadedThrough: u.api,
         parserStatus: status,
         contentMatches: (contents.get(u.id) ?? '').trim() === u.text.trim(),
+        ...(review
+          ? { humanStepStatus: state.reached.find((r) => r.documentId === u.id)?.status ?? 'NOT_REACHED' }
+          : {}),
         parsedBy: status === 'DONE' ? await parserIdentity(client, u.id) : null,
       });
     }
@@ -474,7 +504,7 @@ export async function checkScaleOut(
     const pollers = new Set<string>();
     for (const taskQueueType of [1, 2]) {
       const r = await client.workflowService.describeTaskQueue({
-        namespace: 'default',
+        namespace: settings.namespace,
         taskQueue: { name: cluster.taskQueue },
         taskQueueType,
       });

@@ -65,7 +65,7 @@ describe('which programs a command needs, and their packages', () => {
         'tesseract',
       ].sort(),
     );
-    expect([...COMMAND_NEEDS.bench].sort()).toEqual(['chromium', 'espeak-ng', 'sox']);
+    expect([...COMMAND_NEEDS.bench].sort()).toEqual(['chromium', 'espeak-ng', 'libreoffice', 'sox']);
     expect(COMMAND_NEEDS.chaos).toEqual([]);
   });
 

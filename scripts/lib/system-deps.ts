@@ -86,13 +86,13 @@ export type CommandName = 'start' | 'test' | 'bench' | 'chaos';
 /**
  * What each command needs. `start`: the file parser (pocketsphinx only with ASR_ENGINE=pocketsphinx, see
  * `neededPrograms`). `test`: the file parser (all of it: the suites run pocketsphinx) and the suites' peers.
- * `bench`: Chromium for the browser parts, espeak-ng and sox for the speech part (its parser reads txt files
- * only otherwise). `chaos`: nothing from Debian (its documents are txt files, which the parser reads itself).
+ * `bench`: Chromium for the browser parts, espeak-ng and sox for the speech part, LibreOffice for the docx
+ * burst (the other parts' parsers read txt files only). `chaos`: nothing from Debian (its documents are txt files, which the parser reads itself).
  */
 export const COMMAND_NEEDS: Record<CommandName, readonly SystemProgramName[]> = {
   start: PARSER_NAMES,
   test: [...PARSER_NAMES, 'chromium', 'sshd', 'dovecot', 'espeak-ng'],
-  bench: ['chromium', 'espeak-ng', 'sox'],
+  bench: ['chromium', 'espeak-ng', 'sox', 'libreoffice'],
   chaos: [],
 };
 

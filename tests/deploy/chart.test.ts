@@ -155,10 +155,49 @@ describe('the Helm chart', () => {
     expect(Buffer.from(value('DATA_ENCRYPTION_KEY'), 'base64')).toHaveLength(32);
   }, 120000);
 
-  it('refuses object storage, which is not built yet, and a missing database', () => {
+  it('keeps files in object storage when asked: FILES_STORE and the AWS settings, no volume', () => {
+    const r = templateAndValidate(CHART, [
+      '--set',
+      'files.objectStorage.enabled=true',
+      '--set',
+      'files.objectStorage.url=s3://workbench-files/prod',
+      '--set',
+      'files.objectStorage.region=eu-central-1',
+      '--set',
+      'files.objectStorage.endpoint=https://s3.example.com',
+      '--set',
+      'files.objectStorage.credentialsSecret=workbench-s3',
+    ]);
+    expect({ status: r.status, out: r.out }).toEqual({ status: 0, out: expect.any(String) });
+    expect(r.manifests).toContain('value: "s3://workbench-files/prod"');
+    expect(r.manifests).toContain('value: "eu-central-1"');
+    expect(r.manifests).toContain('value: "https://s3.example.com"');
+    expect(r.manifests).toMatch(
+      /name: AWS_SECRET_ACCESS_KEY\n\s+valueFrom:\n\s+secretKeyRef:\n\s+name: workbench-s3/,
+    );
+    expect(r.manifests).not.toContain('kind: PersistentVolumeClaim');
+    expect(r.manifests).not.toContain('name: FILES_DIR');
+    expect(r.manifests).not.toContain('claimName:');
+    // the volume is the default
+    const volume = templateAndValidate(CHART, []);
+    expect(volume.manifests).toContain('kind: PersistentVolumeClaim');
+    expect(volume.manifests).toContain('name: FILES_DIR');
+    expect(volume.manifests).not.toContain('FILES_STORE');
+  }, 120000);
+
+  it("mounts a private PostgreSQL CA for DATABASE_URL's sslrootcert in every pod and the migration Job", () => {
+    const r = templateAndValidate(CHART, ['--set', 'database.tls.caSecret=postgres-ca']);
+    expect({ status: r.status, out: r.out }).toEqual({ status: 0, out: expect.any(String) });
+    // the API, the worker and the migration Job: each mounts it and has the volume
+    expect(r.manifests.match(/mountPath: \/etc\/workbench\/postgres-tls/g)).toHaveLength(3);
+    expect(r.manifests.match(/secretName: postgres-ca/g)).toHaveLength(3);
+    expect(templateAndValidate(CHART, []).manifests).not.toContain('postgres-tls');
+  }, 120000);
+
+  it('refuses object storage without a bucket URL, and a missing database', () => {
     const storage = templateAndValidate(CHART, ['--set', 'files.objectStorage.enabled=true']);
     expect(storage.status).not.toBe(0);
-    expect(storage.out).toContain('object storage is not built yet');
+    expect(storage.out).toContain('files.objectStorage.url: set s3://bucket/prefix');
     const database = templateAndValidate(CHART, ['--set', 'database.existingSecret=']);
     expect(database.status).not.toBe(0);
     expect(database.out).toContain('set database.existingSecret');

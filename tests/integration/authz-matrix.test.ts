@@ -1,7 +1,7 @@
 /**
- * The authorization matrix (issue 9): every route the app serves, enumerated from the routers themselves
- * (api/routes/index.ts `buildRouters`), is called as every kind of principal and must answer what its
- * declaration in api/routes/access.ts says:
+ * The authorization matrix (issue 9): every route the app serves, enumerated from its declarations
+ * (api/routes/index.ts `buildRoutes`, each made by api/route.ts `route()`), is called as every kind of
+ * principal and must answer what its `access` declaration says (vocabulary in api/routes/access.ts):
  * - below the declared level: 401 for an anonymous caller, 403 for a signed-in one;
  * - at or above it (on the right process): anything but 401 and 403 (the handler may still answer 400,
  *   404, 409... for a body this test does not make fully valid).
@@ -11,28 +11,23 @@
  * key may not call (api/routes/access.ts keyMayCall: the account, keys, users...), the declared outcome
  * elsewhere.
  *
- * DECLARING A NEW ROUTE: add `'METHOD /path'` (exactly as the router registers it, prefix included) to
- * ROUTE_ACCESS in api/routes/access.ts with who may call it; for a `process` or `node` declaration name
- * where the id is (`param`, `query` or `body`) and its `kind`. The API refuses to start with an undeclared
- * route, and this test fails on it and on a declaration without a route. A new `kind` needs a resolver in
- * api/access-gate.ts and a fixture in `world()` below; a body the handler's schema would refuse before
- * its access check goes into BODIES below (so that a refused caller meets the 403, not a 400).
+ * DECLARING A NEW ROUTE: `route({ method, path, access, body }, handler)` in its resource module, with who
+ * may call it; for a `process` or `node` declaration name where the id is (`param`, `query` or `body`) and
+ * its `kind`. A route cannot be mounted without a valid declaration (api/route.test.ts), and this test checks
+ * that every route the app mounts is a declared one behind the gate of its declaration. A new `kind` needs a
+ * resolver in api/access-gate.ts and a fixture in `world()` below; a body the handler's schema would refuse
+ * before its access check goes into BODIES below (so that a refused caller meets the 403, not a 400).
  */
 import crypto from 'node:crypto';
+import type Router from '@koa/router';
+import Koa from 'koa';
 import { insertObligatoryUploadNode } from '../../db/queries/nodes';
 import type { AppDeps } from '../../api/app';
 import { loadConfig } from '../../server/config';
-import { routeKeys } from '../../api/access-gate';
-import {
-  keyMayCall,
-  ROUTE_ACCESS,
-  refsOf,
-  type Ref,
-  type RefKind,
-  type RouteAccess,
-} from '../../api/routes/access';
+import { gateAccess, layerKeys, routeKey } from '../../api/route';
+import { keyMayCall, refsOf, type Ref, type RefKind, type RouteAccess } from '../../api/routes/access';
 import { createApiKey } from '../../api/services/api-keys';
-import { buildRouters } from '../../api/routes';
+import { buildRoutes, registerRoutes } from '../../api/routes';
 import { modeSatisfies } from '../../domain/access';
 import type { AccessMode } from '../../domain/enums';
 import {
@@ -63,7 +58,7 @@ interface Principal {
   mode?: AccessMode;
 }
 
-/** Bodies the handlers' schemas need besides the declared reference (keyed like ROUTE_ACCESS). */
+/** Bodies the handlers' schemas need besides the declared reference (keyed by `METHOD path`). */
 const BODIES: Record<string, (ids: Ids) => unknown> = {
   'POST /api/nodes': (ids) => ({ processId: ids.process, activityType: 'CLF', name: unique('n') }),
   'PUT /api/nodes/coordinates': (ids) => [{ id: ids.node, x: 1, y: 1 }],
@@ -386,12 +381,28 @@ describe('authorization matrix: every route as every principal', () => {
     temporal: {},
     mailer: {},
   } as unknown as AppDeps;
-  const served = buildRouters(deps).flatMap((r) => r.stack.flatMap((layer) => routeKeys(layer)));
+  const declared = buildRoutes(deps).flat();
+  const served = declared.map(routeKey);
+  const ROUTE_ACCESS: Record<string, RouteAccess> = Object.fromEntries(
+    declared.map((r) => [routeKey(r), r.access]),
+  );
+  const MULTIPART = new Set(declared.filter((r) => r.body === 'multipart').map(routeKey));
 
-  it('every route the app serves is declared, and every declaration has a route', () => {
-    expect(served.filter((k) => !ROUTE_ACCESS[k])).toEqual([]);
-    expect(Object.keys(ROUTE_ACCESS).filter((k) => !served.includes(k))).toEqual([]);
+  it('every route the app mounts is a declared one, behind the gate of its declaration', () => {
     expect(new Set(served).size).toBe(served.length);
+    // what registerRoutes (api/app.ts) really mounts: every layer of every router, whatever made it
+    const app = new Koa();
+    registerRoutes(app, deps);
+    const layers = app.middleware.flatMap((mw) => (mw as { router?: Router }).router?.stack ?? []);
+    const mounted = layers.flatMap((layer) => layerKeys(layer));
+    expect([...mounted].sort()).toEqual([...served].sort());
+    const ungated = layers.flatMap((layer) =>
+      layerKeys(layer).filter((key) => {
+        const gate = gateAccess(layer.stack[0]);
+        return !gate || JSON.stringify(gate) !== JSON.stringify(ROUTE_ACCESS[key]);
+      }),
+    );
+    expect(ungated).toEqual([]);
   });
 
   it('closes every account-level route to API keys (issue 25: a key acts on data, never for the account)', () => {
@@ -438,7 +449,7 @@ describe('authorization matrix: every route as every principal', () => {
     if (p.token) headers.Authorization = `Bearer ${p.token}`;
     if (p.apiKey) headers['X-API-Key'] = p.apiKey;
     let payload: FormData | string | undefined;
-    if (access.body === 'multipart') {
+    if (MULTIPART.has(key)) {
       const form = new FormData();
       if (ref?.from === 'body') form.append(ref.name, String(world[ref.kind]));
       form.append('file', new Blob([`matrix ${unique('x')}`]), 'm.txt');

@@ -4,8 +4,10 @@
  * certificate names another host, or chains to a CA the API was not given, gets no mail and the mail
  * component of `management/health` is DOWN; with its CA in SMTP_CA_FILE and the right name it gets the mail.
  */
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import nodemailer from 'nodemailer';
+import { isPermanentSmtpFailure, smtpTls } from '../../activities/actions/send-mail';
 import { loadConfig } from '../../server/config';
 import { buildUser, call, setupSuite, startTestApi, type TestApi } from '../support/harness';
 import { makeCertificates, type KeyPair, type TestCertificates } from '../support/certificates';
@@ -128,6 +130,54 @@ describe('outgoing mail of the API over TLS', () => {
         expect(starttls.delivered).toEqual([]);
       },
     );
+  });
+
+  it("ends a SEND_MAIL step at once when the server's certificate is refused; a refused connection is retried", async () => {
+    /** What a mail node's transport (activities/actions/send-mail.ts) gets from a server, thrown or null. */
+    const failureOf = async (port: number, secure: boolean) => {
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port,
+        // the node's TLS rules for a server named localhost on 465 (TLS at once) or 587 (STARTTLS required)
+        ...smtpTls('localhost', secure ? 465 : 587, false),
+        auth: { user: 'u', pass: 'p' },
+        connectionTimeout: 5000,
+      });
+      try {
+        await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', text: 'x' });
+        return null;
+      } finally {
+        transport.close();
+      }
+    };
+    // self-signed by a CA the node does not trust; for another name; STARTTLS to another name
+    for (const [port, secure] of [
+      [right.port, true],
+      [wrong.port, true],
+      [starttls.port, false],
+    ] as const) {
+      const err = await failureOf(port, secure).catch((e: unknown) => e);
+      expect(err).toHaveProperty('message');
+      const e = err as { code?: string; message: string; cause?: { code?: string } };
+      expect({
+        port,
+        code: e.code,
+        cause: e.cause?.code,
+        message: e.message,
+        permanent: isPermanentSmtpFailure(err),
+      }).toMatchObject({ port, permanent: true });
+    }
+    expect(right.mailFrom).toEqual([]);
+    // nothing listening: the server may come back, so the step is retried
+    const closed = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const refused = await failureOf(closed, true).catch((e: unknown) => e);
+    expect(refused).toHaveProperty('message');
+    expect(isPermanentSmtpFailure(refused)).toBe(false);
   });
 
   it('sends to the server with its CA from SMTP_CA_FILE and the right name', async () => {

@@ -3,7 +3,6 @@
  * front with certificates made by openssl), configured by Temporal's environment variables only; and a TLS
  * setting that cannot work stopping the API's and the worker's start with one line naming it.
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,37 +12,13 @@ import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import { makeCa, makeCertificateSet, type CertificateSet } from '../../scripts/lib/certs';
 import { loadWorkerConfig } from '../../server/config';
-import { EXIT_CONFIG, loadTemporalConnection } from '../../server/temporal-connection';
+import { loadTemporalConnection } from '../../server/temporal-connection';
+import { EXIT_CONFIG } from '../../server/setting-error';
 import { WorkflowNames, type SystemCheckResult } from '../../workflows/contract';
 import { createWorker } from '../../workflows/worker';
 import { startTlsProxy, type TlsProxy } from '../support/tls-proxy';
 import { call, login, startTestApi, type TestApi } from '../support/harness';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-
-/** Runs an entry point (`tsx api/server.ts`) with env until it exits; its exit code and its output lines. */
-function runEntry(entry: string, env: NodeJS.ProcessEnv, timeoutMs = 60000) {
-  return new Promise<{ code: number | null; stdout: string[]; stderr: string[] }>((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, entry)], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${entry} still running after ${timeoutMs} ms: ${out}${err}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const lines = (s: string) => s.split('\n').filter((l) => l.trim());
-      resolve({ code, stdout: lines(out), stderr: lines(err) });
-    });
-  });
-}
+import { runEntry } from '../support/entry';
 
 describe('Temporal over TLS and mTLS (envconfig variables)', () => {
   let dir: string;

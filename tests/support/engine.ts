@@ -409,12 +409,12 @@ export function processTree(rootPid: number): ProcessInfo[] {
  * one queue that may reach loopback peers and one that may not). `stop()` shuts them down in afterAll.
  */
 export async function startWorkers(
-  s: { filesDir: string },
+  s: { filesDir: string; /** default: the run's DATABASE_URL */ databaseUrl?: string },
   queues: readonly ({ taskQueue: string; outboundAllowlist: readonly string[] } & Partial<
     Pick<WorkerSettings, 'llmBaseUrl' | 'driveApiBaseUrl' | 'googleOAuth'>
   >)[],
 ): Promise<{ stop(): Promise<void> }> {
-  const knex = createKnex(process.env.DATABASE_URL!, { min: 0, max: 4 });
+  const knex = createKnex(s.databaseUrl ?? process.env.DATABASE_URL!, { min: 0, max: 4 });
   const started: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
   for (const q of queues) {
     const { worker, connection } = await createWorker({

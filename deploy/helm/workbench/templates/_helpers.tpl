@@ -62,8 +62,10 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* What the values forbid or require, checked once by every template that renders pods. */}}
 {{- define "workbench.validate" -}}
-{{- if .Values.files.objectStorage.enabled }}
-{{- fail "files.objectStorage.enabled: object storage is not built yet (issue 27 section 1); use a ReadWriteMany volume (files.persistence)" }}
+{{- with .Values.files.objectStorage }}
+{{- if and .enabled (not (regexMatch "^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$" (default "" .url))) }}
+{{- fail "files.objectStorage.url: set s3://bucket/prefix when files.objectStorage.enabled is true" }}
+{{- end }}
 {{- end }}
 {{- if not (or .Values.database.url .Values.database.existingSecret) }}
 {{- fail "set database.existingSecret (a Secret with DATABASE_URL) or database.url" }}
@@ -81,8 +83,35 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.profiles | quote }}
 - name: APP_BASE_URL
   value: {{ include "workbench.baseUrl" . | quote }}
+{{- with .Values.files.objectStorage }}
+{{- if .enabled }}
+- name: FILES_STORE
+  value: {{ .url | quote }}
+{{- with .region }}
+- name: AWS_REGION
+  value: {{ . | quote }}
+{{- end }}
+{{- with .endpoint }}
+- name: AWS_ENDPOINT_URL_S3
+  value: {{ . | quote }}
+{{- end }}
+{{- with .credentialsSecret }}
+- name: AWS_ACCESS_KEY_ID
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: AWS_ACCESS_KEY_ID
+- name: AWS_SECRET_ACCESS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: AWS_SECRET_ACCESS_KEY
+{{- end }}
+{{- else }}
 - name: FILES_DIR
-  value: {{ .Values.files.mountPath | quote }}
+  value: {{ $.Values.files.mountPath | quote }}
+{{- end }}
+{{- end }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef:
@@ -153,12 +182,15 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* Volumes of the API and worker pods: the shared files, /tmp, the Temporal client certificate. */}}
 {{- define "workbench.volumes" -}}
+{{- if not .ctx.Values.files.objectStorage.enabled }}
 - name: files
   persistentVolumeClaim:
     claimName: {{ include "workbench.claimName" .ctx }}
+{{- end }}
 - name: tmp
   emptyDir:
     sizeLimit: {{ .tmpSizeLimit }}
+{{- include "workbench.postgresTlsVolume" .ctx }}
 {{- with .ctx.Values.temporal.tls.existingSecret }}
 - name: temporal-tls
   secret:
@@ -168,10 +200,13 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
 {{- define "workbench.volumeMounts" -}}
+{{- if not .Values.files.objectStorage.enabled }}
 - name: files
   mountPath: {{ .Values.files.mountPath }}
+{{- end }}
 - name: tmp
   mountPath: /tmp
+{{- include "workbench.postgresTlsMount" . }}
 {{- if .Values.temporal.tls.existingSecret }}
 - name: temporal-tls
   mountPath: /etc/workbench/temporal-tls
@@ -198,5 +233,26 @@ app.kubernetes.io/component: {{ .component }}
       name: {{ . }}
       key: ADMIN_EMAIL
       optional: true
+{{- end }}
+{{- end }}
+
+{{/* The CA of a PostgreSQL server with a private CA (database.tls.caSecret), for DATABASE_URL's sslrootcert. */}}
+{{- define "workbench.postgresTlsVolume" -}}
+{{- with .Values.database.tls.caSecret }}
+- name: postgres-tls
+  secret:
+    secretName: {{ . }}
+    defaultMode: 0440
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- end }}
+
+{{- define "workbench.postgresTlsMount" -}}
+{{- if .Values.database.tls.caSecret }}
+- name: postgres-tls
+  mountPath: /etc/workbench/postgres-tls
+  readOnly: true
 {{- end }}
 {{- end }}
