@@ -2,7 +2,8 @@
 // (no Node built-ins or I/O modules in the deterministic sandbox, no floating promises), and the layers:
 // `api/` and `activities/` never import each other (what both need lives in `server/`), `server/` imports
 // neither, `db/` imports `domain/` only, and the worker entry does not import the API; route modules do
-// not build routers of their own (api/route.ts mounts the declared routes).
+// not build routers of their own (api/route.ts mounts the declared routes); and queries are built in
+// db/queries/ only (NO_RAW_QUERIES, on the directories cleaned so far).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -19,6 +20,29 @@ const NO_WEB = layer('web', 'The web app is not imported by server code.');
 const DB_ONLY_DOMAIN = ['api', 'activities', 'server', 'workflows', 'web', 'scripts'].map((name) =>
   layer(name, 'db/ is below every other layer: it imports domain/ only.'),
 );
+
+/**
+ * One way to the database (issue 28): a table is reached through a function of its module in db/queries/,
+ * never by a query built where it is used. Forbids `knex('t')`, `trx('t')`, `deps.knex('t')` and the
+ * builder's entry points on the instance (`knex.raw(...)`, `knex.select(...)`, ...); `knex.transaction` and
+ * `knex.fn` stay allowed (a service decides what runs in one transaction).
+ */
+const DB_HANDLE = '/^(knex|trx|db|tx)$/';
+const VIA_DB_QUERIES = 'Query the database through a function of db/queries/<table>.ts (issue 28), not here.';
+const NO_RAW_QUERIES = [
+  { selector: `CallExpression[callee.type='Identifier'][callee.name=${DB_HANDLE}]`, message: VIA_DB_QUERIES },
+  {
+    selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=${DB_HANDLE}]`,
+    message: VIA_DB_QUERIES,
+  },
+  {
+    selector: `CallExpression[callee.object.name=${DB_HANDLE}][callee.property.name=/^(raw|select|from|insert|update|del|delete|with|queryBuilder|table)$/]`,
+    message: VIA_DB_QUERIES,
+  },
+];
+/** Where the rule holds so far; api/routes, activities/ and the file store join once they are cleaned. */
+const DB_QUERIES_ONLY = ['api/services/**/*.ts', 'api/access-gate.ts', 'api/auth.ts', 'server/**/*.ts'];
+const NOT_YET_CLEANED = ['server/files.ts', '**/*.test.ts'];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.data', 'coverage', 'tests/artifacts', '**/*.cjs'] },
@@ -122,5 +146,10 @@ export default tseslint.config(
   {
     files: ['workflows/worker.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_API, NO_WEB] }] },
+  },
+  {
+    files: DB_QUERIES_ONLY,
+    ignores: NOT_YET_CLEANED,
+    rules: { 'no-restricted-syntax': ['error', ...NO_RAW_QUERIES] },
   },
 );

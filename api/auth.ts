@@ -14,11 +14,12 @@ import {
   modeSatisfies,
   nodeMode,
   processMode,
-  type AuthorityGrant,
   type Principal,
 } from '../domain';
 import { grantedNodeIds, isAdmin, mergeAuthorities, readsDocumentsOf } from '../domain/access';
 import { forbidden, notFound, unauthorized, type HttpError } from './errors';
+import { nodeIdsOfProcess } from '../db/queries/nodes';
+import { authUserRow } from '../db/queries/users';
 import { resolveApiKey } from './services/api-keys';
 import { API_KEY_HEADER, apiKeyFromHeaders } from '../domain/api-keys';
 
@@ -85,34 +86,18 @@ export async function loadAuthUser(
   knex: Knex,
   where: { id: number } | { login: string },
 ): Promise<AuthUser | null> {
-  const [column, value] = 'id' in where ? ['id', where.id] : ['login', where.login];
-  const authorityJson = `json_build_object('id', a.id, 'componentId', a.component_id, 'type', a.type, 'mode', a.mode)`;
-  const { rows } = await knex.raw(
-    `select u.id, u.login, u.activated, u.lang_key,
-       u.token_version,
-       coalesce((select json_agg(r.name order by r.name) from roles r
-                 join user_roles ur on ur.role_id = r.id where ur.user_id = u.id), '[]') as roles,
-       coalesce((select json_agg(${authorityJson} order by a.id) from authorities a
-                 join role_authorities ra on ra.authority_id = a.id
-                 join user_roles ur on ur.role_id = ra.role_id where ur.user_id = u.id), '[]') as role_authorities,
-       coalesce((select json_agg(${authorityJson} order by a.id) from authorities a
-                 join user_authorities ua on ua.authority_id = a.id where ua.user_id = u.id), '[]') as own_authorities
-     from users u where u.${column} = ?`,
-    [value],
-  );
-  const row = rows[0];
+  const row = await authUserRow(knex, where);
   if (!row) return null;
   return {
     id: row.id,
     login: row.login,
     activated: row.activated,
-    langKey: row.lang_key,
-    tokenVersion: row.token_version,
-    roles: row.roles as string[],
-    authorities: mergeAuthorities(
-      row.role_authorities as AuthorityGrant[],
-      row.own_authorities as AuthorityGrant[],
-    ).sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
+    langKey: row.langKey,
+    tokenVersion: row.tokenVersion,
+    roles: row.roles,
+    authorities: mergeAuthorities(row.roleAuthorities, row.ownAuthorities).sort(
+      (a, b) => (a.id ?? 0) - (b.id ?? 0),
+    ),
   };
 }
 
@@ -237,8 +222,6 @@ export function unreachable(user: AuthUser, entity?: string): HttpError {
 export async function mayReadDocumentOf(knex: Knex, user: Principal, processId: number): Promise<boolean> {
   if (processMode(user, processId)) return true;
   const nodeIds = grantedNodeIds(user);
-  const inProcess: number[] = nodeIds.length
-    ? await knex('nodes').where('process_id', processId).whereIn('id', nodeIds).limit(1).pluck('id')
-    : [];
+  const inProcess = await nodeIdsOfProcess(knex, processId, nodeIds);
   return readsDocumentsOf(user, processId, inProcess);
 }

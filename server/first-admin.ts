@@ -14,6 +14,7 @@ import type { Knex } from 'knex';
 import { Roles } from '../domain/enums';
 import { emailRule, loginRule, passwordRule } from '../domain/validation';
 import { BCRYPT_COST, DEFAULT_ACCOUNTS } from '../db/seed';
+import { advisoryXactLock } from '../db/queries/locks';
 import { roleIds } from '../db/queries/roles';
 import {
   firstActiveAdmin,
@@ -74,7 +75,7 @@ export async function createFirstAdmin(
   const passwordHash = await bcrypt.hash(input.password, BCRYPT_COST);
   return knex.transaction(async (trx) => {
     // One creator at a time (several API replicas starting together with the same variables).
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['workbench.first-admin']);
+    await advisoryXactLock(trx, 'workbench.first-admin');
     const existing = await activeAdmin(trx);
     if (existing) return { created: false as const, existing };
     if ((await userIdByLogin(trx, login)) !== undefined || (await userIdByEmail(trx, email)) !== undefined)

@@ -11,56 +11,13 @@
  * - The search matches the id exactly (a number) or the filename (case-insensitive, anywhere), in one
  *   process when `processId` is given, else in every process the caller reads.
  */
-import type { Knex } from 'knex';
 
-export interface AsrDocumentDTO {
-  id: number;
-  processId: number;
-  filename: string;
-  status: string;
-}
-
-const COLUMNS = ['id', 'process_id as processId', 'filename', 'status'];
-
-export interface Page {
-  page: number;
-  size: number;
-}
-
-const audio = (knex: Knex) => knex('documents').where('document_type', 'AUDIOFILE');
-
-/** A page of the process's asr documents by id, and their count. */
-export async function listAsrDocuments(
-  knex: Knex,
-  processIds: readonly number[],
-  query: string | null,
-  { page, size }: Page,
-): Promise<{ rows: AsrDocumentDTO[]; total: number }> {
-  const base = () => {
-    const q = audio(knex).whereIn('process_id', [...processIds]);
-    if (query) {
-      const text = query.trim();
-      q.where((w) => {
-        w.whereRaw('filename ilike ?', [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
-        if (/^\d{1,10}$/.test(text) && Number(text) <= 2147483647) w.orWhere('id', Number(text));
-      });
-    }
-    return q;
-  };
-  const [rows, count] = await Promise.all([
-    base()
-      .orderBy('id')
-      .offset(page * size)
-      .limit(size)
-      .select(COLUMNS),
-    base().count<{ count: string }[]>('* as count'),
-  ]);
-  return { rows, total: Number(count[0].count) };
-}
-
-export async function findAsrDocument(knex: Knex, id: number): Promise<AsrDocumentDTO | undefined> {
-  return audio(knex).where('id', id).first(COLUMNS);
-}
+export {
+  asrDocumentPage as listAsrDocuments,
+  findAsrDocument,
+  type AsrDocumentDTO,
+  type Page,
+} from '../../db/queries/documents';
 
 /** A WAV file of one second of silence (16 kHz, 16-bit mono). */
 export function silentWav(seconds = 1, rate = 16000): Buffer {

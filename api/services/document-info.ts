@@ -26,6 +26,7 @@ import {
 import { StepStatuses } from '../../domain/steps';
 import { RESULT_WINDOW } from '../../domain/paging';
 import { documentInfoCount, documentInfoPage } from '../../db/queries/document-info';
+import { nodeIdsOfProcess } from '../../db/queries/nodes';
 import { issueDocumentCount, issueDocumentPage } from '../../db/queries/document-issues';
 import type { AuthUser } from '../auth';
 import { mayReadDocumentOf, unreachable } from '../auth';
@@ -175,9 +176,7 @@ export async function listDocumentInfo(
   if (!mode) {
     // Only grants on nodes of the process: the documents passing through those nodes.
     const granted = grantedNodeIds(user);
-    const inProcess: number[] = granted.length
-      ? await knex('nodes').where('process_id', criteria.processId).whereIn('id', granted).pluck('id')
-      : [];
+    const inProcess = await nodeIdsOfProcess(knex, criteria.processId, granted);
     if (!inProcess.length) throw unreachable(user);
     criteria.throughNodeIds = inProcess.map(Number);
   }

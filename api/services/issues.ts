@@ -19,6 +19,7 @@ import {
 } from '../../domain/issues';
 import { spanProblem, spanViolations } from '../../domain/tags';
 import * as q from '../../db/queries/issues';
+import { stepById } from '../../db/queries/steps';
 import type { AuthUser } from '../auth';
 import { unreachable } from '../auth';
 import { fieldErrors, HttpError } from '../errors';
@@ -88,8 +89,8 @@ export async function createIssue(
 ): Promise<IssueDTO> {
   checkText('text', input.text, 'soaApp.issue.textRequired');
   if (input.stepId != null) {
-    const step = await knex('steps').where({ id: input.stepId, document_id: doc.id }).first('id');
-    if (!step) throw fieldError('stepId', 'soaApp.issue.stepNotInDocument');
+    const step = await stepById(knex, input.stepId);
+    if (!step || step.documentId !== doc.id) throw fieldError('stepId', 'soaApp.issue.stepNotInDocument');
   }
   const base = {
     document_id: doc.id,

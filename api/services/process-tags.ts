@@ -7,17 +7,23 @@ import type { Knex } from 'knex';
 import { UniqueViolationError, type QueryBuilder } from 'objection';
 import { ProcessTag } from '../../db/models';
 import { isOnlySystemTagOfSomeProcess } from '../../db/queries/processes';
+import {
+  deleteProcessTag,
+  insertProcessTag,
+  lockProcessTag,
+  PROCESS_TAG_ORDER,
+  processTagsByIds,
+  updateProcessTag,
+} from '../../db/queries/process-tags';
 import type { ProcessTagDTO } from '../../domain/api-types';
 import { tagNameRule } from '../../domain/validation';
 import { appError, fieldErrors } from '../errors';
 
 const NAME_INDEX = 'process_tags_name_unique';
 
-/** Predefined (system) tags first, then by name, case-insensitively; id breaks ties. */
+/** The graph fetch's modifier of a process's tags (db/models/Process.ts): the list's order. */
 export function orderTags<M extends ProcessTag>(qb: QueryBuilder<M, M[]>): void {
-  qb.orderBy('process_tags.predefined', 'desc')
-    .orderByRaw('lower(process_tags.name)')
-    .orderBy('process_tags.id');
+  qb.orderByRaw(PROCESS_TAG_ORDER);
 }
 
 export const toTagDTO = (t: ProcessTag): ProcessTagDTO => ({
@@ -27,19 +33,12 @@ export const toTagDTO = (t: ProcessTag): ProcessTagDTO => ({
   predefined: t.predefined,
 });
 
-export async function listTags(knex: Knex): Promise<ProcessTagDTO[]> {
-  const tags = await ProcessTag.query(knex).modify(orderTags);
-  return tags.map(toTagDTO);
-}
-
-export async function findTag(knex: Knex, id: number): Promise<ProcessTag | undefined> {
-  return ProcessTag.query(knex).findById(id);
-}
+export { listProcessTags as listTags, processTagById as findTag } from '../../db/queries/process-tags';
 
 /** The tags with these ids; throws the app error `error.idnotfound` when any of them does not exist. */
-export async function requireTags(knex: Knex, ids: readonly number[]): Promise<ProcessTag[]> {
+export async function requireTags(knex: Knex, ids: readonly number[]): Promise<ProcessTagDTO[]> {
   const wanted = [...new Set(ids)];
-  const tags = wanted.length ? await ProcessTag.query(knex).findByIds(wanted) : [];
+  const tags = await processTagsByIds(knex, wanted);
   if (tags.length !== wanted.length) throw appError('error.idnotfound', 'processTag', 'idnotfound');
   return tags;
 }
@@ -55,22 +54,17 @@ export async function createTag(
   knex: Knex,
   input: TagInput & { predefined: boolean },
 ): Promise<ProcessTagDTO> {
-  const tag = await onNameTaken(input.name, () =>
-    ProcessTag.query(knex).insertAndFetch({
-      name: input.name.trim(),
-      color: input.color,
-      predefined: input.predefined,
-    }),
+  return onNameTaken(input.name, () =>
+    insertProcessTag(knex, { name: input.name.trim(), color: input.color, predefined: input.predefined }),
   );
-  return toTagDTO(tag);
 }
 
 /** Renames or recolours a tag (null when it is gone); `predefined` never changes here. */
 export async function updateTag(knex: Knex, id: number, input: TagInput): Promise<ProcessTagDTO | null> {
   const tag = await onNameTaken(input.name, () =>
-    ProcessTag.query(knex).patchAndFetchById(id, { name: input.name.trim(), color: input.color }),
+    updateProcessTag(knex, id, { name: input.name.trim(), color: input.color }),
   );
-  return tag ? toTagDTO(tag) : null;
+  return tag ?? null;
 }
 
 /**
@@ -80,12 +74,12 @@ export async function updateTag(knex: Knex, id: number, input: TagInput): Promis
  */
 export async function deleteTag(knex: Knex, id: number): Promise<void> {
   await knex.transaction(async (trx) => {
-    const tag = await ProcessTag.query(trx).findById(id).forUpdate();
+    const tag = await lockProcessTag(trx, id);
     if (!tag) return;
     if (tag.predefined && (await isOnlySystemTagOfSomeProcess(trx, id))) {
       throw appError('soaApp.processTag.inUseAsOnlySystemTag', 'processTag', 'inUseAsOnlySystemTag');
     }
-    await ProcessTag.query(trx).deleteById(id);
+    await deleteProcessTag(trx, id);
   });
 }
 
@@ -94,7 +88,8 @@ async function onNameTaken<T>(name: string, write: () => PromiseLike<T>): Promis
   try {
     return await write();
   } catch (err) {
-    if (err instanceof UniqueViolationError && err.constraint === NAME_INDEX) {
+    const e = err as { code?: string; constraint?: string };
+    if ((err instanceof UniqueViolationError || e.code === '23505') && e.constraint === NAME_INDEX) {
       throw fieldErrors('processTag', [{ field: 'name', violation: tagNameRule(name, [name])! }]);
     }
     throw err;

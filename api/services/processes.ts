@@ -5,9 +5,21 @@
  */
 import type { Knex } from 'knex';
 import { UniqueViolationError } from 'objection';
-import { ExternalDocumentSplitter, Process, ProcessActor } from '../../db/models';
+import { Process } from '../../db/models';
 import { insertObligatoryUploadNode } from '../../db/queries/nodes';
-import { deleteProcessAuthorities, grantProcessAdmin } from '../../db/queries/processes';
+import {
+  deleteActors,
+  deleteProcessAuthorities,
+  deleteProcessRow,
+  grantProcessAdmin,
+  insertActors,
+  insertProcess,
+  lockProcess,
+  processActors,
+  splitterExists,
+  splitters,
+  type ActorRow,
+} from '../../db/queries/processes';
 import { isAdmin, modeSatisfies, processMode, type Principal } from '../../domain/access';
 import type { ExternalDocumentSplitterDTO, ProcessActorDTO, ProcessDTO } from '../../domain/api-types';
 import { GLOBAL_COMPONENT_ID, type AccessMode } from '../../domain/enums';
@@ -48,7 +60,7 @@ const withGraph = (knex: Knex) =>
     .withGraphFetched(GRAPH)
     .modifiers({ tagOrder: orderTags, actorOrder: (qb) => qb.orderBy('process_actors.id') });
 
-const toActorDTO = (a: ProcessActor): ProcessActorDTO => ({
+const toActorDTO = (a: ActorRow): ProcessActorDTO => ({
   id: a.id,
   processId: a.processId,
   actor: a.actor,
@@ -102,16 +114,14 @@ export async function getProcess(knex: Knex, principal: Principal, id: number): 
   return p ? toProcessDTO(p, processMode(principal, id)) : null;
 }
 
-export async function findProcess(knex: Knex, id: number): Promise<Process | undefined> {
-  return Process.query(knex).findById(id);
-}
+export { processById as findProcess } from '../../db/queries/processes';
 
 export { collidingProcessNames } from '../../db/queries/processes';
 
 /** Throws the app error `error.idnotfound` when the splitter does not exist. */
 export async function requireSplitter(knex: Knex, id: number): Promise<void> {
-  const found = await ExternalDocumentSplitter.query(knex).findById(id);
-  if (!found) throw appError('error.idnotfound', 'externalDocumentSplitter', 'idnotfound');
+  if (!(await splitterExists(knex, id)))
+    throw appError('error.idnotfound', 'externalDocumentSplitter', 'idnotfound');
 }
 
 /**
@@ -126,17 +136,17 @@ export async function createProcess(
 ): Promise<ProcessDTO> {
   const id = await onNameTaken(input.name, () =>
     knex.transaction(async (trx) => {
-      const p = await Process.query(trx).insert({
+      const processId = await insertProcess(trx, {
         name: input.name.trim(),
         isRagEnabled: input.isRagEnabled,
         ragTextSplitterId: input.ragTextSplitterId,
       });
       const tagIds = [...new Set(input.tagIds)];
-      if (tagIds.length) await Process.relatedQuery('processTags', trx).for(p.id).relate(tagIds);
-      await ProcessActor.query(trx).insert(DEFAULT_ACTORS.map((a) => ({ ...a, processId: p.id })));
-      await insertObligatoryUploadNode(trx, p.id);
-      if (!isAdmin(creator)) await grantProcessAdmin(trx, creator.id, p.id);
-      return p.id;
+      if (tagIds.length) await Process.relatedQuery('processTags', trx).for(processId).relate(tagIds);
+      await insertActors(trx, processId, DEFAULT_ACTORS);
+      await insertObligatoryUploadNode(trx, processId);
+      if (!isAdmin(creator)) await grantProcessAdmin(trx, creator.id, processId);
+      return processId;
     }),
   );
   return toProcessDTO((await withGraph(knex).findById(id))!, 'ADMIN');
@@ -146,7 +156,7 @@ export async function createProcess(
 export async function deleteProcess(knex: Knex, id: number): Promise<void> {
   await knex.transaction(async (trx) => {
     await deleteProcessAuthorities(trx, id);
-    await Process.query(trx).deleteById(id);
+    await deleteProcessRow(trx, id);
   });
 }
 
@@ -158,7 +168,7 @@ export async function replaceProcessTags(
   tagIds: readonly number[],
 ): Promise<ProcessDTO | null> {
   const found = await knex.transaction(async (trx) => {
-    if (!(await Process.query(trx).findById(id).forUpdate())) return false;
+    if (!(await lockProcess(trx, id))) return false;
     await Process.relatedQuery('processTags', trx).for(id).unrelate();
     const ids = [...new Set(tagIds)];
     if (ids.length) await Process.relatedQuery('processTags', trx).for(id).relate(ids);
@@ -175,21 +185,19 @@ export async function saveActors(
   replace: boolean,
 ): Promise<ProcessActorDTO[] | null> {
   return knex.transaction(async (trx) => {
-    if (!(await Process.query(trx).findById(processId).forUpdate())) return null;
-    if (replace) await ProcessActor.query(trx).where('process_id', processId).delete();
-    if (actors.length) {
-      await ProcessActor.query(trx).insert(
-        actors.map((a) => ({ processId, actor: a.actor.trim(), name: a.name.trim() })),
-      );
-    }
-    const all = await ProcessActor.query(trx).where('process_id', processId).orderBy('id');
-    return all.map(toActorDTO);
+    if (!(await lockProcess(trx, processId))) return null;
+    if (replace) await deleteActors(trx, processId);
+    await insertActors(
+      trx,
+      processId,
+      actors.map((a) => ({ actor: a.actor.trim(), name: a.name.trim() })),
+    );
+    return (await processActors(trx, processId)).map(toActorDTO);
   });
 }
 
 export async function listSplitters(knex: Knex): Promise<ExternalDocumentSplitterDTO[]> {
-  const splitters = await ExternalDocumentSplitter.query(knex).orderBy('name').orderBy('id');
-  return splitters.map((s) => ({ id: s.id, name: s.name, description: s.description }));
+  return (await splitters(knex)).map((s) => ({ id: s.id, name: s.name, description: s.description }));
 }
 
 /** Maps a lost race on the name index to the same field error as the domain rule. */

@@ -10,15 +10,8 @@ import type { Knex } from 'knex';
 import type { AuthUser } from '../auth';
 import { forbidden, HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
-import { only, qualify } from '../../db/queries/columns';
-import {
-  STEP_COLUMNS,
-  documentStepViews,
-  nodeSteps,
-  stepNode,
-  stepView,
-  type StepView,
-} from '../../db/queries/steps';
+import { rerunnableParserSteps, type RerunnableStepDTO } from '../../db/queries/steps';
+import { documentStepViews, nodeSteps, stepNode, stepView, type StepView } from '../../db/queries/steps';
 import { modeSatisfies, nodeMode } from '../../domain/access';
 import type { StepDTO } from '../../domain/document-state-types';
 import {
@@ -32,7 +25,6 @@ import {
   type StepNode,
   type StepRefusal,
   type StepState,
-  type StepStatus,
 } from '../../domain/steps';
 import {
   STEP_REFUSED,
@@ -190,13 +182,7 @@ export async function stepToAssign(
   return chosen.id;
 }
 
-export interface RerunnableStepDTO {
-  id: number;
-  documentId: number;
-  documentName: string;
-  status: StepStatus;
-  master: boolean;
-}
+export type { RerunnableStepDTO } from '../../db/queries/steps';
 
 /** FILE_PARSER steps of a node that may be rerun (WAITING or ERROR), a page at a time, by step id. */
 export async function rerunnableSteps(
@@ -205,23 +191,5 @@ export async function rerunnableSteps(
   page: number,
   size: number,
 ): Promise<{ items: RerunnableStepDTO[]; total: number }> {
-  const base = knex('steps as s')
-    .join('nodes as n', 'n.id', 's.node_id')
-    .join('documents as d', 'd.id', 's.document_id')
-    .where('s.node_id', nodeId)
-    .where('n.activity_type', 'FILE_PARSER')
-    .whereIn('s.status', ['WAITING', 'ERROR']);
-  const [items, count] = await Promise.all([
-    base
-      .clone()
-      .orderBy('s.id')
-      .offset(page * size)
-      .limit(size)
-      .select([
-        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master')),
-        'd.filename as documentName',
-      ]),
-    base.clone().count<{ count: string }[]>('* as count').first(),
-  ]);
-  return { items, total: Number(count?.count ?? 0) };
+  return rerunnableParserSteps(knex, nodeId, page, size);
 }

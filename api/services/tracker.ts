@@ -27,6 +27,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { isAdmin } from '../../domain/access';
 import { getLogger } from '../../server/logger';
 import { userOfToken, type AuthUser } from '../auth';
+import { userById } from '../../db/queries/users';
 
 export const TRACKER_PATH = '/websocket/tracker';
 /** Close codes: the token is missing, invalid or revoked; the message was not understood. */
@@ -93,7 +94,7 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
   /** Still the same session? (its token not expired, its user activated and not revoked since the handshake) */
   async function stillValid(c: Connection): Promise<boolean> {
     if (expired(c)) return false;
-    const row = await deps.knex('users').where('id', c.user.id).first('activated', 'token_version');
+    const row = await userById(deps.knex, c.user.id);
     return !!row && row.activated && Number(row.token_version) === c.tokenVersion && !expired(c);
   }
 

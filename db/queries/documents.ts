@@ -175,3 +175,67 @@ export async function documentsWithoutSteps(
   if (processIds) q.whereIn('d.process_id', [...processIds]);
   return q;
 }
+
+// --- asr documents ---
+
+/** An AUDIOFILE document as the asr-document screens list it (api/services/asr-documents.ts). */
+export interface AsrDocumentDTO {
+  id: number;
+  processId: number;
+  filename: string;
+  status: string;
+}
+
+const ASR_COLUMNS = ['id', 'process_id as processId', 'filename', 'status'];
+
+export interface Page {
+  page: number;
+  size: number;
+}
+
+const audio = (knex: Knex) => knex('documents').where('document_type', 'AUDIOFILE');
+
+/** A page of the process's asr documents by id, and their count. */
+export async function asrDocumentPage(
+  knex: Knex,
+  processIds: readonly number[],
+  query: string | null,
+  { page, size }: Page,
+): Promise<{ rows: AsrDocumentDTO[]; total: number }> {
+  const base = () => {
+    const q = audio(knex).whereIn('process_id', [...processIds]);
+    if (query) {
+      const text = query.trim();
+      q.where((w) => {
+        w.whereRaw('filename ilike ?', [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+        if (/^\d{1,10}$/.test(text) && Number(text) <= 2147483647) w.orWhere('id', Number(text));
+      });
+    }
+    return q;
+  };
+  const [rows, count] = await Promise.all([
+    base()
+      .orderBy('id')
+      .offset(page * size)
+      .limit(size)
+      .select(ASR_COLUMNS),
+    base().count<{ count: string }[]>('* as count'),
+  ]);
+  return { rows, total: Number(count[0].count) };
+}
+
+export async function findAsrDocument(knex: Knex, id: number): Promise<AsrDocumentDTO | undefined> {
+  return audio(knex).where('id', id).first(ASR_COLUMNS);
+}
+
+/** The document's status and whether its process has RAG on. */
+export async function documentRagState(
+  knex: Knex,
+  id: number,
+): Promise<{ status: DocumentStatus; ragEnabled: boolean } | undefined> {
+  const row = await knex('documents as d')
+    .join('processes as p', 'p.id', 'd.process_id')
+    .where('d.id', id)
+    .first('d.status', 'p.is_rag_enabled');
+  return row && { status: row.status, ragEnabled: !!row.is_rag_enabled };
+}

@@ -5,17 +5,11 @@
  */
 import type { Knex } from 'knex';
 import type { ActivityType } from '../../domain/enums';
-import type {
-  AdditionalNodeSubmit,
-  AutoStepStatus,
-  ExternalConfig,
-  NodeSettings,
-  TrainableConfig,
-  TriggerType,
-} from '../../domain/graph-types';
+import type { NodeDTO, NodeSettings } from '../../domain/graph-types';
 import { SETTINGS_FIELDS } from '../../domain/node-settings';
 import { buildNodeDraft, OBLIGATORY_UPLOAD_NAME, type NodeDraft } from '../../domain/nodes';
 import type { StepNode } from '../../domain/steps';
+import { only, qualify } from './columns';
 
 /** A node's identity: what access checks and references need. */
 export interface NodeRef {
@@ -124,31 +118,11 @@ export async function settingsNode(knex: Knex, id: number): Promise<SettingsNode
 
 // --- the full node (the graph editor's) ---
 
-/** A step of a process graph as stored; type-specific fields live in `settings` (JSON). */
-export interface NodeRow {
-  id: number;
-  processId: number;
-  name: string;
-  description: string | null;
-  activityType: ActivityType;
-  x: number;
-  y: number;
-  automatic: boolean;
-  autoStepStatus: AutoStepStatus;
-  obligatory: boolean;
-  mandatory: boolean;
-  requiresAcceptance: boolean;
-  priority: number;
-  handlesRelations: boolean;
-  triggerType: TriggerType;
-  cron: string | null;
-  threshold: number | null;
-  externalConfig: ExternalConfig | null;
-  trainableConfig: TrainableConfig | null;
-  additionalNodeSubmits: AdditionalNodeSubmit[];
+/** A step of a process graph as stored: the DTO's common fields, type-specific ones in `settings` (JSON). */
+export type NodeRow = Omit<NodeDTO, keyof NodeSettings | 'accessMode' | 'pollerStatus'> & {
   settings: NodeSettings;
   createdDate: Date;
-}
+};
 
 const NODE_COLUMNS = [
   'id',
@@ -336,4 +310,33 @@ export async function scheduledNodeIds(knex: Knex, polledTypes: readonly Activit
     .where((q) => q.whereIn('activity_type', [...polledTypes]).orWhereNotNull('cron'))
     .pluck('id');
   return ids.map(Number);
+}
+
+/** The ids among `ids` of nodes of the process. */
+export async function nodeIdsOfProcess(
+  knex: Knex,
+  processId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (!ids.length) return [];
+  return (
+    await knex('nodes')
+      .where('process_id', processId)
+      .whereIn('id', [...ids])
+      .pluck('id')
+  ).map(Number);
+}
+
+/** The IPR nodes (of the given processes, or of all) with their process's name, by process then id. */
+export async function receiverNodes(
+  knex: Knex,
+  processIds: readonly number[] | null,
+): Promise<{ id: number; name: string; processId: number; processName: string }[]> {
+  const q = knex('nodes as n')
+    .join('processes as p', 'p.id', 'n.process_id')
+    .where('n.activity_type', 'IPR')
+    .orderBy([{ column: 'p.id' }, { column: 'n.id' }])
+    .select([...qualify('n', only(NODE_REF_COLUMNS, 'id', 'name', 'processId')), 'p.name as processName']);
+  if (processIds) q.whereIn('n.process_id', [...processIds]);
+  return q;
 }

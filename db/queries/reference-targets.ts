@@ -12,6 +12,13 @@ const NODE_OF = (table: string, alias: string) => (knex: Knex, id: number) =>
     .join('nodes as n', 'n.id', `${alias}.node_id`)
     .where(`${alias}.id`, id)
     .first('n.id as nodeId', 'n.process_id as processId');
+/** The node of a row that belongs to a NER tag type (`ner_tag_type_id`). */
+const NODE_OF_TAG_TYPE = (table: string, alias: string) => (knex: Knex, id: number) =>
+  knex(`${table} as ${alias}`)
+    .join('ner_tag_types as t', 't.id', `${alias}.ner_tag_type_id`)
+    .join('nodes as n', 'n.id', 't.node_id')
+    .where(`${alias}.id`, id)
+    .first('n.id as nodeId', 'n.process_id as processId');
 const PROCESS_OF = (table: string) => (knex: Knex, id: number) =>
   knex(table).where('id', id).first('process_id as processId');
 
@@ -35,12 +42,7 @@ export const REFERENCE_TARGETS = {
   step: stepNode,
   classifierType: NODE_OF('classifier_types', 'c'),
   nerTagType: NODE_OF('ner_tag_types', 't'),
-  nerTag: (knex, id) =>
-    knex('ner_tags as g')
-      .join('ner_tag_types as t', 't.id', 'g.ner_tag_type_id')
-      .join('nodes as n', 'n.id', 't.node_id')
-      .where('g.id', id)
-      .first('n.id as nodeId', 'n.process_id as processId'),
+  nerTag: NODE_OF_TAG_TYPE('ner_tags', 'g'),
   classifierTag: NODE_OF('classifier_tags', 'c'),
   relationType: NODE_OF('ner_relation_types', 'r'),
   issue: (knex, id) =>
@@ -57,10 +59,5 @@ export const REFERENCE_TARGETS = {
       .first('d.process_id as processId'),
   emailConnection: NODE_OF('email_upload_connections', 'c'),
   sftpConnection: NODE_OF('sftp_connections', 'c'),
-  matchingRule: (knex, id) =>
-    knex('matching_rules as m')
-      .join('ner_tag_types as t', 't.id', 'm.ner_tag_type_id')
-      .join('nodes as n', 'n.id', 't.node_id')
-      .where('m.id', id)
-      .first('n.id as nodeId', 'n.process_id as processId'),
+  matchingRule: NODE_OF_TAG_TYPE('matching_rules', 'm'),
 } satisfies Record<string, (knex: Knex, id: number) => Promise<unknown>>;

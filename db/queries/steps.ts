@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { ActivityType } from '../../domain/enums';
 import type { StepPatch } from '../../domain/document-transition';
-import type { NewStep, StepNode, StepState } from '../../domain/steps';
+import type { NewStep, StepNode, StepState, StepStatus } from '../../domain/steps';
 import { except, only, qualify, unprefix } from './columns';
 import { NODE_REF_COLUMNS, STEP_NODE_COLUMNS, toStepNode, type StepNodeRow } from './nodes';
 import { USER_REF_COLUMNS, type UserRef } from './users';
@@ -227,4 +227,41 @@ export async function projectChanges(
     bindings,
   );
   return { exists: rows.length > 0, woken: (rows[0]?.woken ?? []).map(Number) };
+}
+
+/** A parser step that may be rerun, with its document's name. */
+export interface RerunnableStepDTO {
+  id: number;
+  documentId: number;
+  documentName: string;
+  status: StepStatus;
+  master: boolean;
+}
+
+/** FILE_PARSER steps of a node that may be rerun (WAITING or ERROR), a page at a time, by step id. */
+export async function rerunnableParserSteps(
+  knex: Knex,
+  nodeId: number,
+  page: number,
+  size: number,
+): Promise<{ items: RerunnableStepDTO[]; total: number }> {
+  const base = knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .join('documents as d', 'd.id', 's.document_id')
+    .where('s.node_id', nodeId)
+    .where('n.activity_type', 'FILE_PARSER')
+    .whereIn('s.status', ['WAITING', 'ERROR']);
+  const [items, count] = await Promise.all([
+    base
+      .clone()
+      .orderBy('s.id')
+      .offset(page * size)
+      .limit(size)
+      .select([
+        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master')),
+        'd.filename as documentName',
+      ]),
+    base.clone().count<{ count: string }[]>('* as count').first(),
+  ]);
+  return { items, total: Number(count?.count ?? 0) };
 }

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { AdminUserDTO, AuthorityDTO } from '../../domain/api-types';
+import type { AuthorityGrant } from '../../domain/access';
 import { Roles } from '../../domain/enums';
 import { qualify } from './columns';
 
@@ -289,6 +290,7 @@ export interface UserRow {
   activated: boolean;
   lang_key: string;
   activation_key: string | null;
+  token_version: number;
   created_by: string | null;
   created_date: Date | null;
   last_modified_by: string | null;
@@ -369,4 +371,51 @@ export async function firstActiveAdmin(knex: Knex): Promise<string | null> {
     .orderBy('users.id')
     .first('users.login');
   return row ? String(row.login) : null;
+}
+
+// --- the signed-in user (api/auth.ts) ---
+
+/** A user with their roles, their roles' authorities and their own authorities (api/auth.ts merges them). */
+export interface AuthUserRow {
+  id: number;
+  login: string;
+  activated: boolean;
+  langKey: string;
+  tokenVersion: number;
+  roles: string[];
+  roleAuthorities: AuthorityGrant[];
+  ownAuthorities: AuthorityGrant[];
+}
+
+/** The user by id or login with roles and authorities, in one query. */
+export async function authUserRow(
+  knex: Knex,
+  where: { id: number } | { login: string },
+): Promise<AuthUserRow | null> {
+  const [column, value] = 'id' in where ? ['id', where.id] : ['login', where.login];
+  const { rows } = await knex.raw(
+    `select u.id, u.login, u.activated, u.lang_key,
+       u.token_version,
+       coalesce((select json_agg(r.name order by r.name) from roles r
+                 join user_roles ur on ur.role_id = r.id where ur.user_id = u.id), '[]') as roles,
+       coalesce((select json_agg(${AUTHORITY_JSON} order by a.id) from authorities a
+                 join role_authorities ra on ra.authority_id = a.id
+                 join user_roles ur on ur.role_id = ra.role_id where ur.user_id = u.id), '[]') as role_authorities,
+       coalesce((select json_agg(${AUTHORITY_JSON} order by a.id) from authorities a
+                 join user_authorities ua on ua.authority_id = a.id where ua.user_id = u.id), '[]') as own_authorities
+     from users u where u.${column} = ?`,
+    [value],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    login: row.login,
+    activated: row.activated,
+    langKey: row.lang_key,
+    tokenVersion: row.token_version,
+    roles: row.roles,
+    roleAuthorities: row.role_authorities,
+    ownAuthorities: row.own_authorities,
+  };
 }
