@@ -301,6 +301,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /api/documents/:documentId/top/hints': documentReader(param('documentId', 'document')),
   'GET /api/v2/document/:id/state': documentReader(param('id', 'document')),
   'GET /api/v2/document/:id/history': documentReader(param('id', 'document')),
+  'GET /api/v2/document/:id/timeline': documentReader(param('id', 'document')),
   // the process is the body's PROCESS filter; below ADMIN the service narrows what may be listed
   'POST /api/v2/document-info': documentReader(inBody('filters[PROCESS]', 'process')),
 

@@ -1,7 +1,9 @@
 /**
  * The document's state and history for the workspace and operators: `GET /api/v2/document/{id}/state` (the
  * projection: document, steps with node info, assignees, blockedBy, grouped) and
- * `GET /api/v2/document/{id}/history` (the workflow's history across continue-as-new runs, readable).
+ * `GET /api/v2/document/{id}/history` (the workflow's history across continue-as-new runs, readable) and
+ * `GET /api/v2/document/{id}/timeline` (that history read as steps and people's actions, with the document's
+ * action results and inter-process sends: issue 29 section 1).
  * Both need READ on the document's process, or a mode on one of its nodes (an annotator granted a node only
  * still reads the documents passing through it).
  */
@@ -12,6 +14,7 @@ import type { AppDeps } from '../app';
 import { currentUser, mayReadDocumentOf, unreachable } from '../auth';
 import { notFound } from '../errors';
 import { documentHistory } from '../services/document-history';
+import { documentTimeline } from '../services/document-timeline';
 import { documentById } from '../../db/queries/documents';
 import { documentState } from '../services/document-state';
 import { idParam } from '../validate';
@@ -43,6 +46,11 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Router {
       if (err instanceof WorkflowNotFoundError) ctx.body = [];
       else throw err;
     }
+  });
+
+  router.get('/api/v2/document/:id/timeline', async (ctx) => {
+    const { id } = await readable(ctx);
+    ctx.body = await documentTimeline(knex, await temporal.client(), id);
   });
 
   return router;
