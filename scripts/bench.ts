@@ -33,7 +33,7 @@
  *   year and a month (scripts/bench-statistics.ts, issue 16), under `statistics`.
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
- * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag or BENCH_ONLY=statistics runs only that part (its
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics or BENCH_ONLY=timeline runs only that part (its
  * figures merged into the results file).
  *
  * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng and sox are installed first when
@@ -62,6 +62,7 @@ import { benchStatistics, printStatisticsResults } from './bench-statistics';
 import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { RESULTS_FILE } from './lib/bench-results';
+import { benchTimeline, printTimelineResults } from './bench-timeline';
 import { BENCH_PART_NEEDS, type BenchPart, partsOf, runBenchParts } from './lib/bench-parts';
 import { ensureSystemPrograms } from './lib/system-deps';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
@@ -269,6 +270,19 @@ async function main(): Promise<number> {
         });
         printTrackerResults(r);
         return dated('tracker', r);
+      },
+    },
+    // A document's timeline over 2,000 history events (scripts/bench-timeline.ts), on the same servers.
+    {
+      name: 'timeline',
+      run: async () => {
+        const r = await benchTimeline({
+          ...(await onEngine()),
+          events: sizeFromEnv('BENCH_TIMELINE_EVENTS', 2000),
+          reads: sizeFromEnv('BENCH_TIMELINE_READS', 5),
+        });
+        printTimelineResults(r);
+        return dated('timeline', r);
       },
     },
   ];

@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { postExecutionStatus, type StepNode, type StepStatus } from '../../domain/steps';
+import type { DocumentTimeline, TimelineEntry, TimelineKind } from '../../domain/timeline';
 import {
   documentExecutions,
   executionsSendingTo,
@@ -22,56 +23,7 @@ import { documentStepViews } from '../../db/queries/steps';
 import { documentWorkflowId } from '../../workflows/document-contract';
 import { documentHistory, type DocumentHistoryEvent } from './document-history';
 
-/** What an entry is about; the page filters by it. */
-export const TimelineKinds = [
-  'document',
-  'step',
-  'work',
-  'assignment',
-  'rerun',
-  'automatic',
-  'interprocess',
-] as const;
-export type TimelineKind = (typeof TimelineKinds)[number];
-
-export interface TimelineEntry {
-  /** Unique within the timeline. */
-  id: string;
-  /** ISO time. */
-  time: string;
-  kind: TimelineKind;
-  /**
-   * started, ended (document); reached, run (step); complete, accept, activate, cancelAcceptance, markMaster
-   * (work); startWorking, unassign (assignment); rerun; result (automatic); sent, received (interprocess).
-   */
-  type: string;
-  outcome: 'ok' | 'failed' | 'refused';
-  stepId: number | null;
-  nodeId: number | null;
-  nodeName: string | null;
-  activityType: string | null;
-  /** The login of the person behind it; null for the engine's own work. */
-  who: string | null;
-  /** The step's status after it, where known. */
-  status: StepStatus | null;
-  durationMs: number | null;
-  /** The message a person can act on (a failure, a refusal). */
-  message: string | null;
-  /** Technical detail: the failure's chain, the activity's or action's answer. */
-  detail: string | null;
-  /** The workflow run it happened in (null: recorded by the database). */
-  runId: string | null;
-  /** Other documents it concerns: the documents a send created, the document a receipt came from. */
-  documents?: { documentId: number; processId: number }[];
-}
-
-export interface DocumentTimeline {
-  documentId: number;
-  workflowId: string;
-  /** The workflow's runs, oldest first. */
-  runs: { runId: string; startedAt: string }[];
-  entries: TimelineEntry[];
-}
+export type { DocumentTimeline, TimelineEntry } from '../../domain/timeline';
 
 export interface TimelineStep {
   id: number;
@@ -138,7 +90,14 @@ export function buildTimeline(input: {
         runs.push({ runId: e.runId, startedAt: e.time });
         // a run continued from another is the same document going on: no entry
         if (!e.result?.startsWith('continued from'))
-          entries.push({ ...common, ...about(null), ...empty, kind: 'document', type: 'started', outcome: 'ok' });
+          entries.push({
+            ...common,
+            ...about(null),
+            ...empty,
+            kind: 'document',
+            type: 'started',
+            outcome: 'ok',
+          });
         break;
       case 'stepsCreated':
         for (const stepId of e.created ?? []) {
@@ -295,7 +254,11 @@ export function buildTimeline(input: {
 }
 
 /** The document's timeline; a document that never had a workflow has only its database records. */
-export async function documentTimeline(knex: Knex, client: Client, documentId: number): Promise<DocumentTimeline> {
+export async function documentTimeline(
+  knex: Knex,
+  client: Client,
+  documentId: number,
+): Promise<DocumentTimeline> {
   const history = documentHistory(client, documentId).catch((err: unknown) => {
     if (err instanceof WorkflowNotFoundError) return [];
     throw err;

@@ -21,6 +21,7 @@ export const BENCH_PARTS = [
   'rag',
   'statistics',
   'tracker',
+  'timeline',
 ] as const;
 export type BenchPartName = (typeof BENCH_PARTS)[number];
 
@@ -37,6 +38,7 @@ export const BENCH_PART_NEEDS: Record<BenchPartName, readonly SystemProgramName[
   rag: [],
   statistics: [],
   tracker: [],
+  timeline: [],
 };
 
 /** BENCH_ONLY's values; `workspace` brings the graph page along. */
@@ -50,6 +52,7 @@ const CHOOSABLE: readonly BenchPartName[] = [
   'export',
   'rag',
   'statistics',
+  'timeline',
 ];
 
 /** The parts of a run: all of them, or BENCH_ONLY's. */

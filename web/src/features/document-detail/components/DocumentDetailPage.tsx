@@ -2,7 +2,8 @@
  * Document detail /entity/process/{processId}/documents/{id} (spec 2 "Document detail and edit"): the
  * document's fields, its text content, or for a speech document (AUDIOFILE) an audio player and the
  * utterances in order with the actor's name; 'soaApp.document.detail.noContent' when there is nothing.
- * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace.
+ * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace. Below, the document's
+ * timeline (issue 29 section 1).
  */
 import { useState, type ReactNode } from 'react';
 import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
@@ -21,6 +22,7 @@ import { FIT_WINDOWS, speechQueries } from '../../speech/api';
 import { useUserSettings } from '../../workspace/hooks/useUserSettings';
 import '../document-detail.css';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
+import { DocumentTimeline } from './DocumentTimeline';
 
 import { formatDate } from '../../../components/format';
 
@@ -114,6 +116,9 @@ export function DocumentDetailPage() {
           </div>
           <div className="col-lg-4">
             <DocumentFacts doc={doc.data} processName={process.data?.name} />
+          </div>
+          <div className="col-12">
+            <DocumentTimeline documentId={documentId} processId={processId} temporalWorkflowUrl={history} />
           </div>
         </div>
       )}
