@@ -281,6 +281,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/documents': onProcess('WRITE', inBody('processId', 'process')),
   'POST /api/documents/_search/document': onProcess('READ', inBody('processId', 'process')),
   'DELETE /api/documents/:id': onProcess('ADMIN', param('id', 'document')),
+  // the document's file replaced, its parser rerun (issue 29 section 2)
+  'POST /api/documents/:id/file': { ...onProcess('ADMIN', param('id', 'document')), body: 'multipart' },
   'DELETE /api/documents': onProcess('ADMIN', inBody('processId', 'process')),
   'DELETE /api/processes/:id/documents': onProcess('ADMIN', param('id', 'process')),
   'PUT /api/document-content': onProcess('WRITE', inBody('docId', 'document')),

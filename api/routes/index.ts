@@ -19,6 +19,7 @@ import { documentRoutes } from './documents';
 import { documentInfoRoutes } from './document-info';
 import { edgeRoutes } from './edges';
 import { fileUploadRoutes } from './file-upload';
+import { documentFileRoutes } from './document-file';
 import { i18nRoutes } from './i18n';
 import { issueRoutes } from './issues';
 import { exportRoutes } from './export';
@@ -65,6 +66,7 @@ export function buildRouters(deps: AppDeps): Router[] {
     connectionRoutes(deps),
     sftpConnectionRoutes(deps),
     fileUploadRoutes(deps),
+    documentFileRoutes(deps),
     documentRoutes(deps),
     documentInfoRoutes(deps),
     stepRoutes(deps),

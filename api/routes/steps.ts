@@ -16,6 +16,7 @@ import {
   findStepContext,
   findStepNode,
   loadStepContext,
+  RERUNNABLE_STATUSES,
   rerunnableSteps,
   stepDTO,
   stepToAssign,
@@ -30,6 +31,8 @@ const ACTION_PATHS: Record<string, StepAction> = {
   'cancel-acceptance': 'cancelAcceptance',
   rerun: 'rerun',
 };
+
+const rerunStatus = z.enum(RERUNNABLE_STATUSES);
 
 const userRef = z.union([z.number().int(), z.object({ id: z.number().int() })]);
 export const stepSave = z.object({
@@ -115,14 +118,23 @@ export function stepRoutes({ knex, temporal }: AppDeps): Router {
     ctx.body = await stepDTO(knex, id, user);
   });
 
-  /** Rerunnable steps of a FILE_PARSER node (WAITING or ERROR), pages of 10; the total in X-Total-Count. */
+  /**
+   * Rerunnable steps of a FILE_PARSER node (WAITING or ERROR; `?status=` one of them), pages of 10; the
+   * total in X-Total-Count.
+   */
   router.post('/api/nodes/:nodeId/steps/rerun', async (ctx) => {
     const user = currentUser(ctx);
     const node = await nodes.findNode(knex, idParam(ctx.params.nodeId, 'nodeId'));
     if (!node) throw notFound('node');
     assertNodeMode(user, node.id, node.processId, 'ADMIN');
     const { page, size } = pageQuery(ctx, 10);
-    const { items, total } = await rerunnableSteps(knex, node.id, page, size);
+    const status = ctx.query.status === undefined ? undefined : rerunStatus.safeParse(ctx.query.status);
+    if (status && !status.success)
+      throw new HttpError(400, {
+        message: 'error.validation',
+        detail: `status must be one of ${RERUNNABLE_STATUSES.join(', ')}`,
+      });
+    const { items, total } = await rerunnableSteps(knex, node.id, page, size, status?.data);
     ctx.set('X-Total-Count', String(total));
     ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
     ctx.body = items;

@@ -196,21 +196,29 @@ export interface RerunnableStepDTO {
   documentName: string;
   status: StepStatus;
   master: boolean;
+  errorMessage: string | null;
 }
 
-/** FILE_PARSER steps of a node that may be rerun (WAITING or ERROR), a page at a time, by step id. */
+/** The statuses in which a FILE_PARSER step may be rerun. */
+export const RERUNNABLE_STATUSES = ['WAITING', 'ERROR'] as const;
+
+/**
+ * FILE_PARSER steps of a node that may be rerun (WAITING or ERROR, or only those of `status`), a page at a
+ * time, by step id; each with the error message it failed with.
+ */
 export async function rerunnableSteps(
   knex: Knex,
   nodeId: number,
   page: number,
   size: number,
+  status?: (typeof RERUNNABLE_STATUSES)[number],
 ): Promise<{ items: RerunnableStepDTO[]; total: number }> {
   const base = knex('steps as s')
     .join('nodes as n', 'n.id', 's.node_id')
     .join('documents as d', 'd.id', 's.document_id')
     .where('s.node_id', nodeId)
     .where('n.activity_type', 'FILE_PARSER')
-    .whereIn('s.status', ['WAITING', 'ERROR']);
+    .whereIn('s.status', status ? [status] : [...RERUNNABLE_STATUSES]);
   const [items, count] = await Promise.all([
     base
       .clone()
@@ -218,7 +226,7 @@ export async function rerunnableSteps(
       .offset(page * size)
       .limit(size)
       .select([
-        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master')),
+        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master', 'errorMessage')),
         'd.filename as documentName',
       ]),
     base.clone().count<{ count: string }[]>('* as count').first(),

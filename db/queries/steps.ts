@@ -205,3 +205,17 @@ export async function projectChanges(
   );
   return rows.length > 0;
 }
+
+/** The document's file parser steps that may be rerun (WAITING or ERROR), in walk order. */
+export async function rerunnableParserSteps(
+  knex: Knex,
+  documentId: number,
+): Promise<{ id: number; nodeId: number }[]> {
+  return knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .where('s.document_id', documentId)
+    .where('n.activity_type', 'FILE_PARSER')
+    .whereIn('s.status', ['WAITING', 'ERROR'])
+    .orderBy('s.order')
+    .select('s.id', 's.node_id as nodeId');
+}

@@ -3,7 +3,7 @@
  * runs, oldest first (GET api/v2/document/{id}/timeline), filtered by kind. Each entry about a step links to
  * that step in the workspace; administrators also get the Temporal UI link of the run an entry belongs to.
  * Error messages are shown in the reader's language where the error catalogue knows them
- * (features/document-detail/stepErrors.ts); the technical detail stays folded under each entry.
+ * (components/stepErrors.ts); the technical detail stays folded under each entry.
  */
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,7 +14,7 @@ import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { ExternalLink } from '../../../components/ExternalLink';
 import { formatDateSeconds } from '../../../components/format';
 import { documentDetailQueries } from '../api';
-import { useStepErrorText } from '../stepErrors';
+import { useStepErrorText } from '../../../components/stepErrors';
 
 /** 850 ms, 12.3 s, 4 min 5 s, 2 h 3 min. */
 export function durationLabel(ms: number): string {

@@ -1,5 +1,5 @@
-import en from '../../i18n/en/error.json';
-import pl from '../../i18n/pl/error.json';
+import en from '../i18n/en/error.json';
+import pl from '../i18n/pl/error.json';
 import { stepError } from '@domain/step-errors';
 
 const lookup = (messages: unknown, key: string): unknown =>
