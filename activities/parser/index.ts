@@ -68,8 +68,7 @@ const transcript = (utterances: TranscriptUtterance[]): ParseOutput => ({
 async function parseImage(work: Work, input: string, detected: Detected, head: Buffer): Promise<ParseOutput> {
   // tesseract reads a non-image input as a list of file names: only real images go to it.
   const sniffed = detectKind('application/octet-stream', '', head);
-  if (sniffed?.kind !== 'image')
-    throw badInput(stepError.notImage.text({}));
+  if (sniffed?.kind !== 'image') throw badInput(stepError.notImage.text({}));
   if (detected.ext === '.png' && sniffed.ext === '.png')
     return textOnly(await ocrImage(work, input), [input]);
   const { text, pdf } = await ocrImageWithPdf(work, input);

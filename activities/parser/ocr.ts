@@ -16,8 +16,7 @@ export const OCR_LANGUAGES = LANGUAGES.join('+');
 const OCR_TIMEOUT_MS = 180_000;
 
 function unreadable(err: unknown): never {
-  if (err instanceof ProgramFailed)
-    throw badInput(stepError.imageUnreadable.text({}));
+  if (err instanceof ProgramFailed) throw badInput(stepError.imageUnreadable.text({}));
   throw err;
 }
 

@@ -29,8 +29,7 @@ async function pageCount(work: Work, pdf: string, what: ParsedWhat): Promise<num
     return Number(m[1]);
   } catch (err) {
     if (err instanceof ProgramFailed) {
-      if (/password/i.test(err.stderr))
-        throw badInput(stepError.pdfPassword.text({ what }));
+      if (/password/i.test(err.stderr)) throw badInput(stepError.pdfPassword.text({ what }));
       throw badInput(stepError.pdfDamaged.text({ what }));
     }
     throw err;

@@ -41,11 +41,16 @@ describe('a document timeline', () => {
     await g.edge(hup, parser);
     await g.edge(parser, clf);
     await g.edge(clf, ips);
-    const operator = await userWithNodeMode(s, [{ componentId: g.processId, type: 'PROCESS', mode: 'WRITE' }]);
+    const operator = await userWithNodeMode(s, [
+      { componentId: g.processId, type: 'PROCESS', mode: 'WRITE' },
+    ]);
     const reader = await userWithNodeMode(s, [{ componentId: g.processId, type: 'PROCESS', mode: 'READ' }]);
     const annotator = await userWithNodeMode(s, [{ componentId: clf, type: 'NODE', mode: 'WRITE' }]);
-    const stranger = await userWithNodeMode(s, [{ componentId: receiver.processId, type: 'PROCESS', mode: 'ADMIN' }]);
-    const loginOf = async (u: { id: number }) => (await s.knex('users').where('id', u.id).first('login')).login;
+    const stranger = await userWithNodeMode(s, [
+      { componentId: receiver.processId, type: 'PROCESS', mode: 'ADMIN' },
+    ]);
+    const loginOf = async (u: { id: number }) =>
+      (await s.knex('users').where('id', u.id).first('login')).login;
     const operatorLogin = await loginOf(operator);
 
     const doc = await startDocument(s, g, hup, { content: 'Hello timeline.\n' });

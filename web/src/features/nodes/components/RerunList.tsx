@@ -213,7 +213,9 @@ export function RerunList({ nodeId, processId }: { nodeId: number; processId: nu
                     />
                   </td>
                   <td className="text-break">
-                    <Link to={`/entity/process/${processId}/documents/${r.documentId}`}>{r.documentName}</Link>
+                    <Link to={`/entity/process/${processId}/documents/${r.documentId}`}>
+                      {r.documentName}
+                    </Link>
                   </td>
                   <td>
                     <span
@@ -265,7 +267,9 @@ export function RerunList({ nodeId, processId }: { nodeId: number; processId: nu
                   : r.state === 'refused'
                     ? `${t('soaApp.nodePanel.rerun.refused')} ${r.message ?? ''}`
                     : t(`workspace.status.${r.status}`)}
-                {r.state === 'done' && r.message && <span className="text-danger"> {errorText(r.message)}</span>}
+                {r.state === 'done' && r.message && (
+                  <span className="text-danger"> {errorText(r.message)}</span>
+                )}
               </li>
             ))}
           </ul>

@@ -84,7 +84,9 @@ export function WorkspaceHeader({
           <span
             className="badge text-bg-danger"
             data-testid="document-error"
-            title={failed.map((s) => `${s.nodeName}: ${s.errorMessage ? errorText(s.errorMessage) : ''}`).join('\n')}
+            title={failed
+              .map((s) => `${s.nodeName}: ${s.errorMessage ? errorText(s.errorMessage) : ''}`)
+              .join('\n')}
           >
             {t('workspace.status.ERROR')}
           </span>
