@@ -31,6 +31,7 @@ import * as m026 from './migrations/026_deleted_tokens';
 import * as m027 from './migrations/027_statistics_quarters';
 import * as m028 from './migrations/028_graph_version';
 import * as m029 from './migrations/029_login_refusals';
+import * as m030 from './migrations/030_document_timeline';
 import * as m031 from './migrations/031_webhooks';
 import * as m032 from './migrations/032_sftp_host_keys';
 
@@ -63,6 +64,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '027_statistics_quarters': m027,
   '028_graph_version': m028,
   '029_login_refusals': m029,
+  '030_document_timeline': m030,
   '031_webhooks': m031,
   '032_sftp_host_keys': m032,
 };

@@ -110,6 +110,8 @@ export interface DocumentInfoStepDTO {
   activityType: ActivityType;
   /** the user working on the step */
   userId: number | null;
+  /** what an ERROR step failed with (the dashboard's tooltip) */
+  errorMessage: string | null;
 }
 
 /** The spec's Document list entry (id, filename, status, steps) with what the dashboard shows beside it. */

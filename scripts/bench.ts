@@ -38,7 +38,7 @@
  *   (scripts/bench-webhooks.ts, issue 32): every event delivered?, change-to-delivery latency, under `webhooks`.
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
- * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics, BENCH_ONLY=docx or BENCH_ONLY=webhooks runs only that part (its
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics, BENCH_ONLY=docx, BENCH_ONLY=webhooks or BENCH_ONLY=timeline runs only that part (its
  * figures merged into the results file).
  *
  * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng, sox and LibreOffice are installed first when
@@ -69,6 +69,7 @@ import { benchTracker, printTrackerResults } from './bench-tracker';
 import { benchDocxBurst, printDocxBurstResults } from './bench-docx';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { RESULTS_FILE } from './lib/bench-results';
+import { benchTimeline, printTimelineResults } from './bench-timeline';
 import { BENCH_PART_NEEDS, type BenchPart, partsOf, runBenchParts } from './lib/bench-parts';
 import { ensureSystemPrograms } from './lib/system-deps';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
@@ -301,6 +302,19 @@ async function main(): Promise<number> {
         });
         printDocxBurstResults(r);
         return { worker: { docxBurst: { date: new Date().toISOString(), ...r } } };
+      },
+    },
+    // A document's timeline over 2,000 history events (scripts/bench-timeline.ts), on the same servers.
+    {
+      name: 'timeline',
+      run: async () => {
+        const r = await benchTimeline({
+          ...(await onEngine()),
+          events: sizeFromEnv('BENCH_TIMELINE_EVENTS', 2000),
+          reads: sizeFromEnv('BENCH_TIMELINE_READS', 5),
+        });
+        printTimelineResults(r);
+        return dated('timeline', r);
       },
     },
   ];

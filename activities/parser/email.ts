@@ -5,6 +5,7 @@
  */
 import { simpleParser, type AddressObject } from 'mailparser';
 import { badInput } from './work';
+import { stepError } from '../../domain/step-errors';
 
 type Address = { name: string; address?: string; group?: Address[] };
 
@@ -40,9 +41,7 @@ export async function parseEmail(buf: Buffer): Promise<string> {
   const headerCount = mail.headers?.size ?? 0;
   const body = (mail.text ?? (mail.html ? htmlToText(mail.html) : '')).replace(/\r\n?/g, '\n').trim();
   if (headerCount === 0 || (!mail.subject && !mail.from && !body))
-    throw badInput(
-      'The file is not an e-mail message (RFC 822 .eml): save the message as .eml and upload it again.',
-    );
+    throw badInput(stepError.notEmail.text({}));
   const lines: string[] = [];
   if (mail.subject) lines.push(`Subject: ${mail.subject}`);
   const from = addresses(mail.from);

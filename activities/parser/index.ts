@@ -31,6 +31,7 @@ import { parsePdf } from './pdf';
 import { storeResults, type ParseOutput } from './store';
 import { parseText } from './text';
 import { badInput, ParserFailure, withoutDatabaseDetail, workFor, type Work } from './work';
+import { stepError } from '../../domain/step-errors';
 
 export type { AsrSettings } from './asr';
 
@@ -67,8 +68,7 @@ const transcript = (utterances: TranscriptUtterance[]): ParseOutput => ({
 async function parseImage(work: Work, input: string, detected: Detected, head: Buffer): Promise<ParseOutput> {
   // tesseract reads a non-image input as a list of file names: only real images go to it.
   const sniffed = detectKind('application/octet-stream', '', head);
-  if (sniffed?.kind !== 'image')
-    throw badInput('The file is not an image it claims to be: upload a PNG, JPEG or TIFF image.');
+  if (sniffed?.kind !== 'image') throw badInput(stepError.notImage.text({}));
   if (detected.ext === '.png' && sniffed.ext === '.png')
     return textOnly(await ocrImage(work, input), [input]);
   const { text, pdf } = await ocrImageWithPdf(work, input);

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { buildUtterances, tokenTimesProblem, type TranscriptUtterance } from '../../domain/transcript';
 import { badInput } from './work';
+import { stepError } from '../../domain/step-errors';
 
 const ms = z.number();
 const confidence = z.number().min(0).max(1).nullable().optional();
@@ -47,7 +48,7 @@ export function parseJsonTranscript(buf: Buffer): TranscriptUtterance[] {
   try {
     data = JSON.parse(buf.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
-    throw badInput('The JSON file is not valid JSON: check its syntax and upload it again.');
+    throw badInput(stepError.notJson.text({}));
   }
   const parsed = transcriptImportSchema.safeParse(data);
   if (!parsed.success) {

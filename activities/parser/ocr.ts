@@ -9,16 +9,14 @@ import path from 'node:path';
 import { OCR_LANGUAGES as LANGUAGES } from '../../domain/parser-programs';
 import { ProgramFailed, run } from './run';
 import { badInput, type Work } from './work';
+import { stepError } from '../../domain/step-errors';
 
 /** `eng+pol`: the languages of domain/parser-programs.ts, which the start check installs and health checks. */
 export const OCR_LANGUAGES = LANGUAGES.join('+');
 const OCR_TIMEOUT_MS = 180_000;
 
 function unreadable(err: unknown): never {
-  if (err instanceof ProgramFailed)
-    throw badInput(
-      'The image cannot be read (damaged, or a format the OCR does not read): upload it again as PNG, JPEG or TIFF.',
-    );
+  if (err instanceof ProgramFailed) throw badInput(stepError.imageUnreadable.text({}));
   throw err;
 }
 

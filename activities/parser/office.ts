@@ -25,6 +25,7 @@ import {
 import { parsePdf, type ParsedPdf } from './pdf';
 import { ProgramFailed, ProgramTimedOut, run } from './run';
 import { badInput, ParserFailure, type Work } from './work';
+import { stepError } from '../../domain/step-errors';
 import { getLogger } from '../../server/logger';
 
 const log = getLogger('worker.parser');
@@ -66,8 +67,7 @@ export function officeLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Offic
   };
 }
 
-const DAMAGED =
-  'The office document cannot be opened (damaged, password-protected or not really an office file): save it again and upload the new file.';
+const DAMAGED = stepError.officeDamaged.text({});
 
 /** Inflates one member with at most `budget` bytes out: the size, or null when it exceeds the budget. */
 async function inflatedSize(data: Buffer, method: number, budget: number): Promise<number | null> {
@@ -196,5 +196,5 @@ export async function parseOffice(
   );
   // LibreOffice exits 0 even when it cannot load the file: no PDF is the sign.
   if (!made) throw badInput(DAMAGED);
-  return parsePdf(work, pdf, 'office document');
+  return parsePdf(work, pdf, 'office');
 }

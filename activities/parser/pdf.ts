@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ocrImage } from './ocr';
 import { renderPdfPages } from './pages';
 import { ProgramFailed, run } from './run';
+import { stepError, type ParsedWhat } from '../../domain/step-errors';
 import { badInput, throwIfCancelled, type Work } from './work';
 
 /** A page whose text layer has fewer letters or digits than this is treated as scanned. */
@@ -20,17 +21,16 @@ export interface ParsedPdf {
   ocrPages: number[];
 }
 
-async function pageCount(work: Work, pdf: string, what: string): Promise<number> {
+async function pageCount(work: Work, pdf: string, what: ParsedWhat): Promise<number> {
   try {
     const { stdout } = await run(work, 'pdfinfo', [pdf], { timeoutMs: TIMEOUT_MS });
     const m = /^Pages:\s+(\d+)/m.exec(stdout.toString('utf8'));
-    if (!m) throw badInput(`The ${what} has no pages that can be read.`);
+    if (!m) throw badInput(stepError.pdfNoPages.text({ what }));
     return Number(m[1]);
   } catch (err) {
     if (err instanceof ProgramFailed) {
-      if (/password/i.test(err.stderr))
-        throw badInput(`The ${what} is password-protected: remove the password and upload it again.`);
-      throw badInput(`The ${what} is damaged and cannot be read: export it again and upload the new file.`);
+      if (/password/i.test(err.stderr)) throw badInput(stepError.pdfPassword.text({ what }));
+      throw badInput(stepError.pdfDamaged.text({ what }));
     }
     throw err;
   }
@@ -43,7 +43,7 @@ const tidy = (page: string): string =>
     .join('\n')
     .replace(/^\n+|\n+$/g, '');
 
-export async function parsePdf(work: Work, pdf: string, what = 'PDF file'): Promise<ParsedPdf> {
+export async function parsePdf(work: Work, pdf: string, what: ParsedWhat = 'pdf'): Promise<ParsedPdf> {
   const count = await pageCount(work, pdf, what);
   let layer: string;
   try {
@@ -51,8 +51,7 @@ export async function parsePdf(work: Work, pdf: string, what = 'PDF file'): Prom
       await run(work, 'pdftotext', ['-layout', '-enc', 'UTF-8', pdf, '-'], { timeoutMs: TIMEOUT_MS })
     ).stdout.toString('utf8');
   } catch (err) {
-    if (err instanceof ProgramFailed)
-      throw badInput(`The text of the ${what} cannot be read: it is damaged.`);
+    if (err instanceof ProgramFailed) throw badInput(stepError.pdfTextDamaged.text({ what }));
     throw err;
   }
   // pdftotext ends every page with a form feed.

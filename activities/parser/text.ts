@@ -8,6 +8,7 @@
  */
 import { analyse } from 'chardet';
 import { badInput } from './work';
+import { stepError } from '../../domain/step-errors';
 
 const POLISH = new Set('ąćęłńóśźżĄĆĘŁŃÓŚŹŻ');
 const WESTERN = new Set('àâäáãåæçèéêëìíîïñòôöõøùúûüýÿßÀÂÄÁÃÅÆÇÈÉÊËÌÍÎÏÑÒÔÖÕØÙÚÛÜÝ');
@@ -52,10 +53,7 @@ export function decodeText(buf: Buffer): DecodedText {
     return { text: new TextDecoder('utf-16le').decode(buf.subarray(2)), encoding: 'UTF-16LE' };
   if (buf[0] === 0xfe && buf[1] === 0xff)
     return { text: new TextDecoder('utf-16be').decode(buf.subarray(2)), encoding: 'UTF-16BE' };
-  if (buf.subarray(0, 8192).includes(0))
-    throw badInput(
-      'The file is not plain text (it holds binary data): upload it in its own format or as UTF-8 text.',
-    );
+  if (buf.subarray(0, 8192).includes(0)) throw badInput(stepError.notText.text({}));
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf), encoding: 'UTF-8' };
   } catch {

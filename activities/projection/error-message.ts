@@ -4,6 +4,7 @@
  * a generic message and logged. The last guard for every automatic node: activities are expected to fail
  * with messages a user can act on, and this keeps one that does not from reaching the page.
  */
+import { stepError } from '../../domain/step-errors';
 import { getLogger } from '../../server/logger';
 
 const log = getLogger('worker.projection');
@@ -11,8 +12,7 @@ const log = getLogger('worker.projection');
 /** Longest message a step keeps. */
 export const STEP_ERROR_MAX = 2000;
 
-export const INTERNAL_STEP_ERROR =
-  'The step failed because of an internal error (the worker log has the details): rerun the step, and tell an administrator if it fails again.';
+export const INTERNAL_STEP_ERROR = stepError.internal.text({});
 
 const INTERNALS = [
   // knex prefixes the statement: "insert into "utterance_tokens" (...) values (...) - value out of range ..."

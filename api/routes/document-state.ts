@@ -1,10 +1,13 @@
 /**
  * The document's state and history for the workspace and operators: `GET /api/v2/document/{id}/state` (the
  * projection: document, steps with node info, assignees, blockedBy, grouped) and
- * `GET /api/v2/document/{id}/history` (the workflow's history across continue-as-new runs, readable).
+ * `GET /api/v2/document/{id}/history` (the workflow's history across continue-as-new runs, readable) and
+ * `GET /api/v2/document/{id}/timeline` (that history read as steps and people's actions, with the document's
+ * action results and inter-process sends: issue 29 section 1).
  * Both need READ on the document's process, or a mode on one of its nodes (an annotator granted a node only
  * still reads the documents passing through it).
  */
+import { documentTimeline } from '../services/document-timeline';
 import { route, type Route } from '../route';
 import { documentReader, param } from './access';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -52,6 +55,18 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Route[] {
           if (err instanceof WorkflowNotFoundError) ctx.body = [];
           else throw err;
         }
+      },
+    ),
+
+    route(
+      {
+        method: 'GET',
+        path: '/api/v2/document/:id/timeline',
+        access: documentReader(param('id', 'document')),
+      },
+      async (ctx) => {
+        const { id } = await readable(ctx);
+        ctx.body = await documentTimeline(knex, await temporal.client(), id);
       },
     ),
   ];

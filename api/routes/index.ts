@@ -17,6 +17,7 @@ import { documentRoutes } from './documents';
 import { documentInfoRoutes } from './document-info';
 import { edgeRoutes } from './edges';
 import { fileUploadRoutes } from './file-upload';
+import { documentFileRoutes } from './document-file';
 import { i18nRoutes } from './i18n';
 import { issueRoutes } from './issues';
 import { exportRoutes } from './export';
@@ -67,6 +68,7 @@ export function buildRoutes(deps: AppDeps): Route[][] {
     connectionRoutes(deps),
     sftpConnectionRoutes(deps),
     fileUploadRoutes(deps),
+    documentFileRoutes(deps),
     documentRoutes(deps),
     documentInfoRoutes(deps),
     stepRoutes(deps),

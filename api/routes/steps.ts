@@ -14,6 +14,7 @@ import { HttpError, notFound } from '../errors';
 import * as nodes from '../services/nodes';
 import { runStepAction } from '../services/step-actions';
 import {
+  RERUNNABLE_STATUSES,
   findStepContext,
   findStepNode,
   loadStepContext,
@@ -23,6 +24,8 @@ import {
 } from '../services/steps';
 import { idParam, pageQuery } from '../validate';
 import type { StepAction } from '../../domain/steps';
+
+const rerunStatus = z.enum(RERUNNABLE_STATUSES);
 
 const ACTION_PATHS: Record<string, StepAction> = {
   complete: 'complete',
@@ -147,7 +150,14 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
         if (!node) throw notFound('node');
         assertNodeMode(user, node.id, node.processId, 'ADMIN');
         const { page, size } = pageQuery(ctx, 10);
-        const { items, total } = await rerunnableSteps(knex, node.id, page, size);
+        // `?status=` one of the rerunnable statuses (WAITING or ERROR): the list's filter
+        const status = ctx.query.status === undefined ? undefined : rerunStatus.safeParse(ctx.query.status);
+        if (status && !status.success)
+          throw new HttpError(400, {
+            message: 'error.validation',
+            detail: `status must be one of ${RERUNNABLE_STATUSES.join(', ')}`,
+          });
+        const { items, total } = await rerunnableSteps(knex, node.id, page, size, status?.data);
         ctx.set('X-Total-Count', String(total));
         ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
         ctx.body = items;

@@ -14,7 +14,8 @@ export interface DocumentHistoryEvent {
   runId: string;
   eventId: number;
   /** started, activityScheduled, activityCompleted, activityFailed, activityTimedOut, updateAccepted,
-   *  updateCompleted, updateFailed, continuedAsNew, completed, failed, terminated, canceled, timedOut. */
+   *  updateCompleted, updateFailed, stepsCreated, continuedAsNew, completed, failed, terminated, canceled,
+   *  timedOut. */
   type: string;
   /** The activity or update name. */
   name: string | null;
@@ -24,7 +25,14 @@ export interface DocumentHistoryEvent {
   /** A short JSON of the result (activities, updates). */
   result: string | null;
   failure: string | null;
+  /** The event this one answers: an activity's scheduling, an update's acceptance (its eventId). */
+  ref?: number;
+  /** stepsCreated: the ids of the steps a transition created (the flow reached their nodes). */
+  created?: number[];
 }
+
+/** The marker the SDK records for a local activity (its `result` payload is the activity's answer). */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 type Payloads = { payloads?: Payload[] | null } | null | undefined;
@@ -48,6 +56,13 @@ const stepOf = (arg: unknown): number | null => {
   const id = (arg as { stepId?: unknown } | null)?.stepId;
   return typeof id === 'number' ? id : null;
 };
+
+/** The ids of the steps a projection result (`{ created: [{ order, id }] }`) says it created. */
+function createdIds(result: unknown): number[] {
+  const created = (result as { created?: { id?: unknown }[] } | null)?.created;
+  if (!Array.isArray(created)) return [];
+  return created.map((c) => c?.id).filter((x): x is number => typeof x === 'number');
+}
 
 function failureText(f: { message?: string | null; cause?: unknown } | null | undefined): string | null {
   if (!f) return null;
@@ -112,16 +127,22 @@ function readable(runId: string, events: HistoryEvent[]): DocumentHistoryEvent[]
       out.push({ ...base, ...info, type: 'activityScheduled' });
     } else if (e.activityTaskCompletedEventAttributes) {
       const a = e.activityTaskCompletedEventAttributes;
-      const info = scheduled.get(Number(a.scheduledEventId ?? 0)) ?? { name: null, stepId: null };
+      const ref = Number(a.scheduledEventId ?? 0);
+      const info = { ...(scheduled.get(ref) ?? { name: null, stepId: null }), ref };
       const [value] = decode(a.result);
       out.push({ ...base, ...info, type: 'activityCompleted', result: activityResult(info.name, value) });
+      // Runs recorded before the local `transit` projected with the activity `project`.
+      const created = createdIds(value);
+      if (created.length) out.push({ ...base, type: 'stepsCreated', name: info.name, created });
     } else if (e.activityTaskFailedEventAttributes) {
       const a = e.activityTaskFailedEventAttributes;
-      const info = scheduled.get(Number(a.scheduledEventId ?? 0)) ?? { name: null, stepId: null };
+      const ref = Number(a.scheduledEventId ?? 0);
+      const info = { ...(scheduled.get(ref) ?? { name: null, stepId: null }), ref };
       out.push({ ...base, ...info, type: 'activityFailed', failure: failureText(a.failure) });
     } else if (e.activityTaskTimedOutEventAttributes) {
       const a = e.activityTaskTimedOutEventAttributes;
-      const info = scheduled.get(Number(a.scheduledEventId ?? 0)) ?? { name: null, stepId: null };
+      const ref = Number(a.scheduledEventId ?? 0);
+      const info = { ...(scheduled.get(ref) ?? { name: null, stepId: null }), ref };
       out.push({ ...base, ...info, type: 'activityTimedOut', failure: failureText(a.failure) });
     } else if (e.workflowExecutionUpdateAcceptedEventAttributes) {
       const a = e.workflowExecutionUpdateAcceptedEventAttributes;
@@ -133,13 +154,19 @@ function readable(runId: string, events: HistoryEvent[]): DocumentHistoryEvent[]
       out.push({ ...base, ...info, type: 'updateAccepted' });
     } else if (e.workflowExecutionUpdateCompletedEventAttributes) {
       const a = e.workflowExecutionUpdateCompletedEventAttributes;
-      const info = accepted.get(Number(a.acceptedEventId ?? 0)) ?? { name: null, stepId: null, who: null };
+      const ref = Number(a.acceptedEventId ?? 0);
+      const info = { ...(accepted.get(ref) ?? { name: null, stepId: null, who: null }), ref };
       const failure = a.outcome?.failure;
       if (failure) out.push({ ...base, ...info, type: 'updateFailed', failure: failureText(failure) });
       else {
         const [value] = decode(a.outcome?.success);
         out.push({ ...base, ...info, type: 'updateCompleted', result: summary(value) });
       }
+    } else if (e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+      // A transition (the local activity `transit`, or `project`) that created steps: the flow reached nodes.
+      const [result] = decode(e.markerRecordedEventAttributes.details?.result);
+      const created = createdIds(result);
+      if (created.length) out.push({ ...base, type: 'stepsCreated', name: 'transit', created });
     } else if (e.workflowExecutionContinuedAsNewEventAttributes) {
       const a = e.workflowExecutionContinuedAsNewEventAttributes;
       out.push({

@@ -183,13 +183,19 @@ export async function stepToAssign(
 }
 
 export type { RerunnableStepDTO } from '../../db/queries/steps';
+export { RERUNNABLE_STATUSES } from '../../db/queries/steps';
+import type { RERUNNABLE_STATUSES } from '../../db/queries/steps';
 
-/** FILE_PARSER steps of a node that may be rerun (WAITING or ERROR), a page at a time, by step id. */
+/**
+ * FILE_PARSER steps of a node that may be rerun (WAITING or ERROR, or only those of `status`), a page at a
+ * time, by step id; each with the error message it failed with.
+ */
 export async function rerunnableSteps(
   knex: Knex,
   nodeId: number,
   page: number,
   size: number,
+  status?: (typeof RERUNNABLE_STATUSES)[number],
 ): Promise<{ items: RerunnableStepDTO[]; total: number }> {
-  return rerunnableParserSteps(knex, nodeId, page, size);
+  return rerunnableParserSteps(knex, nodeId, page, size, status);
 }

@@ -121,3 +121,52 @@ export async function documentSuccesses(
       ...qualify('n', only(NODE_REF_COLUMNS, 'activityType')),
     ]);
 }
+
+/** A finished execution of a document, with its node. */
+export interface DocumentExecutionRow extends ExecutionResultRow {
+  nodeName: string;
+  activityType: string;
+}
+
+/** The document's finished executions (SUCCESS or FAILURE) in the order they were recorded. */
+export async function documentExecutions(knex: Knex, documentId: number): Promise<DocumentExecutionRow[]> {
+  return knex('action_execution_results as r')
+    .join('nodes as n', 'n.id', 'r.node_id')
+    .where('r.document_id', documentId)
+    .whereIn('r.status', ['SUCCESS', 'FAILURE'])
+    .orderBy('r.id', 'asc')
+    .select([
+      ...qualify('r', EXECUTION_RESULT_COLUMNS),
+      'n.name as nodeName',
+      ...qualify('n', only(NODE_REF_COLUMNS, 'activityType')),
+    ]);
+}
+
+/** An inter-process send that created a document: the sending node, document and process. */
+export interface ReceiptRow {
+  id: number;
+  nodeId: number;
+  nodeName: string;
+  documentId: number | null;
+  processId: number;
+  createdDate: Date;
+}
+
+/**
+ * The sends (IPS results) that created the document (details.documents holds `{ documentId }` of each
+ * document created; served by the GIN index of migration 030).
+ */
+export async function executionsSendingTo(knex: Knex, documentId: number): Promise<ReceiptRow[]> {
+  return knex('action_execution_results as r')
+    .join('nodes as n', 'n.id', 'r.node_id')
+    .whereRaw(`r.details -> 'documents' @> ?::jsonb`, [JSON.stringify([{ documentId }])])
+    .orderBy('r.id', 'asc')
+    .select([
+      'r.id',
+      'r.node_id as nodeId',
+      'n.name as nodeName',
+      'r.document_id as documentId',
+      'n.process_id as processId',
+      'r.created_date as createdDate',
+    ]);
+}

@@ -124,7 +124,8 @@ export async function documentInfoPage(
        from document_assignees a join users u on u.id = a.user_id where a.document_id = d.id), '[]') as assignees`),
       knex.raw(`coalesce((select json_agg(json_build_object('id', s.id, 'status', s.status, 'master', s.master,
          'rejected', s.rejected, 'order', s."order", 'nodeId', s.node_id, 'nodeName', n.name,
-         'activityType', n.activity_type, 'userId', s.blocked_by_id) order by s."order", s.id)
+         'activityType', n.activity_type, 'userId', s.blocked_by_id, 'errorMessage', s.error_message)
+         order by s."order", s.id)
        from steps s join nodes n on n.id = s.node_id where s.document_id = d.id), '[]') as steps`),
     );
   for (const [column, dir] of ORDER[page.sort]) q.orderBy(column, dir);

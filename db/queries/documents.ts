@@ -239,3 +239,19 @@ export async function documentRagState(
     .first('d.status', 'p.is_rag_enabled');
   return row && { status: row.status, ragEnabled: !!row.is_rag_enabled };
 }
+
+/** A document's file replaced by another stored file (issue 29 section 2): its name, key, hash, type and size. */
+export async function setDocumentFile(
+  knex: Knex,
+  id: number,
+  file: { filename: string; path: string; contentHash: string; mimeType: string; size: number },
+): Promise<void> {
+  await knex('documents').where('id', id).update({
+    filename: file.filename,
+    path: file.path,
+    content_hash: file.contentHash,
+    mime_type: file.mimeType,
+    size: file.size,
+    last_modified_date: knex.fn.now(),
+  });
+}

@@ -236,21 +236,29 @@ export interface RerunnableStepDTO {
   documentName: string;
   status: StepStatus;
   master: boolean;
+  errorMessage: string | null;
 }
 
-/** FILE_PARSER steps of a node that may be rerun (WAITING or ERROR), a page at a time, by step id. */
+/** The statuses in which a FILE_PARSER step may be rerun. */
+export const RERUNNABLE_STATUSES = ['WAITING', 'ERROR'] as const;
+
+/**
+ * FILE_PARSER steps of a node that may be rerun (WAITING or ERROR, or only those of `status`), a page at a
+ * time, by step id; each with the error message it failed with.
+ */
 export async function rerunnableParserSteps(
   knex: Knex,
   nodeId: number,
   page: number,
   size: number,
+  status?: (typeof RERUNNABLE_STATUSES)[number],
 ): Promise<{ items: RerunnableStepDTO[]; total: number }> {
   const base = knex('steps as s')
     .join('nodes as n', 'n.id', 's.node_id')
     .join('documents as d', 'd.id', 's.document_id')
     .where('s.node_id', nodeId)
     .where('n.activity_type', 'FILE_PARSER')
-    .whereIn('s.status', ['WAITING', 'ERROR']);
+    .whereIn('s.status', status ? [status] : [...RERUNNABLE_STATUSES]);
   const [items, count] = await Promise.all([
     base
       .clone()
@@ -258,10 +266,24 @@ export async function rerunnableParserSteps(
       .offset(page * size)
       .limit(size)
       .select([
-        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master')),
+        ...qualify('s', only(STEP_COLUMNS, 'id', 'documentId', 'status', 'master', 'errorMessage')),
         'd.filename as documentName',
       ]),
     base.clone().count<{ count: string }[]>('* as count').first(),
   ]);
   return { items, total: Number(count?.count ?? 0) };
+}
+
+/** The document's file parser steps that may be rerun (WAITING or ERROR), in walk order. */
+export async function documentRerunnableParserSteps(
+  knex: Knex,
+  documentId: number,
+): Promise<{ id: number; nodeId: number }[]> {
+  return knex('steps as s')
+    .join('nodes as n', 'n.id', 's.node_id')
+    .where('s.document_id', documentId)
+    .where('n.activity_type', 'FILE_PARSER')
+    .whereIn('s.status', ['WAITING', 'ERROR'])
+    .orderBy('s.order')
+    .select('s.id', 's.node_id as nodeId');
 }

@@ -23,6 +23,7 @@ export const BENCH_PARTS = [
   'tracker',
   'docx',
   'webhooks',
+  'timeline',
 ] as const;
 export type BenchPartName = (typeof BENCH_PARTS)[number];
 
@@ -41,6 +42,7 @@ export const BENCH_PART_NEEDS: Record<BenchPartName, readonly SystemProgramName[
   tracker: [],
   docx: ['libreoffice'],
   webhooks: [],
+  timeline: [],
 };
 
 /** BENCH_ONLY's values; `workspace` brings the graph page along. */
@@ -56,6 +58,7 @@ const CHOOSABLE: readonly BenchPartName[] = [
   'statistics',
   'docx',
   'webhooks',
+  'timeline',
 ];
 
 /** The parts of a run: all of them, or BENCH_ONLY's. */

@@ -341,7 +341,14 @@ describe('document engine', () => {
     expect(list.status).toBe(200);
     expect(list.headers.get('x-total-count')).toBe('1');
     expect(list.body).toEqual([
-      { id: failed.id, documentId: doc.id, documentName: expect.any(String), status: 'ERROR', master: true },
+      {
+        id: failed.id,
+        documentId: doc.id,
+        documentName: expect.any(String),
+        status: 'ERROR',
+        master: true,
+        errorMessage: expect.stringContaining('is missing: upload it again'),
+      },
     ]);
     expect((await put(`/api/steps/${failed.id}/rerun`, writer.token)).status).toBe(403);
     expect((await put(`/api/steps/${clfStep.id}/rerun`, parserAdmin.token)).status).toBe(403);

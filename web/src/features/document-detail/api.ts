@@ -7,6 +7,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DocumentType, FieldErrorDTO, Violation } from '@domain';
 import type { DocumentEditField } from '@domain/document-edit';
+import type { DocumentTimeline } from '@domain/timeline';
 import { http, HttpError } from '../../api/client';
 import { documentInfoKeys } from '../documents/api';
 import { workspaceKeys } from '../workspace/api';
@@ -48,6 +49,7 @@ export interface UtteranceDTO {
 export const documentDetailKeys = {
   all: ['document-detail'] as const,
   document: (id: number) => [...documentDetailKeys.all, id] as const,
+  timeline: (id: number) => [...documentDetailKeys.all, id, 'timeline'] as const,
   utterances: (id: number) => [...documentDetailKeys.all, id, 'utterances'] as const,
 };
 
@@ -56,6 +58,12 @@ export const documentDetailQueries = {
     queryOptions({
       queryKey: documentDetailKeys.document(id),
       queryFn: ({ signal }) => http.get<DocumentDetailDTO>(`api/documents/${id}`, { signal }),
+      staleTime: 0,
+    }),
+  timeline: (id: number) =>
+    queryOptions({
+      queryKey: documentDetailKeys.timeline(id),
+      queryFn: ({ signal }) => http.get<DocumentTimeline>(`api/v2/document/${id}/timeline`, { signal }),
       staleTime: 0,
     }),
   utterances: (id: number) =>

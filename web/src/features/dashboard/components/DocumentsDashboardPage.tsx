@@ -50,6 +50,7 @@ import {
   type DocumentTab,
   type StepSelection,
 } from '../documents';
+import { useStepErrorText } from '../../../components/stepErrors';
 
 const ADMIN_ONLY = ['ADMIN'] as const;
 /** The filename filter's debounce (spec 2 section 9). */
@@ -240,6 +241,7 @@ function DocumentRow({
   showAccepted: boolean;
 }) {
   const { t } = useTranslation();
+  const errorText = useStepErrorText();
   const action = documentAction(row, userId);
   const shownSteps = visibleSteps(row.steps, showAccepted);
   const names = (
@@ -274,7 +276,7 @@ function DocumentRow({
               <span
                 key={s.id}
                 className={`badge documents-step ${STATUS_BADGE[s.status]}`}
-                title={`${node}: ${status}`}
+                title={`${node}: ${status}${s.status === 'ERROR' && s.errorMessage ? ` (${errorText(s.errorMessage)})` : ''}`}
                 data-testid="documents-step"
                 data-node-id={s.nodeId}
                 data-status={s.status}

@@ -2,7 +2,8 @@
  * Document detail /entity/process/{processId}/documents/{id} (spec 2 "Document detail and edit"): the
  * document's fields, its text content, or for a speech document (AUDIOFILE) an audio player and the
  * utterances in order with the actor's name; 'soaApp.document.detail.noContent' when there is nothing.
- * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace.
+ * Edit (process WRITE, what PUT api/documents checks) and Open in the workspace. Below, the document's
+ * timeline (issue 29 section 1); process administrators may replace its file (section 2).
  */
 import { useState, type ReactNode } from 'react';
 import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
@@ -21,6 +22,8 @@ import { FIT_WINDOWS, speechQueries } from '../../speech/api';
 import { useUserSettings } from '../../workspace/hooks/useUserSettings';
 import '../document-detail.css';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
+import { DocumentTimeline } from './DocumentTimeline';
+import { ReplaceFileDialog } from './ReplaceFileDialog';
 
 import { formatDate } from '../../../components/format';
 
@@ -33,8 +36,10 @@ export function DocumentDetailPage() {
   const processId = Number(params.processId);
   const documentId = Number(params.id);
   const { principal, account } = useSession();
-  const access = useProcessAccessMode(principal, processId, ['WRITE']);
+  const access = useProcessAccessMode(principal, processId, ['ADMIN']);
   const canEdit = modeSatisfies(access.mode, 'WRITE');
+  const canReplace = modeSatisfies(access.mode, 'ADMIN');
+  const [replacing, setReplacing] = useState(false);
   // A recording's first waveform peaks (16 KB) asked for with the document, not once it has arrived (a text
   // document has none: one 404).
   usePrefetchQuery(speechQueries.peaks(documentId, FIT_WINDOWS));
@@ -81,6 +86,16 @@ export function DocumentDetailPage() {
                 {t('adminWatch.workflowHistory')}
               </ExternalLink>
             )}
+            {canReplace && (
+              <button
+                type="button"
+                className="btn btn-outline-danger btn-sm"
+                onClick={() => setReplacing(true)}
+                data-testid="document-detail-replace"
+              >
+                {t('soaApp.document.replace.open')}
+              </button>
+            )}
             {canEdit && (
               <Link
                 to={`/entity/process/${processId}/documents/${documentId}/edit`}
@@ -95,6 +110,13 @@ export function DocumentDetailPage() {
         )}
       </div>
 
+      {replacing && doc.data && (
+        <ReplaceFileDialog
+          documentId={documentId}
+          filename={doc.data.filename}
+          onClose={() => setReplacing(false)}
+        />
+      )}
       {doc.isPending ? (
         <div className="p-5 text-center">
           <DelayedSpinner label={t('global.common.loading')} />
@@ -114,6 +136,9 @@ export function DocumentDetailPage() {
           </div>
           <div className="col-lg-4">
             <DocumentFacts doc={doc.data} processName={process.data?.name} />
+          </div>
+          <div className="col-12">
+            <DocumentTimeline documentId={documentId} processId={processId} temporalWorkflowUrl={history} />
           </div>
         </div>
       )}

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
+import { modeSatisfies } from '@domain';
 import type { NodeDTO, TaggingType } from '@domain/graph-types';
 import {
   ClassifierLabelsSection,
@@ -22,6 +23,7 @@ import { SendMailSettings } from './SendMailSettings';
 import { SendRequestSettings } from './SendRequestSettings';
 import { SftpConnections } from './SftpConnections';
 import { SftpTransferRules } from './SftpTransferRules';
+import { RerunList } from './RerunList';
 import { StepResultExport } from './StepResultExport';
 import { GduSettings, HupSettings } from './UploadSettings';
 
@@ -101,7 +103,14 @@ export function sectionsFor(
         s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
       ];
     case 'FILE_PARSER':
-      return [s('actors', <ActorsSettings processId={node.processId} readOnly={readOnly} />), additional];
+      return [
+        s('actors', <ActorsSettings processId={node.processId} readOnly={readOnly} />),
+        additional,
+        // the rerun list is a process or node administrator's (the list and the rerun need ADMIN)
+        ...(modeSatisfies(node.accessMode, 'ADMIN') && id > 0
+          ? [s('rerun', <RerunList nodeId={id} processId={node.processId} />)]
+          : []),
+      ];
     case 'SEND_MAIL':
       return [settings(<SendMailSettings />), additional];
     case 'SEND_REQUEST':

@@ -12,22 +12,37 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Dropdown } from '../../../components/Dropdown';
 import { toast } from '../../../components/toast';
 import { useStepAction } from '../api';
+import { ReplaceFileDialog } from '../../document-detail/components/ReplaceFileDialog';
 import { needsCancelConfirm, stepButtons } from '../model';
 
 export interface StepActionsProps {
   step: StepDTO;
   userId: number | null;
   documentStatus: string;
+  /** The document's file name (the Replace file dialog names it). */
+  filename: string;
   onDone: (action: StepAction, step: StepDTO) => void;
 }
 
-export function StepActions({ step, userId, documentStatus, onDone }: StepActionsProps) {
+/**
+ * A button's words say what it does: reopening a failed step (cancel acceptance of an ERROR step) lets
+ * someone edit its result and complete it by hand.
+ */
+const actionLabel = (step: StepDTO, action: StepAction): string =>
+  step.status === 'ERROR' && action === 'cancelAcceptance'
+    ? 'workspace.steps.action.editAndComplete'
+    : `workspace.steps.action.${action}`;
+
+export function StepActions({ step, userId, documentStatus, filename, onDone }: StepActionsProps) {
   const { t } = useTranslation();
   const run = useStepAction(step.documentId, (action, acted) => {
     toast.success(t(`workspace.steps.actionDone.${action}`));
     onDone(action, acted);
   });
   const [confirming, setConfirming] = useState(false);
+  const [replacing, setReplacing] = useState(false);
+  // A file parser step that may be rerun may also get a new file (a process administrator's, like the rerun).
+  const replaceable = step.nodeDTO.activityType === 'FILE_PARSER' && step.actions.includes('rerun');
   const buttons = stepButtons(step, userId);
   const none = buttons.primary.length === 0 && buttons.secondary.length === 0;
 
@@ -57,7 +72,7 @@ export function StepActions({ step, userId, documentStatus, onDone }: StepAction
       onClick={() => request(action)}
       data-testid={`step-action-${action}`}
     >
-      {t(`workspace.steps.action.${action}`)}
+      {t(actionLabel(step, action))}
     </button>
   );
 
@@ -93,7 +108,24 @@ export function StepActions({ step, userId, documentStatus, onDone }: StepAction
           button(action, 'primary')
         ),
       )}
+      {replaceable && (
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-primary"
+          onClick={() => setReplacing(true)}
+          data-testid="step-action-replaceFile"
+        >
+          {t('workspace.steps.action.replaceFile')}
+        </button>
+      )}
       {buttons.secondary.map((action) => button(action, 'secondary'))}
+      {replacing && (
+        <ReplaceFileDialog
+          documentId={step.documentId}
+          filename={filename}
+          onClose={() => setReplacing(false)}
+        />
+      )}
       {run.isPending && <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />}
       {confirming && (
         <ConfirmModal

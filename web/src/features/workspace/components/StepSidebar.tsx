@@ -13,6 +13,7 @@ import { IconLock, IconStar } from '../../../components/icons';
 import { shownStepTab, stepTabs, userName } from '../model';
 import { LlmResponse } from './LlmResponse';
 import { StepActions } from './StepActions';
+import { useStepErrorText } from '../../../components/stepErrors';
 
 export interface StepSidebarProps {
   state: DocumentStateDTO;
@@ -98,6 +99,7 @@ export function StepSidebar({ state, selected, userId, onSelect, onActionDone }:
                     onSelect={() => onSelect(s.id)}
                     userId={userId}
                     documentStatus={state.document.status}
+                    filename={state.document.filename}
                     processId={state.document.processId}
                     onActionDone={onActionDone}
                   />
@@ -117,6 +119,7 @@ function StepRow({
   onSelect,
   userId,
   documentStatus,
+  filename,
   processId,
   onActionDone,
 }: {
@@ -125,10 +128,12 @@ function StepRow({
   onSelect: () => void;
   userId: number | null;
   documentStatus: string;
+  filename: string;
   processId: number;
   onActionDone: (action: StepAction, step: StepDTO) => void;
 }) {
   const { t } = useTranslation();
+  const errorText = useStepErrorText();
   return (
     <div
       className={`ws-step ${selected ? 'selected' : ''}`}
@@ -148,6 +153,7 @@ function StepRow({
           <span
             className={`badge ws-status ws-status-${step.status.toLowerCase()}`}
             data-testid="step-status"
+            title={step.status === 'ERROR' && step.errorMessage ? errorText(step.errorMessage) : undefined}
           >
             {t(`workspace.status.${step.status}`)}
           </span>
@@ -171,7 +177,7 @@ function StepRow({
           {step.status === 'ERROR' && step.errorMessage && (
             <div className="alert alert-danger small py-2 px-2 mb-2" data-testid="step-error">
               <strong>{t('workspace.steps.errorMessage')}: </strong>
-              {step.errorMessage}
+              {errorText(step.errorMessage)}
             </div>
           )}
           {step.nodeDTO.activityType === 'LLM_PROMPT' && (
@@ -182,7 +188,13 @@ function StepRow({
               processId={processId}
             />
           )}
-          <StepActions step={step} userId={userId} documentStatus={documentStatus} onDone={onActionDone} />
+          <StepActions
+            step={step}
+            userId={userId}
+            documentStatus={documentStatus}
+            filename={filename}
+            onDone={onActionDone}
+          />
         </div>
       )}
     </div>

@@ -64,11 +64,15 @@ export function WorkspaceFrame({
   const { t } = useTranslation();
   const doc = state.document;
 
-  const [chosenStepId, setChosenStepId] = useState<number | null>(null);
+  const [search, setSearch] = useSearchParams();
+  // `?step=<id>` (a timeline entry's link) chooses that step of the document when the workspace opens.
+  const [chosenStepId, setChosenStepId] = useState<number | null>(() => {
+    const step = Number(search.get('step'));
+    return Number.isInteger(step) && step > 0 ? step : null;
+  });
   const [tool, setTool] = useSessionState<ToolId | null>('workspace.tool', null);
   // `?panel=issues` (the issues dashboard's link) opens that panel once; the parameter is then dropped, so
   // the panel closes and Previous / Next work as usual.
-  const [search, setSearch] = useSearchParams();
   const panel = search.get('panel');
   useEffect(() => {
     if (!panel) return;

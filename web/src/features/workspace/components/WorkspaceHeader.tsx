@@ -17,6 +17,7 @@ import { useWorkTimeReport } from '../hooks/useWorkTimeReport';
 import { userName } from '../model';
 import { AssigneesMenu } from './AssigneesMenu';
 import { formatDuration } from '../workTime';
+import { useStepErrorText } from '../../../components/stepErrors';
 
 export interface WorkspaceHeaderProps {
   state: DocumentStateDTO;
@@ -42,6 +43,7 @@ export function WorkspaceHeader({
   onHighlightUnrelated,
 }: WorkspaceHeaderProps) {
   const { t } = useTranslation();
+  const errorText = useStepErrorText();
   const doc = state.document;
   const block = useDocumentBlock(doc.id);
   const clock = useWorkClock(doc.id);
@@ -61,6 +63,7 @@ export function WorkspaceHeader({
     );
   };
 
+  const failed = state.steps.filter((s) => s.status === 'ERROR');
   return (
     <header className="ws-header" data-testid="workspace-header">
       <div className="ws-header-title">
@@ -76,6 +79,18 @@ export function WorkspaceHeader({
         >
           {t(`workspace.documentStatus.${doc.status}`, { defaultValue: doc.status })}
         </span>
+        {failed.length > 0 && (
+          // A step in ERROR holds the document: said beside its status, the message on the tooltip.
+          <span
+            className="badge text-bg-danger"
+            data-testid="document-error"
+            title={failed
+              .map((s) => `${s.nodeName}: ${s.errorMessage ? errorText(s.errorMessage) : ''}`)
+              .join('\n')}
+          >
+            {t('workspace.status.ERROR')}
+          </span>
+        )}
         {state.blockedBy && (
           <span className="badge text-bg-warning ws-blocked" data-testid="document-blocked-by">
             <IconLock size={12} className="me-1" />
