@@ -37,7 +37,7 @@ async function start() {
         if (text) toast.success(text);
       });
     },
-    // A 401 or 403 on any request clears authentication.
+    // A 401 on any request clears authentication (a 403 refuses one thing to a signed-in user).
     onAuthCleared: () => {
       if (queryClient.getQueryData(accountKeys.current()))
         queryClient.setQueryData(accountKeys.current(), null);

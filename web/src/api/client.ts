@@ -2,7 +2,7 @@
  * The one HTTP client of the web app: fetch with a 60000 ms timeout, the bearer token from local or session
  * storage, JSON in and out. Failures throw HttpError (a response arrived, or status 0 when the server could
  * not be reached) or RequestError (no response, e.g. timeout). Cross-cutting reactions (error toasts,
- * success alerts, clearing the session on 401/403) are plugged in once with configureClient().
+ * success alerts, clearing the session on 401) are plugged in once with configureClient().
  */
 import { AUTH_TOKEN_KEY, REQUEST_TIMEOUT_MS, basePath } from '../config';
 
@@ -96,7 +96,7 @@ export interface RequestContext {
 export interface ClientHooks {
   onError?: (error: HttpError | RequestError, ctx: RequestContext) => void;
   onSuccess?: (response: ApiResponse<unknown>, ctx: RequestContext) => void;
-  /** Called after a 401 or 403 cleared the stored token. */
+  /** Called after a 401 cleared the stored token. */
   onAuthCleared?: () => void;
 }
 
@@ -187,7 +187,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   if (!res.ok) {
     const err = new HttpError(res.status, data, res.headers, url, method);
-    if (res.status === 401 || res.status === 403) {
+    // 401 only: the token is missing, expired or revoked. A 403 is a signed-in user refused one thing (a
+    // route of a higher access mode): the session stays.
+    if (res.status === 401) {
       clearAuthToken();
       hooks.onAuthCleared?.();
     }
@@ -276,7 +278,7 @@ export function uploadForm<T>(path: string, form: FormData, options: UploadOptio
         resolve(data as T);
         return;
       }
-      if (xhr.status === 401 || xhr.status === 403) {
+      if (xhr.status === 401) {
         clearAuthToken();
         hooks.onAuthCleared?.();
       }
