@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_LLM_BASE_URL, loadConfig, loadWorkerConfig } from './config';
+import { DEFAULT_LLM_BASE_URL, loadConfig, loadWorkerConfig, webhookTaskQueueOf } from './config';
 import { makeCertificates, type TestCertificates } from '../tests/support/certificates';
 
 const OLD_CONSTANT = 'dev-only-secret-change-me-dev-only-secret-change-me-0123456789';
@@ -219,6 +219,19 @@ describe('loadWorkerConfig: the worker reads what the API reads', () => {
     });
     expect(() => loadWorkerConfig({ LEXICON_TIMEOUT_SECONDS: 'soon' })).toThrow(/LEXICON_TIMEOUT_SECONDS/);
     expect(() => loadWorkerConfig({ ASR_ENGINE: 'other' })).toThrow(/ASR_ENGINE/);
+  });
+
+  it('puts webhook deliveries on WEBHOOK_TASK_QUEUE, else on the main queue with -webhooks, for both', () => {
+    for (const load of [loadConfig, loadWorkerConfig]) {
+      const env = { DATABASE_URL: 'postgres://localhost/x', DATA_DIR: dataDir };
+      expect(webhookTaskQueueOf(load(env))).toBe('workbench-webhooks');
+      expect(webhookTaskQueueOf(load({ ...env, TEMPORAL_TASK_QUEUE: 'q' }))).toBe('q-webhooks');
+      expect(
+        webhookTaskQueueOf(load({ ...env, TEMPORAL_TASK_QUEUE: 'q', WEBHOOK_TASK_QUEUE: 'hooks' })),
+      ).toBe('hooks');
+    }
+    // a suite's API overrides the main queue: its deliveries follow it
+    expect(webhookTaskQueueOf({ ...loadWorkerConfig({}), taskQueue: 'test-1' })).toBe('test-1-webhooks');
   });
 });
 

@@ -31,6 +31,8 @@ export interface AppConfig {
   /** How to reach Temporal: envconfig's variables and TOML profile, checked (server/temporal-connection.ts). */
   temporal: TemporalConnectionSettings;
   taskQueue: string;
+  /** WEBHOOK_TASK_QUEUE when set; else the deliveries' queue is `<taskQueue>-webhooks` (webhookTaskQueueOf). */
+  webhookTaskQueue?: string;
   /** JWT_SECRET (at least 32 bytes), else a random key generated once into `$DATA_DIR/keys/jwt-secret`. */
   jwtSecret: string;
   /** seconds */
@@ -166,6 +168,14 @@ export interface GoogleOAuthConfig {
 
 const ROOT = path.resolve(__dirname, '..');
 
+/**
+ * The task queue of webhook delivery workflows and their activities (served by a second Worker of the
+ * worker process, so deliveries do not wait behind the document workflows' tasks): WEBHOOK_TASK_QUEUE,
+ * else the main queue's name with `-webhooks`.
+ */
+export const webhookTaskQueueOf = (c: { taskQueue: string; webhookTaskQueue?: string }): string =>
+  c.webhookTaskQueue || `${c.taskQueue}-webhooks`;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 8080);
   const smtpHost = env.SMTP_HOST;
@@ -179,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalNamespace: temporal.namespace,
     temporal,
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
+    webhookTaskQueue: env.WEBHOOK_TASK_QUEUE || undefined,
     jwtSecret: jwtSecret(env),
     jwtValidity: Number(env.JWT_VALIDITY_SECONDS ?? 86400),
     jwtValidityRememberMe: Number(env.JWT_VALIDITY_REMEMBER_ME_SECONDS ?? 2592000),
@@ -277,6 +288,8 @@ export interface WorkerConfig {
   /** As the API's (AppConfig.temporal). */
   temporal: TemporalConnectionSettings;
   taskQueue: string;
+  /** WEBHOOK_TASK_QUEUE when set; else `<taskQueue>-webhooks` (webhookTaskQueueOf). */
+  webhookTaskQueue?: string;
   filesDir: string;
   /** FILES_STORE, as the API's (AppConfig.filesStore). */
   filesStore: ObjectStoreSettings | null;
@@ -347,6 +360,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     temporalNamespace: temporal.namespace,
     temporal,
     taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'workbench',
+    webhookTaskQueue: env.WEBHOOK_TASK_QUEUE || undefined,
     filesDir: filesDirOf(env),
     filesStore: objectStoreSettingsOf(env),
     asr: loadAsrConfig(env),

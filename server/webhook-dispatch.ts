@@ -2,11 +2,17 @@
  * Wakes the delivery workflows of webhook deliveries (workflows/webhook-contract.ts): signal-with-start of
  * `webhook-<subscription>-document-<document>`, which starts it when it is not running. Called after the
  * projection (worker) or a deletion (API) committed new deliveries, and by the worker's sweep for
- * deliveries still unattempted after a while (their writer died before waking anyone).
+ * deliveries still unattempted after a while (their writer died before waking anyone). They start on the
+ * webhook task queue (webhookTaskQueueOf: WEBHOOK_TASK_QUEUE or `<taskQueue>-webhooks`), which a Worker of
+ * its own serves.
  */
+
+/** The main task queue and WEBHOOK_TASK_QUEUE when set (AppConfig, WorkerConfig). */
+export type WebhookQueues = { taskQueue: string; webhookTaskQueue?: string };
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { unattemptedPairs } from '../db/queries/webhooks';
+import { webhookTaskQueueOf } from './config';
 import {
   WEBHOOK_DELIVERY_WORKFLOW,
   webhookDeliveryWorkflowId,
@@ -16,10 +22,11 @@ import {
 
 export async function wakeWebhookDeliveries(
   client: Client,
-  taskQueue: string,
+  queues: WebhookQueues,
   pairs: readonly WebhookDeliveryInput[],
   retryNow = false,
 ): Promise<void> {
+  const taskQueue = webhookTaskQueueOf(queues);
   await Promise.all(
     pairs.map((p) =>
       client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
@@ -37,10 +44,10 @@ export async function wakeWebhookDeliveries(
 export async function sweepWebhookDeliveries(
   client: Client,
   knex: Knex,
-  taskQueue: string,
+  queues: WebhookQueues,
   olderThanMs: number,
 ): Promise<number> {
   const pairs = await unattemptedPairs(knex, olderThanMs);
-  await wakeWebhookDeliveries(client, taskQueue, pairs);
+  await wakeWebhookDeliveries(client, queues, pairs);
   return pairs.length;
 }

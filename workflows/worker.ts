@@ -1,16 +1,28 @@
 /**
  * Worker process entry: `tsx workflows/worker.ts`. Registers the workflows of workflows/index.ts and the
- * activities of activities/ on the task queue. Not part of the workflow bundle.
+ * activities of activities/ on the task queue, and a second Worker on the webhook task queue
+ * (WEBHOOK_TASK_QUEUE, default `<TEMPORAL_TASK_QUEUE>-webhooks`) that runs the webhook delivery workflows and
+ * their activity, so deliveries do not wait behind the document workflows' tasks. Not part of the workflow
+ * bundle.
  */
-import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type State,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
-import { loadWorkerConfig, type WorkerConfig } from '../server/config';
+import { loadWorkerConfig, webhookTaskQueueOf, type WorkerConfig } from '../server/config';
 import { dataKeyring } from '../db/crypto';
 import { startDocumentWorkflow, startMissingDocumentWorkflows } from '../server/document-workflows';
 import { syncAllSchedules } from '../server/schedules';
 import { sweepWebhookDeliveries, wakeWebhookDeliveries } from '../server/webhook-dispatch';
 import { createActivities, type ActivityDeps } from '../activities';
+import { createWebhookActivities } from '../activities/webhooks';
 import type { ActionDeps } from '../activities/actions';
 import { createKnex } from '../db/connection';
 import { ACTION_BATCH_WORKFLOW, actionBatchWorkflowId } from './action-contract';
@@ -30,6 +42,8 @@ export interface WorkerSettings {
   temporalAddress: string;
   namespace: string;
   taskQueue: string;
+  /** The queue of webhook deliveries; WEBHOOK_TASK_QUEUE of the environment, else `<taskQueue>-webhooks`. */
+  webhookTaskQueue?: string;
   knex: Knex;
   /** Root of the stored files; default FILES_DIR (relative to the project) or `.data/files`, as the API. */
   filesDir?: string;
@@ -81,9 +95,39 @@ function installRuntime(metricsPort: number | null = null): void {
   }
 }
 
+/**
+ * The Workers of one process run, stopped and reported as one: the main queue's and the webhook queue's.
+ * `run` resolves when both have stopped (one that fails stops the other, and the failure is thrown).
+ */
+export class WorkerGroup {
+  constructor(readonly workers: readonly Worker[]) {}
+
+  /** RUNNING when all are; otherwise the state of the first that is not. */
+  getState(): State {
+    return this.workers.map((w) => w.getState()).find((st) => st !== 'RUNNING') ?? 'RUNNING';
+  }
+
+  async run(): Promise<void> {
+    const runs = this.workers.map((w) =>
+      w.run().catch((err: unknown) => {
+        this.shutdown();
+        throw err;
+      }),
+    );
+    const settled = await Promise.allSettled(runs);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Starts the shutdown of those still running (Worker.shutdown throws for one that is not). */
+  shutdown(): void {
+    for (const w of this.workers) if (w.getState() === 'RUNNING') w.shutdown();
+  }
+}
+
 export async function createWorker(
   s: WorkerSettings,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   // What the settings leave out comes from the environment, read as the API reads it (server/config.ts).
   const env: WorkerConfig = s.config ?? loadWorkerConfig();
   installRuntime(s.config?.metricsPort ?? null);
@@ -116,8 +160,13 @@ export async function createWorker(
     interceptors: { workflow: requestIdInterceptors.client },
   });
   deps.startDocument = (input) => startDocumentWorkflow(client, input, s.taskQueue);
-  // The projection wakes the delivery workflows of the webhook events it stored.
-  deps.wakeWebhooks = (pairs) => wakeWebhookDeliveries(client, s.taskQueue, pairs);
+  // The projection wakes the delivery workflows of the webhook events it stored, on their own queue.
+  const webhookTaskQueue = webhookTaskQueueOf({
+    taskQueue: s.taskQueue,
+    webhookTaskQueue: s.webhookTaskQueue ?? env.webhookTaskQueue,
+  });
+  deps.wakeWebhooks = (pairs) =>
+    wakeWebhookDeliveries(client, { taskQueue: s.taskQueue, webhookTaskQueue }, pairs);
   // A THRESHOLD reached starts the batch's workflow.
   deps.startActionBatch = (input) =>
     client.workflow.start(ACTION_BATCH_WORKFLOW, {
@@ -125,23 +174,37 @@ export async function createWorker(
       workflowId: actionBatchWorkflowId(input.batchId),
       args: [input],
     });
-  const worker = await Worker.create({
+  // One bundle for both Workers (each would bundle workflows/index.ts again); a prebuilt one carries the
+  // workflow interceptor itself (bundleWorkflowCode with WORKFLOW_INTERCEPTOR_MODULES).
+  const workflowBundle =
+    s.workflowBundle ??
+    (await bundleWorkflowCode({
+      workflowsPath: require.resolve('./index'),
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+      logger: new DefaultLogger('WARN', sdkLogFunction()),
+    }));
+  const common = {
     connection,
     namespace: s.namespace,
-    taskQueue: s.taskQueue,
-    ...(s.workflowBundle
-      ? { workflowBundle: s.workflowBundle }
-      : { workflowsPath: require.resolve('./index') }),
-    // The request id of the API call that started a workflow reaches its activities (a prebuilt bundle
-    // carries the workflow interceptor itself: bundleWorkflowCode with WORKFLOW_INTERCEPTOR_MODULES).
-    interceptors: {
-      ...(s.workflowBundle ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
-      activity: [requestIdInterceptors.activity],
-    },
-    activities: createActivities(deps),
+    workflowBundle,
+    // The request id of the API call that started a workflow reaches its activities.
+    interceptors: { activity: [requestIdInterceptors.activity] },
     // On SIGTERM running activities get this long to finish before they are cancelled (WORKER_SHUTDOWN_GRACE).
     shutdownGraceTime: env.shutdownGraceMs,
+  } satisfies Partial<WorkerOptions>;
+  const main = await Worker.create({
+    ...common,
+    taskQueue: s.taskQueue,
+    // all activities: delivery workflows started on this queue before it had its own still finish here
+    activities: createActivities(deps),
   });
+  // Webhook deliveries: their workflow and its activity (webhook-delivery.ts proxies on its own queue).
+  const webhooks = await Worker.create({
+    ...common,
+    taskQueue: webhookTaskQueue,
+    activities: createWebhookActivities(deps),
+  });
+  const worker = new WorkerGroup([main, webhooks]);
   return { worker, connection };
 }
 
@@ -163,7 +226,7 @@ if (require.main === module) {
   const knex = createKnex(databaseUrl);
   // Liveness answers from the start; readiness once the worker polls, with the database, Temporal and the
   // files store UP (WORKER_HEALTH_PORT).
-  let ready: { worker: Worker; connection: NativeConnection } | null = null;
+  let ready: { worker: WorkerGroup; connection: NativeConnection } | null = null;
   const health = config.healthPort
     ? startHealthServer(config.healthPort, [
         { name: 'db', check: () => knex.raw('select 1').then(() => true) },
@@ -204,7 +267,7 @@ if (require.main === module) {
     )
     .then(async ({ worker, connection }) => {
       ready = { worker, connection };
-      log.info(`polling task queue ${taskQueue}`, {
+      log.info(`polling task queues ${taskQueue} and ${webhookTaskQueueOf(config)}`, {
         ...(config.metricsPort ? { metrics: `http://0.0.0.0:${config.metricsPort}/metrics` } : {}),
         ...(config.healthPort ? { health: `http://0.0.0.0:${config.healthPort}/management/health` } : {}),
       });
@@ -228,7 +291,7 @@ if (require.main === module) {
       const hooks = config.webhookSweep;
       const sweepingHooks = hooks
         ? setInterval(() => {
-            sweepWebhookDeliveries(client, knex, taskQueue, hooks.olderThanMs).then(
+            sweepWebhookDeliveries(client, knex, config, hooks.olderThanMs).then(
               (n) => n && log.warn(`woke the delivery workflows of ${n} unattempted webhook deliveries`),
               (err) => log.error('webhook sweep failed', { error: err as Error }),
             );

@@ -161,7 +161,7 @@ export function parseRange(header: string | undefined, size: number): Range | nu
 
 export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
   const store = openFileStore(config);
-  const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
+  const deps = documents.documentDepsOf({ knex, store, temporal }, config);
 
   /**
    * The document of a path parameter, after checking the caller's mode on its process; READ is the one

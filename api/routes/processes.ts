@@ -41,12 +41,7 @@ export const actorsSchema = z.array(
 
 export function processRoutes(deps: AppDeps): Route[] {
   const { config, knex, temporal } = deps;
-  const documentDeps: documents.DocumentDeps = {
-    knex,
-    store: openFileStore(config),
-    temporal,
-    taskQueue: config.taskQueue,
-  };
+  const documentDeps = documents.documentDepsOf({ knex, store: openFileStore(config), temporal }, config);
 
   return [
     // filtered to the readable processes

@@ -100,7 +100,7 @@ export const asrUpdateSchema = z.object({
 
 export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
   const store = openFileStore(config);
-  const deps: documents.DocumentDeps = { knex, store, temporal, taskQueue: config.taskQueue };
+  const deps = documents.documentDepsOf({ knex, store, temporal }, config);
 
   /** The active step's node of `?nodeId`, with WRITE on it. */
   const writableNode = async (ctx: Context, user: AuthUser): Promise<speech.NodeOfWrite> => {

@@ -33,7 +33,7 @@ import type { DocumentStatus } from '../../workflows/document-contract';
 import { HttpError, notFound } from '../errors';
 import type { TemporalGateway } from '../temporal';
 import { getLogger } from '../../server/logger';
-import { wakeWebhookDeliveries } from '../../server/webhook-dispatch';
+import { wakeWebhookDeliveries, type WebhookQueues } from '../../server/webhook-dispatch';
 import type { WebhookDeliveryInput } from '../../workflows/webhook-contract';
 import { documentDeletedEvents } from './webhooks';
 
@@ -44,7 +44,15 @@ export interface DocumentDeps {
   store: FileStore;
   temporal: TemporalGateway;
   taskQueue: string;
+  /** WEBHOOK_TASK_QUEUE when set (the `document.deleted` deliveries start there); `<taskQueue>-webhooks` else. */
+  webhookTaskQueue?: string;
 }
+
+/** The deps of the document services with the task queues of the API's configuration. */
+export const documentDepsOf = (
+  d: Pick<DocumentDeps, 'knex' | 'store' | 'temporal'>,
+  config: WebhookQueues,
+): DocumentDeps => ({ ...d, taskQueue: config.taskQueue, webhookTaskQueue: config.webhookTaskQueue });
 
 export interface DocumentSummaryDTO {
   id: number;
@@ -176,16 +184,20 @@ export async function deleteDocuments(deps: DocumentDeps, docs: readonly Documen
       await deleteDocumentRows(trx, chunk);
     });
   }
-  await wakeWebhooks(client, deps.taskQueue, woken);
+  await wakeWebhooks(client, deps, woken);
   await store.removePages(ids);
   await removeUnusedFiles(knex, store, keys);
   return ids;
 }
 
-async function wakeWebhooks(client: Client, taskQueue: string, pairs: WebhookDeliveryInput[]): Promise<void> {
+async function wakeWebhooks(
+  client: Client,
+  queues: WebhookQueues,
+  pairs: WebhookDeliveryInput[],
+): Promise<void> {
   if (!pairs.length) return;
   // stored with the deletion: the worker's sweep wakes them if this fails
-  await wakeWebhookDeliveries(client, taskQueue, pairs).catch((err) =>
+  await wakeWebhookDeliveries(client, queues, pairs).catch((err) =>
     log.warn('webhook deliveries not woken', { error: err as Error }),
   );
 }

@@ -28,7 +28,7 @@ const log = getLogger('api.webhooks');
 export interface WebhookDeps {
   knex: Knex;
   temporal: TemporalGateway;
-  config: { taskQueue: string; outboundAllowlist: string[] };
+  config: { taskQueue: string; webhookTaskQueue?: string; outboundAllowlist: string[] };
 }
 
 export interface WebhookInput {
@@ -86,7 +86,7 @@ export async function updateWebhook(
 async function wake(deps: WebhookDeps, pairs: WebhookDeliveryInput[], retryNow = false): Promise<void> {
   if (!pairs.length) return;
   try {
-    await wakeWebhookDeliveries(await deps.temporal.client(), deps.config.taskQueue, pairs, retryNow);
+    await wakeWebhookDeliveries(await deps.temporal.client(), deps.config, pairs, retryNow);
   } catch (err) {
     log.warn('webhook deliveries queued but not woken (the worker sweep will)', { error: err as Error });
   }

@@ -9,17 +9,16 @@ import { sealValue } from '../../db/crypto';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import { call } from '../support/harness';
-import { createWorker } from '../../workflows/worker';
+import { createWorker, type WorkerGroup } from '../../workflows/worker';
 import { GraphBuilder, setupEngineSuite, startDocument, stepReaching } from '../support/engine';
 import { echoAnswer, startOpenAiServer, userText, type OpenAiServer } from '../support/openai-server';
 
 describe('LLM prompt nodes', () => {
   const s = setupEngineSuite('actions-llm', { worker: false });
-  let worker: Worker;
+  let worker: WorkerGroup;
   let running: Promise<void>;
   let closeConnection: () => Promise<void>;
   let workerKnex: Knex;

@@ -7,13 +7,12 @@
  * dense path has a worker and an API of its own on another task queue.
  */
 import crypto from 'node:crypto';
-import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { sealValue } from '../../db/crypto';
 import { createKnex } from '../../db/connection';
 import { RAG_TEMPLATE_ERROR } from '../../domain/rag';
 import type { RagResponse } from '../../domain/rag-types';
-import { createWorker } from '../../workflows/worker';
+import { createWorker, type WorkerGroup } from '../../workflows/worker';
 import { GraphBuilder, documentStatus, eventually, setupEngineSuite, startDocument } from '../support/engine';
 import { call, fieldKeyMap, login, startTestApi, unique, type TestApi } from '../support/harness';
 import { startOpenAiServer, userText, type OpenAiServer } from '../support/openai-server';
@@ -393,7 +392,7 @@ describe('RAG', () => {
   });
 
   describe('with an embeddings model', () => {
-    let worker: Worker;
+    let worker: WorkerGroup;
     let running: Promise<void>;
     let closeConnection: () => Promise<void>;
     let workerKnex: Knex;

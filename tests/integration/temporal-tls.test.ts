@@ -7,7 +7,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import { makeCa, makeCertificateSet, type CertificateSet } from '../../scripts/lib/certs';
@@ -15,7 +14,7 @@ import { loadWorkerConfig } from '../../server/config';
 import { loadTemporalConnection } from '../../server/temporal-connection';
 import { EXIT_CONFIG } from '../../server/setting-error';
 import { WorkflowNames, type SystemCheckResult } from '../../workflows/contract';
-import { createWorker } from '../../workflows/worker';
+import { createWorker, type WorkerGroup } from '../../workflows/worker';
 import { startTlsProxy, type TlsProxy } from '../support/tls-proxy';
 import { call, login, startTestApi, type TestApi } from '../support/harness';
 import { runEntry } from '../support/entry';
@@ -56,7 +55,7 @@ describe('Temporal over TLS and mTLS (envconfig variables)', () => {
   describe('with the right CA and client certificate', () => {
     let knex: Knex;
     let api: TestApi;
-    let worker: Worker;
+    let worker: WorkerGroup;
     let running: Promise<void>;
     let closeWorker: () => Promise<void>;
     const taskQueue = `test-mtls-${crypto.randomUUID()}`;

@@ -1,16 +1,15 @@
 /** The worker's wiring: a real workflow on the run's Temporal dev server, with an activity reading PostgreSQL. */
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import { WorkflowNames, type SystemCheckResult } from '../../workflows/contract';
-import { createWorker } from '../../workflows/worker';
+import { createWorker, type WorkerGroup } from '../../workflows/worker';
 import { buildProcess } from '../support/harness';
 
 describe('Temporal worker', () => {
   let knex: Knex;
-  let worker: Worker;
+  let worker: WorkerGroup;
   let running: Promise<void>;
   let close: () => Promise<void>;
   const taskQueue = `test-system-${crypto.randomUUID()}`;

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { WebhookEventTypes } from '../../domain/webhooks';
+import { webhookDeliveryWorkflowId } from '../../workflows/webhook-contract';
 import { fieldKeys } from '../support/harness';
 import {
   eventually,
@@ -147,6 +148,28 @@ describe('webhooks', () => {
       at('/walk', doc.id).find((r) => r.body.type === 'document.deleted'),
     );
     expect(deleted.verified).toBe(true);
+  });
+
+  it('runs deliveries on the webhook task queue, whether the projection or the API started them', async () => {
+    const { g, hup } = await twoNodeProcess();
+    const hook = await subscribe(g.processId, '/queue');
+    const doc = await startDocument(s, g, hup);
+    await eventually('the creation delivered', async () =>
+      at('/queue', doc.id).some((r) => r.body.type === 'document.created'),
+    );
+    // the API's "send test event" starts the pair (subscription, no document)
+    expect((await s.send('POST', `/api/webhooks/${hook.id}/test`, s.admin)).status).toBe(202);
+    await eventually('the test event delivered', async () =>
+      at('/queue').some((r) => r.body.type === 'webhook.test'),
+    );
+    const queueOf = async (documentId: number) =>
+      (
+        await s.client.workflow
+          .getHandle(webhookDeliveryWorkflowId({ webhookId: hook.id, documentId }))
+          .describe()
+      ).taskQueue;
+    expect(await queueOf(doc.id)).toBe(`${s.taskQueue}-webhooks`);
+    expect(await queueOf(0)).toBe(`${s.taskQueue}-webhooks`);
   });
 
   it('keeps the order per document while several documents walk at once', async () => {

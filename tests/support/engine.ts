@@ -11,13 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection';
 import { except } from '../../db/queries/columns';
 import { STEP_COLUMNS } from '../../db/queries/steps';
 import { startDocumentWorkflow } from '../../server/document-workflows';
-import { createWorker, type WorkerSettings } from '../../workflows/worker';
+import { createWorker, type WorkerGroup, type WorkerSettings } from '../../workflows/worker';
 import { buildProcess, buildUser, setupSuite, unique, type Suite } from './harness';
 import type { AppConfig } from '../../server/config';
 
@@ -41,7 +40,7 @@ export function setupEngineSuite(name: string, opts: EngineSuiteOptions = {}): E
   const taskQueue = `test-${name}-${crypto.randomUUID()}`;
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), `engine-${name}-`));
   const suite = setupSuite({ config: { ...opts.config, taskQueue, filesDir } });
-  let worker: Worker | undefined;
+  let worker: WorkerGroup | undefined;
   let running: Promise<void> | undefined;
   let workerKnex: Knex | undefined;
   let workerConnection: { close(): Promise<void> } | undefined;
@@ -417,7 +416,7 @@ export async function startWorkers(
   >)[],
 ): Promise<{ stop(): Promise<void> }> {
   const knex = createKnex(s.databaseUrl ?? process.env.DATABASE_URL!, { min: 0, max: 4 });
-  const started: { worker: Worker; running: Promise<void>; close(): Promise<void> }[] = [];
+  const started: { worker: WorkerGroup; running: Promise<void>; close(): Promise<void> }[] = [];
   for (const q of queues) {
     const { worker, connection } = await createWorker({
       temporalAddress: process.env.TEMPORAL_ADDRESS!,
