@@ -17,6 +17,8 @@ import { settingsNode, type SettingsNode } from '../../db/queries/nodes';
 import { classifierTags } from '../../db/queries/tags';
 import type { NodeResultData, RenderData, SpanTagData } from '../../domain/wildcard-render';
 import type { RunAutomaticNodeInput } from './index';
+import { stepResponsesOfDocument } from '../../db/queries/llm-chat-responses';
+import { batchDocumentIds } from '../../db/queries/action-batches';
 
 export type ActionNode = SettingsNode;
 
@@ -199,11 +201,7 @@ async function nodeResults(knex: Knex, documentId: number): Promise<Record<numbe
     (n.classifierTypes.selected as { id: number; name: string }[]).push({ id: Number(t.id), name: t.name });
   }
   if (await knex.schema.hasTable('llm_chat_responses')) {
-    const llm: { node_id: number; response: string | null }[] = await knex('llm_chat_responses as r')
-      .join('steps as s', 's.id', 'r.step_id')
-      .where('s.document_id', documentId)
-      .orderBy('r.id', 'asc')
-      .select('s.node_id', 'r.response');
+    const llm = await stepResponsesOfDocument(knex, documentId);
     for (const l of llm) of(Number(l.node_id)).llmResponse = l.response;
   }
   return out;
@@ -235,9 +233,7 @@ async function loadAggregateData(
     .where('n.id', nodeId)
     .first('p.id', 'p.name');
   if (!node) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
-  const documentIds: number[] = (
-    await knex('action_trigger_items').where('batch_id', batchId).orderBy('id').pluck('document_id')
-  ).map(Number);
+  const documentIds: number[] = await batchDocumentIds(knex, batchId);
   const aggregate = [];
   for (const id of [...new Set(documentIds)]) {
     const d = await loadDocumentData(knex, id, now).catch((err) => {

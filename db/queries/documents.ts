@@ -49,6 +49,20 @@ export async function documentExists(knex: Knex, id: number): Promise<boolean> {
   return Boolean(await knex('documents').where('id', id).first('id'));
 }
 
+/** Whether a document or a page of one refers to the stored file `key`. */
+export async function fileInUse(knex: Knex, key: string): Promise<boolean> {
+  return Boolean(
+    (await knex('documents').where('path', key).first('id')) ??
+    (await knex('document_pages').where('path', key).first('document_id')),
+  );
+}
+
+/** The process of the document; undefined when the document is gone. */
+export async function documentProcessId(knex: Knex, id: number): Promise<number | undefined> {
+  const row = await knex('documents').where('id', id).first('process_id');
+  return row ? Number(row.process_id) : undefined;
+}
+
 /** The document's filename; null when the document is gone. */
 export async function documentFilename(knex: Knex, id: number): Promise<string | null> {
   const row = await knex('documents').where('id', id).first('filename');

@@ -129,6 +129,20 @@ export async function findTagType(knex: Knex, id: number): Promise<NerTagTypeDTO
   return row ? toNerDTO(row) : undefined;
 }
 
+/** The ids among `ids` of tag types of the node. */
+export async function tagTypeIdsOfNode(
+  knex: Knex,
+  ids: readonly number[],
+  nodeId: number,
+): Promise<number[]> {
+  return (
+    await knex('ner_tag_types')
+      .whereIn('id', [...ids])
+      .where('node_id', nodeId)
+      .pluck('id')
+  ).map(Number);
+}
+
 /** Recomputes the stored path of every tag type of the node and writes those that changed. */
 export async function refreshTagPaths(trx: Knex, nodeId: number): Promise<void> {
   const all = (

@@ -340,3 +340,17 @@ export async function receiverNodes(
   if (processIds) q.whereIn('n.process_id', [...processIds]);
   return q;
 }
+
+/** The trigger of an action node (ALWAYS when none is set); undefined when the node is gone. */
+export async function nodeTrigger(
+  knex: Knex,
+  id: number,
+): Promise<{ type: 'ALWAYS' | 'CRON' | 'THRESHOLD'; threshold: number | null } | undefined> {
+  const row = await knex('nodes').where('id', id).first('trigger_type', 'threshold');
+  return (
+    row && {
+      type: row.trigger_type ?? 'ALWAYS',
+      threshold: row.threshold === null ? null : Number(row.threshold),
+    }
+  );
+}

@@ -110,6 +110,15 @@ export async function processById(knex: Knex, id: number): Promise<ProcessRow | 
   return row && { ...row, id: Number(row.id) };
 }
 
+export async function processExists(knex: Knex, id: number): Promise<boolean> {
+  return Boolean(await knex('processes').where('id', id).first('id'));
+}
+
+/** Every process's id, ascending. */
+export async function allProcessIds(knex: Knex): Promise<number[]> {
+  return (await knex('processes').orderBy('id').pluck('id')).map(Number);
+}
+
 /** Inserts a process; its id. A name taken fails with the unique violation of processes_name_unique. */
 export async function insertProcess(
   knex: Knex,
