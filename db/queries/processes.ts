@@ -114,6 +114,11 @@ export async function processExists(knex: Knex, id: number): Promise<boolean> {
   return Boolean(await knex('processes').where('id', id).first('id'));
 }
 
+export async function processCount(knex: Knex): Promise<number> {
+  const row = await knex('processes').count<{ count: string }[]>('* as count').first();
+  return Number(row?.count ?? 0);
+}
+
 /** Every process's id, ascending. */
 export async function allProcessIds(knex: Knex): Promise<number[]> {
   return (await knex('processes').orderBy('id').pluck('id')).map(Number);
