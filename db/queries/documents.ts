@@ -269,3 +269,42 @@ export async function setDocumentFile(
     last_modified_date: knex.fn.now(),
   });
 }
+
+/** The document with its text content ('' when none) and its process's name, for rendering and models. */
+export async function documentWithContent(
+  knex: Knex,
+  id: number,
+): Promise<
+  | {
+      id: number;
+      filename: string;
+      documentType: string;
+      content: string;
+      processId: number;
+      processName: string;
+    }
+  | undefined
+> {
+  const row = await knex('documents as d')
+    .join('processes as p', 'p.id', 'd.process_id')
+    .leftJoin('document_contents as c', 'c.document_id', 'd.id')
+    .where('d.id', id)
+    .first(
+      'd.id',
+      'd.filename',
+      'd.document_type as documentType',
+      'c.content',
+      'p.id as processId',
+      'p.name as processName',
+    );
+  return (
+    row && {
+      id: Number(row.id),
+      filename: row.filename,
+      documentType: row.documentType,
+      content: row.content ?? '',
+      processId: Number(row.processId),
+      processName: row.processName,
+    }
+  );
+}

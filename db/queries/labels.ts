@@ -270,3 +270,22 @@ export async function labelIdsOfNode(knex: Knex, kind: 'CLF' | 'NER', nodeId: nu
   const table = kind === 'CLF' ? 'classifier_types' : 'ner_tag_types';
   return (await knex(table).where('node_id', nodeId).pluck('id')).map(Number);
 }
+
+/** The node's labels as a model sees them: classifier types, or enabled tag types with their path, by id. */
+export async function modelLabelRows(
+  knex: Knex,
+  nodeId: number,
+  kind: 'CLF' | 'SPAN',
+): Promise<{ id: number; name: string; description: string | null }[]> {
+  const rows: { id: number | string; name: string; description: string | null }[] =
+    kind === 'CLF'
+      ? await knex('classifier_types')
+          .where('node_id', nodeId)
+          .orderBy('id')
+          .select('id', 'name', 'description')
+      : await knex('ner_tag_types')
+          .where({ node_id: nodeId, disabled: false })
+          .orderBy('id')
+          .select('id', 'name', 'path as description');
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}

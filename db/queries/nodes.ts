@@ -354,3 +354,29 @@ export async function nodeTrigger(
     }
   );
 }
+
+/** The node's type and trainable configuration; undefined when the node is gone. */
+export async function trainableConfigRow(
+  knex: Knex,
+  id: number,
+): Promise<
+  { id: number; processId: number; activityType: ActivityType; trainableConfig: unknown } | undefined
+> {
+  const row = await knex('nodes')
+    .where('id', id)
+    .first('id', 'process_id', 'activity_type', 'trainable_config');
+  return (
+    row && {
+      id: Number(row.id),
+      processId: Number(row.process_id),
+      activityType: row.activity_type,
+      trainableConfig: row.trainable_config,
+    }
+  );
+}
+
+/** The node's external model configuration (null when none). */
+export async function externalConfigOf(knex: Knex, id: number): Promise<unknown> {
+  const row = await knex('nodes').where('id', id).first('external_config');
+  return row?.external_config ?? null;
+}

@@ -188,3 +188,15 @@ export async function splitters(knex: Knex): Promise<SplitterRow[]> {
 export async function splitterExists(knex: Knex, id: number): Promise<boolean> {
   return Boolean(await knex('external_document_splitters').where({ id }).first('id'));
 }
+
+/** The process of the node; undefined when the node is gone. */
+export async function processOfNode(
+  knex: Knex,
+  nodeId: number,
+): Promise<{ id: number; name: string } | undefined> {
+  const row = await knex('nodes as n')
+    .join('processes as p', 'p.id', 'n.process_id')
+    .where('n.id', nodeId)
+    .first('p.id', 'p.name');
+  return row && { id: Number(row.id), name: row.name };
+}
