@@ -11,7 +11,8 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { openRow, sealValue, UnreadableCredential } from '../db/crypto';
+import { saveDriveTokens, type DriveConnectionRow } from '../db/queries/drive-connections';
+import { openRow, UnreadableCredential } from '../db/crypto';
 
 export const DRIVE_TIMEOUT_MS = 30_000;
 export const DEFAULT_DRIVE_API_BASE_URL = 'https://www.googleapis.com';
@@ -21,17 +22,7 @@ const LIST_PAGE_SIZE = 1000;
 const GOOGLE_APPS_MIME = 'application/vnd.google-apps.';
 export const FOLDER_MIME = 'application/vnd.google-apps.folder';
 
-export interface DriveConnectionRow {
-  id: number;
-  node_id: number;
-  name: string;
-  folder_id: string;
-  refresh_token: string | null;
-  access_token: string | null;
-  token_expiry: Date | null;
-  granted_scope: string | null;
-  authorized: boolean;
-}
+export type { DriveConnectionRow };
 
 export interface DriveClientConfig {
   knex: Knex;
@@ -207,14 +198,11 @@ export function createDriveClient(config: DriveClientConfig, connection: DriveCo
     conn.access_token = body.access_token;
     conn.token_expiry = Number.isFinite(expiresIn) ? new Date(Date.now() + expiresIn * 1000) : null;
     if (typeof body.refresh_token === 'string') conn.refresh_token = body.refresh_token;
-    await config
-      .knex('drive_connections')
-      .where('id', conn.id)
-      .update({
-        access_token: sealValue('drive_connections', 'access_token', conn.access_token),
-        token_expiry: conn.token_expiry,
-        refresh_token: sealValue('drive_connections', 'refresh_token', conn.refresh_token),
-      });
+    await saveDriveTokens(config.knex, conn.id, {
+      accessToken: conn.access_token,
+      refreshToken: conn.refresh_token,
+      tokenExpiry: conn.token_expiry,
+    });
     return conn.access_token;
   }
 

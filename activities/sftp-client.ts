@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import SftpClient from 'ssh2-sftp-client';
 import { OutboundRefused, resolveOutbound } from '../server/net-guard';
 import { connectVerified, HostKeyMismatch, SFTP_CONNECT_TIMEOUT_MS } from '../server/sftp-connect';
-import type { SftpConnectionRow } from '../server/sftp-connections';
+import type { SftpConnectionRow } from '../db/queries/sftp-connections';
 import { pinSftpHostKey } from '../db/queries/sftp-connections';
 import { openRow, UnreadableCredential } from '../db/crypto';
 import { refusalMessage } from './actions/context';

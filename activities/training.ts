@@ -16,7 +16,6 @@
  * it skips (the running training sends those documents too).
  */
 import type { Knex } from 'knex';
-import { classifierTags } from '../db/queries/tags';
 import type { TrainableConfig } from '../domain/graph-types';
 import { NODE_LIMITS } from '../domain/nodes';
 import { untrainableReason } from '../domain/training';
@@ -37,6 +36,15 @@ import {
   type ModelLabel,
   type ModelText,
 } from './actions/model-io';
+import { tryAdvisoryXactLock } from '../db/queries/locks';
+import {
+  insertNodeTraining,
+  lastSuccessfulTrainingDocuments,
+  type NodeTrainingRow,
+} from '../db/queries/node-trainings';
+import { trainableConfigRow } from '../db/queries/nodes';
+import { finishedDocumentIds } from '../db/queries/steps';
+import { classifierTags, nodeSpanTags, tokenIdsOfTags } from '../db/queries/tags';
 
 export const TRAINING_TIMEOUT_MS = 20_000;
 const ERROR_PREVIEW = 500;
@@ -60,27 +68,20 @@ export async function loadTrainableNode(
   knex: Knex,
   nodeId: number,
 ): Promise<TrainableNode | string | undefined> {
-  const row = await knex('nodes')
-    .where('id', nodeId)
-    .first('id', 'process_id', 'activity_type', 'trainable_config');
+  const row = await trainableConfigRow(knex, nodeId);
   if (!row) return undefined;
-  const config = row.trainable_config as TrainableConfig | null;
-  const untrainable = untrainableReason(row.activity_type, config);
+  const config = row.trainableConfig as TrainableConfig | null;
+  const untrainable = untrainableReason(row.activityType, config);
   if (untrainable || !config?.requestPath) return untrainable ?? 'The node is not trainable';
   const url = httpUrl(config.requestPath, 'request path of the trainable node');
   if (typeof url === 'string') return url;
-  return { id: Number(row.id), processId: Number(row.process_id), kind: row.activity_type, config, url };
-}
-
-/** Documents with a DONE or ACCEPTED step at the node, oldest first. */
-async function finishedDocuments(knex: Knex, nodeId: number): Promise<number[]> {
-  const ids = await knex('steps')
-    .where('node_id', nodeId)
-    .whereIn('status', ['DONE', 'ACCEPTED'])
-    .distinct('document_id')
-    .orderBy('document_id')
-    .pluck('document_id');
-  return ids.map(Number);
+  return {
+    id: row.id,
+    processId: row.processId,
+    kind: row.activityType as TrainableNode['kind'],
+    config,
+    url,
+  };
 }
 
 interface TrainingSpan {
@@ -97,27 +98,13 @@ async function spansOf(
   documentId: number,
   text: ModelText,
 ): Promise<TrainingSpan[]> {
-  const rows: { id: number | string; label: string; start: number | null; end: number | null }[] = await knex(
-    'ner_tags as t',
-  )
-    .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
-    .where({ 't.document_id': documentId, 'y.node_id': nodeId })
-    .orderBy([{ column: 't.start_offset' }, { column: 't.id' }])
-    .select('t.id', 'y.name as label', 't.start_offset as start', 't.end_offset as end');
-  const tokenIds = new Map<number, number[]>();
-  if (text.tokens) {
-    const links = await knex('ner_tag_tokens')
-      .whereIn(
-        'ner_tag_id',
+  const rows = await nodeSpanTags(knex, documentId, nodeId);
+  const tokenIds = text.tokens
+    ? await tokenIdsOfTags(
+        knex,
         rows.map((r) => r.id),
       )
-      .select('ner_tag_id', 'utterance_token_id');
-    for (const l of links)
-      tokenIds.set(Number(l.ner_tag_id), [
-        ...(tokenIds.get(Number(l.ner_tag_id)) ?? []),
-        Number(l.utterance_token_id),
-      ]);
-  }
+    : new Map<number, number[]>();
   const tokenById = new Map((text.tokens ?? []).map((t) => [t.id, t]));
   const spans: TrainingSpan[] = [];
   for (const r of rows) {
@@ -156,7 +143,7 @@ export type TrainingOutcome = { training: TrainingDTO; refused: boolean } | { sk
 /** Decides, inside the lock, whether to train: a reason to skip, or null to go on. */
 export type TrainingGate = (finishedDocuments: number, lastTrainedDocuments: number) => string | null;
 
-function toDTO(r: Record<string, unknown>): TrainingDTO {
+function toDTO(r: NodeTrainingRow): TrainingDTO {
   return {
     id: Number(r.id),
     nodeId: Number(r.node_id),
@@ -202,31 +189,23 @@ export async function trainNode(
   gate?: TrainingGate,
 ): Promise<TrainingOutcome> {
   return deps.knex.transaction(async (trx) => {
-    const { rows } = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [
-      `training:node:${node.id}`,
-    ]);
-    if (!rows[0].locked) return { skipped: 'A training of the node is already running' };
-    const documentIds = await finishedDocuments(trx, node.id);
+    if (!(await tryAdvisoryXactLock(trx, `training:node:${node.id}`)))
+      return { skipped: 'A training of the node is already running' };
+    const documentIds = await finishedDocumentIds(trx, node.id);
     if (gate) {
-      const last = await trx('node_trainings')
-        .where({ node_id: node.id, status: 'SUCCESS' })
-        .orderBy('id', 'desc')
-        .first('documents');
-      const skip = gate(documentIds.length, last ? Number(last.documents) : 0);
+      const skip = gate(documentIds.length, await lastSuccessfulTrainingDocuments(trx, node.id));
       if (skip) return { skipped: skip };
     }
     const payload = await trainingPayload(trx, node, documentIds);
     const outcome = await post(deps, node, payload);
-    const [row] = await trx('node_trainings')
-      .insert({
-        node_id: node.id,
-        reason,
-        status: outcome.status,
-        documents: payload.documents.length,
-        http_status: outcome.httpStatus,
-        error: outcome.error,
-      })
-      .returning('*');
+    const row = await insertNodeTraining(trx, {
+      nodeId: node.id,
+      reason,
+      status: outcome.status,
+      documents: payload.documents.length,
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+    });
     return { training: toDTO(row), refused: outcome.refused };
   });
 }

@@ -15,6 +15,8 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import { fileInUse } from '../db/queries/documents';
+import { advisoryXactLock } from '../db/queries/locks';
 import type { Component as HealthComponent } from './health';
 import { createLocalFileStore } from './files-local';
 import { createS3FileStore, type ObjectStoreSettings } from './files-s3';
@@ -128,7 +130,7 @@ export function openFileStore(location: FilesLocation): FileStore {
 
 /** Takes the advisory lock of a file key until the transaction ends. */
 export async function withFileLock(trx: Knex.Transaction, key: string): Promise<void> {
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`file:${key}`]);
+  await advisoryXactLock(trx, `file:${key}`);
 }
 
 /**
@@ -139,10 +141,7 @@ export async function removeUnusedFiles(knex: Knex, store: FileStore, keys: Iter
   for (const key of new Set(keys)) {
     await knex.transaction(async (trx) => {
       await withFileLock(trx, key);
-      const used =
-        (await trx('documents').where('path', key).first('id')) ??
-        (await trx('document_pages').where('path', key).first('document_id'));
-      if (!used) await store.remove(key);
+      if (!(await fileInUse(trx, key))) await store.remove(key);
     });
   }
 }

@@ -32,6 +32,7 @@ import { requestIdInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from '../server/t
 import { connectOptions, probeTemporalTls } from '../server/temporal-connection';
 import { exitOnSettingError } from '../server/setting-error';
 import { checkDatabaseUrl, probeDatabase } from '../server/database-connection';
+import { databaseAnswers } from '../db/queries/health';
 import { startHealthServer } from '../server/health';
 import { openFileStore, type ObjectStoreSettings } from '../server/files';
 import { setParserConcurrency } from '../activities/parser/concurrency';
@@ -229,7 +230,7 @@ if (require.main === module) {
   let ready: { worker: WorkerGroup; connection: NativeConnection } | null = null;
   const health = config.healthPort
     ? startHealthServer(config.healthPort, [
-        { name: 'db', check: () => knex.raw('select 1').then(() => true) },
+        { name: 'db', check: () => databaseAnswers(knex) },
         {
           name: 'temporal',
           check: async () => {

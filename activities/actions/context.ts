@@ -17,6 +17,11 @@ import { settingsNode, type SettingsNode } from '../../db/queries/nodes';
 import { classifierTags } from '../../db/queries/tags';
 import type { NodeResultData, RenderData, SpanTagData } from '../../domain/wildcard-render';
 import type { RunAutomaticNodeInput } from './index';
+import { stepResponsesOfDocument } from '../../db/queries/llm-chat-responses';
+import { batchDocumentIds } from '../../db/queries/action-batches';
+import { documentWithContent } from '../../db/queries/documents';
+import { processOfNode } from '../../db/queries/processes';
+import { spanTagTexts } from '../../db/queries/tags';
 
 export type ActionNode = SettingsNode;
 
@@ -151,20 +156,7 @@ async function spanTags(knex: Knex, documentId: number, content: string): Promis
     start: number | null;
     end: number | null;
     tokens: string | null;
-  }[] = await knex('ner_tags as t')
-    .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
-    .leftJoin('ner_tag_tokens as nt', 'nt.ner_tag_id', 't.id')
-    .leftJoin('utterance_tokens as u', 'u.id', 'nt.utterance_token_id')
-    .where('t.document_id', documentId)
-    .groupBy('t.id', 'y.name', 't.start_offset', 't.end_offset')
-    .orderBy([{ column: 't.start_offset', order: 'asc' }, { column: 't.id' }])
-    .select(
-      't.id',
-      'y.name',
-      't.start_offset as start',
-      't.end_offset as end',
-      knex.raw("string_agg(u.value, ' ' order by u.utterance_id, u.position) as tokens"),
-    );
+  }[] = await spanTagTexts(knex, documentId);
   return rows.map((r) => ({
     label: r.name,
     text: r.tokens ?? (r.start !== null && r.end !== null ? content.slice(r.start, r.end) : ''),
@@ -198,14 +190,8 @@ async function nodeResults(knex: Knex, documentId: number): Promise<Record<numbe
     n.classifierTypes ??= { selected: [] };
     (n.classifierTypes.selected as { id: number; name: string }[]).push({ id: Number(t.id), name: t.name });
   }
-  if (await knex.schema.hasTable('llm_chat_responses')) {
-    const llm: { node_id: number; response: string | null }[] = await knex('llm_chat_responses as r')
-      .join('steps as s', 's.id', 'r.step_id')
-      .where('s.document_id', documentId)
-      .orderBy('r.id', 'asc')
-      .select('s.node_id', 'r.response');
-    for (const l of llm) of(Number(l.node_id)).llmResponse = l.response;
-  }
+  for (const l of await stepResponsesOfDocument(knex, documentId))
+    of(Number(l.node_id)).llmResponse = l.response;
   return out;
 }
 
@@ -230,14 +216,9 @@ async function loadAggregateData(
   batchId: number,
   now: Date,
 ): Promise<RenderData> {
-  const node = await knex('nodes as n')
-    .join('processes as p', 'p.id', 'n.process_id')
-    .where('n.id', nodeId)
-    .first('p.id', 'p.name');
-  if (!node) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
-  const documentIds: number[] = (
-    await knex('action_trigger_items').where('batch_id', batchId).orderBy('id').pluck('document_id')
-  ).map(Number);
+  const process = await processOfNode(knex, nodeId);
+  if (!process) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
+  const documentIds: number[] = await batchDocumentIds(knex, batchId);
   const aggregate = [];
   for (const id of [...new Set(documentIds)]) {
     const d = await loadDocumentData(knex, id, now).catch((err) => {
@@ -247,26 +228,22 @@ async function loadAggregateData(
     });
     if (d?.document) aggregate.push({ document: d.document, nodes: d.nodes });
   }
-  return { process: { id: Number(node.id), name: node.name }, aggregate, now };
+  return { process, aggregate, now };
 }
 
 /** Everything the wildcards of one document may need (INDIVIDUAL rendering). */
 async function loadDocumentData(knex: Knex, documentId: number, now: Date): Promise<RenderData> {
-  const doc = await knex('documents as d')
-    .join('processes as p', 'p.id', 'd.process_id')
-    .leftJoin('document_contents as c', 'c.document_id', 'd.id')
-    .where('d.id', documentId)
-    .first('d.id', 'd.filename', 'c.content', 'p.id as processId', 'p.name as processName');
+  const doc = await documentWithContent(knex, documentId);
   if (!doc) throw ApplicationFailure.nonRetryable(`Document ${documentId} no longer exists`, 'DocumentGone');
-  const content: string = doc.content ?? '';
+  const content = doc.content;
   const [clfTags, spans, nodes] = await Promise.all([
     classifierTags(knex, documentId).then((tags) => tags.map((t) => t.name)),
     spanTags(knex, documentId, content),
     nodeResults(knex, documentId),
   ]);
   return {
-    process: { id: Number(doc.processId), name: doc.processName },
-    document: { id: Number(doc.id), filename: doc.filename, content, clfTags, spanTags: spans },
+    process: { id: doc.processId, name: doc.processName },
+    document: { id: doc.id, filename: doc.filename, content, clfTags, spanTags: spans },
     nodes,
     now,
   };

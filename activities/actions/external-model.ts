@@ -55,11 +55,17 @@ import {
   type ModelText,
   type TextToken,
 } from './model-io';
+import { externalConfigOf } from '../../db/queries/nodes';
+import {
+  deleteNodeNerTagsOfDocument,
+  insertNerTagRows,
+  nextNerTagIds,
+  replaceNodeClassifierTags,
+} from '../../db/queries/tags';
 
 /** Budget of one call of a custom model. */
 export const EXTERNAL_TIMEOUT_MS = 120_000;
 const ANSWER_PREVIEW = 500;
-const INSERT_CHUNK = 1000;
 
 // --- asking the models ---
 
@@ -185,18 +191,12 @@ async function writeSpanTags(
       start_offset: s.start,
       end_offset: s.end,
     }));
-    if (rows.length) await trx.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
+    await insertNerTagRows(trx, rows);
     return { written: rows.length, crossingUtterances: 0 };
   }
   const { tags, crossing } = tokenTags(spans, text.tokens);
   if (tags.length) {
-    // Ids drawn first so each tag's token links are known without relying on RETURNING order.
-    const ids: number[] = (
-      await trx.raw(
-        `select nextval(pg_get_serial_sequence('ner_tags', 'id'))::bigint as id from generate_series(1, ?)`,
-        [tags.length],
-      )
-    ).rows.map((r: { id: number | string }) => Number(r.id));
+    const ids = await nextNerTagIds(trx, tags.length);
     const times = (vs: (number | null)[]) => vs.filter((v): v is number => v !== null);
     const rows = tags.map((t, i) => {
       const starts = times(t.tokens.map((k) => k.tsStart));
@@ -213,8 +213,7 @@ async function writeSpanTags(
     const links = tags.flatMap((t, i) =>
       t.tokens.map((k) => ({ ner_tag_id: ids[i], utterance_token_id: k.id })),
     );
-    await trx.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
-    await trx.batchInsert('ner_tag_tokens', links, INSERT_CHUNK).transacting(trx);
+    await insertNerTagRows(trx, rows, links);
   }
   return { written: tags.length, crossingUtterances: crossing };
 }
@@ -235,21 +234,13 @@ async function store(
     let written: number;
     let crossingUtterances = 0;
     if (kind === 'CLF') {
-      await trx('classifier_tags').where({ document_id: input.documentId, node_id: input.nodeId }).delete();
-      const rows = found.classes.map((id) => ({
-        document_id: input.documentId,
-        step_id: input.stepId,
-        node_id: input.nodeId,
-        classifier_type_id: id,
-        origin,
-      }));
-      if (rows.length) await trx('classifier_tags').insert(rows);
-      written = rows.length;
+      written = await replaceNodeClassifierTags(
+        trx,
+        { documentId: input.documentId, stepId: input.stepId, nodeId: input.nodeId, origin },
+        found.classes,
+      );
     } else {
-      await trx('ner_tags')
-        .where('document_id', input.documentId)
-        .whereIn('ner_tag_type_id', trx('ner_tag_types').where('node_id', input.nodeId).select('id'))
-        .delete();
+      await deleteNodeNerTagsOfDocument(trx, input.documentId, input.nodeId);
       ({ written, crossingUtterances } = await writeSpanTags(trx, input, text, found.spans, origin));
     }
     await recordResult(trx, input, 'SUCCESS', {
@@ -266,8 +257,7 @@ async function execute(input: DocumentRun, deps: ActionDeps): Promise<void> {
   const { knex } = deps;
   const kind: ModelKind = input.activityType === 'SPAN' ? 'SPAN' : 'CLF';
   const node = await loadActionNode(knex, input.nodeId);
-  const row = await knex('nodes').where('id', input.nodeId).first('external_config');
-  const config = (row?.external_config ?? null) as ExternalConfig | null;
+  const config = (await externalConfigOf(knex, input.nodeId)) as ExternalConfig | null;
   if (!config) {
     await recordResult(knex, input, 'SUCCESS', {
       annotations: 0,

@@ -22,6 +22,7 @@ import { sendMail } from './send-mail';
 import { sendRequest } from './send-request';
 import { sendToSftp } from './send-to-sftp';
 import { sendToDrive } from './send-to-drive';
+import { batchDocumentCount } from '../../db/queries/action-batches';
 
 /**
  * One execution of an action node: for one document at one step (trigger ALWAYS: documentId and stepId set),
@@ -149,11 +150,7 @@ export function createActionActivities(deps: ActionDeps) {
           deps,
         ),
       );
-      const [{ count }] = await deps
-        .knex('action_trigger_items')
-        .where('batch_id', input.batchId)
-        .countDistinct<{ count: string }[]>({ count: 'document_id' });
-      return { documents: Number(count) };
+      return { documents: await batchDocumentCount(deps.knex, input.batchId) };
     },
 
     /** Reruns an LLM prompt step with an edited prompt (the rerun route awaits it through llmRerunWorkflow). */

@@ -32,6 +32,8 @@ import { activityContext } from '../parser/work';
 import { executionOf } from './context';
 import { duration, LexiconTimeout, matchInThread } from './lexicon-pool';
 import type { ActionExecutor, DocumentRun, RunAutomaticNodeInput } from './index';
+import { enabledRulesOfNode } from '../../db/queries/matching-rules';
+import { deleteNerTagsOfStep, insertNerTagRows, nextNerTagIds } from '../../db/queries/tags';
 
 interface TagRow {
   document_id: number;
@@ -46,8 +48,6 @@ interface TagRow {
   origin: 'LEXICON';
 }
 
-const INSERT_CHUNK = 1000;
-
 export const executionKey = (input: RunAutomaticNodeInput) =>
   `lexicon:step:${input.stepId}:run:${input.attempt}`;
 
@@ -59,19 +59,7 @@ const lexiconExecution = (
 ) => executionOf(input, status, details, executionKey(input), null);
 
 async function loadRules(knex: Knex, nodeId: number): Promise<(LexiconRule & { tagName: string })[]> {
-  return knex('matching_rules as r')
-    .join('ner_tag_types as t', 't.id', 'r.ner_tag_type_id')
-    .where('t.node_id', nodeId)
-    .andWhere('t.disabled', false)
-    .orderBy('r.id')
-    .select(
-      'r.id',
-      'r.ner_tag_type_id as nerTagTypeId',
-      'r.expression',
-      'r.matching_type as matchingType',
-      'r.tolerance',
-      't.name as tagName',
-    );
+  return enabledRulesOfNode(knex, nodeId);
 }
 
 /** Matches texts in one go (one job of the thread pool): the merged matches of each text. */
@@ -184,21 +172,14 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
   await knex.transaction(async (trx) => {
     if (!(await lockStep(trx, input.stepId)))
       throw ApplicationFailure.nonRetryable('The step no longer exists', 'StepGone');
-    await trx('ner_tags').where('step_id', input.stepId).delete();
+    await deleteNerTagsOfStep(trx, input.stepId);
     if (audio && tokenTags.length) {
-      // Ids drawn first so each tag's token links are known without relying on RETURNING order.
-      const ids: number[] = (
-        await trx.raw(
-          `select nextval(pg_get_serial_sequence('ner_tags', 'id'))::bigint as id from generate_series(1, ?)`,
-          [tokenTags.length],
-        )
-      ).rows.map((r: { id: number | string }) => Number(r.id));
+      const ids = await nextNerTagIds(trx, tokenTags.length);
       const rows = tokenTags.map((t, i) => ({ id: ids[i], ...base, ...t.tag, origin: 'LEXICON' }));
       const links = tokenTags.flatMap((t, i) =>
         t.tokenIds.map((tokenId) => ({ ner_tag_id: ids[i], utterance_token_id: tokenId })),
       );
-      await knex.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
-      await knex.batchInsert('ner_tag_tokens', links, INSERT_CHUNK).transacting(trx);
+      await insertNerTagRows(trx, rows, links);
     } else if (textTags.length) {
       const rows: TagRow[] = textTags.map((m) => ({
         ...base,
@@ -210,7 +191,7 @@ export const runLexicon: ActionExecutor = async (run, { knex, lexiconTimeoutMs }
         ts_end: null,
         origin: 'LEXICON',
       }));
-      await knex.batchInsert('ner_tags', rows, INSERT_CHUNK).transacting(trx);
+      await insertNerTagRows(trx, rows);
     }
     const perTagType: Record<string, number> = {};
     const typeIds = audio ? tokenTags.map((t) => t.tag.ner_tag_type_id) : textTags.map((m) => m.nerTagTypeId);

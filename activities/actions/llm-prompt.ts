@@ -31,6 +31,9 @@ import {
 } from '../../workflows/request-contract';
 import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
 import { DEFAULT_LLM_BASE_URL } from '../../server/config';
+import { insertChatResponse } from '../../db/queries/llm-chat-responses';
+import { findLlmModel } from '../../db/queries/llm-models';
+import { sealedSecret } from '../../db/queries/secrets';
 
 /** Budget of one call of a node run (the rerun endpoint has its own). */
 export const LLM_TIMEOUT_MS = 300_000;
@@ -94,13 +97,11 @@ export async function modelAndKey(
   secretId: number | null,
   owner: string,
 ): Promise<{ model: string; modalities: unknown[]; apiKey: string; secretName: string | null } | string> {
-  const model = await knex('llm_models').where('id', modelId).first('name', 'modalities');
+  const model = await findLlmModel(knex, modelId);
   if (!model) return `The model of ${owner} no longer exists`;
   const modalities: unknown[] = Array.isArray(model.modalities) ? model.modalities : [];
   if (secretId === null) return { model: model.name, modalities, apiKey: 'none', secretName: null };
-  const secret = await knex('secrets')
-    .where({ id: secretId, process_id: processId })
-    .first('name', 'value', 'active');
+  const secret = await sealedSecret(knex, secretId, processId);
   if (!secret) return `The secret of ${owner} no longer exists`;
   if (!secret.active) return `The secret "${secret.name}" of ${owner} is inactive`;
   try {
@@ -139,33 +140,6 @@ export async function prepareLlmCall(
   };
 }
 
-/** Stores one answer of a step (`trx` may be a transaction). */
-export async function storeChatResponse(
-  knex: Knex,
-  row: {
-    stepId: number | null;
-    nodeId: number;
-    documentId: number | null;
-    batchId?: number | null;
-    prompt: string;
-    promptEditorState: string | null;
-    response: string;
-  },
-): Promise<number> {
-  const [inserted] = await knex('llm_chat_responses')
-    .insert({
-      step_id: row.stepId,
-      node_id: row.nodeId,
-      document_id: row.documentId,
-      batch_id: row.batchId ?? null,
-      prompt: row.prompt,
-      prompt_editor_state: row.promptEditorState,
-      response: row.response,
-    })
-    .returning('id');
-  return Number(inserted.id);
-}
-
 async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<void> {
   const { knex } = deps;
   const node = await loadActionNode(knex, input.nodeId);
@@ -197,7 +171,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   }
   // The answer and the SUCCESS row together: a retry after a crash in between stores neither twice.
   await knex.transaction(async (trx) => {
-    const chatResponseId = await storeChatResponse(trx, {
+    const chatResponseId = await insertChatResponse(trx, {
       stepId: input.stepId,
       nodeId: input.nodeId,
       documentId: input.documentId,
@@ -244,7 +218,7 @@ export async function rerunLlmPrompt(deps: ActionDeps, input: LlmRerunInput): Pr
   } catch (err) {
     return { llmFailed: `The LLM API failed: ${(err as Error).message}` };
   }
-  const chatResponseId = await storeChatResponse(knex, {
+  const chatResponseId = await insertChatResponse(knex, {
     stepId: input.stepId,
     nodeId: node.id,
     documentId: input.documentId,

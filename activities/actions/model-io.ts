@@ -5,8 +5,8 @@
  * with each token's offsets in it), and a JSON POST to a user-configured URL through the net guard.
  */
 import type { Knex } from 'knex';
-import { only, qualify } from '../../db/queries/columns';
-import { DOCUMENT_COLUMNS } from '../../db/queries/documents';
+import { documentWithContent } from '../../db/queries/documents';
+import { modelLabelRows } from '../../db/queries/labels';
 import { transcriptTokens } from '../../db/queries/utterances';
 import { requestAt, type GuardedResponse } from '../guarded-http';
 import { resolveOutbound } from '../../server/net-guard';
@@ -25,18 +25,8 @@ export interface ModelLabel {
 
 /** The node's labels: classifier types (CLF) or enabled NER tag types (SPAN, with the path as description). */
 export async function loadLabels(knex: Knex, nodeId: number, kind: ModelKind): Promise<ModelLabel[]> {
-  const rows: { id: number | string; name: string; description: string | null }[] =
-    kind === 'CLF'
-      ? await knex('classifier_types')
-          .where('node_id', nodeId)
-          .orderBy('id')
-          .select('id', 'name', 'description')
-      : await knex('ner_tag_types')
-          .where({ node_id: nodeId, disabled: false })
-          .orderBy('id')
-          .select('id', 'name', 'path as description');
-  return rows.map((r) => ({
-    id: Number(r.id),
+  return (await modelLabelRows(knex, nodeId, kind)).map((r) => ({
+    id: r.id,
     name: r.name,
     description: r.description && r.description !== r.name ? r.description : null,
   }));
@@ -60,10 +50,7 @@ export interface ModelText {
 }
 
 export async function loadModelText(knex: Knex, documentId: number): Promise<ModelText | null> {
-  const doc = await knex('documents as d')
-    .leftJoin('document_contents as c', 'c.document_id', 'd.id')
-    .where('d.id', documentId)
-    .first([...qualify('d', only(DOCUMENT_COLUMNS, 'filename', 'documentType')), 'c.content']);
+  const doc = await documentWithContent(knex, documentId);
   if (!doc) return null;
   const rows = await transcriptTokens(knex, documentId);
   if (!rows.length && doc.documentType !== 'AUDIOFILE')

@@ -25,6 +25,7 @@ import {
   refusalMessage,
 } from './context';
 import type { ActionExecutor, RunAutomaticNodeInput } from './index';
+import { sealedSecret } from '../../db/queries/secrets';
 
 const SMTP_TIMEOUT_MS = 30_000;
 
@@ -90,9 +91,7 @@ async function execute(
   const s = node.settings;
   const problem = configProblem(s);
   if (problem) throw await permanentFailure(knex, input, problem);
-  const secret = await knex('secrets')
-    .where({ id: s.secret!.id, process_id: node.processId })
-    .first('value', 'active', 'name');
+  const secret = await sealedSecret(knex, s.secret!.id, node.processId);
   if (!secret) throw await permanentFailure(knex, input, 'The secret of the mail node no longer exists');
   if (!secret.active)
     throw await permanentFailure(knex, input, `The secret "${secret.name}" of the mail node is inactive`);

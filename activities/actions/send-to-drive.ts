@@ -14,13 +14,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { executionByKey } from '../../db/queries/action-results';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
-import {
-  createDriveClient,
-  DriveError,
-  isUsable,
-  type DriveClient,
-  type DriveConnectionRow,
-} from '../drive-client';
+import { createDriveClient, DriveError, isUsable, type DriveClient } from '../drive-client';
 import {
   alreadySucceeded,
   executionKey,
@@ -30,6 +24,7 @@ import {
   recordResult,
 } from './context';
 import type { ActionDeps, ActionExecutor, RunAutomaticNodeInput } from './index';
+import { driveConnectionsOfNode } from '../../db/queries/drive-connections';
 
 /** The appProperties key of the token that identifies one execution's upload. */
 export const UPLOAD_TOKEN_PROPERTY = 'workbenchUploadToken';
@@ -72,10 +67,7 @@ async function uploadedBefore(drive: DriveClient, folderId: string, pending: Pen
 async function execute(input: RunAutomaticNodeInput, deps: ActionDeps) {
   const { knex } = deps;
   const node = await loadActionNode(knex, input.nodeId);
-  const conn: DriveConnectionRow | undefined = await knex('drive_connections')
-    .where('node_id', node.id)
-    .orderBy('id')
-    .first();
+  const [conn] = await driveConnectionsOfNode(knex, node.id);
   if (!conn) throw await permanentFailure(knex, input, 'The cloud-drive node has no cloud-drive connection');
   if (!isUsable(conn))
     throw await permanentFailure(

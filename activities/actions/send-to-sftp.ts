@@ -16,7 +16,6 @@ import { executionByKey } from '../../db/queries/action-results';
 import SftpClient from 'ssh2-sftp-client';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
-import type { SftpConnectionRow } from '../../server/sftp-connections';
 import { UnreadableCredential } from '../../db/crypto';
 import {
   connectSftp,
@@ -35,6 +34,7 @@ import {
   refusalMessage,
 } from './context';
 import type { ActionExecutor, RunAutomaticNodeInput } from './index';
+import { findSftpConnection, type SftpConnectionRow } from '../../db/queries/sftp-connections';
 
 export const SFTP_TIMEOUT_MS = 10_000;
 /** How many suffixed names are tried before giving up. */
@@ -68,7 +68,7 @@ async function execute(input: RunAutomaticNodeInput, knex: Knex, allowlist: read
   const s = node.settings;
   const connectionId = s.sftpConnection?.id;
   const stored: SftpConnectionRow | undefined =
-    connectionId === undefined ? undefined : await knex('sftp_connections').where('id', connectionId).first();
+    connectionId === undefined ? undefined : await findSftpConnection(knex, connectionId);
   if (!stored) throw await permanentFailure(knex, input, 'The SFTP node has no SFTP connection');
   let conn: SftpConnectionRow;
   try {

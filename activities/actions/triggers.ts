@@ -13,7 +13,14 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { lockNode } from '../../db/queries/nodes';
+import {
+  batchIdByClaimKey,
+  collectTriggerItem,
+  insertActionBatch,
+  pendingTriggerItemIds,
+  unstartedThresholdBatches,
+} from '../../db/queries/action-batches';
+import { lockNode, nodeTrigger } from '../../db/queries/nodes';
 import type { ActionBatchInput, ActionBatchReason } from '../../workflows/action-contract';
 import { executionKey } from './context';
 import type { ActionDeps, RunAutomaticNodeInput } from './index';
@@ -24,12 +31,9 @@ export interface NodeTrigger {
 }
 
 export async function triggerOf(knex: Knex, nodeId: number): Promise<NodeTrigger> {
-  const row = await knex('nodes').where('id', nodeId).first('trigger_type', 'threshold');
+  const row = await nodeTrigger(knex, nodeId);
   if (!row) throw ApplicationFailure.nonRetryable(`Node ${nodeId} no longer exists`, 'NodeGone');
-  return {
-    type: row.trigger_type ?? 'ALWAYS',
-    threshold: row.threshold === null ? null : Number(row.threshold),
-  };
+  return row;
 }
 
 async function startBatch(deps: ActionDeps, input: ActionBatchInput & { batchId: number }): Promise<void> {
@@ -39,17 +43,6 @@ async function startBatch(deps: ActionDeps, input: ActionBatchInput & { batchId:
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-}
-
-/** Batches of the node that were claimed by a threshold but never executed (no result row). */
-async function unstartedThresholdBatches(knex: Knex, nodeId: number): Promise<number[]> {
-  const rows: { id: number }[] = await knex('action_batches as b')
-    .where({ 'b.node_id': nodeId, 'b.reason': 'THRESHOLD' })
-    .whereNotExists(
-      knex('action_execution_results as r').whereRaw("r.execution_key = 'batch:' || b.id::text"),
-    )
-    .select('b.id');
-  return rows.map((r) => Number(r.id));
 }
 
 /** Collects the document of a step at a CRON / THRESHOLD node; starts the batch a threshold completes. */
@@ -62,26 +55,16 @@ export async function collectForTrigger(
   await knex.transaction(async (trx) => {
     // One collector of a node at a time: the count below and the claim see every earlier collection.
     await lockNode(trx, input.nodeId);
-    await trx('action_trigger_items')
-      .insert({
-        node_id: input.nodeId,
-        document_id: input.documentId,
-        step_id: input.stepId,
-        collect_key: executionKey(input),
-      })
-      .onConflict('collect_key')
-      .ignore();
+    await collectTriggerItem(trx, {
+      nodeId: input.nodeId,
+      documentId: input.documentId,
+      stepId: input.stepId,
+      collectKey: executionKey(input),
+    });
     if (trigger.type !== 'THRESHOLD') return;
-    const pending: number[] = await trx('action_trigger_items')
-      .where('node_id', input.nodeId)
-      .whereNull('batch_id')
-      .orderBy('id')
-      .pluck('id');
+    const pending = await pendingTriggerItemIds(trx, input.nodeId);
     if (pending.length < Math.max(1, trigger.threshold ?? 1)) return;
-    const [batch] = await trx('action_batches')
-      .insert({ node_id: input.nodeId, reason: 'THRESHOLD' })
-      .returning('id');
-    await trx('action_trigger_items').whereIn('id', pending).update({ batch_id: batch.id });
+    await insertActionBatch(trx, { nodeId: input.nodeId, reason: 'THRESHOLD' }, pending);
   });
   if (trigger.type === 'THRESHOLD') {
     for (const batchId of await unstartedThresholdBatches(knex, input.nodeId))
@@ -101,28 +84,10 @@ export async function claimBatch(
 ): Promise<number | null> {
   return knex.transaction(async (trx) => {
     if (!(await lockNode(trx, nodeId))) return null;
-    const earlier = await trx('action_batches').where('claim_key', claimKey).first('id');
-    if (earlier) return Number(earlier.id);
-    const pending: number[] = await trx('action_trigger_items')
-      .where('node_id', nodeId)
-      .whereNull('batch_id')
-      .orderBy('id')
-      .pluck('id');
+    const earlier = await batchIdByClaimKey(trx, claimKey);
+    if (earlier !== undefined) return earlier;
+    const pending = await pendingTriggerItemIds(trx, nodeId);
     if (pending.length === 0 && reason === 'CRON') return null;
-    const [batch] = await trx('action_batches')
-      .insert({ node_id: nodeId, reason, claim_key: claimKey })
-      .returning('id');
-    if (pending.length)
-      await trx('action_trigger_items').whereIn('id', pending).update({ batch_id: batch.id });
-    return Number(batch.id);
+    return insertActionBatch(trx, { nodeId, reason, claimKey }, pending);
   });
-}
-
-/** How many documents wait at the node for its next batch. */
-export async function pendingCount(knex: Knex, nodeId: number): Promise<number> {
-  const [{ count }] = await knex('action_trigger_items')
-    .where('node_id', nodeId)
-    .whereNull('batch_id')
-    .count<{ count: string }[]>({ count: '*' });
-  return Number(count);
 }

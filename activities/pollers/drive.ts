@@ -18,6 +18,7 @@ import {
   type DriveFile,
 } from '../drive-client';
 import type { PollContext, Poller, PollOutcome } from './types';
+import { driveConnectionsOfNode } from '../../db/queries/drive-connections';
 
 export const driveSourceKey = (connectionId: number, f: Pick<DriveFile, 'id' | 'modifiedTime'>) =>
   `drive:${connectionId}:${f.id}:${f.modifiedTime}`;
@@ -71,10 +72,7 @@ async function pollConnection(ctx: PollContext, conn: DriveConnectionRow, out: P
 
 export const pollDriveNode: Poller = async (ctx) => {
   const out: PollOutcome = { imported: 0, errors: [] };
-  const connections: DriveConnectionRow[] = await ctx.deps
-    .knex('drive_connections')
-    .where('node_id', ctx.node.id)
-    .orderBy('id');
+  const connections = await driveConnectionsOfNode(ctx.deps.knex, ctx.node.id);
   if (connections.length === 0) out.errors.push('The cloud-drive upload node has no connection');
   for (const conn of connections) await pollConnection(ctx, conn, out);
   return out;

@@ -26,6 +26,7 @@ import { openValue } from '../../db/crypto';
 import { OutboundRefused, resolveOutbound } from '../../server/net-guard';
 import { refusalMessage } from '../actions/context';
 import type { PollContext, Poller, PollOutcome } from './types';
+import { emailConnectionsOfNode } from '../../db/queries/email-connections';
 
 const IMAP_TIMEOUT_MS = 30_000;
 /** The upload limit when the deployment sets none (as import.ts). */
@@ -43,11 +44,7 @@ interface EmailConnection {
 }
 
 async function loadConnections(ctx: PollContext): Promise<EmailConnection[]> {
-  const rows = await ctx.deps
-    .knex('email_upload_connections')
-    .where('node_id', ctx.node.id)
-    .orderBy('id')
-    .select('id', 'imap_host', 'imap_port', 'address', 'password', 'folder', 'content_type');
+  const rows = await emailConnectionsOfNode(ctx.deps.knex, ctx.node.id);
   return rows.map((r) => ({
     id: Number(r.id),
     host: String(r.imap_host).trim(),

@@ -11,6 +11,14 @@ import { checkUpload } from '../../domain/upload-check';
 import { openFileStore } from '../../server/files';
 import { insertDocument, sanitizeFilename } from '../../server/document-intake';
 import type { ImportItem, ImportOutcome, PollContext, PollerDeps, UploadNode } from './types';
+import {
+  claimImportedItem,
+  importedItem,
+  importedUnstarted,
+  markImportedItemStarted,
+  setImportedDocument,
+  updateImportedItem,
+} from '../../db/queries/imported-items';
 
 const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -21,10 +29,7 @@ async function startAndMark(deps: PollerDeps, node: UploadNode, documentId: numb
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-  await deps
-    .knex('imported_items')
-    .where({ node_id: node.id, source_key: key, state: 'IMPORTED' })
-    .update({ state: 'STARTED', updated_date: deps.knex.fn.now() });
+  await markImportedItemStarted(deps.knex, node.id, key);
 }
 
 export async function importFile(
@@ -33,14 +38,8 @@ export async function importFile(
   item: ImportItem,
 ): Promise<ImportOutcome> {
   const { knex } = deps;
-  const existing = await knex('imported_items')
-    .where({ node_id: node.id, source_key: item.sourceKey })
-    .first('document_id');
-  if (existing)
-    return {
-      status: 'duplicate',
-      documentId: existing.document_id === null ? null : Number(existing.document_id),
-    };
+  const existing = await importedItem(knex, node.id, item.sourceKey);
+  if (existing) return { status: 'duplicate', documentId: existing.documentId };
   const filename = sanitizeFilename(item.filename);
   const check = checkUpload(
     filename,
@@ -49,23 +48,15 @@ export async function importFile(
     deps.officeMaxUncompressedBytes,
   );
   if (!check.ok) {
-    const inserted = await knex('imported_items')
-      .insert({ node_id: node.id, source_key: item.sourceKey, state: 'REJECTED', detail: check.message })
-      .onConflict(['node_id', 'source_key'])
-      .ignore()
-      .returning('id');
-    return inserted.length
+    const inserted = await claimImportedItem(knex, node.id, item.sourceKey, 'REJECTED', check.message);
+    return inserted !== undefined
       ? { status: 'rejected', message: check.message }
       : { status: 'duplicate', documentId: null };
   }
   const store = openFileStore(deps);
   const documentId = await knex.transaction(async (trx) => {
-    const claimed = await trx('imported_items')
-      .insert({ node_id: node.id, source_key: item.sourceKey, state: 'IMPORTED' })
-      .onConflict(['node_id', 'source_key'])
-      .ignore()
-      .returning('id');
-    if (claimed.length === 0) return null;
+    const claimed = await claimImportedItem(trx, node.id, item.sourceKey, 'IMPORTED');
+    if (claimed === undefined) return null;
     const id = await insertDocument(trx, store, {
       processId: node.processId,
       uploadNodeId: node.id,
@@ -75,7 +66,7 @@ export async function importFile(
       documentType: check.documentType,
       createdById: null,
     });
-    await trx('imported_items').where('id', claimed[0].id).update({ document_id: id });
+    await setImportedDocument(trx, claimed, id);
     return id;
   });
   if (documentId === null) return { status: 'duplicate', documentId: null };
@@ -85,22 +76,14 @@ export async function importFile(
 
 /** Starts the workflows of documents a poll imported but could not start (worker stopped in between). */
 export async function restartPending(deps: PollerDeps, node: UploadNode): Promise<void> {
-  const rows: { source_key: string; document_id: number | null }[] = await deps
-    .knex('imported_items')
-    .where({ node_id: node.id, state: 'IMPORTED' })
-    .whereNotNull('document_id')
-    .select('source_key', 'document_id');
-  for (const r of rows) await startAndMark(deps, node, Number(r.document_id), r.source_key);
+  for (const r of await importedUnstarted(deps.knex, node.id))
+    await startAndMark(deps, node, r.documentId, r.sourceKey);
 }
 
 export function pollContext(deps: PollerDeps, node: UploadNode): PollContext {
   const { knex } = deps;
-  const itemState = async (sourceKey: string): Promise<string | null> => {
-    const row = await knex('imported_items')
-      .where({ node_id: node.id, source_key: sourceKey })
-      .first('state');
-    return row?.state ?? null;
-  };
+  const itemState = async (sourceKey: string): Promise<string | null> =>
+    (await importedItem(knex, node.id, sourceKey))?.state ?? null;
   return {
     deps,
     node,
@@ -109,26 +92,11 @@ export function pollContext(deps: PollerDeps, node: UploadNode): PollContext {
     importFile: (item) => importFile(deps, node, item),
     maxBytes: deps.uploadMaxBytes ?? DEFAULT_MAX_BYTES,
     reject: async (sourceKey, detail) => {
-      await knex('imported_items')
-        .insert({ node_id: node.id, source_key: sourceKey, state: 'REJECTED', detail })
-        .onConflict(['node_id', 'source_key'])
-        .ignore();
+      await claimImportedItem(knex, node.id, sourceKey, 'REJECTED', detail);
     },
-    itemDetail: async (sourceKey) => {
-      const row = await knex('imported_items')
-        .where({ node_id: node.id, source_key: sourceKey })
-        .first('detail');
-      return row?.detail ?? null;
-    },
-    setDetail: async (sourceKey, detail) => {
-      await knex('imported_items')
-        .where({ node_id: node.id, source_key: sourceKey })
-        .update({ detail, updated_date: knex.fn.now() });
-    },
-    markDone: async (sourceKey, detail) => {
-      await knex('imported_items')
-        .where({ node_id: node.id, source_key: sourceKey })
-        .update({ state: 'DONE', detail: detail ?? null, updated_date: knex.fn.now() });
-    },
+    itemDetail: async (sourceKey) => (await importedItem(knex, node.id, sourceKey))?.detail ?? null,
+    setDetail: (sourceKey, detail) => updateImportedItem(knex, node.id, sourceKey, { detail }),
+    markDone: (sourceKey, detail) =>
+      updateImportedItem(knex, node.id, sourceKey, { state: 'DONE', detail: detail ?? null }),
   };
 }

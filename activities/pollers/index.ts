@@ -11,6 +11,7 @@ import { restartPending, pollContext } from './import';
 import { pollDriveNode } from './drive';
 import { pollSftpNode } from './sftp';
 import type { Poller, PollerDeps, PollOutcome } from './types';
+import { recordPoll } from '../../db/queries/poller-status';
 
 export type { PollerDeps, PollOutcome } from './types';
 
@@ -46,25 +47,7 @@ export function createPollerActivities(deps: PollerDeps) {
         outcome = { imported: 0, errors: [(err as Error).message] };
       }
       const error = outcome.errors.length ? outcome.errors.join('\n').slice(0, 4000) : null;
-      await knex('poller_status')
-        .insert({
-          node_id: node.id,
-          last_run_date: started,
-          last_imported: outcome.imported,
-          last_success_date: error ? null : started,
-          last_error: error,
-          last_error_date: error ? started : null,
-        })
-        .onConflict('node_id')
-        .merge(
-          error
-            ? ['last_run_date', 'last_imported', 'last_error', 'last_error_date']
-            : ['last_run_date', 'last_imported', 'last_success_date', 'last_error', 'last_error_date'],
-        )
-        .catch((err: Error) => {
-          // The node was deleted during the poll: nothing to report on.
-          if (!/foreign key/i.test(err.message)) throw err;
-        });
+      await recordPoll(knex, node.id, { started, imported: outcome.imported, error });
       return { nodeId: node.id, polled: true, ...outcome };
     },
   };

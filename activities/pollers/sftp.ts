@@ -20,7 +20,12 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type SftpClient from 'ssh2-sftp-client';
-import type { SftpConnectionRow } from '../../server/sftp-connections';
+import {
+  sftpConnectionsOfNode,
+  transferRulesOfNodes,
+  type SftpConnectionRow,
+} from '../../db/queries/sftp-connections';
+import type { SftpTransferRuleDTO } from '../../domain/graph-types';
 import { sftpAddress, sftpFilename, suffixed } from '../actions/send-to-sftp';
 import { describeSftpError, openSftp } from '../sftp-client';
 import type { PollContext, Poller } from './types';
@@ -30,13 +35,7 @@ const MAX_NAME_TRIES = 1000;
 /** Prefix of an item's detail while its copy is under way: the target path follows. */
 const PENDING_COPY = 'copying to ';
 
-interface TransferRuleRow {
-  id: number;
-  name: string | null;
-  source_id: number;
-  target_id: number | null;
-  delete_after_transfer: boolean;
-}
+type TransferRule = SftpTransferRuleDTO;
 
 interface RemoteFile {
   name: string;
@@ -48,7 +47,7 @@ interface RemoteFile {
 /** One rule being run: its connections and the problems found so far. */
 interface RuleRun {
   ctx: PollContext;
-  rule: TransferRuleRow;
+  rule: TransferRule;
   source: SftpConnectionRow;
   sourceClient: SftpClient;
   target: SftpConnectionRow | null;
@@ -63,10 +62,8 @@ const allowlistOf = (ctx: PollContext) => ctx.deps.outboundAllowlist ?? [];
 
 export const pollSftpNode: Poller = async (ctx) => {
   const { knex } = ctx.deps;
-  const rules: TransferRuleRow[] = await knex('sftp_transfer_rules')
-    .where('node_id', ctx.node.id)
-    .orderBy('id');
-  const rows: SftpConnectionRow[] = await knex('sftp_connections').where('node_id', ctx.node.id);
+  const rules = (await transferRulesOfNodes(knex, [ctx.node.id])).get(ctx.node.id)!;
+  const rows = await sftpConnectionsOfNode(knex, ctx.node.id);
   const connections = new Map(rows.map((c) => [Number(c.id), c]));
   let imported = 0;
   const errors: string[] = [];
@@ -86,21 +83,20 @@ export const pollSftpNode: Poller = async (ctx) => {
   return { imported, errors };
 };
 
-const ruleLabel = (rule: TransferRuleRow) =>
+const ruleLabel = (rule: TransferRule) =>
   rule.name ? `Transfer rule "${rule.name}"` : `Transfer rule ${rule.id}`;
 
 /** Lists the rule's source folder and handles each file. */
 async function runRule(
   ctx: PollContext,
-  rule: TransferRuleRow,
+  rule: TransferRule,
   connections: Map<number, SftpConnectionRow>,
   { report, onImported }: { report: (message: string) => void; onImported: () => void },
 ): Promise<void> {
-  const source = connections.get(Number(rule.source_id));
+  const source = connections.get(Number(rule.sourceId));
   if (!source) throw new Error(`${ruleLabel(rule)} has no source connection`);
-  const target = rule.target_id === null ? null : (connections.get(Number(rule.target_id)) ?? null);
-  if (rule.target_id !== null && !target)
-    throw new Error(`${ruleLabel(rule)}: its target connection is gone`);
+  const target = rule.targetId === null ? null : (connections.get(Number(rule.targetId)) ?? null);
+  if (rule.targetId !== null && !target) throw new Error(`${ruleLabel(rule)}: its target connection is gone`);
 
   const sourceClient = await openSftp(
     ctx.deps.knex,
@@ -197,7 +193,7 @@ async function handleFile(run: RuleRun, file: RemoteFile): Promise<void> {
     }
     done.push(`copied to ${await copyToTarget(run, key, file.name, bytes)}`);
   }
-  if (run.rule.delete_after_transfer) {
+  if (run.rule.deleteAfterTransfer) {
     const deleted = await deleteIfUnchanged(sourceClient, remotePath, file).catch((err) => {
       throw failed('deleting', err);
     });

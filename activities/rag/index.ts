@@ -14,6 +14,7 @@ import { contentOf } from '../../db/queries/document-contents';
 import {
   chunksWithoutVector,
   deleteChunksOf,
+  deleteChunksOfProcess,
   doneDocumentIds,
   lockIndexTarget,
   replaceChunks,
@@ -32,6 +33,8 @@ import { RAG_QUERY_TIMEOUT_MS } from '../../workflows/rag-contract';
 import { callLlm, modelAndKey } from '../actions/llm-prompt';
 import { embedTexts, type EmbeddingsConfig } from './embeddings';
 import { EmbeddingsFailed, retrieve } from './retrieve';
+import { processById } from '../../db/queries/processes';
+import { ragTemplateOf } from '../../db/queries/rag-templates';
 
 export interface RagDeps {
   knex: Knex;
@@ -85,9 +88,9 @@ export async function indexDocument(deps: RagDeps, documentId: number): Promise<
 
 export async function indexProcess(deps: RagDeps, processId: number): Promise<RagIndexResult> {
   const { knex } = deps;
-  const process = await knex('processes').where('id', processId).first('is_rag_enabled');
-  if (!process?.is_rag_enabled) {
-    await knex('rag_chunks').where('process_id', processId).del();
+  const process = await processById(knex, processId);
+  if (!process?.isRagEnabled) {
+    await deleteChunksOfProcess(knex, processId);
     return { documents: 0, chunks: 0, vectors: 0 };
   }
   const total: RagIndexResult = { documents: 0, chunks: 0, vectors: 0 };
@@ -103,13 +106,12 @@ export async function indexProcess(deps: RagDeps, processId: number): Promise<Ra
 
 export async function runRagQuery(deps: RagDeps, input: RagQueryInput): Promise<RagQueryResult> {
   const { knex } = deps;
-  const process = await knex('processes').where('id', input.processId).first('id', 'name');
+  const process = await processById(knex, input.processId);
   if (!process) return { invalid: `Process ${input.processId} no longer exists` };
   const found = await modelAndKey(knex, input.processId, input.llmModelId, input.secretId, 'the RAG query');
   if (typeof found === 'string') return { invalid: found };
-  const stored = await knex('rag_templates')
-    .where({ process_id: input.processId, active: true })
-    .first('template');
+  const template = await ragTemplateOf(knex, input.processId);
+  const stored = template?.active ? template : undefined;
   let matchedDocuments;
   try {
     matchedDocuments = await retrieve(knex, { ...input, embeddings: deps.embeddings });

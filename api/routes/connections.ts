@@ -10,8 +10,12 @@ import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { currentUser, unreachable } from '../auth';
 import { appError, FieldErrorCollector, setAlert } from '../errors';
-import { applyDriveChange, driveConnectionIds, listDriveConnections } from '../services/drive-connections';
-import * as email from '../services/email-connections';
+import {
+  applyDriveChange,
+  driveConnectionIds,
+  listDriveConnections,
+} from '../../db/queries/drive-connections';
+import * as email from '../../db/queries/email-connections';
 import { driveClientConfig, exchangeAuthorizationCode, type GrantedTokens } from '../services/google-oauth';
 import {
   assertCanChange,

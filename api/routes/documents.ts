@@ -50,6 +50,7 @@ import type { AccessMode } from '../../domain/enums';
 import { documentFilenameRule } from '../../domain/validation';
 import { documentEditViolations } from '../../domain/document-edit';
 import { refused, unsupported } from './file-upload';
+import { processExists } from '../../db/queries/processes';
 
 /** An id in a body: the same range as a path parameter (idParam), so a huge number is a 400. */
 const id = z.number().int().min(0).max(MAX_ID);
@@ -334,7 +335,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         const user = currentUser(ctx);
         const processId = idParam(ctx.params.id);
         assertProcessMode(user, processId, 'ADMIN');
-        if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
+        if (!(await processExists(knex, processId))) throw notFound('process');
         const deleted = await documents.deleteDocuments(deps, await findDocuments(knex, { processId }));
         ctx.body = { deleted };
       },

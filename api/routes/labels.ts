@@ -37,6 +37,8 @@ import { appError, FieldErrorCollector, HttpError, notFound, setAlert } from '..
 import * as labels from '../services/labels';
 import { tagTypeOptions } from '../services/tag-steps';
 import { idParam } from '../validate';
+import { processExists } from '../../db/queries/processes';
+import { documentProcessId } from '../../db/queries/documents';
 
 /**
  * The node of a label route, after the caller's access check: READ or WRITE on the node, or ADMIN on its
@@ -160,7 +162,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         const user = currentUser(ctx);
         const processId = idParam(ctx.params.id);
         assertProcessMode(user, processId, 'READ');
-        if (!(await knex('processes').where('id', processId).first('id'))) throw notFound('process');
+        if (!(await processExists(knex, processId))) throw notFound('process');
         ctx.body = await labels.listClassifierTypesOfProcess(knex, processId);
       },
     ),
@@ -301,11 +303,11 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
           return;
         }
         const documentId = idParam(ctx.query.documentId, 'documentId');
-        const doc = await knex('documents').where('id', documentId).first('process_id as processId');
+        const docProcessId = await documentProcessId(knex, documentId);
         if (
-          !doc ||
-          !(await mayReadDocumentOf(knex, user, Number(doc.processId))) ||
-          nodes.some((n) => n.processId !== Number(doc.processId))
+          docProcessId === undefined ||
+          !(await mayReadDocumentOf(knex, user, docProcessId)) ||
+          nodes.some((n) => n.processId !== docProcessId)
         )
           throw unreachable(user, 'document');
         const type = ctx.query.labellingType ?? 'SPAN_TAG';

@@ -30,6 +30,11 @@ import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable } from '../
 import { HttpError, badRequest, notFound } from '../errors';
 import { runWorkflow } from '../services/workflow-runs';
 import { firstValue, idParam } from '../validate';
+import {
+  chatResponseById,
+  chatResponsesOfDocument,
+  type ChatResponseRow,
+} from '../../db/queries/llm-chat-responses';
 
 export interface LlmChatResponseDTO {
   id: number;
@@ -47,18 +52,7 @@ export const rerunBody = z.object({
   promptEditorState: z.string().nullish(),
 });
 
-const COLUMNS = [
-  'id',
-  'step_id',
-  'node_id',
-  'document_id',
-  'prompt',
-  'prompt_editor_state',
-  'response',
-  'created_date',
-];
-
-function toDTO(r: Record<string, unknown>): LlmChatResponseDTO {
+function toDTO(r: ChatResponseRow): LlmChatResponseDTO {
   return {
     id: Number(r.id),
     stepId: Number(r.step_id),
@@ -67,7 +61,7 @@ function toDTO(r: Record<string, unknown>): LlmChatResponseDTO {
     prompt: r.prompt as string,
     promptEditorState: (r.prompt_editor_state as string | null) ?? null,
     response: r.response as string,
-    createdDate: new Date(r.created_date as string).toISOString(),
+    createdDate: new Date(r.created_date).toISOString(),
   };
 }
 
@@ -108,7 +102,7 @@ export function llmRoutes({ knex, temporal, config }: AppDeps): Route[] {
           throw new HttpError(502, { message: 'error.http.502', detail: result.llmFailed });
         const id = result.stored.chatResponseId;
         ctx.status = 201;
-        ctx.body = toDTO(await knex('llm_chat_responses').where('id', id).first(COLUMNS));
+        ctx.body = toDTO((await chatResponseById(knex, id))!);
       },
     ),
 
@@ -125,10 +119,7 @@ export function llmRoutes({ knex, temporal, config }: AppDeps): Route[] {
         // An unknown document and one of a process the caller cannot read answer alike (issue 9 finding 12).
         if (!doc || !(await mayReadDocumentOf(knex, user, doc.processId)))
           throw unreachable(user, 'document');
-        const rows: Record<string, unknown>[] = await knex('llm_chat_responses')
-          .where('document_id', documentId)
-          .orderBy('id', 'asc')
-          .select(COLUMNS);
+        const rows = await chatResponsesOfDocument(knex, documentId);
         const processId = doc.processId;
         ctx.body = rows
           .filter((r) => modeSatisfies(nodeMode(user, Number(r.node_id), processId), 'READ'))

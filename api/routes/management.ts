@@ -43,6 +43,7 @@ import { oidcLogoutUrl } from '../services/oidc';
 import { parserProgramsMonitor } from '../services/parser-programs';
 import { diskHealth, readiness, type ReadinessProbe } from '../../server/health';
 import { openFileStore } from '../../server/files';
+import { databaseAnswers } from '../../db/queries/health';
 
 type Component = HealthDTO['components'][string];
 
@@ -123,7 +124,7 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
   const logoutUrl = oidcLogoutUrl(config.oidc);
 
   const readinessProbes: ReadinessProbe[] = [
-    { name: 'db', check: () => knex.raw('select 1').then(() => true) },
+    { name: 'db', check: () => databaseAnswers(knex) },
     { name: 'temporal', check: () => temporal.isUp() },
     { name: 'filesStore', check: async () => (await files.health(config.diskMinFreeBytes)).status === 'UP' },
   ];
@@ -177,10 +178,7 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
     // statuses to anyone, details to administrators
     route({ method: 'GET', path: '/management/health', access: withKeys(PUBLIC) }, async (ctx) => {
       const [db, tmp, programs, disk, store, mail] = await Promise.all([
-        knex
-          .raw('select 1')
-          .then(() => true)
-          .catch(() => false),
+        databaseAnswers(knex).catch(() => false),
         temporal.isUp(),
         parserPrograms.report(),
         // With a bucket the disk is where files are staged for the parser's programs and the peaks.

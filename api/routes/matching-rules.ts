@@ -15,6 +15,7 @@ import * as labels from '../services/labels';
 import * as rules from '../services/matching-rules';
 import { idParam } from '../validate';
 import { nodeWithAccess } from './labels';
+import { tagTypeIdsOfNode } from '../../db/queries/labels';
 
 const ruleSchema = z.object({
   id: z.number().int().nullish(),
@@ -59,7 +60,7 @@ function ruleValues(
 /** A rule may only name a tag type of the node its tag type belongs to. */
 async function assertSameNode(knex: Knex, tagTypeIds: readonly number[], nodeId: number): Promise<void> {
   const ids = [...new Set(tagTypeIds)];
-  const found = await knex('ner_tag_types').whereIn('id', ids).where('node_id', nodeId).pluck('id');
+  const found = await tagTypeIdsOfNode(knex, ids, nodeId);
   if (found.length !== ids.length) throw appError('error.idinvalid', 'matchingRule', 'idinvalid');
 }
 

@@ -31,6 +31,7 @@ import {
   TRAINABLE_WHITELIST,
 } from '../../domain/nodes';
 import { keepSchedulesInStep } from '../../server/schedules';
+import { processExists } from '../../db/queries/processes';
 
 const idRef = z.object({ id: z.number().int() });
 const text = z.string().nullish();
@@ -304,7 +305,7 @@ export function nodeRoutes(deps: AppDeps): Route[] {
         const user = currentUser(ctx);
         const input = body();
         assertProcessMode(user, input.processId, 'ADMIN');
-        if (!(await knex('processes').where('id', input.processId).first('id'))) throw notFound('process');
+        if (!(await processExists(knex, input.processId))) throw notFound('process');
         const created = await nodes.createNode(knex, user, {
           ...nodeInput(input),
           activityType: input.activityType,

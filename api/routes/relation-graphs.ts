@@ -22,6 +22,8 @@ import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthU
 import * as graphs from '../services/relation-graphs';
 import { bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import { grantedNodeIds, modeSatisfies, nodeMode, processMode } from '../../domain/access';
+import { documentProcessId } from '../../db/queries/documents';
+import { nodeIdsOfProcess } from '../../db/queries/nodes';
 
 const id = z.number().int().min(1).max(MAX_ID);
 /** At most this many relations in one graph. */
@@ -35,10 +37,10 @@ export const graphUpdateSchema = z.object({ id, relations: relationsSchema });
 export function relationGraphRoutes({ knex }: AppDeps): Route[] {
   /** The document, readable by the caller, and its process; else 403 (404 to an admin). */
   const readableDocument = async (user: AuthUser, documentId: number) => {
-    const doc = await knex('documents').where('id', documentId).first('process_id as processId');
-    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+    const processId = await documentProcessId(knex, documentId);
+    if (processId === undefined || !(await mayReadDocumentOf(knex, user, processId)))
       throw unreachable(user, 'document');
-    return { id: documentId, processId: Number(doc.processId) };
+    return { id: documentId, processId };
   };
 
   /** WRITE on the process, or on one of its nodes (the tags' node is checked once the body is read). */
@@ -46,11 +48,8 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
     if (modeSatisfies(processMode(user, processId), 'WRITE')) return true;
     const nodeIds = grantedNodeIds(user);
     if (!nodeIds.length) return false;
-    const inProcess: number[] = await knex('nodes')
-      .where('process_id', processId)
-      .whereIn('id', nodeIds)
-      .pluck('id');
-    return inProcess.some((n) => modeSatisfies(nodeMode(user, Number(n), processId), 'WRITE'));
+    const inProcess = await nodeIdsOfProcess(knex, processId, nodeIds);
+    return inProcess.some((n) => modeSatisfies(nodeMode(user, n, processId), 'WRITE'));
   };
 
   /** The graph, with WRITE on its node; else 403 (404 to an admin). */

@@ -9,7 +9,7 @@ import { acceptsRelationTypes, normalizeRelationType, relationTypeViolations } f
 import type { AppDeps } from '../app';
 import { currentUser, unreachable } from '../auth';
 import { appError, notFound, setAlert } from '../errors';
-import * as relations from '../services/relation-types';
+import * as relations from '../../db/queries/relation-types';
 import { idParam } from '../validate';
 import { checkViolations, nodeIdsParam, nodeWithAccess } from './labels';
 

@@ -15,7 +15,7 @@ import {
   assertNodeType,
   requireOwnerNode,
 } from '../services/integration-nodes';
-import type { SftpConnectionRow } from '../../server/sftp-connections';
+import type { SftpConnectionRow } from '../../db/queries/sftp-connections';
 import * as sftp from '../services/sftp-connections';
 import { testSftpConnection } from '../services/sftp-test';
 import { firstValue, idParam } from '../validate';

@@ -38,6 +38,7 @@ import { openFileStore } from '../../server/files';
 import { sanitizeFilename } from '../../server/document-intake';
 import { documentEditViolations } from '../../domain/document-edit';
 import { timeOrderPosition, TokenProperties } from '../../domain/utterances';
+import { allProcessIds } from '../../db/queries/processes';
 
 const id = z.number().int().min(1).max(MAX_ID);
 /** An id of the write: positive for an existing row, negative for a new one (-1, -2, ...). */
@@ -143,7 +144,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
       if (!(await mayReadDocumentOf(knex, user, processId))) throw unreachable(user, 'process');
       return [processId];
     }
-    const all: number[] = (await knex('processes').orderBy('id').pluck('id')).map(Number);
+    const all = await allProcessIds(knex);
     const out: number[] = [];
     for (const p of all) if (await mayReadDocumentOf(knex, user, p)) out.push(p);
     return out;

@@ -16,7 +16,8 @@ import {
   workTimeReportRule,
 } from '../../domain/statistics';
 import { STATISTICS_TYPES } from '../../domain/statistics-types';
-import { knownZone, nodesOfProcess } from '../../db/queries/statistics';
+import { nodeIdsOfProcess } from '../../db/queries/nodes';
+import { knownZone } from '../../db/queries/statistics';
 import { stepNode } from '../../db/queries/steps';
 import type { AppDeps } from '../app';
 import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../auth';
@@ -72,10 +73,9 @@ export function statisticsRoutes({ knex }: AppDeps): Route[] {
           violations.push({ field: 'zoneId', code: 'Pattern', key: `${K}.zoneInvalid` });
         const nodeIds = input.nodeIds?.length ? [...new Set(input.nodeIds)] : null;
         const cell = input.documentsOf ?? null;
-        const ofProcess = await nodesOfProcess(knex, input.processId, [
-          ...(nodeIds ?? []),
-          ...(cell ? [cell.nodeId] : []),
-        ]);
+        const ofProcess = new Set(
+          await nodeIdsOfProcess(knex, input.processId, [...(nodeIds ?? []), ...(cell ? [cell.nodeId] : [])]),
+        );
         if (nodeIds?.some((n) => !ofProcess.has(n)))
           violations.push({ field: 'nodeIds', code: 'Pattern', key: `${K}.nodeNotInProcess` });
         if (cell) {

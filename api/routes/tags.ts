@@ -32,6 +32,7 @@ import {
   WRITABLE_LABELLING_TYPES,
   type LabellingType,
 } from '../../domain/tags';
+import { documentProcessId } from '../../db/queries/documents';
 
 const id = z.number().int().min(1).max(MAX_ID);
 const offset = z.number().int().min(-MAX_ID).max(MAX_ID);
@@ -89,8 +90,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
   const readableDocument = async (ctx: Context): Promise<number> => {
     const user = currentUser(ctx);
     const documentId = idParam(ctx.query.documentId, 'documentId');
-    const doc = await knex('documents').where('id', documentId).first('process_id as processId');
-    if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
+    const processId = await documentProcessId(knex, documentId);
+    if (processId === undefined || !(await mayReadDocumentOf(knex, user, processId)))
       throw unreachable(user, 'document');
     return documentId;
   };

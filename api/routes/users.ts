@@ -33,6 +33,7 @@ import {
   type AuthorityInput,
 } from '../../domain/user-admin';
 import { emailRule, loginRule, passwordRule } from '../../domain/validation';
+import { authoritiesByIds } from '../../db/queries/roles';
 
 const text = z.string().nullish();
 const MAX_GRANTS = 500;
@@ -86,8 +87,8 @@ export function userRoutes(deps: AppDeps): Route[] {
     const byId = new Map<number, AuthorityInput>();
     const ids = list.filter((a) => a.componentId == null && a.id != null).map((a) => a.id!);
     if (ids.length)
-      for (const r of await knex('authorities').whereIn('id', ids))
-        byId.set(Number(r.id), { componentId: Number(r.component_id), type: r.type, mode: r.mode });
+      for (const r of await authoritiesByIds(knex, ids))
+        byId.set(r.id, { componentId: r.componentId, type: r.type, mode: r.mode });
     const resolved = list.map((a) => (a.componentId == null && a.id != null ? (byId.get(a.id) ?? a) : a));
     let shapeless = false;
     resolved.forEach((a, i) => {

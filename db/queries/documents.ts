@@ -49,6 +49,20 @@ export async function documentExists(knex: Knex, id: number): Promise<boolean> {
   return Boolean(await knex('documents').where('id', id).first('id'));
 }
 
+/** Whether a document or a page of one refers to the stored file `key`. */
+export async function fileInUse(knex: Knex, key: string): Promise<boolean> {
+  return Boolean(
+    (await knex('documents').where('path', key).first('id')) ??
+    (await knex('document_pages').where('path', key).first('document_id')),
+  );
+}
+
+/** The process of the document; undefined when the document is gone. */
+export async function documentProcessId(knex: Knex, id: number): Promise<number | undefined> {
+  const row = await knex('documents').where('id', id).first('process_id');
+  return row ? Number(row.process_id) : undefined;
+}
+
 /** The document's filename; null when the document is gone. */
 export async function documentFilename(knex: Knex, id: number): Promise<string | null> {
   const row = await knex('documents').where('id', id).first('filename');
@@ -254,4 +268,43 @@ export async function setDocumentFile(
     size: file.size,
     last_modified_date: knex.fn.now(),
   });
+}
+
+/** The document with its text content ('' when none) and its process's name, for rendering and models. */
+export async function documentWithContent(
+  knex: Knex,
+  id: number,
+): Promise<
+  | {
+      id: number;
+      filename: string;
+      documentType: string;
+      content: string;
+      processId: number;
+      processName: string;
+    }
+  | undefined
+> {
+  const row = await knex('documents as d')
+    .join('processes as p', 'p.id', 'd.process_id')
+    .leftJoin('document_contents as c', 'c.document_id', 'd.id')
+    .where('d.id', id)
+    .first(
+      'd.id',
+      'd.filename',
+      'd.document_type as documentType',
+      'c.content',
+      'p.id as processId',
+      'p.name as processName',
+    );
+  return (
+    row && {
+      id: Number(row.id),
+      filename: row.filename,
+      documentType: row.documentType,
+      content: row.content ?? '',
+      processId: Number(row.processId),
+      processName: row.processName,
+    }
+  );
 }

@@ -8,15 +8,22 @@ import type { DriveConnectionDTO } from '../../domain/integration-types';
 import type { GrantedTokens } from '../../domain/integration-types';
 import { sealValue } from '../crypto';
 
-interface DriveConnectionRow {
+/** A stored connection; its tokens sealed (db/crypto.ts) until activities/drive-client.ts opens them. */
+export interface DriveConnectionRow {
   id: number;
   node_id: number;
   name: string;
   folder_id: string;
+  refresh_token: string | null;
+  access_token: string | null;
+  token_expiry: Date | null;
+  granted_scope: string | null;
   authorized: boolean;
 }
 
-const toDTO = (r: DriveConnectionRow): DriveConnectionDTO => ({
+const toDTO = (
+  r: Pick<DriveConnectionRow, 'id' | 'name' | 'folder_id' | 'authorized'>,
+): DriveConnectionDTO => ({
   id: r.id,
   name: r.name,
   folderId: r.folder_id,
@@ -42,6 +49,26 @@ export async function listDriveConnections(knex: Knex, nodeId: number): Promise<
 
 export async function driveConnectionIds(knex: Knex, nodeId: number): Promise<number[]> {
   return (await knex('drive_connections').where({ node_id: nodeId }).pluck('id')) as number[];
+}
+
+/** The node's connections as stored (tokens sealed), by id. */
+export async function driveConnectionsOfNode(knex: Knex, nodeId: number): Promise<DriveConnectionRow[]> {
+  return knex('drive_connections').where('node_id', nodeId).orderBy('id');
+}
+
+/** Stores the tokens of a refresh, sealed. */
+export async function saveDriveTokens(
+  knex: Knex,
+  id: number,
+  t: { accessToken: string; refreshToken: string | null; tokenExpiry: Date | null },
+): Promise<void> {
+  await knex('drive_connections')
+    .where('id', id)
+    .update({
+      access_token: sealValue('drive_connections', 'access_token', t.accessToken),
+      token_expiry: t.tokenExpiry,
+      refresh_token: sealValue('drive_connections', 'refresh_token', t.refreshToken),
+    });
 }
 
 export interface DriveChange {

@@ -68,6 +68,11 @@ export async function listEmailConnections(knex: Knex, nodeId: number): Promise<
   );
 }
 
+/** The node's connections as stored (password sealed), by id. */
+export async function emailConnectionsOfNode(knex: Knex, nodeId: number): Promise<EmailConnectionRow[]> {
+  return knex('email_upload_connections').where('node_id', nodeId).orderBy('id');
+}
+
 export async function findEmailConnection(knex: Knex, id: number): Promise<EmailConnectionRow | undefined> {
   return knex('email_upload_connections').where({ id }).first();
 }

@@ -129,6 +129,20 @@ export async function findTagType(knex: Knex, id: number): Promise<NerTagTypeDTO
   return row ? toNerDTO(row) : undefined;
 }
 
+/** The ids among `ids` of tag types of the node. */
+export async function tagTypeIdsOfNode(
+  knex: Knex,
+  ids: readonly number[],
+  nodeId: number,
+): Promise<number[]> {
+  return (
+    await knex('ner_tag_types')
+      .whereIn('id', [...ids])
+      .where('node_id', nodeId)
+      .pluck('id')
+  ).map(Number);
+}
+
 /** Recomputes the stored path of every tag type of the node and writes those that changed. */
 export async function refreshTagPaths(trx: Knex, nodeId: number): Promise<void> {
   const all = (
@@ -255,4 +269,23 @@ export async function classifierTypeNames(
 export async function labelIdsOfNode(knex: Knex, kind: 'CLF' | 'NER', nodeId: number): Promise<number[]> {
   const table = kind === 'CLF' ? 'classifier_types' : 'ner_tag_types';
   return (await knex(table).where('node_id', nodeId).pluck('id')).map(Number);
+}
+
+/** The node's labels as a model sees them: classifier types, or enabled tag types with their path, by id. */
+export async function modelLabelRows(
+  knex: Knex,
+  nodeId: number,
+  kind: 'CLF' | 'SPAN',
+): Promise<{ id: number; name: string; description: string | null }[]> {
+  const rows: { id: number | string; name: string; description: string | null }[] =
+    kind === 'CLF'
+      ? await knex('classifier_types')
+          .where('node_id', nodeId)
+          .orderBy('id')
+          .select('id', 'name', 'description')
+      : await knex('ner_tag_types')
+          .where({ node_id: nodeId, disabled: false })
+          .orderBy('id')
+          .select('id', 'name', 'path as description');
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

@@ -93,3 +93,32 @@ export async function insertRule(knex: Knex, values: RuleValues): Promise<Matchi
   const [row] = await knex('matching_rules').insert(columns(values)).returning('*');
   return toRuleDTO(row);
 }
+
+/** The rules of the node's enabled tag types with their tag type's name, by id (the lexicon's input). */
+export async function enabledRulesOfNode(
+  knex: Knex,
+  nodeId: number,
+): Promise<
+  {
+    id: number;
+    nerTagTypeId: number;
+    expression: string;
+    matchingType: MatchingType;
+    tolerance: number | null;
+    tagName: string;
+  }[]
+> {
+  return knex('matching_rules as r')
+    .join('ner_tag_types as t', 't.id', 'r.ner_tag_type_id')
+    .where('t.node_id', nodeId)
+    .andWhere('t.disabled', false)
+    .orderBy('r.id')
+    .select(
+      'r.id',
+      'r.ner_tag_type_id as nerTagTypeId',
+      'r.expression',
+      'r.matching_type as matchingType',
+      'r.tolerance',
+      't.name as tagName',
+    );
+}

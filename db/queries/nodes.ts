@@ -340,3 +340,43 @@ export async function receiverNodes(
   if (processIds) q.whereIn('n.process_id', [...processIds]);
   return q;
 }
+
+/** The trigger of an action node (ALWAYS when none is set); undefined when the node is gone. */
+export async function nodeTrigger(
+  knex: Knex,
+  id: number,
+): Promise<{ type: 'ALWAYS' | 'CRON' | 'THRESHOLD'; threshold: number | null } | undefined> {
+  const row = await knex('nodes').where('id', id).first('trigger_type', 'threshold');
+  return (
+    row && {
+      type: row.trigger_type ?? 'ALWAYS',
+      threshold: row.threshold === null ? null : Number(row.threshold),
+    }
+  );
+}
+
+/** The node's type and trainable configuration; undefined when the node is gone. */
+export async function trainableConfigRow(
+  knex: Knex,
+  id: number,
+): Promise<
+  { id: number; processId: number; activityType: ActivityType; trainableConfig: unknown } | undefined
+> {
+  const row = await knex('nodes')
+    .where('id', id)
+    .first('id', 'process_id', 'activity_type', 'trainable_config');
+  return (
+    row && {
+      id: Number(row.id),
+      processId: Number(row.process_id),
+      activityType: row.activity_type,
+      trainableConfig: row.trainable_config,
+    }
+  );
+}
+
+/** The node's external model configuration (null when none). */
+export async function externalConfigOf(knex: Knex, id: number): Promise<unknown> {
+  const row = await knex('nodes').where('id', id).first('external_config');
+  return row?.external_config ?? null;
+}

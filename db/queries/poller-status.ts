@@ -22,3 +22,34 @@ export async function pollerStatuses(
   }
   return out;
 }
+
+/** Records a poll of the node; a failed poll keeps the date of the last success. False when the node is gone. */
+export async function recordPoll(
+  knex: Knex,
+  nodeId: number,
+  poll: { started: Date; imported: number; error: string | null },
+): Promise<boolean> {
+  const { started, imported, error } = poll;
+  try {
+    await knex('poller_status')
+      .insert({
+        node_id: nodeId,
+        last_run_date: started,
+        last_imported: imported,
+        last_success_date: error ? null : started,
+        last_error: error,
+        last_error_date: error ? started : null,
+      })
+      .onConflict('node_id')
+      .merge(
+        error
+          ? ['last_run_date', 'last_imported', 'last_error', 'last_error_date']
+          : ['last_run_date', 'last_imported', 'last_success_date', 'last_error', 'last_error_date'],
+      );
+    return true;
+  } catch (err) {
+    // The node was deleted during the poll: nothing to report on.
+    if (!/foreign key/i.test((err as Error).message)) throw err;
+    return false;
+  }
+}

@@ -110,6 +110,20 @@ export async function processById(knex: Knex, id: number): Promise<ProcessRow | 
   return row && { ...row, id: Number(row.id) };
 }
 
+export async function processExists(knex: Knex, id: number): Promise<boolean> {
+  return Boolean(await knex('processes').where('id', id).first('id'));
+}
+
+export async function processCount(knex: Knex): Promise<number> {
+  const row = await knex('processes').count<{ count: string }[]>('* as count').first();
+  return Number(row?.count ?? 0);
+}
+
+/** Every process's id, ascending. */
+export async function allProcessIds(knex: Knex): Promise<number[]> {
+  return (await knex('processes').orderBy('id').pluck('id')).map(Number);
+}
+
 /** Inserts a process; its id. A name taken fails with the unique violation of processes_name_unique. */
 export async function insertProcess(
   knex: Knex,
@@ -173,4 +187,16 @@ export async function splitters(knex: Knex): Promise<SplitterRow[]> {
 
 export async function splitterExists(knex: Knex, id: number): Promise<boolean> {
   return Boolean(await knex('external_document_splitters').where({ id }).first('id'));
+}
+
+/** The process of the node; undefined when the node is gone. */
+export async function processOfNode(
+  knex: Knex,
+  nodeId: number,
+): Promise<{ id: number; name: string } | undefined> {
+  const row = await knex('nodes as n')
+    .join('processes as p', 'p.id', 'n.process_id')
+    .where('n.id', nodeId)
+    .first('p.id', 'p.name');
+  return row && { id: Number(row.id), name: row.name };
 }

@@ -47,6 +47,11 @@ export async function deleteChunksOf(trx: Knex, documentId: number): Promise<num
   return trx('rag_chunks').where('document_id', documentId).del();
 }
 
+/** Drops the index of the whole process (its RAG was switched off). */
+export async function deleteChunksOfProcess(knex: Knex, processId: number): Promise<void> {
+  await knex('rag_chunks').where('process_id', processId).del();
+}
+
 /**
  * Replaces the document's chunks by those of `content` split with the splitter kind; answers how many.
  * Run it in the transaction that locked the document (lockIndexTarget).

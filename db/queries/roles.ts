@@ -172,6 +172,19 @@ export async function authorityById(knex: Knex, id: number): Promise<AuthorityDT
   return row && { id: Number(row.id), componentId: Number(row.component_id), type: row.type, mode: row.mode };
 }
 
+/** The authorities with the given ids (those that exist). */
+export async function authoritiesByIds(knex: Knex, ids: readonly number[]): Promise<AuthorityDTO[]> {
+  const rows = await knex('authorities')
+    .whereIn('id', [...ids])
+    .select('id', 'component_id', 'type', 'mode');
+  return rows.map((r) => ({
+    id: Number(r.id),
+    componentId: Number(r.component_id),
+    type: r.type,
+    mode: r.mode,
+  }));
+}
+
 /** The id of the authority row of a mode on a component, if it exists. */
 export async function authorityIdOf(knex: Knex, a: AuthorityInput): Promise<number | undefined> {
   const row = await knex('authorities')

@@ -1,6 +1,6 @@
 /**
- * Process secrets (table `secrets`). The value is write-only: sealed on insert (db/crypto.ts), no read here
- * returns it; the activities that use a secret read and open it themselves.
+ * Process secrets (table `secrets`). The value is write-only: sealed on insert (db/crypto.ts); only
+ * `sealedSecret` returns it, still sealed, for the activities that open it (db/crypto.ts openValue).
  */
 import type { Knex } from 'knex';
 import type { SecretDTO } from '../../domain/integration-types';
@@ -78,4 +78,13 @@ export async function processSecretIds(
     .where('process_id', processId)
     .whereIn('id', [...ids])
     .pluck('id');
+}
+
+/** The process's secret with its sealed value (the caller opens it), for the activities that use it. */
+export async function sealedSecret(
+  knex: Knex,
+  id: number,
+  processId: number,
+): Promise<{ name: string; value: string; active: boolean } | undefined> {
+  return knex('secrets').where({ id, process_id: processId }).first('name', 'value', 'active');
 }

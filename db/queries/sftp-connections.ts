@@ -160,6 +160,11 @@ export async function transferRuleIds(knex: Knex, nodeId: number): Promise<numbe
   return knex('sftp_transfer_rules').where('node_id', nodeId).pluck('id');
 }
 
+/** The node's SFTP connections, stored (credentials sealed), by id. */
+export async function sftpConnectionsOfNode(knex: Knex, nodeId: number): Promise<SftpConnectionRow[]> {
+  return knex('sftp_connections').where('node_id', nodeId).orderBy('id');
+}
+
 export async function sftpConnectionIds(knex: Knex, nodeId: number): Promise<number[]> {
   return knex('sftp_connections').where('node_id', nodeId).pluck('id');
 }

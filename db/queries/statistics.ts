@@ -105,16 +105,6 @@ async function read(knex: Knex, sql: string, b: Record<string, unknown>): Promis
   });
 }
 
-/** The ids among `ids` that are nodes of the process. */
-export async function nodesOfProcess(knex: Knex, processId: number, ids: number[]): Promise<Set<number>> {
-  if (!ids.length) return new Set();
-  const rows: { id: string }[] = await knex('nodes')
-    .where('process_id', processId)
-    .whereIn('id', ids)
-    .select('id');
-  return new Set(rows.map((r) => Number(r.id)));
-}
-
 /** Whether PostgreSQL knows the zone (its tz database may differ from the runtime's). */
 export async function knownZone(knex: Knex, zoneId: string): Promise<boolean> {
   const { rows } = await knex.raw('select 1 from pg_timezone_names where name = ? limit 1', [zoneId]);

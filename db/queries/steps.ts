@@ -287,3 +287,14 @@ export async function documentRerunnableParserSteps(
     .orderBy('s.order')
     .select('s.id', 's.node_id as nodeId');
 }
+
+/** Documents with a DONE or ACCEPTED step at the node, oldest first. */
+export async function finishedDocumentIds(knex: Knex, nodeId: number): Promise<number[]> {
+  const ids = await knex('steps')
+    .where('node_id', nodeId)
+    .whereIn('status', ['DONE', 'ACCEPTED'])
+    .distinct('document_id')
+    .orderBy('document_id')
+    .pluck('document_id');
+  return ids.map(Number);
+}

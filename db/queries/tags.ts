@@ -378,3 +378,108 @@ export async function insertUserClassifierTag(
 export async function deleteClassifierTagRow(knex: Knex, id: number): Promise<void> {
   await knex('classifier_tags').where('id', id).delete();
 }
+
+// --- tags written by machines (external models, the lexicon) ---
+
+const INSERT_CHUNK = 1000;
+
+/** Draws `n` ids of new NER tags (so each tag's token links are known without relying on RETURNING order). */
+export async function nextNerTagIds(trx: Knex, n: number): Promise<number[]> {
+  const { rows } = await trx.raw(
+    `select nextval(pg_get_serial_sequence('ner_tags', 'id'))::bigint as id from generate_series(1, ?)`,
+    [n],
+  );
+  return rows.map((r: { id: number | string }) => Number(r.id));
+}
+
+/** Inserts NER tag rows and the links of token tags to their tokens, in chunks, in the transaction. */
+export async function insertNerTagRows(
+  trx: Knex.Transaction,
+  rows: readonly object[],
+  links: readonly { ner_tag_id: number; utterance_token_id: number }[] = [],
+): Promise<void> {
+  if (rows.length) await trx.batchInsert('ner_tags', [...rows], INSERT_CHUNK).transacting(trx);
+  if (links.length) await trx.batchInsert('ner_tag_tokens', [...links], INSERT_CHUNK).transacting(trx);
+}
+
+/** Deletes the document's NER tags of the node's tag types. */
+export async function deleteNodeNerTagsOfDocument(
+  knex: Knex,
+  documentId: number,
+  nodeId: number,
+): Promise<void> {
+  await knex('ner_tags')
+    .where('document_id', documentId)
+    .whereIn('ner_tag_type_id', knex('ner_tag_types').where('node_id', nodeId).select('id'))
+    .delete();
+}
+
+export async function deleteNerTagsOfStep(knex: Knex, stepId: number): Promise<void> {
+  await knex('ner_tags').where('step_id', stepId).delete();
+}
+
+/** The node's classifier tags of the document become the types `typeIds`, written by `origin`; how many. */
+export async function replaceNodeClassifierTags(
+  knex: Knex,
+  t: { documentId: number; stepId: number; nodeId: number; origin: string },
+  typeIds: readonly number[],
+): Promise<number> {
+  await knex('classifier_tags').where({ document_id: t.documentId, node_id: t.nodeId }).delete();
+  const rows = typeIds.map((id) => ({
+    document_id: t.documentId,
+    step_id: t.stepId,
+    node_id: t.nodeId,
+    classifier_type_id: id,
+    origin: t.origin,
+  }));
+  if (rows.length) await knex('classifier_tags').insert(rows);
+  return rows.length;
+}
+
+/** The document's span tags with their label and, for token tags, their tokens' text joined. */
+export async function spanTagTexts(
+  knex: Knex,
+  documentId: number,
+): Promise<{ id: number; name: string; start: number | null; end: number | null; tokens: string | null }[]> {
+  return knex('ner_tags as t')
+    .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
+    .leftJoin('ner_tag_tokens as nt', 'nt.ner_tag_id', 't.id')
+    .leftJoin('utterance_tokens as u', 'u.id', 'nt.utterance_token_id')
+    .where('t.document_id', documentId)
+    .groupBy('t.id', 'y.name', 't.start_offset', 't.end_offset')
+    .orderBy([{ column: 't.start_offset', order: 'asc' }, { column: 't.id' }])
+    .select(
+      't.id',
+      'y.name',
+      't.start_offset as start',
+      't.end_offset as end',
+      knex.raw("string_agg(u.value, ' ' order by u.utterance_id, u.position) as tokens"),
+    );
+}
+
+/** The document's NER tags of the node's tag types with their label, by offset then id. */
+export async function nodeSpanTags(
+  knex: Knex,
+  documentId: number,
+  nodeId: number,
+): Promise<{ id: number | string; label: string; start: number | null; end: number | null }[]> {
+  return knex('ner_tags as t')
+    .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
+    .where({ 't.document_id': documentId, 'y.node_id': nodeId })
+    .orderBy([{ column: 't.start_offset' }, { column: 't.id' }])
+    .select('t.id', 'y.name as label', 't.start_offset as start', 't.end_offset as end');
+}
+
+/** The tokens of each of the tags (token tags), as tag id to token ids in link order. */
+export async function tokenIdsOfTags(
+  knex: Knex,
+  tagIds: readonly (number | string)[],
+): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  const links = await knex('ner_tag_tokens')
+    .whereIn('ner_tag_id', [...tagIds])
+    .select('ner_tag_id', 'utterance_token_id');
+  for (const l of links)
+    out.set(Number(l.ner_tag_id), [...(out.get(Number(l.ner_tag_id)) ?? []), Number(l.utterance_token_id)]);
+  return out;
+}
