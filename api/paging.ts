@@ -43,3 +43,9 @@ export function setTotal(ctx: Context, total: number): void {
   ctx.set('X-Total-Count', String(total));
   ctx.set('Access-Control-Expose-Headers', 'X-Total-Count');
 }
+
+/** A page of `content` in Spring's shape (`{content, page: {size, totalElements, totalPages, number}}`). */
+export const springPage = <T>(content: T[], total: number, number: number, size: number) => ({
+  content,
+  page: { size, totalElements: total, totalPages: Math.ceil(total / size), number },
+});

@@ -14,18 +14,13 @@ import { findProcess } from '../services/processes';
 import * as webhooks from '../services/webhooks';
 import { findWebhook, processWebhooks, webhookDeliveries, deleteWebhook } from '../../db/queries/webhooks';
 import { idParam, pageQuery } from '../validate';
-import { setTotal } from '../paging';
+import { setTotal, springPage } from '../paging';
 
 export const webhookSchema = z.object({
   url: z.string().nullish(),
   events: z.array(z.string()).nullish(),
   active: z.boolean().nullish(),
   secret: z.string().nullish(),
-});
-
-const page = (content: unknown[], total: number, number: number, size: number) => ({
-  content,
-  page: { size, totalElements: total, totalPages: Math.ceil(total / size), number },
 });
 
 const ON_PROCESS = onProcess('ADMIN', param('id', 'process'));
@@ -53,7 +48,7 @@ export function webhookRoutes({ knex, temporal, config }: AppDeps): Route[] {
       const { page: number, size } = pageQuery(ctx, 20);
       const { content, total } = await processWebhooks(knex, processId, number, size);
       setTotal(ctx, total);
-      ctx.body = page(content, total, number, size);
+      ctx.body = springPage(content, total, number, size);
     }),
 
     route(
@@ -95,7 +90,7 @@ export function webhookRoutes({ knex, temporal, config }: AppDeps): Route[] {
       const { page: number, size } = pageQuery(ctx, 20);
       const { content, total } = await webhookDeliveries(knex, hook.id, number, size);
       setTotal(ctx, total);
-      ctx.body = page(content, total, number, size);
+      ctx.body = springPage(content, total, number, size);
     }),
 
     route({ method: 'POST', path: '/api/webhooks/:id/test', access: ON_WEBHOOK }, async (ctx) => {

@@ -1,6 +1,7 @@
 /** API keys of the signed-in user (domain/api-keys.ts has the rules): create, list, delete, resolve. */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { springPage } from '../paging';
 import {
   API_KEY_PREFIX,
   API_KEY_SHOWN_PREFIX,
@@ -30,7 +31,7 @@ export async function listApiKeys(
   size: number,
 ): Promise<ApiKeyPage> {
   const { content, total } = await userApiKeys(knex, userId, page, size);
-  return { content, page: { size, totalElements: total, totalPages: Math.ceil(total / size), number: page } };
+  return springPage(content, total, page, size);
 }
 
 export const deleteApiKey = deleteUserApiKey;
