@@ -60,6 +60,8 @@ interface Connection {
   subscribed: boolean;
   /** The session reported 'logout': not listed any more. */
   dropped: boolean;
+  /** Reports are handled one after the other, in the order they came (each waits for its session check). */
+  queue: Promise<void>;
 }
 
 export interface TrackerHub {
@@ -126,7 +128,13 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
       c.socket.close(CLOSE_BAD_MESSAGE, 'bad message');
       return;
     }
-    void stillValid(c).then(
+    // One report at a time: two quick navigations each check the session with a query of their own, and
+    // the later page must not be overwritten by the earlier one whose check happened to finish last.
+    c.queue = c.queue.then(() => handle(c, msg));
+  }
+
+  async function handle(c: Connection, msg: { type?: unknown; page?: unknown }): Promise<void> {
+    await stillValid(c).then(
       (valid) => {
         if (!valid) {
           c.socket.close(CLOSE_UNAUTHORIZED, 'session ended');
@@ -173,6 +181,7 @@ export function createTrackerHub(deps: { knex: Knex; jwtSecret: string; trustPro
       expiresAt,
       subscribed: false,
       dropped: false,
+      queue: Promise.resolve(),
       activity: {
         sessionId,
         userLogin: user.login,

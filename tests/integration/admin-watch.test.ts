@@ -324,6 +324,30 @@ describe('watching the system: management routes and the activity tracker', () =
       browser.connection.stop();
     });
 
+    it('handles quick reports in the order sent: the last page stays (each waits for its session check)', async () => {
+      const someone = await buildUser(suite.knex);
+      const token = await suite.signIn(someone);
+      const admin = trackerClient(() => wsUrl(suite.api.baseUrl, suite.admin));
+      clients.push(admin);
+      admin.connection.subscribe();
+      admin.connection.start();
+      await eventually('subscribed', async () => admin.received.some((m) => m.type === 'sessions'));
+      const { ws } = await openRaw(wsUrl(suite.api.baseUrl, token));
+      const pages = Array.from({ length: 40 }, (_, i) => `/page/${i}`);
+      // Sent in one go, as a router does on a redirect: each report checks the session with its own query.
+      for (const page of pages) ws!.send(JSON.stringify({ type: 'activity', page }));
+      const seenPages = () =>
+        admin.received.flatMap((m) =>
+          m.type === 'activity' && m.activity.userLogin === someone.login ? [m.activity.page] : [],
+        );
+      await eventually('every report broadcast', async () => seenPages().length === pages.length);
+      expect(seenPages()).toEqual(pages);
+      expect(suite.api.observability.tracker.sessions().find((s) => s.userLogin === someone.login)?.page).toBe(
+        '/page/39',
+      );
+      ws!.close();
+    });
+
     it('closes the session of a revoked token at its next report', async () => {
       const someone = await buildUser(suite.knex);
       const token = await suite.signIn(someone);
