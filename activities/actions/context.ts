@@ -4,6 +4,7 @@
  * successful action execution results, their classifier tags, and LLM responses once that table exists).
  * Also the shared bookkeeping of executors: the node row, the execution key and the result rows.
  */
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import {
@@ -106,7 +107,21 @@ export async function recordResult(
   status: 'SUCCESS' | 'FAILURE',
   details: Record<string, unknown>,
 ): Promise<void> {
-  await whileDatabaseUnreachable(() => recordExecution(knex, executionOf(input, status, details), 'replace'));
+  const timed = { ...details, ...attemptDuration() };
+  await whileDatabaseUnreachable(() => recordExecution(knex, executionOf(input, status, timed), 'replace'));
+}
+
+/**
+ * How long the current attempt of the activity has run (`durationMs`, shown in the node's panel), from when
+ * it was scheduled; nothing outside an activity (tests calling an executor directly).
+ */
+function attemptDuration(): { durationMs?: number } {
+  try {
+    const started = Context.current().info.currentAttemptScheduledTimestampMs;
+    return { durationMs: Math.max(0, Date.now() - started) };
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -9,7 +9,12 @@
  * already created (a start that finds the workflow running is fine) and creates only the missing ones.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { executionByKey, recordExecution } from '../../db/queries/action-results';
+import {
+  executionByKey,
+  latestStepExecution,
+  recordExecution,
+  type ExecutionResultRow,
+} from '../../db/queries/action-results';
 import { nodeRefs } from '../../db/queries/nodes';
 import { renderTemplate, WildcardRenderError } from '../../domain/wildcard-render';
 import { openFileStore } from '../../server/files';
@@ -41,6 +46,16 @@ function documentName(name: string): string {
       .trim()
       .slice(0, 255)
   );
+}
+
+/** The latest run of the step, when it failed (a run that succeeded had sent to every receiver). */
+async function failedRunBefore(
+  knex: ActionDeps['knex'],
+  input: RunAutomaticNodeInput,
+): Promise<ExecutionResultRow | undefined> {
+  if (input.stepId === null) return undefined;
+  const last = await latestStepExecution(knex, input.stepId);
+  return last?.status === 'FAILURE' ? last : undefined;
 }
 
 async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<void> {
@@ -75,7 +90,9 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   if (!filename) throw await permanentFailure(knex, input, 'The rendered document name is empty');
 
   const key = executionKey(input);
-  const previous = await executionByKey(knex, key);
+  // A rerun of a failed send (a re-send, api/routes/action-results.ts) is a new run of the step: the documents
+  // its failed run created already are kept, so only the receivers still without one get a document.
+  const previous = (await executionByKey(knex, key)) ?? (await failedRunBefore(knex, input));
   const sent: SentDocument[] = [...((previous?.details?.documents as SentDocument[] | undefined) ?? [])];
   const store = openFileStore(deps);
   const bytes = Buffer.from(payload, 'utf8');

@@ -86,25 +86,79 @@ export async function latestStepExecution(
     .first(EXECUTION_RESULT_COLUMNS);
 }
 
-/** A page of a node's finished executions, newest first, with their total. */
+/** What a node's list of executions may be narrowed to (its panel's filters). */
+export interface ExecutionFilter {
+  status?: 'SUCCESS' | 'FAILURE';
+  documentId?: number;
+}
+
+/** A finished execution with the name of its document (null for a batch, or a document deleted since). */
+export type NodeExecutionRow = ExecutionResultRow & { documentName: string | null };
+
+/** A page of a node's finished executions, newest first, with their total (index node_id, id). */
 export async function nodeExecutions(
   knex: Knex,
   nodeId: number,
   page: number,
   size: number,
-): Promise<{ rows: ExecutionResultRow[]; total: number }> {
+  filter: ExecutionFilter = {},
+): Promise<{ rows: NodeExecutionRow[]; total: number }> {
   // A send in progress (its outbox mark, PENDING) is no result yet.
-  const base = knex('action_execution_results')
-    .where('node_id', nodeId)
-    .whereIn('status', ['SUCCESS', 'FAILURE']);
+  const base = knex('action_execution_results as r')
+    .where('r.node_id', nodeId)
+    .whereIn('r.status', filter.status ? [filter.status] : ['SUCCESS', 'FAILURE']);
+  if (filter.documentId !== undefined) base.where('r.document_id', filter.documentId);
   const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
   const rows = await base
     .clone()
-    .orderBy('id', 'desc')
+    .leftJoin('documents as d', 'd.id', 'r.document_id')
+    .orderBy('r.id', 'desc')
     .offset(page * size)
     .limit(size)
-    .select(EXECUTION_RESULT_COLUMNS);
+    .select([...qualify('r', EXECUTION_RESULT_COLUMNS), 'd.filename as documentName']);
   return { rows, total: Number(count) };
+}
+
+/** A document an inter-process send created, as it is now (absent when deleted since). */
+export interface SentDocumentRow {
+  documentId: number;
+  documentName: string;
+  status: string;
+  failing: boolean;
+  processId: number;
+  processName: string;
+}
+
+/** The documents of these ids with their process, for the receivers of inter-process sends. */
+export async function sentDocuments(knex: Knex, ids: readonly number[]): Promise<SentDocumentRow[]> {
+  if (ids.length === 0) return [];
+  return knex('documents as d')
+    .join('processes as p', 'p.id', 'd.process_id')
+    .whereIn('d.id', ids)
+    .orderBy('d.id')
+    .select([
+      'd.id as documentId',
+      'd.filename as documentName',
+      'd.status',
+      // a step in ERROR says more than the document's WAITING
+      knex.raw(
+        `exists (select 1 from steps s where s.document_id = d.id and s.status = 'ERROR') as "failing"`,
+      ),
+      'd.process_id as processId',
+      'p.name as processName',
+    ]);
+}
+
+/** The names and processes of nodes (the receivers an inter-process send names). */
+export async function receiverNodes(
+  knex: Knex,
+  ids: readonly number[],
+): Promise<{ id: number; name: string; processId: number; processName: string }[]> {
+  if (ids.length === 0) return [];
+  return knex('nodes as n')
+    .join('processes as p', 'p.id', 'n.process_id')
+    .whereIn('n.id', ids)
+    .select(['n.id', 'n.name', 'n.process_id as processId', 'p.name as processName']);
 }
 
 /** The document's successful executions by id, with their node's type (later runs of a node come later). */

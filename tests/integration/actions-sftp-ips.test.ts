@@ -16,6 +16,7 @@ import {
   startDocument,
   stepReaching,
   stepsOf,
+  userWithNodeMode,
   type EngineSuite,
 } from '../support/engine';
 import { startSshd, type TestSshd } from '../support/sshd';
@@ -262,5 +263,82 @@ describe('send-to-SFTP and inter-process nodes', () => {
     expect(assigned.status).toBe(200);
     expect((await s.send('PUT', `/api/steps/${held.id}/complete`, s.admin)).status).toBe(200);
     await stepReaching(s.knex, sentId, next, ['WAITING']);
+  });
+
+  it("lists a node's results with their deliveries, and sends a failed send again to the receiver", async () => {
+    const receiver = await GraphBuilder.create(s.knex);
+    const ipr = await receiver.node('IPR', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    const held = await receiver.node('CLF', { automatic: false });
+    await receiver.edge(ipr, held);
+    const sender = await GraphBuilder.create(s.knex);
+    const hup = await sender.node('HUP');
+    const ips = await sender.node('IPS', { automatic: true, autoStepStatus: 'ACCEPTED' });
+    // the receiver named is not an IPR node: the send fails
+    await configure(ips, { receivers: [{ id: held }], preferredDocName: 'resent.txt', payload: 'again' });
+    await sender.edge(hup, ips);
+    const doc = await startDocument(s, sender, hup, { name: 'to-resend.txt' });
+    const failed = await stepReaching(s.knex, doc.id, ips, ['ERROR']);
+
+    const list = (query = '') => s.get(`/api/action-execution-results?nodeId=${ips}${query}`, s.admin);
+    const first = await list();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-total-count')).toBe('1');
+    expect(first.body).toEqual([
+      expect.objectContaining({
+        stepId: failed.id,
+        documentId: doc.id,
+        documentName: 'to-resend.txt',
+        status: 'FAILURE',
+        error: `The receiver node ${held} is not an inter-process receiver`,
+        deliveries: [],
+        resendable: true,
+      }),
+    ]);
+    expect(first.body[0].durationMs).toEqual(expect.any(Number));
+
+    // a node WRITE user may read the results but not send again; nor can a step that has not failed be
+    const writer = await userWithNodeMode(s, [
+      { componentId: sender.processId, type: 'PROCESS', mode: 'WRITE' },
+    ]);
+    expect((await s.get(`/api/action-execution-results?nodeId=${ips}`, writer.token)).status).toBe(200);
+    expect((await s.send('POST', `/api/steps/${failed.id}/resend`, writer.token)).status).toBe(403);
+    const hupStep = (await stepsOf(s.knex, doc.id)).find((x) => x.nodeId === hup)!;
+    const refused = await s.send('POST', `/api/steps/${hupStep.id}/resend`, s.admin);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('error.step.notResendable');
+
+    await configure(ips, { receivers: [{ id: ipr }], preferredDocName: 'resent.txt', payload: 'again' });
+    const resent = await s.send('POST', `/api/steps/${failed.id}/resend`, s.admin);
+    expect(resent.status).toBe(200);
+    await stepReaching(s.knex, doc.id, ips, ['ACCEPTED']);
+
+    const delivered = await eventually('the delivered document at its held step', async () => {
+      const res = await list('&status=SUCCESS');
+      const d = res.body[0]?.deliveries?.[0];
+      return d?.documentStatus === 'WAITING' && res;
+    });
+    expect(delivered.headers.get('x-total-count')).toBe('1');
+    const receiverProcess = await s.knex('processes').where('id', receiver.processId).first('name');
+    const [sent] = await s.knex('documents').where({ process_id: receiver.processId }).select('id');
+    expect(delivered.body[0]).toMatchObject({
+      status: 'SUCCESS',
+      error: null,
+      resendable: false,
+      deliveries: [
+        {
+          receiverNodeId: ipr,
+          processId: receiver.processId,
+          processName: receiverProcess.name,
+          documentId: sent.id,
+          documentName: 'resent.txt',
+          documentStatus: 'WAITING',
+        },
+      ],
+    });
+    expect((await list('&status=FAILURE')).body.map((r: { status: string }) => r.status)).toEqual([
+      'FAILURE',
+    ]);
+    expect((await list(`&documentId=${doc.id}`)).body).toHaveLength(2);
+    expect((await list('&status=PENDING')).status).toBe(400);
   });
 });

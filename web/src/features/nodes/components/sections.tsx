@@ -23,6 +23,7 @@ import { SendMailSettings } from './SendMailSettings';
 import { SendRequestSettings } from './SendRequestSettings';
 import { SftpConnections } from './SftpConnections';
 import { SftpTransferRules } from './SftpTransferRules';
+import { ExecutionResults } from './ExecutionResults';
 import { RerunList } from './RerunList';
 import { StepResultExport } from './StepResultExport';
 import { GduSettings, HupSettings } from './UploadSettings';
@@ -51,6 +52,20 @@ export function sectionsFor(
   });
   const additional = s('additional', <AdditionalSettings />);
   const settings = (body: ReactNode) => s('settings', body);
+  // What the node did for each document (a saved node only); a failed send is sent again by an ADMIN.
+  const results = (when = true): SectionDef[] =>
+    when && id > 0
+      ? [
+          s(
+            'results',
+            <ExecutionResults
+              nodeId={id}
+              processId={node.processId}
+              mayResend={modeSatisfies(node.accessMode, 'ADMIN')}
+            />,
+          ),
+        ]
+      : [];
 
   switch (node.activityType) {
     case 'LEXICON':
@@ -66,6 +81,7 @@ export function sectionsFor(
             <StepResultExport nodeId={id} activityType={node.activityType} />
           </>,
         ),
+        ...results(node.automatic),
       ];
     case 'SPAN':
       return [
@@ -89,18 +105,21 @@ export function sectionsFor(
             <StepResultExport nodeId={id} activityType={node.activityType} />
           </>,
         ),
+        ...results(node.automatic),
       ];
     case 'CLF':
       return [
         s('labels', <ClassifierLabelsSection nodeId={id} readOnly={readOnly} />),
         additional,
         s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
+        ...results(node.automatic),
       ];
     case 'LLM_PROMPT':
       return [
         s('prompt', <LlmPromptSettings />),
         additional,
         s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
+        ...results(),
       ];
     case 'FILE_PARSER':
       return [
@@ -112,14 +131,14 @@ export function sectionsFor(
           : []),
       ];
     case 'SEND_MAIL':
-      return [settings(<SendMailSettings />), additional];
+      return [settings(<SendMailSettings />), additional, ...results()];
     case 'SEND_REQUEST':
-      return [settings(<SendRequestSettings />), additional];
+      return [settings(<SendRequestSettings />), additional, ...results()];
     case 'SEND_TO_GOOGLE_DRIVE':
     case 'SEND_TO_SFTP':
-      return [settings(<FileOutputSettings />), additional];
+      return [settings(<FileOutputSettings />), additional, ...results()];
     case 'IPS':
-      return [settings(<IpsSettings />), additional];
+      return [settings(<IpsSettings />), additional, ...results()];
     case 'IPR':
       return [s('receiver', <AdditionalSettings />)];
     case 'HUP':
