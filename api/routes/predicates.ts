@@ -1,6 +1,7 @@
 /**
  * Edge predicates (docs/api-graph.md "Edges and predicates"): reading needs READ on the edge's process,
- * every change ADMIN on it.
+ * every change ADMIN on it. `POST api/edges/{id}/predicate-dry-run` evaluates an unsaved predicate of the
+ * edge over the process's last documents (READ: it only counts and names the process's own documents).
  */
 import { route, type Route } from '../route';
 import { inBody, onProcess, param, query } from './access';
@@ -12,6 +13,15 @@ import { findEdge } from '../services/edges';
 import * as predicates from '../services/predicates';
 import { idParam } from '../validate';
 import { LogicalOperators, PredicateTypes } from '../../domain/graph-types';
+import {
+  DRY_RUN_DEFAULT_DOCUMENTS,
+  DRY_RUN_MAX_DOCUMENTS,
+  dryRun,
+  testedNodeIds,
+  withDraft,
+  type DryRunDTO,
+} from '../../domain/predicate-dry-run';
+import { outgoingEdgesWithPredicates, recentDocumentsWithTags } from '../../db/queries/predicates';
 
 const fields = {
   edgeId: z.number().int(),
@@ -25,6 +35,26 @@ const fields = {
 };
 export const createSchema = z.object(fields);
 export const updateSchema = z.object({ ...fields, id: z.number().int(), edgeId: z.number().int().nullish() });
+/** The draft of a dry run: a predicate of the edge as it would be saved (`id` when it edits one). */
+export const dryRunSchema = z.object({
+  ...fields,
+  id: z.number().int().nullish(),
+  edgeId: z.number().int().nullish(),
+  limit: z.number().int().min(1).max(DRY_RUN_MAX_DOCUMENTS).nullish(),
+});
+
+const documentRef = z.strictObject({ id: z.number().int(), name: z.string() });
+const dryRunAnswer = z.strictObject({
+  evaluated: z.number().int(),
+  branches: z.array(
+    z.strictObject({
+      edgeId: z.number().int().nullable(),
+      toNodeId: z.number().int().nullable(),
+      count: z.number().int(),
+      documents: z.array(documentRef),
+    }),
+  ),
+}) satisfies z.ZodType<DryRunDTO>;
 
 const input = (p: z.infer<typeof updateSchema> | z.infer<typeof createSchema>) => ({
   ...p,
@@ -62,6 +92,43 @@ export function predicateRoutes({ knex }: AppDeps): Route[] {
             detail: 'Parameter edgeId or processId is required',
           });
         }
+      },
+    ),
+
+    route(
+      {
+        method: 'POST',
+        path: '/api/edges/:id/predicate-dry-run',
+        access: onProcess('READ', param('id', 'edge')),
+        body: { schema: dryRunSchema, object: 'predicate' },
+        response: dryRunAnswer,
+      },
+      async (ctx, { body }) => {
+        const user = currentUser(ctx);
+        const edge = await edgeFor(user, idParam(ctx.params.id), 'READ');
+        const p = body();
+        const draft = {
+          id: p.id ?? 0,
+          edgeId: edge.id,
+          parentId: p.parentId ?? null,
+          predicateType: p.predicateType,
+          logicalOperator: p.logicalOperator ?? null,
+          nodeId: p.nodeId ?? null,
+          equal: p.equal ?? true,
+          clfTypeId: p.clfTypeId ?? null,
+          nerTagTypeId: p.nerTagTypeId ?? null,
+        };
+        const edges = (await outgoingEdgesWithPredicates(knex, edge.fromId)).map((e) =>
+          e.id === edge.id ? { ...e, predicates: withDraft(e.predicates, draft) } : e,
+        );
+        const nodeIds = testedNodeIds(edges.flatMap((e) => e.predicates));
+        const documents = await recentDocumentsWithTags(
+          knex,
+          edge.processId,
+          p.limit ?? DRY_RUN_DEFAULT_DOCUMENTS,
+          nodeIds,
+        );
+        ctx.body = dryRun(edges, documents);
       },
     ),
 

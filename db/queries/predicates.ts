@@ -5,7 +5,8 @@
 import type { Knex } from 'knex';
 import type { PredicateDraft } from '../../domain/graph';
 import type { PredicateDTO } from '../../domain/graph-types';
-import type { EvalPredicate } from '../../domain/predicate-eval';
+import type { ClassifierTagRef, EvalPredicate, NerTagRef } from '../../domain/predicate-eval';
+import type { DryRunDocument } from '../../domain/predicate-dry-run';
 import { qualify } from './columns';
 
 export const EVAL_PREDICATE_COLUMNS = [
@@ -125,4 +126,65 @@ export async function updatePredicateRow(knex: Knex, id: number, p: PredicateDra
 /** Deletes a predicate and (by cascade) its children. */
 export async function deletePredicateRow(knex: Knex, id: number): Promise<void> {
   await knex('predicates').where('id', id).del();
+}
+
+/**
+ * The process's last `limit` documents (by id) with their tags of the given nodes only, as the predicates
+ * test them (a predicate's dry run, domain/predicate-dry-run.ts): three queries, bounded by `limit`.
+ */
+export async function recentDocumentsWithTags(
+  knex: Knex,
+  processId: number,
+  limit: number,
+  nodeIds: readonly number[],
+): Promise<DryRunDocument[]> {
+  const docs: { id: number; name: string }[] = await knex('documents')
+    .where('process_id', processId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .select('id', 'filename as name');
+  const ids = docs.map((d) => d.id);
+  if (ids.length === 0 || nodeIds.length === 0)
+    return docs.map((d) => ({ ...d, tags: { classifier: [], ner: [] } }));
+  const [classifier, ner] = await Promise.all([
+    knex('classifier_tags')
+      .whereIn('document_id', ids)
+      .whereIn('node_id', nodeIds)
+      .distinct('document_id as documentId', 'node_id as nodeId', 'classifier_type_id as classifierTypeId'),
+    knex('ner_tags as t')
+      .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
+      .whereIn('t.document_id', ids)
+      .whereIn('tt.node_id', nodeIds)
+      .distinct('t.document_id as documentId', 'tt.node_id as nodeId', 't.ner_tag_type_id as nerTagTypeId'),
+  ]);
+  const byDoc = new Map(
+    docs.map((d) => [d.id, { ...d, tags: { classifier: [] as ClassifierTagRef[], ner: [] as NerTagRef[] } }]),
+  );
+  for (const c of classifier)
+    byDoc
+      .get(Number(c.documentId))
+      ?.tags.classifier.push({ nodeId: c.nodeId, classifierTypeId: c.classifierTypeId });
+  for (const n of ner)
+    byDoc.get(Number(n.documentId))?.tags.ner.push({ nodeId: n.nodeId, nerTagTypeId: n.nerTagTypeId });
+  return [...byDoc.values()];
+}
+
+/** The edges leaving a node with their predicates (as the engine evaluates them), by edge id. */
+export async function outgoingEdgesWithPredicates(
+  knex: Knex,
+  fromId: number,
+): Promise<{ id: number; toId: number; predicates: EvalPredicate[] }[]> {
+  const edges: { id: number; toId: number }[] = await knex('edges')
+    .where('from_id', fromId)
+    .orderBy('id')
+    .select('id', 'to_id as toId');
+  if (edges.length === 0) return [];
+  const predicates: EvalPredicate[] = await knex('predicates')
+    .whereIn(
+      'edge_id',
+      edges.map((e) => e.id),
+    )
+    .orderBy('id')
+    .select(EVAL_PREDICATE_COLUMNS);
+  return edges.map((e) => ({ ...e, predicates: predicates.filter((p) => p.edgeId === e.id) }));
 }

@@ -277,4 +277,91 @@ describe('predicates API', () => {
     const adminUser = await userWith(f.process.id, 'ADMIN');
     expect((await send('DELETE', `/api/predicates/${created.body.id}`, adminUser)).status).toBe(204);
   });
+
+  it("dry-runs an unsaved predicate over the process's last documents: counts and a few names per branch", async () => {
+    // clf -> span (the edge edited) and clf -> other (saved: class B); documents tagged A, B, both or none
+    const process = await buildProcess(knex);
+    const up = await node(process.id, 'HUP');
+    const clf = await node(process.id, 'CLF', { mandatory: false });
+    const span = await node(process.id, 'SPAN');
+    const other = await node(process.id, 'SPAN');
+    await edge(up.id, clf.id);
+    const edited = await edge(clf.id, span.id);
+    const saved = await edge(clf.id, other.id);
+    const [a, b] = [await clfType(clf.id, 'A'), await clfType(clf.id, 'B')];
+    expect(
+      (await post({ edgeId: saved.id, predicateType: 'CLF', nodeId: clf.id, clfTypeId: b.id })).status,
+    ).toBe(201);
+    const kept = await post({ edgeId: edited.id, predicateType: 'CLF', nodeId: clf.id, clfTypeId: b.id });
+    const docs: number[] = [];
+    for (const [name, classes] of [
+      ['a.txt', [a.id]],
+      ['b.txt', [b.id]],
+      ['ab.txt', [a.id, b.id]],
+      ['none.txt', []],
+    ] as const) {
+      const [row] = await knex('documents')
+        .insert({
+          process_id: process.id,
+          upload_node_id: up.id,
+          filename: name,
+          path: unique('p'),
+          content_hash: 'h',
+          mime_type: 'text/plain',
+          size: 1,
+          document_type: 'TEXTFILE',
+        })
+        .returning('id');
+      docs.push(row.id);
+      for (const c of classes)
+        await knex('classifier_tags').insert({ document_id: row.id, node_id: clf.id, classifier_type_id: c });
+    }
+    const dry = (json: Record<string, unknown>, token = suite.admin) =>
+      send('POST', `/api/edges/${edited.id}/predicate-dry-run`, token, json);
+
+    // the saved predicate of the edited edge is replaced by the draft (class A), nothing is written
+    const res = await dry({
+      id: kept.body.id,
+      predicateType: 'CLF',
+      nodeId: clf.id,
+      clfTypeId: a.id,
+      equal: true,
+    });
+    expect(res.status).toBe(200);
+    const names = (ids: number[]) =>
+      ids.map((i) => ({ id: docs[i], name: ['a.txt', 'b.txt', 'ab.txt', 'none.txt'][i] }));
+    expect(res.body).toEqual({
+      evaluated: 4,
+      branches: [
+        { edgeId: edited.id, toNodeId: span.id, count: 2, documents: names([0, 2]) },
+        { edgeId: saved.id, toNodeId: other.id, count: 2, documents: names([1, 2]) },
+        { edgeId: null, toNodeId: null, count: 1, documents: names([3]) },
+      ],
+    });
+    expect((await knex('predicates').where('id', kept.body.id).first()).clf_type_id).toBe(b.id);
+
+    // a new predicate added to the edge (AND with the saved one): only "ab" (a and none take no branch); "no class"
+    const added = await dry({ predicateType: 'CLF', nodeId: clf.id, clfTypeId: a.id });
+    expect(added.body.branches.map((x: { count: number }) => x.count)).toEqual([1, 2, 2]);
+    const empty = await dry({ id: kept.body.id, predicateType: 'CLF', nodeId: clf.id, clfTypeId: null });
+    expect(empty.body.branches[0].documents).toEqual(names([3]));
+
+    // the last N documents only
+    const last = await dry({
+      id: kept.body.id,
+      predicateType: 'CLF',
+      nodeId: clf.id,
+      clfTypeId: a.id,
+      limit: 2,
+    });
+    expect(last.body.evaluated).toBe(2);
+    expect(last.body.branches[0].documents).toEqual(names([2]));
+
+    // READ on the process is enough; none at all is 403; a draft without a type 400
+    const reader = await userWith(process.id, 'READ');
+    expect((await dry({ predicateType: 'COMPLEX', logicalOperator: 'OR' }, reader)).status).toBe(200);
+    const stranger = await signIn(await buildUser(knex));
+    expect((await dry({ predicateType: 'COMPLEX' }, stranger)).status).toBe(403);
+    expect((await dry({ limit: 0 })).status).toBe(400);
+  });
 });
