@@ -19,6 +19,11 @@ export interface Session {
   isLoading: boolean;
   isAuthenticated: boolean;
   login: (credentials: AuthenticateRequest) => Promise<AccountDTO | null>;
+  /**
+   * Finishes a single sign-on: the provider's answer (the callback page's query string) goes to the API,
+   * which answers with this product's token; returns where the person was going before the sign-in.
+   */
+  loginWithProvider: (callbackQuery: string) => Promise<string | null>;
   /** Signs out; returns the identity-provider URL the browser is being sent to, if any. */
   logout: () => string | null;
   /** Refetches the account. */
@@ -72,6 +77,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const loginWithProvider = useCallback(
+    async (callbackQuery: string) => {
+      const res = await request<(AuthenticateResponse & { returnTo?: string | null }) | null>(
+        'api/oidc/callback',
+        {
+          method: 'POST',
+          body: { query: callbackQuery },
+          silent: true,
+        },
+      );
+      const header = res.headers.get('authorization');
+      if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), false);
+      // The provider's ID token: the logout's id_token_hint (the end-session URL comes from management/info).
+      idp.current = { logoutUrl: null, idToken: res.data?.idpIdToken ?? null };
+      await queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
+      return res.data?.returnTo ?? null;
+    },
+    [queryClient],
+  );
+
   const logout = useCallback(() => {
     const { idToken } = idp.current;
     const logoutUrl =
@@ -105,10 +130,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       isLoading: query.isPending,
       isAuthenticated: !!account?.activated,
       login,
+      loginWithProvider,
       logout,
       refresh,
     }),
-    [account, query.isPending, login, logout, refresh],
+    [account, query.isPending, login, loginWithProvider, logout, refresh],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
