@@ -6,9 +6,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { errorMessages } from '../../../api/errors';
 import { useSession } from '../session';
 import { LandingCard } from './LandingLayout';
+import { ssoErrorText } from './SsoSignIn';
 
 export function OidcCallbackPage() {
   const { t } = useTranslation();
@@ -24,7 +24,7 @@ export function OidcCallbackPage() {
     sent.current = true;
     loginWithProvider(search)
       .then((returnTo) => navigate(returnTo ?? '/entity/process', { replace: true }))
-      .catch((err) => setError(errorMessages(t, err).join(' ') || t('login.sso.failed')));
+      .catch((err) => setError(ssoErrorText(t, err)));
   }, [loginWithProvider, navigate, search, t]);
 
   return (

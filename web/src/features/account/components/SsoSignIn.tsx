@@ -5,8 +5,19 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../../api/client';
+import type { TFunction } from 'i18next';
+import { HttpError, request } from '../../../api/client';
 import { errorMessages } from '../../../api/errors';
+
+/**
+ * What a refused single sign-on says: the API's own key (`error.ssoRefused`, `error.ssoAccountTaken`) rather
+ * than the catalogue's text for its status ("Unauthorized" for every 401).
+ */
+export function ssoErrorText(t: TFunction, err: unknown): string {
+  const key = err instanceof HttpError ? (err.body as { message?: unknown } | null)?.message : undefined;
+  if (typeof key === 'string' && key.startsWith('error.sso')) return t(key);
+  return errorMessages(t, err).join(' ') || t('login.sso.failed');
+}
 
 export function SsoSignIn({ providerName, returnTo }: { providerName: string; returnTo: string }) {
   const { t } = useTranslation();
@@ -24,7 +35,7 @@ export function SsoSignIn({ providerName, returnTo }: { providerName: string; re
       });
       window.location.assign(res.data.authorizationUrl);
     } catch (err) {
-      setError(errorMessages(t, err).join(' ') || t('login.sso.failed'));
+      setError(ssoErrorText(t, err));
       setPending(false);
     }
   };
