@@ -22,7 +22,7 @@ import * as oidc from 'openid-client';
 import type { Knex } from 'knex';
 import type { AppConfig, OidcConfig } from '../../server/config';
 import { loginRule, EMAIL_PATTERN } from '../../domain/validation';
-import { HttpError, unauthorized } from '../errors';
+import { HttpError, tooManyRequests, unauthorized } from '../errors';
 import { AuditTypes, recordAudit } from './audits';
 import { hashPassword } from './accounts';
 import {
@@ -36,6 +36,7 @@ import {
 import {
   insertIdentity,
   insertPendingSignIn,
+  pendingSignInCount,
   purgePendingSignIns,
   setManagedRoles,
   takePendingSignIn,
@@ -45,6 +46,11 @@ import {
 
 /** A sign-in not finished within this time is refused (the provider's own login page included). */
 export const SIGN_IN_MAX_AGE_SECONDS = 600;
+/**
+ * Sign-ins begun and not finished, at most: beginning one needs no account, so a flood of them is refused
+ * (429) rather than filling the table for the ten minutes they live.
+ */
+export const MAX_PENDING_SIGN_INS = 10_000;
 export const STATE_COOKIE = 'wb_oidc_state';
 export const CALLBACK_PATH = '/lp/oidc/callback';
 const RETRY_MS = 60_000;
@@ -239,6 +245,8 @@ export function createSsoService({ knex, config, sessionToken }: SsoDeps) {
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       await purgePendingSignIns(knex, SIGN_IN_MAX_AGE_SECONDS);
+      if ((await pendingSignInCount(knex)) >= MAX_PENDING_SIGN_INS)
+        throw tooManyRequests('Too many sign-ins are under way; try again in a few minutes');
       await insertPendingSignIn(knex, { state, nonce, codeVerifier, returnTo });
       const url = oidc.buildAuthorizationUrl(cfg, {
         redirect_uri: redirectUri,

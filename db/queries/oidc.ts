@@ -37,6 +37,12 @@ export async function takePendingSignIn(
   return { state: row.state, nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to };
 }
 
+/** How many sign-ins are waiting for their callback. */
+export async function pendingSignInCount(knex: Knex): Promise<number> {
+  const [row] = await knex('oidc_sign_ins').count('* as n');
+  return Number(row.n);
+}
+
 /** Deletes the sign-ins begun more than `maxAgeSeconds` ago (never finished). */
 export async function purgePendingSignIns(knex: Knex, maxAgeSeconds: number): Promise<number> {
   return knex('oidc_sign_ins')

@@ -130,12 +130,39 @@ describe('sign-in through the identity provider', () => {
     expect(await suite.knex('users').where({ login: 'jo.sso' }).pluck('id')).toEqual([jo.id]);
   });
 
+  it('refuses an account an administrator deactivated', async () => {
+    await suite.knex('users').where({ login: 'jo.sso' }).update({ activated: false });
+    try {
+      const { res } = await signInThroughDex(DEX_USERS.jo);
+      expect(res.status).toBe(401);
+      expect(res.body.detail).toMatch(/not activated/);
+    } finally {
+      await suite.knex('users').where({ login: 'jo.sso' }).update({ activated: true });
+    }
+  });
+
   it('does not take over a local account of the same login', async () => {
     await buildUser(suite.knex, { login: 'sso.taken' });
     const { res } = await signInThroughDex(DEX_USERS.taken);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('error.ssoAccountTaken');
     expect(await suite.knex('user_identities').where({ subject: DEX_USERS.taken.userID })).toEqual([]);
+  });
+});
+
+describe('a flood of sign-ins begun', () => {
+  it('is refused with 429 once 10,000 wait for their callback', async () => {
+    await suite.knex.raw(
+      `insert into oidc_sign_ins (state, nonce, code_verifier)
+       select 'flood-' || i, 'n', 'v' from generate_series(1, 10000) i`,
+    );
+    try {
+      const res = await suite.call('/api/oidc/authorize', { json: {} });
+      expect(res.status).toBe(429);
+    } finally {
+      await suite.knex('oidc_sign_ins').where('state', 'like', 'flood-%').del();
+    }
+    expect((await suite.call('/api/oidc/authorize', { json: {} })).status).toBe(200);
   });
 });
 
