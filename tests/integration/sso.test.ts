@@ -216,3 +216,28 @@ describe('refused callbacks', () => {
     expect(await auditsOf('sso')).toContain('AUTHENTICATION_FAILURE');
   });
 });
+
+describe('a public client (no OIDC_CLIENT_SECRET)', () => {
+  let publicDex: RunningDex | undefined;
+  const publicSuite = setupSuite({
+    config: async () => {
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      publicDex = await startTestDex(origin, { publicClient: true });
+      return { port, baseUrl: origin, oidc: dexSettings(publicDex.issuer, { publicClient: true }) };
+    },
+  });
+  afterAll(() => publicDex?.stop());
+
+  it('signs in with PKCE alone', async () => {
+    const begun = await publicSuite.call('/api/oidc/authorize', { json: {} });
+    const cookie = (begun.headers.get('set-cookie') ?? '').split(';')[0];
+    const query = await loginAtDex(begun.body.authorizationUrl, DEX_USERS.lee);
+    const res = await call(publicSuite.api.baseUrl, '/api/oidc/callback', {
+      json: { query },
+      headers: { Cookie: cookie },
+    });
+    expect([res.status, res.body.detail]).toEqual([200, undefined]);
+    expect((await publicSuite.get('/api/account', res.body.id_token)).body.login).toBe('lee.sso');
+  });
+});

@@ -34,6 +34,16 @@ export const DEX_USERS = {
     groups: ['team-a'],
     userID: 'b0c1a2d3-0000-4000-8000-000000000002',
   },
+  /** Signs in at a second Dex only (another issuer: another subject). */
+  lee: {
+    email: 'lee.sso@example.test',
+    username: 'lee',
+    preferredUsername: 'lee.sso',
+    name: 'Lee Sso',
+    password: 'lee-password-1',
+    groups: [],
+    userID: 'b0c1a2d3-0000-4000-8000-000000000004',
+  },
   /** Same login as a local account the test makes: the sign-in must not take that account over. */
   taken: {
     email: 'taken.sso@example.test',
@@ -47,24 +57,24 @@ export const DEX_USERS = {
 } satisfies Record<string, DexUser>;
 
 /** This product's settings for the test Dex: role mapping `wb-admins=ROLE_ADMIN`, groups asked for. */
-export function dexSettings(
-  issuer: string,
-  clientSecret: string | undefined = DEX_CLIENT.secret,
-): OidcConfig {
+export function dexSettings(issuer: string, opts: { publicClient?: boolean } = {}): OidcConfig {
   return oidcConfig({
     OIDC_ISSUER_URL: issuer,
     OIDC_CLIENT_ID: DEX_CLIENT.id,
-    OIDC_CLIENT_SECRET: clientSecret,
+    OIDC_CLIENT_SECRET: opts.publicClient ? undefined : DEX_CLIENT.secret,
     OIDC_PROVIDER_NAME: 'Dex',
     OIDC_SCOPES: 'openid profile email groups',
     OIDC_ROLE_MAP: 'wb-admins=ROLE_ADMIN',
   })!;
 }
 
-/** Starts Dex with DEX_USERS and the workbench client whose redirect URI is `appOrigin`'s callback page. */
+/**
+ * Starts Dex with DEX_USERS and the workbench client whose redirect URI is `appOrigin`'s callback page
+ * (confidential with DEX_CLIENT.secret, or public: PKCE only).
+ */
 export async function startTestDex(
   appOrigin: string,
-  opts: { issuerPort?: number } = {},
+  opts: { issuerPort?: number; publicClient?: boolean } = {},
 ): Promise<RunningDex> {
   const bin = process.env.DEX_BIN ?? ensureDex();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-'));
@@ -73,6 +83,7 @@ export async function startTestDex(
     clients: [
       {
         ...DEX_CLIENT,
+        secret: opts.publicClient ? undefined : DEX_CLIENT.secret,
         redirectURIs: [`${appOrigin}/lp/oidc/callback`],
         postLogoutRedirectURIs: [appOrigin],
       },
