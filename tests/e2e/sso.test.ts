@@ -67,6 +67,12 @@ describe('single sign-on through Dex in Chromium', () => {
     await page.getByRole('button', { name: 'Administration' }).waitFor();
     await shot(page, 'sso-signed-in-admin');
     const token = await sessionToken(page);
+    // The provider's ID token is kept for the logout's id_token_hint, also across a reload.
+    await page.reload();
+    await page.getByRole('button', { name: 'kate.sso' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('wb-idp-id-token'))).toMatch(
+      /^[\w-]+\.[\w-]+\.[\w-]+$/,
+    );
     const account = await call(api.baseUrl, '/api/account', { token: token ?? undefined });
     expect(account.body).toMatchObject({ login: 'kate.sso', roles: ['ROLE_ADMIN', 'ROLE_USER'] });
 
@@ -77,6 +83,7 @@ describe('single sign-on through Dex in Chromium', () => {
     expect((await loggedOut).status()).toBe(204);
     await page.waitForURL(/\/lp\/login$/);
     expect((await call(api.baseUrl, '/api/account', { token: token ?? undefined })).status).toBe(401);
+    expect(await page.evaluate(() => sessionStorage.getItem('wb-idp-id-token'))).toBeNull();
     // Signed out at the provider too: no session there signs her in again without her password.
     await page.getByRole('button', { name: 'Sign in with Dex' }).click();
     await page.waitForURL((url) => url.href.startsWith(dex.issuer));

@@ -32,6 +32,12 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+/**
+ * The provider's ID token of a single sign-on, kept for this tab's logout (its id_token_hint) across a reload,
+ * where the product's own token is kept too (sessionStorage: a single sign-on is never "remember me").
+ */
+const IDP_ID_TOKEN_KEY = 'wb-idp-id-token';
+
 interface AuthenticateResponse {
   /** the workbench's own token (JHipster's name), not an identity provider's */
   id_token?: string;
@@ -72,6 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const header = res.headers.get('authorization');
       if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), rememberMe);
       idp.current = { logoutUrl: res.data?.logoutUrl ?? null, idToken: res.data?.idpIdToken ?? null };
+      sessionStorage.removeItem(IDP_ID_TOKEN_KEY);
       return queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
     },
     [queryClient],
@@ -91,6 +98,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), false);
       // The provider's ID token: the logout's id_token_hint (the end-session URL comes from management/info).
       idp.current = { logoutUrl: null, idToken: res.data?.idpIdToken ?? null };
+      if (idp.current.idToken) sessionStorage.setItem(IDP_ID_TOKEN_KEY, idp.current.idToken);
       await queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
       return res.data?.returnTo ?? null;
     },
@@ -98,7 +106,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(() => {
-    const { idToken } = idp.current;
+    const idToken = idp.current.idToken ?? sessionStorage.getItem(IDP_ID_TOKEN_KEY);
+    sessionStorage.removeItem(IDP_ID_TOKEN_KEY);
     const logoutUrl =
       idp.current.logoutUrl ??
       queryClient.getQueryData<ManagementInfo>(managementKeys.info())?.logoutUrl ??
