@@ -13,6 +13,8 @@ const common = {
   transform,
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+  // openid-client and its jose/oauth4webapi ship ES modules only: compiled to CommonJS like our code.
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
   // The web app imports domain/ through the `@domain` alias of its Vite and TypeScript configs.
   moduleNameMapper: { '^@domain$': '<rootDir>/domain/index.ts', '^@domain/(.*)$': '<rootDir>/domain/$1' },
 };

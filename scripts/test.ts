@@ -21,6 +21,7 @@ import { buildWebIfStale, migrateAndSeed, ROOT, spawnTs } from './lib/prepare';
 import { ensureSystemPrograms, locateTool } from './lib/system-deps';
 import { ensureTemporalCli, startTemporalDevServer } from './lib/temporal';
 import { ensureVersitygw } from './lib/versitygw';
+import { ensureDex } from './lib/dex';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../server/temporal-context';
 
 // Per run, so two runs on one machine do not overwrite each other's bundle and results.
@@ -41,6 +42,8 @@ async function main(): Promise<number> {
     // The S3-compatible server of the S3 file store's suites (tests/support/s3.ts), built once from the Go
     // module proxy when missing, so no suite waits for the build.
     env.VERSITYGW_BIN = ensureVersitygw();
+    // Dex, the OpenID Connect provider of the single sign-on suites (scripts/lib/dex.ts), built the same way.
+    env.DEX_BIN = ensureDex();
 
     // PostgreSQL: one fresh database per run.
     const database = `workbench_test_${process.pid}`;

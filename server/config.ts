@@ -57,7 +57,10 @@ export interface AppConfig {
    */
   outboundAllowlist: string[];
   googleOAuth: GoogleOAuthConfig;
-  /** The identity provider whose session the logout ends too (OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_END_SESSION_URL). */
+  /**
+   * Single sign-on through an OpenID Connect provider, whose session the logout ends too (OIDC_ISSUER_URL,
+   * OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_* below; docs/configuration.md "Single sign-on").
+   */
   oidc: OidcConfig | null;
   /** Speech recognition of the file parser (ASR_ENGINE, WHISPER_URL, WHISPER_API_KEY, WHISPER_MODEL). */
   asr: AsrConfig;
@@ -147,13 +150,82 @@ export function loadAsrConfig(env: NodeJS.ProcessEnv = process.env): AsrConfig {
 }
 
 /**
- * An OpenID Connect provider (issue 15 section 4): the logout also ends the provider's session, through its
- * end-session endpoint (`endSessionUrl`, or discovered from the issuer's openid-configuration).
+ * An OpenID Connect provider (issue 15 section 4, issue 32 section 3): people sign in through it
+ * (authorization code with PKCE, api/services/oidc-sign-in.ts), and the logout also ends the provider's
+ * session, through its end-session endpoint (`endSessionUrl`, or discovered from the issuer's
+ * openid-configuration).
  */
 export interface OidcConfig {
   issuerUrl: string;
   clientId: string;
   endSessionUrl?: string;
+  /** A confidential client's secret (client_secret_basic); without it the client is public (PKCE only). */
+  clientSecret?: string;
+  /** The label of the sign-in button: "Sign in with <providerName>". */
+  providerName: string;
+  scopes: string[];
+  /** Claims of the ID token (or userinfo) read for the account's fields. */
+  claims: { login: string; email: string; name: string; roles: string };
+  /** Claim value (group or role name at the provider) to this product's roles, e.g. `admins=ROLE_ADMIN`. */
+  roleMap: Record<string, string[]>;
+  /** Roles every account of the provider holds whatever its claims (OIDC_DEFAULT_ROLES, default ROLE_USER). */
+  defaultRoles: string[];
+}
+
+/** The role mapping `value=ROLE_A ROLE_B,other=ROLE_C` (OIDC_ROLE_MAP): a claim value grants its roles. */
+export function parseRoleMap(text: string | undefined): Record<string, string[]> {
+  const map: Record<string, string[]> = {};
+  for (const entry of (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.lastIndexOf('=');
+    const value = entry.slice(0, at).trim();
+    const roles = entry
+      .slice(at + 1)
+      .split(/[\s;]+/)
+      .filter(Boolean);
+    if (at <= 0 || !roles.length) throw new Error(`OIDC_ROLE_MAP: "${entry}" is not claim-value=ROLE_NAME`);
+    map[value] = [...new Set([...(map[value] ?? []), ...roles])];
+  }
+  return map;
+}
+
+/**
+ * The issuer must be https; plain http only on a loopback host (a provider on the same machine, as the tests'
+ * Dex), where nothing crosses a network. An operator's setting: checked at start, not per request.
+ */
+export function checkIssuerUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`OIDC_ISSUER_URL is not a URL: ${raw}`);
+  }
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    throw new Error(`OIDC_ISSUER_URL must be https (plain http only on a loopback host): ${raw}`);
+  return raw.replace(/\/+$/, '');
+}
+
+export function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | null {
+  if (!env.OIDC_ISSUER_URL || !env.OIDC_CLIENT_ID) return null;
+  return {
+    issuerUrl: checkIssuerUrl(env.OIDC_ISSUER_URL),
+    clientId: env.OIDC_CLIENT_ID,
+    endSessionUrl: env.OIDC_END_SESSION_URL || undefined,
+    clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+    providerName: env.OIDC_PROVIDER_NAME || 'OpenID Connect',
+    scopes: (env.OIDC_SCOPES || 'openid profile email').split(/[\s,]+/).filter(Boolean),
+    claims: {
+      login: env.OIDC_LOGIN_CLAIM || 'preferred_username',
+      email: env.OIDC_EMAIL_CLAIM || 'email',
+      name: env.OIDC_NAME_CLAIM || 'name',
+      roles: env.OIDC_ROLE_CLAIM || 'groups',
+    },
+    roleMap: parseRoleMap(env.OIDC_ROLE_MAP),
+    defaultRoles: (env.OIDC_DEFAULT_ROLES ?? 'ROLE_USER').split(/[\s,;]+/).filter(Boolean),
+  };
 }
 
 /** OAuth client of the cloud-drive connections (authorization-code flow; the secret never leaves the API). */
@@ -230,14 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       : env.WORKER_METRICS_PORT
         ? [`http://127.0.0.1:${positive(env, 'WORKER_METRICS_PORT', 9464)}/metrics`]
         : [],
-    oidc:
-      env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID
-        ? {
-            issuerUrl: env.OIDC_ISSUER_URL.replace(/\/+$/, ''),
-            clientId: env.OIDC_CLIENT_ID,
-            endSessionUrl: env.OIDC_END_SESSION_URL || undefined,
-          }
-        : null,
+    oidc: oidcConfig(env),
     googleOAuth: {
       clientId: env.GOOGLE_OAUTH_CLIENT_ID ?? '',
       clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET ?? '',

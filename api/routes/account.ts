@@ -9,8 +9,14 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
 import { currentUser, refuseApiKeyCaller, tokenExpiresAt } from '../auth';
-import { FieldErrorCollector } from '../errors';
+import { FieldErrorCollector, notFound } from '../errors';
 import { createAccountService, LANG_KEYS } from '../services/accounts';
+import {
+  createSsoService,
+  safeReturnPath,
+  SIGN_IN_MAX_AGE_SECONDS,
+  STATE_COOKIE,
+} from '../services/oidc-sign-in';
 import {
   emailRule,
   loginRule,
@@ -29,7 +35,19 @@ export const schemas = {
   changePassword: z.object({ currentPassword: text, newPassword: text }),
   register: z.object({ login: text, email: text, password: text, langKey: text }),
   resetFinish: z.object({ key: text, newPassword: text }),
+  oidcBegin: z.object({ returnTo: text }),
+  oidcCallback: z.object({ query: z.string().max(8000) }),
 };
+
+const oidcBeginResponse = z.object({ authorizationUrl: z.string() });
+const oidcCallbackResponse = z.object({
+  id_token: z.string(),
+  /** the identity provider's ID token: the logout's id_token_hint */
+  idpIdToken: z.string(),
+  returnTo: z.string().nullable(),
+});
+/** The state cookie reaches only the single sign-on calls. */
+const OIDC_COOKIE_PATH = '/api/oidc';
 
 const NAME_MAX = 50;
 const required = requiredRule();
@@ -51,8 +69,59 @@ function empty(ctx: Context, status = 200): void {
 
 export function accountRoutes(deps: AppDeps): Route[] {
   const accounts = createAccountService(deps);
+  const sso = createSsoService({
+    knex: deps.knex,
+    config: deps.config,
+    sessionToken: (id) => accounts.sessionToken(id),
+  });
 
   return [
+    // Single sign-on (api/services/oidc-sign-in.ts): begin gives the provider's authorization URL and binds
+    // the sign-in to this browser by a cookie; the callback page posts the provider's answer back here.
+    route(
+      {
+        method: 'POST',
+        path: '/api/oidc/authorize',
+        access: PUBLIC,
+        body: { schema: schemas.oidcBegin, object: 'oidcSignIn' },
+        response: oidcBeginResponse,
+      },
+      async (ctx, { body }) => {
+        if (!sso.enabled) throw notFound();
+        const { authorizationUrl, state } = await sso.begin(safeReturnPath(body().returnTo));
+        ctx.cookies.set(STATE_COOKIE, state, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: ctx.protocol === 'https',
+          path: OIDC_COOKIE_PATH,
+          maxAge: SIGN_IN_MAX_AGE_SECONDS * 1000,
+          overwrite: true,
+        });
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { authorizationUrl };
+      },
+    ),
+
+    route(
+      {
+        method: 'POST',
+        path: '/api/oidc/callback',
+        access: PUBLIC,
+        body: { schema: schemas.oidcCallback, object: 'oidcCallback' },
+        response: oidcCallbackResponse,
+      },
+      async (ctx, { body }) => {
+        if (!sso.enabled) throw notFound();
+        const cookie = ctx.cookies.get(STATE_COOKIE);
+        // One use: the cookie goes whatever the outcome.
+        ctx.cookies.set(STATE_COOKIE, null, { path: OIDC_COOKIE_PATH, overwrite: true });
+        const { token, idpIdToken, returnTo } = await sso.finish(body().query, cookie, ctx.ip);
+        ctx.set('Authorization', `Bearer ${token}`);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { id_token: token, idpIdToken, returnTo };
+      },
+    ),
+
     route(
       {
         method: 'POST',

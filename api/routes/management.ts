@@ -134,6 +134,8 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
       ctx.body = {
         // the identity provider's end-session URL when one is configured: the web client's logout goes there
         logoutUrl: (await logoutUrl()) ?? undefined,
+        // single sign-on: the sign-in page offers "Sign in with <providerName>" (api/services/oidc-sign-in.ts)
+        ...(config.oidc ? { sso: { providerName: config.oidc.providerName } } : {}),
         activeProfiles: config.profiles,
         displayRibbonOnProfiles: 'dev',
         appName: config.appName,

@@ -149,6 +149,13 @@ export function createAccountService({ knex, config, mailer }: AccountDeps) {
 
   return {
     /**
+     * The session token of a sign-in that did not go through a password (single sign-on,
+     * api/services/oidc-sign-in.ts): the same token, validity and revocation as authenticate() gives.
+     */
+    sessionToken: (userId: number, rememberMe = false): Promise<string> =>
+      issueToken(userId, rememberMe ? config.jwtValidityRememberMe : config.jwtValidity),
+
+    /**
      * Checks the credentials and returns a signed JWT. `address` is the client's (ctx.ip): sign-in
      * throttling counts failures per name and address, per address and per name (api/services/login-throttle.ts).
      */

@@ -7,9 +7,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setupSuite } from '../support/harness';
+import { oidcConfig } from '../../server/config';
+
+/** The provider's settings as the environment would give them (the rest at their defaults). */
+const provider = (issuerUrl: string, clientId: string, endSessionUrl?: string) =>
+  oidcConfig({ OIDC_ISSUER_URL: issuerUrl, OIDC_CLIENT_ID: clientId, OIDC_END_SESSION_URL: endSessionUrl });
 
 let discoveries = 0;
-const provider = http.createServer((req, res) => {
+const idp = http.createServer((req, res) => {
   if (req.url === '/realms/wb/.well-known/openid-configuration') {
     discoveries++;
     res.setHeader('Content-Type', 'application/json');
@@ -20,14 +25,14 @@ const provider = http.createServer((req, res) => {
   }
 });
 const issuer = async (path: string) => {
-  if (!provider.listening) await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(provider.address() as AddressInfo).port}${path}`;
+  if (!idp.listening) await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(idp.address() as AddressInfo).port}${path}`;
 };
-afterAll(() => new Promise((r) => provider.close(r)));
+afterAll(() => new Promise((r) => idp.close(r)));
 
 describe('OIDC logout URL from the discovery document', () => {
   const suite = setupSuite({
-    config: async () => ({ oidc: { issuerUrl: await issuer('/realms/wb'), clientId: 'work bench' } }),
+    config: async () => ({ oidc: provider(await issuer('/realms/wb'), 'work bench') }),
   });
 
   it('is the end-session endpoint with the client id, discovered once', async () => {
@@ -42,7 +47,7 @@ describe('OIDC logout URL from the discovery document', () => {
 describe('OIDC logout URL configured directly', () => {
   const suite = setupSuite({
     config: {
-      oidc: { issuerUrl: 'http://unused.invalid', clientId: 'wb', endSessionUrl: 'https://idp.test/end?x=1' },
+      oidc: provider('https://unused.invalid', 'wb', 'https://idp.test/end?x=1'),
     },
   });
 
@@ -55,7 +60,7 @@ describe('OIDC logout URL configured directly', () => {
 
 describe('OIDC provider whose discovery fails, and no provider', () => {
   const failing = setupSuite({
-    config: async () => ({ oidc: { issuerUrl: await issuer('/nothing-here'), clientId: 'wb' } }),
+    config: async () => ({ oidc: provider(await issuer('/nothing-here'), 'wb') }),
   });
   const none = setupSuite({ config: { oidc: null } });
 

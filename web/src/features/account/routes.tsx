@@ -5,6 +5,7 @@ import { ApiKeysPage } from '../api-keys/components/ApiKeysPage';
 import { LandingLayout } from './components/LandingLayout';
 import { LoginPage } from './components/LoginPage';
 import { LogoutPage } from './components/LogoutPage';
+import { OidcCallbackPage } from './components/OidcCallbackPage';
 import { PasswordPage } from './components/PasswordPage';
 import { RegisterPage } from './components/RegisterPage';
 import { ResetFinishPage, ResetRequestPage } from './components/ResetPages';
@@ -20,6 +21,7 @@ export const landingRoutes: RouteObject[] = [
       { path: 'login', element: <LoginPage /> },
       { path: 'register', element: <RegisterPage /> },
       { path: 'logout', element: <LogoutPage /> },
+      { path: 'oidc/callback', element: <OidcCallbackPage /> },
       { path: 'verify/:key?', element: <VerifyPage /> },
       { path: 'reset/request', element: <ResetRequestPage /> },
       { path: 'reset/finish/:key?', element: <ResetFinishPage /> },

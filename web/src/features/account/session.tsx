@@ -19,6 +19,11 @@ export interface Session {
   isLoading: boolean;
   isAuthenticated: boolean;
   login: (credentials: AuthenticateRequest) => Promise<AccountDTO | null>;
+  /**
+   * Finishes a single sign-on: the provider's answer (the callback page's query string) goes to the API,
+   * which answers with this product's token; returns where the person was going before the sign-in.
+   */
+  loginWithProvider: (callbackQuery: string) => Promise<string | null>;
   /** Signs out; returns the identity-provider URL the browser is being sent to, if any. */
   logout: () => string | null;
   /** Refetches the account. */
@@ -26,6 +31,12 @@ export interface Session {
 }
 
 const SessionContext = createContext<Session | null>(null);
+
+/**
+ * The provider's ID token of a single sign-on, kept for this tab's logout (its id_token_hint) across a reload,
+ * where the product's own token is kept too (sessionStorage: a single sign-on is never "remember me").
+ */
+const IDP_ID_TOKEN_KEY = 'wb-idp-id-token';
 
 interface AuthenticateResponse {
   /** the workbench's own token (JHipster's name), not an identity provider's */
@@ -67,13 +78,36 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const header = res.headers.get('authorization');
       if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), rememberMe);
       idp.current = { logoutUrl: res.data?.logoutUrl ?? null, idToken: res.data?.idpIdToken ?? null };
+      sessionStorage.removeItem(IDP_ID_TOKEN_KEY);
       return queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
     },
     [queryClient],
   );
 
+  const loginWithProvider = useCallback(
+    async (callbackQuery: string) => {
+      const res = await request<(AuthenticateResponse & { returnTo?: string | null }) | null>(
+        'api/oidc/callback',
+        {
+          method: 'POST',
+          body: { query: callbackQuery },
+          silent: true,
+        },
+      );
+      const header = res.headers.get('authorization');
+      if (header && header.startsWith('Bearer ')) storeAuthToken(header.slice('Bearer '.length), false);
+      // The provider's ID token: the logout's id_token_hint (the end-session URL comes from management/info).
+      idp.current = { logoutUrl: null, idToken: res.data?.idpIdToken ?? null };
+      if (idp.current.idToken) sessionStorage.setItem(IDP_ID_TOKEN_KEY, idp.current.idToken);
+      await queryClient.fetchQuery({ ...accountQueries.current(), staleTime: 0 });
+      return res.data?.returnTo ?? null;
+    },
+    [queryClient],
+  );
+
   const logout = useCallback(() => {
-    const { idToken } = idp.current;
+    const idToken = idp.current.idToken ?? sessionStorage.getItem(IDP_ID_TOKEN_KEY);
+    sessionStorage.removeItem(IDP_ID_TOKEN_KEY);
     const logoutUrl =
       idp.current.logoutUrl ??
       queryClient.getQueryData<ManagementInfo>(managementKeys.info())?.logoutUrl ??
@@ -105,10 +139,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       isLoading: query.isPending,
       isAuthenticated: !!account?.activated,
       login,
+      loginWithProvider,
       logout,
       refresh,
     }),
-    [account, query.isPending, login, logout, refresh],
+    [account, query.isPending, login, loginWithProvider, logout, refresh],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

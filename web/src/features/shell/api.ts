@@ -10,6 +10,8 @@ export interface ManagementInfo {
   upload?: { maxBytes: number; officeMaxUncompressedBytes: number };
   /** The identity provider's end-session URL (with this client's id) when the API has one configured. */
   logoutUrl?: string;
+  /** Single sign-on through an OpenID Connect provider: the sign-in page offers "Sign in with <providerName>". */
+  sso?: { providerName: string };
   /** The Temporal UI (TEMPORAL_UI_URL), given to administrators only; null when not configured. */
   temporalUi?: { url: string; namespace: string } | null;
 }

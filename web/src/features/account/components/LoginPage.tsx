@@ -1,11 +1,14 @@
 /** Sign-in: username, password, remember me; authenticated users go on to the Spheres (or back where they came from). */
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, type Location } from 'react-router-dom';
 import { requiredRule } from '@domain';
 import { errorDetailOf } from '../../../api/errors';
 import { useForm } from '../../../components/useForm';
 import { useSession } from '../session';
+import { managementQueries } from '../../shell/api';
+import { SsoSignIn } from './SsoSignIn';
 import { FormInput } from './FormInput';
 import { LandingCard } from './LandingLayout';
 
@@ -28,6 +31,7 @@ export function LoginPage() {
   });
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { data: info } = useQuery(managementQueries.info());
 
   if (session.isAuthenticated) return <Navigate to={returnPath(location.state)} replace />;
 
@@ -108,6 +112,7 @@ export function LoginPage() {
           {t('login.form.button')}
         </button>
       </form>
+      {info?.sso && <SsoSignIn providerName={info.sso.providerName} returnTo={returnPath(location.state)} />}
       <p className="mt-4 mb-0 text-center text-body-secondary">
         {t('global.messages.info.register.noaccount')}{' '}
         <Link to="/lp/register" data-testid="login-register">
