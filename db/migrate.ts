@@ -34,6 +34,7 @@ import * as m029 from './migrations/029_login_refusals';
 import * as m030 from './migrations/030_document_timeline';
 import * as m031 from './migrations/031_webhooks';
 import * as m032 from './migrations/032_sftp_host_keys';
+import * as m035 from './migrations/035_tags_per_step';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -67,6 +68,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '030_document_timeline': m030,
   '031_webhooks': m031,
   '032_sftp_host_keys': m032,
+  '035_tags_per_step': m035,
 };
 
 const source: Knex.MigrationSource<string> = {
