@@ -236,25 +236,39 @@ export function unitizingObserved(study: UnitizingStudy, category: string): numb
   return (2 * sum) / (R * (R - 1) * L * L);
 }
 
-/** Expected disagreement of the category over all the unitizations the coders' units and gaps allow. */
+/**
+ * Expected disagreement of the category over all the unitizations the coders' units and gaps allow. The sum
+ * over the gaps at least as long as a unit, of (gap - unit + 1), is read from prefix sums of the sorted gaps
+ * (a node's continuum holds tens of thousands of units and gaps).
+ */
 export function unitizingExpected(study: UnitizingStudy, category: string): number {
   const { length: L, coders: R } = study;
   const units: number[] = [];
   const gaps: number[] = [];
   for (let r = 0; r < R; r++)
     for (const s of segmentsOf(study, r, category)) (s.unit ? units : gaps).push(s.length);
-  gaps.sort((x, y) => y - x);
+  gaps.sort((x, y) => x - y);
+  // suffix[i]: the sum of gaps[i..]
+  const suffix = new Array<number>(gaps.length + 1).fill(0);
+  for (let i = gaps.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + gaps[i];
+  const firstAtLeast = (l: number) => {
+    let lo = 0;
+    let hi = gaps.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (gaps[mid] < l) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   const nc = units.length;
   let squared = 0;
   for (const l of units) squared += l * (l - 1);
   let sum = 0;
   for (const l of units) {
     sum += ((nc - 1) * (2 * l ** 3 - 3 * l ** 2 + l)) / 3;
-    let fits = 0;
-    for (const g of gaps) {
-      if (g < l) break;
-      fits += g - l + 1;
-    }
+    const i = firstAtLeast(l);
+    const fits = suffix[i] - (l - 1) * (gaps.length - i);
     sum += l * l * fits;
   }
   const den = R * L * (R * L - 1) - squared;

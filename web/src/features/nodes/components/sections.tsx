@@ -25,6 +25,7 @@ import { SftpConnections } from './SftpConnections';
 import { SftpTransferRules } from './SftpTransferRules';
 import { RerunList } from './RerunList';
 import { StepResultExport } from './StepResultExport';
+import { AgreementSection } from './AgreementSection';
 import { GduSettings, HupSettings } from './UploadSettings';
 
 export interface SectionDef {
@@ -51,6 +52,11 @@ export function sectionsFor(
   });
   const additional = s('additional', <AdditionalSettings />);
   const settings = (body: ReactNode) => s('settings', body);
+  // the figures need ADMIN on the process (the route's access); a node not yet saved has none
+  const agreement =
+    modeSatisfies(node.accessMode, 'ADMIN') && id > 0
+      ? [s('agreement', <AgreementSection nodeId={id} processId={node.processId} />)]
+      : [];
 
   switch (node.activityType) {
     case 'LEXICON':
@@ -66,6 +72,7 @@ export function sectionsFor(
             <StepResultExport nodeId={id} activityType={node.activityType} />
           </>,
         ),
+        ...agreement,
       ];
     case 'SPAN':
       return [
@@ -89,12 +96,14 @@ export function sectionsFor(
             <StepResultExport nodeId={id} activityType={node.activityType} />
           </>,
         ),
+        ...agreement,
       ];
     case 'CLF':
       return [
         s('labels', <ClassifierLabelsSection nodeId={id} readOnly={readOnly} />),
         additional,
         s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
+        ...agreement,
       ];
     case 'LLM_PROMPT':
       return [
