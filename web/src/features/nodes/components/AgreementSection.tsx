@@ -83,7 +83,10 @@ export function AgreementSection({ nodeId, processId }: { nodeId: number; proces
       </form>
       {r && (
         <>
-          <table className="table table-sm mb-1" aria-label={t('soaApp.nodePanel.agreement.overall')}>
+          <table className="table table-sm mb-1">
+            <caption className="caption-top small fw-semibold text-body">
+              {t('soaApp.nodePanel.agreement.overall')}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">{t('soaApp.nodePanel.agreement.measure')}</th>
@@ -116,7 +119,10 @@ export function AgreementSection({ nodeId, processId }: { nodeId: number; proces
           {r.documents === 0 && <p className="small mb-0">{t('soaApp.nodePanel.agreement.noData')}</p>}
           {r.cohenKappa && r.cohenKappa.length > 0 && <PairHeatMap answer={r} login={login} show={show} />}
           {r.spanF1 && r.spanF1.length > 0 && (
-            <table className="table table-sm mb-1" aria-label={t('soaApp.nodePanel.agreement.labels')}>
+            <table className="table table-sm mb-1">
+              <caption className="caption-top small fw-semibold text-body">
+                {t('soaApp.nodePanel.agreement.labels')}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">{t('soaApp.nodePanel.agreement.label')}</th>
@@ -138,7 +144,10 @@ export function AgreementSection({ nodeId, processId }: { nodeId: number; proces
             </table>
           )}
           {r.lowest.length > 0 && (
-            <table className="table table-sm mb-1" aria-label={t('soaApp.nodePanel.agreement.lowest')}>
+            <table className="table table-sm mb-1">
+              <caption className="caption-top small fw-semibold text-body">
+                {t('soaApp.nodePanel.agreement.lowest')}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">{t('soaApp.nodePanel.agreement.document')}</th>
@@ -197,10 +206,10 @@ function PairHeatMap({
   const kappa = (a: number, b: number) =>
     answer.cohenKappa?.find((k) => (k.userA === a && k.userB === b) || (k.userA === b && k.userB === a));
   return (
-    <table
-      className="table table-sm table-bordered mb-1 text-center"
-      aria-label={t('soaApp.nodePanel.agreement.heatmap')}
-    >
+    <table className="table table-sm table-bordered mb-1 text-center">
+      <caption className="caption-top small fw-semibold text-body">
+        {t('soaApp.nodePanel.agreement.heatmap')}
+      </caption>
       <thead>
         <tr>
           <td />
