@@ -124,12 +124,28 @@ function spansReport(docs: readonly AgreementDocument[], leftOut: number): Agree
   let offset = 0;
   for (const d of docs) {
     let docScore = 0;
+    // each step's spans by label, once (a node has 10,000s of documents)
+    const byLabel = new Map<AgreementStep, Map<string, Span[]>>();
+    for (const st of d.steps) {
+      const m = new Map<string, Span[]>();
+      for (const x of st.spans ?? []) {
+        const list = m.get(x.label);
+        if (list) list.push(x);
+        else m.set(x.label, [x]);
+      }
+      byLabel.set(st, m);
+    }
     const pairs = pairsOf(d.steps);
     for (const [x, y] of pairs) {
       let exact = 0;
       let all = 0;
+      const xs = byLabel.get(x)!;
+      const ys = byLabel.get(y)!;
       for (const label of labels) {
-        const c = spanPairCounts(x.spans ?? [], y.spans ?? [], label);
+        const xl = xs.get(label);
+        const yl = ys.get(label);
+        if (!xl && !yl) continue;
+        const c = spanPairCounts(xl ?? [], yl ?? [], label);
         const t = totals.get(label)!;
         t.a += c.a;
         t.b += c.b;

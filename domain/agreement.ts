@@ -176,10 +176,28 @@ interface Segment {
   unit: boolean;
 }
 
+/** The study's units by coder and category, grouped once per study (a node's continuum has 100,000s). */
+const grouped = new WeakMap<UnitizingStudy, Map<string, UnitizedUnit[]>>();
+
+function unitsByCoder(study: UnitizingStudy, coder: number, category: string): UnitizedUnit[] {
+  let groups = grouped.get(study);
+  if (!groups) {
+    groups = new Map();
+    for (const u of study.units) {
+      const k = `${u.coder}\u0000${u.category}`;
+      let list = groups.get(k);
+      if (!list) groups.set(k, (list = []));
+      list.push(u);
+    }
+    grouped.set(study, groups);
+  }
+  return groups.get(`${coder}\u0000${category}`) ?? [];
+}
+
 /** A coder's units of the category (overlapping ones merged), in order. */
 function unitsOf(study: UnitizingStudy, coder: number, category: string): { start: number; end: number }[] {
-  const list = study.units
-    .filter((u) => u.coder === coder && u.category === category && u.length > 0)
+  const list = unitsByCoder(study, coder, category)
+    .filter((u) => u.length > 0)
     .map((u) => ({ start: u.start, end: u.start + u.length }))
     .sort((x, y) => x.start - y.start || x.end - y.end);
   const merged: { start: number; end: number }[] = [];

@@ -94,6 +94,52 @@ describe('blind multi-annotation', () => {
     expect(await classes(reader.token, doc.id)).toEqual([[first.id, classA]]);
   });
 
+  it('gives each writer a next document that still needs them and that they have not annotated', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP');
+    const clf = await g.node('CLF', { additionalNodeSubmits: [{ docId: null, submits: 1 }] });
+    await g.edge(hup, clf);
+    const grant = { componentId: g.processId, type: 'PROCESS' as const, mode: 'WRITE' as const };
+    const a = await userWithNodeMode(s, [grant]);
+    const b = await userWithNodeMode(s, [grant]);
+    const c = await userWithNodeMode(s, [grant]);
+    const reader = await userWithNodeMode(s, [{ ...grant, mode: 'READ' }]);
+    const next = async (token: string) => {
+      const r = await s.get<{ documentId: number | null }>(`/api/nodes/${clf}/next-document`, token);
+      expect(r.status).toBe(200);
+      return r.body.documentId;
+    };
+    const d1 = await startDocument(s, g, hup, { content: 'first' });
+    const d2 = await startDocument(s, g, hup, { content: 'second' });
+    for (const d of [d1, d2]) await stepReaching(s.knex, d.id, clf, ['WAITING']);
+    expect((await s.get(`/api/nodes/${clf}/next-document`, reader.token)).status).toBe(403);
+
+    // a and b take d1's two steps: d1 is full, so c is sent to d2; a's own open document comes first for a
+    expect(await next(a.token)).toBe(d1.id);
+    expect((await assign(d1.id, clf, a.token)).status).toBe(200);
+    expect(await next(a.token)).toBe(d1.id);
+    expect(await next(b.token)).toBe(d1.id);
+    expect((await assign(d1.id, clf, b.token)).status).toBe(200);
+    expect(await next(c.token)).toBe(d2.id);
+
+    // a finishes d1: a's next is d2 (d1 has a's step), and a cannot take d1's other step twice
+    const [first] = (await stepsOf(s.knex, d1.id)).filter((x) => x.nodeId === clf);
+    expect((await s.send('PUT', `/api/steps/${first.id}/complete`, a.token)).status).toBe(200);
+    expect(await next(a.token)).toBe(d2.id);
+    await s
+      .knex('steps')
+      .where({ document_id: d1.id, node_id: clf })
+      .whereNot('id', first.id)
+      .update({ blocked_by_id: null });
+    const twice = await assign(d1.id, clf, a.token);
+    expect([twice.status, twice.body.message]).toEqual([409, 'error.step.alreadyAnnotated']);
+    expect((await assign(d2.id, clf, a.token)).status).toBe(200);
+    expect((await assign(d2.id, clf, c.token)).status).toBe(200);
+    // d1 needs one more annotator, who is neither a nor c... b released it above, so b gets it back
+    expect(await next(c.token)).toBe(d2.id);
+    expect(await next(b.token)).toBe(d1.id);
+  });
+
   it("keeps each annotator's spans in their step on a multiprocessed SPAN node", async () => {
     const g = await GraphBuilder.create(s.knex);
     const hup = await g.node('HUP');
