@@ -35,6 +35,7 @@ import * as m030 from './migrations/030_document_timeline';
 import * as m031 from './migrations/031_webhooks';
 import * as m032 from './migrations/032_sftp_host_keys';
 import * as m034 from './migrations/034_oidc_sign_in';
+import * as m035 from './migrations/035_tags_per_step';
 
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -69,6 +70,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '031_webhooks': m031,
   '032_sftp_host_keys': m032,
   '034_oidc_sign_in': m034,
+  '035_tags_per_step': m035,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -119,6 +119,11 @@ export interface NodeSettings {
   supportedTaggingTypes?: TaggingType[];
   /** SPAN: the relation menu offers only the candidates of the top priority (domain/relations.ts). */
   relationPriorityMode?: boolean;
+  /**
+   * CLF, SPAN, LEXICON with several steps per document: an annotator sees the others' tags once their own step
+   * is finished (domain/blind-annotation.ts); false by default (blind).
+   */
+  annotatorsSeeEachOther?: boolean;
   llmModel?: IdRef | null;
   secret?: IdRef | null;
   prompt?: string | null;

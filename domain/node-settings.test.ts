@@ -3,13 +3,15 @@ import { defaultSettings, mergeSettings, normalizeSettings, SETTINGS_FIELDS } fr
 
 describe('settings fields, defaults and merging', () => {
   it('gives each type its own fields only', () => {
-    expect(Object.keys(defaultSettings('CLF'))).toEqual([]);
+    expect(Object.keys(defaultSettings('CLF'))).toEqual(['annotatorsSeeEachOther']);
+    expect(Object.keys(defaultSettings('FILE_PARSER'))).toEqual([]);
     expect(Object.keys(defaultSettings('SEND_TO_SFTP')).sort()).toEqual(
       [...SETTINGS_FIELDS.SEND_TO_SFTP].sort(),
     );
     expect(defaultSettings('SPAN')).toEqual({
       supportedTaggingTypes: ['token'],
       relationPriorityMode: false,
+      annotatorsSeeEachOther: false,
     });
     expect(defaultSettings('GDU_UPLOAD')).toEqual({ active: true });
   });

@@ -28,12 +28,12 @@ const CONTENT_FIELDS: SettingsField[] = [
 export const SETTINGS_FIELDS: Record<ActivityType, readonly SettingsField[]> = {
   HUP: ['endpoint', 'active'],
   FILE_PARSER: [],
-  CLF: [],
+  CLF: ['annotatorsSeeEachOther'],
   EMAIL_UPLOAD: [],
   SFTP_UPLOAD: ['sftpTransferRules'],
   GDU_UPLOAD: ['active'],
-  SPAN: ['supportedTaggingTypes', 'relationPriorityMode'],
-  LEXICON: [],
+  SPAN: ['supportedTaggingTypes', 'relationPriorityMode', 'annotatorsSeeEachOther'],
+  LEXICON: ['annotatorsSeeEachOther'],
   LLM_PROMPT: ['llmModel', 'secret', 'prompt', 'promptEditorState', 'temperature', 'attachFile'],
   IPS: ['payload', 'payloadEditorState', 'preferredDocName', 'preferredDocNameEditorState', 'receivers'],
   IPR: [],
@@ -82,7 +82,15 @@ export function defaultSettings(type: ActivityType): NodeSettings {
     case 'GDU_UPLOAD':
       return { ...defaults, active: true };
     case 'SPAN':
-      return { ...defaults, supportedTaggingTypes: [...DEFAULT_TAGGING_TYPES], relationPriorityMode: false };
+      return {
+        ...defaults,
+        supportedTaggingTypes: [...DEFAULT_TAGGING_TYPES],
+        relationPriorityMode: false,
+        annotatorsSeeEachOther: false,
+      };
+    case 'CLF':
+    case 'LEXICON':
+      return { ...defaults, annotatorsSeeEachOther: false };
     case 'LLM_PROMPT':
       return { ...defaults, temperature: SETTINGS_LIMITS.temperature.default, attachFile: false };
     case 'SEND_MAIL':

@@ -36,9 +36,11 @@
  *   included and not (scripts/bench-docx.ts, issue 27), under `worker.docxBurst`;
  * - sends the webhooks of 1,000 documents (BENCH_WEBHOOK_DOCUMENTS) through a 3-node flow to one subscriber
  *   (scripts/bench-webhooks.ts, issue 32): every event delivered?, change-to-delivery latency, under `webhooks`.
+ * - seeds a CLF and a SPAN node of 10,000 documents x 3 annotators (BENCH_AGREEMENT_DOCUMENTS) and times
+ *   GET api/nodes/{id}/agreement (scripts/bench-agreement.ts, issue 31), under `agreement` (`agreement.p99Ms`).
  * BENCH_ONLY=engine (the document engine alone: round trips and throughput), BENCH_ONLY=workspace (the
  * browser part: workspace and graph page), BENCH_ONLY=graph, BENCH_ONLY=lists, BENCH_ONLY=speech,
- * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics, BENCH_ONLY=docx, BENCH_ONLY=webhooks or BENCH_ONLY=timeline runs only that part (its
+ * BENCH_ONLY=tracker, BENCH_ONLY=export, BENCH_ONLY=rag, BENCH_ONLY=statistics, BENCH_ONLY=docx, BENCH_ONLY=webhooks, BENCH_ONLY=timeline or BENCH_ONLY=agreement runs only that part (its
  * figures merged into the results file).
  *
  * Every part is isolated (scripts/lib/bench-parts.ts): Chromium, espeak-ng, sox and LibreOffice are installed first when
@@ -70,6 +72,7 @@ import { benchDocxBurst, printDocxBurstResults } from './bench-docx';
 import { benchWorkspace, printWorkspaceResults } from './bench-workspace';
 import { RESULTS_FILE } from './lib/bench-results';
 import { benchTimeline, printTimelineResults } from './bench-timeline';
+import { benchAgreement, printAgreementResults } from './bench-agreement';
 import { BENCH_PART_NEEDS, type BenchPart, partsOf, runBenchParts } from './lib/bench-parts';
 import { ensureSystemPrograms } from './lib/system-deps';
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from './lib/postgres';
@@ -315,6 +318,19 @@ async function main(): Promise<number> {
         });
         printTimelineResults(r);
         return dated('timeline', r);
+      },
+    },
+    // The agreement of a node of 10,000 documents x 3 annotators (scripts/bench-agreement.ts), on the database.
+    {
+      name: 'agreement',
+      run: async () => {
+        const r = await benchAgreement({
+          databaseUrl,
+          documents: sizeFromEnv('BENCH_AGREEMENT_DOCUMENTS', 10_000),
+          runs: sizeFromEnv('BENCH_AGREEMENT_RUNS', 20),
+        });
+        printAgreementResults(r);
+        return dated('agreement', r);
       },
     },
   ];

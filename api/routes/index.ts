@@ -21,6 +21,7 @@ import { documentFileRoutes } from './document-file';
 import { i18nRoutes } from './i18n';
 import { issueRoutes } from './issues';
 import { exportRoutes } from './export';
+import { agreementRoutes } from './agreement';
 import { labelRoutes } from './labels';
 import { llmRoutes } from './llm';
 import { llmModelRoutes } from './llm-models';
@@ -87,6 +88,7 @@ export function buildRoutes(deps: AppDeps): Route[][] {
     userRoutes(deps),
     auditRoutes(deps),
     exportRoutes(deps),
+    agreementRoutes(deps),
     webhookRoutes(deps),
   ];
   // the API documentation describes every route, its own included

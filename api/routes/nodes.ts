@@ -79,6 +79,7 @@ const nodeFields = {
   // type-specific settings
   supportedTaggingTypes: z.array(z.enum(TaggingTypes)).nullish(),
   relationPriorityMode: z.boolean().nullish(),
+  annotatorsSeeEachOther: z.boolean().nullish(),
   llmModel: idRef.nullish(),
   secret: idRef.nullish(),
   prompt: text,

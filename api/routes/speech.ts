@@ -28,6 +28,7 @@ import { FieldErrorCollector, notFound, setAlert } from '../errors';
 import * as asr from '../services/asr-documents';
 import * as documents from '../services/documents';
 import { nerTagsOfToken } from '../services/tags';
+import { tagFilterFor } from '../services/tag-visibility';
 import * as speech from '../services/utterances';
 import { setTotal } from '../paging';
 import { firstValue, idParam, MAX_ID, pageQuery, stepIdsQuery } from '../validate';
@@ -349,7 +350,12 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         const doc = await speech.documentOfToken(knex, tokenId);
         if (!doc || !(await mayReadDocumentOf(knex, user, Number(doc.processId))))
           throw unreachable(user, 'utteranceToken');
-        ctx.body = stepIds && !stepIds.length ? [] : await nerTagsOfToken(knex, tokenId, stepIds);
+        if (stepIds && !stepIds.length) return void (ctx.body = []);
+        const [list, visible] = await Promise.all([
+          nerTagsOfToken(knex, tokenId, stepIds),
+          tagFilterFor(knex, user, doc.documentId),
+        ]);
+        ctx.body = list.filter(visible);
       },
     ),
 

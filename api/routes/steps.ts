@@ -24,6 +24,7 @@ import {
 } from '../services/steps';
 import { idParam, pageQuery } from '../validate';
 import type { StepAction } from '../../domain/steps';
+import { nextDocumentToAnnotate } from '../../db/queries/steps';
 
 const rerunStatus = z.enum(RERUNNABLE_STATUSES);
 
@@ -59,6 +60,23 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
         assertNodeMode(user, node.id, node.processId, 'WRITE');
         const stepId = await stepToAssign(knex, documentId, nodeId, user.id, given);
         ctx.body = await runStepAction(deps, user, stepId, 'startWorking');
+      },
+    ),
+
+    // the writers' next document at a multiprocessed node (issue 31 section 1; docs/api-agreement.md)
+    route(
+      {
+        method: 'GET',
+        path: '/api/nodes/:id/next-document',
+        access: onNode('WRITE', param('id', 'node')),
+        response: z.object({ documentId: z.number().nullable() }),
+      },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const node = await nodes.findNode(knex, idParam(ctx.params.id));
+        if (!node) throw notFound('node');
+        assertNodeMode(user, node.id, node.processId, 'WRITE');
+        ctx.body = { documentId: await nextDocumentToAnnotate(knex, node.id, user.id) };
       },
     ),
 

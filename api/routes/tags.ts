@@ -19,6 +19,7 @@ import { assertNodeMode, currentUser, mayReadDocumentOf, unreachable, type AuthU
 import { fieldErrors } from '../errors';
 import * as classifierTags from '../services/classifier-tags';
 import * as tags from '../services/tags';
+import { tagFilterFor } from '../services/tag-visibility';
 import { bodyId, idParam, MAX_ID, stepIdsQuery } from '../validate';
 import {
   LabellingTypes,
@@ -216,7 +217,12 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
       async (ctx) => {
         const stepIds = stepIdsQuery(ctx);
         const documentId = await readableDocument(ctx);
-        ctx.body = stepIds && !stepIds.length ? [] : await tags.listNerTags(knex, documentId, stepIds);
+        if (stepIds && !stepIds.length) return void (ctx.body = []);
+        const [list, visible] = await Promise.all([
+          tags.listNerTags(knex, documentId, stepIds),
+          tagFilterFor(knex, currentUser(ctx), documentId),
+        ]);
+        ctx.body = list.filter(visible);
       },
     ),
 
@@ -331,7 +337,12 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         access: documentReader(query('documentId', 'document')),
       },
       async (ctx) => {
-        ctx.body = await classifierTags.listClassifierTags(knex, await readableDocument(ctx));
+        const documentId = await readableDocument(ctx);
+        const [list, visible] = await Promise.all([
+          classifierTags.listClassifierTags(knex, documentId),
+          tagFilterFor(knex, currentUser(ctx), documentId),
+        ]);
+        ctx.body = list.filter(visible);
       },
     ),
 

@@ -14,7 +14,8 @@ import {
   insertUserClassifierTag,
   type ClassifierTagRef,
 } from '../../db/queries/tags';
-import { stepForWrite } from './tag-steps';
+import { nodeSteps } from '../../db/queries/steps';
+import { assertStepEditable, stepForWrite } from './tag-steps';
 
 export { classifierTypeLabel } from '../../db/queries/labels';
 export { findClassifierTag, listClassifierTags, type ClassifierTagRef } from '../../db/queries/tags';
@@ -42,10 +43,18 @@ export async function addClassifierTag(
   return { tag: await classifierTagDTO(knex, id), created };
 }
 
-/** Removes a classifier tag: the caller needs an editable step of its node in the document. */
+/**
+ * Removes a classifier tag: a tag of one of its node's steps needs that very step editable by the caller (on a
+ * multiprocessed node each annotator removes only their own); a tag written by no step of the node (a model's)
+ * needs an editable step of the node.
+ */
 export async function deleteClassifierTag(knex: Knex, user: AuthUser, tag: ClassifierTagRef): Promise<void> {
   await knex.transaction(async (trx) => {
-    await stepForWrite(trx, user, tag, tag.documentId, null);
+    const ofNodeStep =
+      tag.stepId !== null &&
+      (await nodeSteps(trx, tag.documentId, tag.nodeId)).some((s) => s.id === tag.stepId);
+    if (ofNodeStep) await assertStepEditable(trx, user, tag, tag.documentId, tag.stepId);
+    else await stepForWrite(trx, user, tag, tag.documentId, null);
     await deleteClassifierTagRow(trx, tag.id);
   });
 }

@@ -177,6 +177,13 @@ export async function stepToAssign(
     return stepId;
   }
   const waiting = steps.filter((s) => s.status === 'WAITING');
+  // overlap (issue 31 section 1): one person annotates a document once per node; a finished step of theirs
+  // means the document needs the others
+  if (!waiting.some((s) => s.blockedBy === userId) && steps.some((s) => s.blockedBy === userId))
+    throw stepConflict({
+      code: 'alreadyAnnotated',
+      message: 'You have already annotated this document at this node',
+    });
   const chosen = waiting.find((s) => s.blockedBy === userId) ?? waiting.find((s) => s.blockedBy === null);
   if (!chosen) throw stepConflict({ code: 'noFreeStep', message: 'No waiting step of this node is free' });
   return chosen.id;

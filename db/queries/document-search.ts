@@ -8,6 +8,7 @@
  * (db/queries/bounded-count.ts): exact up to EXACT_COUNT_LIMIT matches, beyond it the planner's estimate.
  */
 import type { Knex } from 'knex';
+import { masterTagSql } from './tags';
 import type { DocumentListEntryDTO, DocumentSearchSort } from '../../domain/document-search';
 import { boundedCount, type BoundedCount } from './bounded-count';
 import { readPage, settle, type ListPage, type SettledPage } from './list-page';
@@ -57,7 +58,10 @@ export function searched(knex: Knex, c: DocumentSearchCriteria): Knex.QueryBuild
       s.select(knex.raw('1'))
         .from('ner_tags as t')
         .whereRaw('t.document_id = d.id')
-        .where('t.ner_tag_type_id', tag.typeId);
+        .where('t.ner_tag_type_id', tag.typeId)
+        .whereRaw(
+          masterTagSql('t', '(select tt.node_id from ner_tag_types tt where tt.id = t.ner_tag_type_id)'),
+        );
       if (patterns.length)
         s.whereRaw(`(${COVERED}) ilike any (array[${patterns.map(() => '?').join(', ')}]::text[])`, patterns);
     });
@@ -70,7 +74,8 @@ export function searched(knex: Knex, c: DocumentSearchCriteria): Knex.QueryBuild
         .select(knex.raw('1'))
         .from('classifier_tags as k')
         .whereRaw('k.document_id = d.id')
-        .whereIn('k.classifier_type_id', c.classifierTypeIds!),
+        .whereIn('k.classifier_type_id', c.classifierTypeIds!)
+        .whereRaw(masterTagSql('k', 'k.node_id')),
     );
   return q;
 }

@@ -3,7 +3,9 @@
  * cursor (`DECLARE ... CURSOR` in a read-only transaction, `FETCH` in batches) so an export of any size holds
  * one batch in memory. pg-query-stream (what knex `.stream()` needs) is not a dependency.
  *
- * The rows: steps of the node that are DONE or ACCEPTED with their last change in [start, end), by step id.
+ * The rows: steps of the node that are DONE or ACCEPTED with their last change in [start, end), by step id;
+ * each with its own step's tags (the master's row: the node's result), so a multiprocessed node's export holds
+ * every annotator's labels.
  *
  * A SPAN row carries its document's text when it is at most INLINE_CONTENT_BYTES; a longer text stays in the
  * database and the row gets `contentPieces`, which reads it in pieces of CONTENT_PIECE characters (`substr`,
@@ -12,6 +14,16 @@
  */
 import type { Knex } from 'knex';
 import type { ExportKind, StepResultRecord } from '../../domain/export';
+import { masterTagSql } from './tags';
+
+/**
+ * The tags of the row's step `s` (issue 31 section 1): the master step's row has the node's result (its own
+ * tags and those written by no step of the node), each other step of a multiprocessed node its annotator's.
+ */
+const OF_STEP = (tag: string, nodeColumn: string) =>
+  `(case when s.master or not exists (select 1 from steps ms
+                                      where ms.document_id = s.document_id and ms.node_id = s.node_id and ms.master)
+          then ${masterTagSql(tag, nodeColumn)} else ${tag}.step_id = s.id end)`;
 
 /** Rows per FETCH: SPAN rows carry the document's text (when short). */
 export const EXPORT_BATCH = 500;
@@ -25,11 +37,11 @@ export const CONTENT_PIECE = 1_000_000;
 const RESULT: Record<ExportKind, string> = {
   CLF: `(select coalesce(json_agg(ct.name order by ct.name, ct.id), '[]'::json)
            from classifier_tags t join classifier_types ct on ct.id = t.classifier_type_id
-          where t.document_id = s.document_id and t.node_id = s.node_id) as classes`,
+          where t.document_id = s.document_id and t.node_id = s.node_id and ${OF_STEP('t', 't.node_id')}) as classes`,
   SPAN: `(select coalesce(json_agg(json_build_object('id', t.id, 'label', tt.name, 'start', t.start_offset,
                   'end', t.end_offset) order by t.start_offset, t.end_offset, t.id), '[]'::json)
            from ner_tags t join ner_tag_types tt on tt.id = t.ner_tag_type_id
-          where t.document_id = s.document_id and tt.node_id = s.node_id) as tags,
+          where t.document_id = s.document_id and tt.node_id = s.node_id and ${OF_STEP('t', 'tt.node_id')}) as tags,
          (select coalesce(json_agg(json_build_object('from', r.from_id, 'to', r.to_id, 'type', rt.name)
                   order by r.id), '[]'::json)
            from ner_tag_relation_graphs g

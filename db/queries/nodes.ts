@@ -380,3 +380,16 @@ export async function externalConfigOf(knex: Knex, id: number): Promise<unknown>
   const row = await knex('nodes').where('id', id).first('external_config');
   return row?.external_config ?? null;
 }
+
+/** Of the nodes, those whose annotators see each other's tags after submitting (`annotatorsSeeEachOther`). */
+export async function nodesWhereAnnotatorsSeeEachOther(
+  knex: Knex,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows: { id: number | string }[] = await knex('nodes')
+    .whereIn('id', [...ids])
+    .whereRaw(`(settings->>'annotatorsSeeEachOther')::boolean is true`)
+    .select('id');
+  return new Set(rows.map((r) => Number(r.id)));
+}

@@ -115,6 +115,36 @@ export async function nodeSteps(knex: Knex, documentId: number, nodeId: number):
     .select(STEP_COLUMNS);
 }
 
+/**
+ * The next document a person may annotate at a node (issue 31 section 1, overlap): one with a free WAITING step
+ * of the node (it still needs an annotator) where the person has no step of the node yet and that nobody else
+ * blocks; their own started document first, then the oldest. Null when none.
+ */
+export async function nextDocumentToAnnotate(
+  knex: Knex,
+  nodeId: number,
+  userId: number,
+): Promise<number | null> {
+  const mine = await knex('steps')
+    .where({ node_id: nodeId, status: 'WAITING', blocked_by_id: userId })
+    .orderBy('document_id')
+    .first('document_id');
+  if (mine) return Number(mine.document_id);
+  const row = await knex('steps as s')
+    .join('documents as d', 'd.id', 's.document_id')
+    .where({ 's.node_id': nodeId, 's.status': 'WAITING' })
+    .whereNull('s.blocked_by_id')
+    .where((q) => q.whereNull('d.blocked_by_id').orWhere('d.blocked_by_id', userId))
+    .whereNotExists(
+      knex('steps as o')
+        .whereRaw('o.document_id = s.document_id and o.node_id = s.node_id')
+        .where('o.blocked_by_id', userId),
+    )
+    .orderBy('s.document_id')
+    .first('s.document_id');
+  return row ? Number(row.document_id) : null;
+}
+
 export async function stepById(knex: Knex, id: number): Promise<StepRow | undefined> {
   return knex('steps').where('id', id).first(STEP_COLUMNS);
 }

@@ -10,13 +10,29 @@ import { only, qualify } from './columns';
 
 const CLASSIFIER_TAG_COLUMNS = ['node_id as nodeId', 'classifier_type_id as classifierTypeId'];
 
+/**
+ * SQL: the tag `tag` (a row of ner_tags or classifier_tags) of the node `nodeColumn` is part of the node's
+ * result: written by no step, by a step of another node (a model or lexicon writing the node's labels), or by
+ * the node's master step (a node with no step flagged master in the document: all its steps'). The tags of a
+ * multiprocessed node's other steps are their annotators' own
+ * (issue 31 section 1): the readers of a document's result (predicates, wildcards, search, training, the
+ * export's master row) leave them out.
+ */
+export const masterTagSql = (tag: string, nodeColumn: string): string =>
+  `not exists (select 1 from steps ns where ns.id = ${tag}.step_id and ns.node_id = ${nodeColumn} and not ns.master
+     and exists (select 1 from steps ms where ms.document_id = ns.document_id and ms.node_id = ns.node_id and ms.master))`;
+
 /** The document's tags as the predicates test them: which node gave which class or tag type. */
 export async function documentTags(knex: Knex, documentId: number): Promise<DocumentTags> {
   const [classifier, ner] = await Promise.all([
-    knex('classifier_tags').where('document_id', documentId).select(CLASSIFIER_TAG_COLUMNS),
+    knex('classifier_tags as c')
+      .where('c.document_id', documentId)
+      .whereRaw(masterTagSql('c', 'c.node_id'))
+      .distinct(qualify('c', CLASSIFIER_TAG_COLUMNS)),
     knex('ner_tags as t')
       .join('ner_tag_types as tt', 'tt.id', 't.ner_tag_type_id')
       .where('t.document_id', documentId)
+      .whereRaw(masterTagSql('t', 'tt.node_id'))
       .distinct('tt.node_id as nodeId', 't.ner_tag_type_id as nerTagTypeId'),
   ]);
   return { classifier, ner };
@@ -29,7 +45,7 @@ export interface ClassifierTagRow {
   name: string;
 }
 
-/** The document's classifier tags (of one node, or of all) with their type's name, by type id. */
+/** The document's classifier tags (of one node, or of all) as the master steps set them, by type id. */
 export async function classifierTags(
   knex: Knex,
   documentId: number,
@@ -38,8 +54,9 @@ export async function classifierTags(
   const q = knex('classifier_tags as c')
     .join('classifier_types as t', 't.id', 'c.classifier_type_id')
     .where('c.document_id', documentId)
+    .whereRaw(masterTagSql('c', 'c.node_id'))
     .orderBy('t.id')
-    .select([...qualify('c', only(CLASSIFIER_TAG_COLUMNS, 'nodeId')), 't.id', 't.name']);
+    .distinct([...qualify('c', only(CLASSIFIER_TAG_COLUMNS, 'nodeId')), 't.id', 't.name']);
   if (nodeId !== undefined) q.where('c.node_id', nodeId);
   return q;
 }
@@ -337,6 +354,7 @@ export async function classifierTagDTO(knex: Knex, id: number): Promise<Classifi
 export interface ClassifierTagRef {
   id: number;
   documentId: number;
+  stepId: number | null;
   nodeId: number;
   processId: number;
 }
@@ -345,12 +363,19 @@ export async function findClassifierTag(knex: Knex, id: number): Promise<Classif
   return knex('classifier_tags as c')
     .join('nodes as n', 'n.id', 'c.node_id')
     .where('c.id', id)
-    .first('c.id', 'c.document_id as documentId', 'n.id as nodeId', 'n.process_id as processId');
+    .first(
+      'c.id',
+      'c.document_id as documentId',
+      'c.step_id as stepId',
+      'n.id as nodeId',
+      'n.process_id as processId',
+    );
 }
 
 /**
- * Sets a person's classifier type on the document at the node (one per type and node): the tag's id, and
- * whether it was created (false: the document had it).
+ * Sets a person's classifier type on the document at the node in their step (one per type, node and step:
+ * each annotator of a multiprocessed node has their own): the tag's id, and whether it was created (false:
+ * the step had it).
  */
 export async function insertUserClassifierTag(
   knex: Knex,
@@ -365,12 +390,17 @@ export async function insertUserClassifierTag(
       origin: 'USER' satisfies TagOrigin,
       created_by_id: tag.createdById,
     })
-    .onConflict(['document_id', 'node_id', 'classifier_type_id'])
+    .onConflict(['document_id', 'node_id', 'step_id', 'classifier_type_id'])
     .ignore()
     .returning('id');
   if (row) return { id: Number(row.id), created: true };
   const had = await knex('classifier_tags')
-    .where({ document_id: tag.documentId, node_id: tag.nodeId, classifier_type_id: tag.classifierTypeId })
+    .where({
+      document_id: tag.documentId,
+      node_id: tag.nodeId,
+      step_id: tag.stepId,
+      classifier_type_id: tag.classifierTypeId,
+    })
     .first('id');
   return { id: Number(had.id), created: false };
 }
@@ -446,6 +476,7 @@ export async function spanTagTexts(
     .leftJoin('ner_tag_tokens as nt', 'nt.ner_tag_id', 't.id')
     .leftJoin('utterance_tokens as u', 'u.id', 'nt.utterance_token_id')
     .where('t.document_id', documentId)
+    .whereRaw(masterTagSql('t', 'y.node_id'))
     .groupBy('t.id', 'y.name', 't.start_offset', 't.end_offset')
     .orderBy([{ column: 't.start_offset', order: 'asc' }, { column: 't.id' }])
     .select(
@@ -457,7 +488,7 @@ export async function spanTagTexts(
     );
 }
 
-/** The document's NER tags of the node's tag types with their label, by offset then id. */
+/** The document's NER tags of the node's tag types (its master step's) with their label, by offset then id. */
 export async function nodeSpanTags(
   knex: Knex,
   documentId: number,
@@ -466,6 +497,7 @@ export async function nodeSpanTags(
   return knex('ner_tags as t')
     .join('ner_tag_types as y', 'y.id', 't.ner_tag_type_id')
     .where({ 't.document_id': documentId, 'y.node_id': nodeId })
+    .whereRaw(masterTagSql('t', 'y.node_id'))
     .orderBy([{ column: 't.start_offset' }, { column: 't.id' }])
     .select('t.id', 'y.name as label', 't.start_offset as start', 't.end_offset as end');
 }

@@ -19,6 +19,19 @@ export async function userRef(knex: Knex, id: number): Promise<UserRef | undefin
   return knex('users as u').where('u.id', id).first(qualify('u', USER_REF_COLUMNS));
 }
 
+/** The logins of the users, by id (the agreement's annotators). */
+export async function userLogins(
+  knex: Knex,
+  ids: readonly number[],
+): Promise<{ id: number; login: string }[]> {
+  if (!ids.length) return [];
+  const rows: { id: number | string; login: string }[] = await knex('users')
+    .whereIn('id', [...ids])
+    .orderBy('id')
+    .select('id', 'login');
+  return rows.map((r) => ({ id: Number(r.id), login: r.login }));
+}
+
 /**
  * The users who may be assigned to the documents of a process (the rule of the assignee routes): activated,
  * with the admin role or an authority on the process (their own or one of their roles'), ordered by login.

@@ -24,6 +24,7 @@ export const BENCH_PARTS = [
   'docx',
   'webhooks',
   'timeline',
+  'agreement',
 ] as const;
 export type BenchPartName = (typeof BENCH_PARTS)[number];
 
@@ -43,6 +44,7 @@ export const BENCH_PART_NEEDS: Record<BenchPartName, readonly SystemProgramName[
   docx: ['libreoffice'],
   webhooks: [],
   timeline: [],
+  agreement: [],
 };
 
 /** BENCH_ONLY's values; `workspace` brings the graph page along. */
@@ -59,6 +61,7 @@ const CHOOSABLE: readonly BenchPartName[] = [
   'docx',
   'webhooks',
   'timeline',
+  'agreement',
 ];
 
 /** The parts of a run: all of them, or BENCH_ONLY's. */

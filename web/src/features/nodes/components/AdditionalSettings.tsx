@@ -153,6 +153,15 @@ export function AdditionalSettings() {
           testId="node-additional-submits"
         />
       )}
+      {MULTIPROCESSED_WHITELIST.includes(type) && (
+        <CheckInput
+          id="node-annotators-see-each-other"
+          label={t('soaApp.nodePanel.additional.annotatorsSeeEachOther')}
+          checked={draft.annotatorsSeeEachOther ?? false}
+          onChange={(annotatorsSeeEachOther) => patch({ annotatorsSeeEachOther })}
+          testId="node-annotators-see-each-other"
+        />
+      )}
       <ExternalConfigFields />
       <TrainableConfigFields />
     </>

@@ -26,6 +26,7 @@ import { SftpTransferRules } from './SftpTransferRules';
 import { ExecutionResults } from './ExecutionResults';
 import { RerunList } from './RerunList';
 import { StepResultExport } from './StepResultExport';
+import { AgreementSection } from './AgreementSection';
 import { GduSettings, HupSettings } from './UploadSettings';
 
 export interface SectionDef {
@@ -66,6 +67,11 @@ export function sectionsFor(
           ),
         ]
       : [];
+  // the figures need ADMIN on the process (the route's access); a node not yet saved has none
+  const agreement =
+    modeSatisfies(node.accessMode, 'ADMIN') && id > 0
+      ? [s('agreement', <AgreementSection nodeId={id} processId={node.processId} />)]
+      : [];
 
   switch (node.activityType) {
     case 'LEXICON':
@@ -82,6 +88,7 @@ export function sectionsFor(
           </>,
         ),
         ...results(node.automatic),
+        ...agreement,
       ];
     case 'SPAN':
       return [
@@ -106,6 +113,7 @@ export function sectionsFor(
           </>,
         ),
         ...results(node.automatic),
+        ...agreement,
       ];
     case 'CLF':
       return [
@@ -113,6 +121,7 @@ export function sectionsFor(
         additional,
         s('export', <StepResultExport nodeId={id} activityType={node.activityType} />),
         ...results(node.automatic),
+        ...agreement,
       ];
     case 'LLM_PROMPT':
       return [
