@@ -25,6 +25,8 @@ import { clickedSegment, tokenAt } from '@domain/transcript-edit';
 import type { Anchor } from '../../../components/floatingMenu';
 import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
+import { ClassifierPanel } from '../../workspace/components/ClassifierPanel';
+import { HotkeyLegend } from '../../workspace/components/HotkeyLegend';
 import { IssueForm } from '../../workspace/components/IssueForm';
 import { LabelMenu } from '../../workspace/components/LabelMenu';
 import { Relations, relationsPanelShown } from '../../workspace/components/Relations';
@@ -44,6 +46,7 @@ import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
 import { useUndoShortcuts } from '../hooks/useUndoShortcuts';
 import { useSpeechTagHistory } from '../hooks/useSpeechTagHistory';
 import { useOptionEditing } from '../../workspace/hooks/useOptionEditing';
+import { useLabelHotkeys } from '../../workspace/hooks/useLabelHotkeys';
 import { UndoRedoButtons } from '../../workspace/components/UndoRedoButtons';
 import {
   actorOptions,
@@ -67,7 +70,11 @@ import '../editor.css';
 export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
   // The player's first peaks (16 KB) asked for at once, before the transcript and the player are drawn.
   usePrefetchQuery(speechQueries.peaks(state.document.id, FIT_WINDOWS));
-  return <WorkspaceFrame state={state}>{(ctx) => <SpeechMain state={state} ctx={ctx} />}</WorkspaceFrame>;
+  return (
+    <WorkspaceFrame state={state} kind="speech">
+      {(ctx) => <SpeechMain state={state} ctx={ctx} />}
+    </WorkspaceFrame>
+  );
 }
 
 type Menu =
@@ -383,6 +390,32 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   );
   const renderEditor = useCallback((token: TokenDTO) => latest.current.editorOf(token), []);
 
+  // --- label hotkeys (issue 30): the label on the selected words, else on the selected tag ---
+  const applyHotkey = async (typeId: number) => {
+    const tag = tags.data?.find((x) => x.id === selectedTagId);
+    try {
+      if (chosen.length && !(tag && tag.utteranceTokens.length === chosen.length))
+        tagUndo.created(
+          await transcriptCalls.tagTokens(
+            doc.id,
+            typeId,
+            chosen.map((x) => x.id),
+          ),
+        );
+      else if (tag && tag.nerTagTypeId !== typeId)
+        tagUndo.updated(tag, await transcriptCalls.updateTag(tag.id, { nerTagTypeId: typeId }));
+      else if (!tag) toast.info(t('workspace.hotkeys.nothingSelected'));
+    } catch {
+      /* the API's toast */
+    }
+    await refetchTags();
+  };
+  const pendingKeys = useLabelHotkeys(
+    ctx.labels.labels,
+    canTag && editor.mode === 'NONE' && !menu && editingTokenId === null,
+    (label) => void applyHotkey(label.id),
+  );
+
   // --- keyboard (spec 2 section 4) ---
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
   keyHandler.current = (e: KeyboardEvent) => {
@@ -471,6 +504,9 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           <span className="fw-semibold text-body">{t(`speech.mode.${editor.mode}`)}</span>
         )}
         {editor.busy && <span className="ms-2">{t('speech.saving')}</span>}
+        {canTag && (
+          <HotkeyLegend labels={ctx.labels.labels} conflicts={ctx.labels.conflicts} pending={pendingKeys} />
+        )}
         {undoShown && (
           <span className="sp-bar-actions">
             <UndoRedoButtons
@@ -484,6 +520,15 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           </span>
         )}
       </div>
+      {step.nodeDTO.activityType === 'CLF' && (
+        <ClassifierPanel
+          key={step.id}
+          documentId={doc.id}
+          nodeId={step.nodeId}
+          editable={ctx.editable}
+          hotkeys={ctx.labels}
+        />
+      )}
       <div
         className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
         ref={rootRef}

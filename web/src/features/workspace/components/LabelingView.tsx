@@ -25,8 +25,10 @@ import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties }
 import { useTranslation } from 'react-i18next';
 import type { AccessMode } from '@domain';
 import type { NerTagDTO } from '@domain/tags';
+import { typing } from '../typing';
 import { pushOp, segmentText, textBlocks, trimSpan } from '../labelling';
 import { hiddenPieces, type OffsetPiece } from '../hiddenTokens';
+import { useLabelHotkeys, type StepLabels } from '../hooks/useLabelHotkeys';
 import { useLabelMenu } from '../hooks/useLabelMenu';
 import { useOptionEditing } from '../hooks/useOptionEditing';
 import { snapshot, useTagHistory } from '../hooks/useTagHistory';
@@ -39,6 +41,8 @@ import { spanTexts } from '../relations';
 import { useRelationsChannel } from '../hooks/useRelationsChannel';
 import { openSeparateWindow, relationsWindowUrl } from '../separateWindow';
 import type { GraphChoice } from '../relationFlow';
+import { toast } from '../../../components/toast';
+import { HotkeyLegend } from './HotkeyLegend';
 import { IssueForm, type IssueDraft } from './IssueForm';
 import { LabelMenu } from './LabelMenu';
 import { Relations } from './Relations';
@@ -51,9 +55,6 @@ interface DragState {
   startOffset: number;
   endOffset: number;
 }
-
-const typing = (el: Element | null) =>
-  !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable);
 
 /** An outer tag's band: its colour, darkened a little so a light band shows on a light inner colour. */
 const bandColor = (color: string) => `color-mix(in srgb, ${color} 75%, #000)`;
@@ -69,6 +70,7 @@ export function LabelingView({
   showHidden = false,
   canReportIssue = false,
   highlightUnrelated = false,
+  hotkeys,
 }: {
   documentId: number;
   processId: number;
@@ -84,6 +86,8 @@ export function LabelingView({
   canReportIssue?: boolean;
   /** the header's 'Highlight tags without relation' */
   highlightUnrelated?: boolean;
+  /** The node's labels with keys (the label hotkeys apply them to the selection or the selected tag). */
+  hotkeys: StepLabels;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -136,7 +140,7 @@ export function LabelingView({
   const history = useTagHistory(documentId, clearSelection);
   const { stack, setStack, write, undo, redo } = history;
   const { selectionSpan, onTextKey } = useTextSelection(rootRef, text, clearSelection);
-  const { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, closeMenu } = useLabelMenu({
+  const { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, applyType, closeMenu } = useLabelMenu({
     documentId,
     text,
     editable,
@@ -147,6 +151,10 @@ export function LabelingView({
     canEditTag,
     selectionSpan,
     history,
+  });
+
+  const pendingKeys = useLabelHotkeys(hotkeys.labels, editable && !menu && !drag, (label) => {
+    if (!applyType(label.id)) toast.info(t('workspace.hotkeys.nothingSelected'));
   });
 
   useEffect(() => {
@@ -407,6 +415,9 @@ export function LabelingView({
           <span className="ws-label-hint">
             {editable ? t('workspace.labeling.hint') : t('workspace.labeling.readOnly')}
           </span>
+        )}
+        {editable && (
+          <HotkeyLegend labels={hotkeys.labels} conflicts={hotkeys.conflicts} pending={pendingKeys} />
         )}
         <span className="ms-auto d-flex gap-1 flex-shrink-0 text-nowrap">
           <button
