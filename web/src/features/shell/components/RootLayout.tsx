@@ -1,6 +1,7 @@
 /** The page frame: the top bar for signed-in users and the routed page. */
 import { Outlet } from 'react-router-dom';
 import { useSession } from '../../account/session';
+import { DebugPanel } from './DebugPanel';
 import { Navbar } from './Navbar';
 import { useTrackerSession } from '../../admin/watch/tracker';
 
@@ -14,6 +15,7 @@ export function RootLayout() {
       <main className="app-main">
         <Outlet />
       </main>
+      {isAuthenticated && <DebugPanel />}
     </div>
   );
 }

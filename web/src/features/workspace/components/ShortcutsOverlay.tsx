@@ -15,6 +15,8 @@ export type WorkspaceKind = 'text' | 'speech';
 const FRAME: [string[], string][] = [
   [['?'], 'help'],
   [['h'], 'hidden'],
+  [['Ctrl', 'H'], 'debug'],
+  [['Ctrl', 'Q'], 'debugMove'],
 ];
 const BY_SCREEN: Record<string, [string[], string][]> = {
   'text:LABELING': [
