@@ -210,7 +210,6 @@ describe('label hotkeys', () => {
   });
 
   it('toggles a class by its key in the CLF step', async () => {
-    await selectedRow().getByTestId('step-accept-menu').click();
     await selectedRow().getByTestId('step-action-complete').click();
     await page.locator('[data-testid="workspace-mode"][data-mode="CLASSIFYING"]').waitFor();
     await selectedRow().getByTestId('step-action-startWorking').click();

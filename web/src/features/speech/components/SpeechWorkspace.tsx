@@ -80,7 +80,7 @@ export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
 type Menu =
   | { kind: 'editing'; x: number; y: number }
   | { kind: 'hints'; x: number; y: number; anchor?: Anchor; token: TokenDTO; previous: TokenDTO | null }
-  | { kind: 'label'; x: number; y: number; tokens: TokenDTO[] }
+  | { kind: 'label'; x: number; y: number; anchor?: Anchor; tokens: TokenDTO[] }
   | { kind: 'timespan'; x: number; y: number; start: number; end: number }
   | { kind: 'retype'; x: number; y: number; tag: NerTagDTO }
   | { kind: 'issue'; x: number; y: number; tokens: TokenDTO[] };
@@ -221,7 +221,21 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     if (!inSelection) editor.setSelection(sel);
     const tokens = selectedTokens(list, sel);
     if (editing) setMenu({ kind: 'editing', x: e.clientX, y: e.clientY });
-    else if (labeling && canTag) setMenu({ kind: 'label', x: e.clientX, y: e.clientY, tokens });
+    else if (labeling && canTag) {
+      // Below (or above) the selected words, at the pointer's x: the menu never covers them.
+      const boxes = tokens
+        .map((x) => rootRef.current?.querySelector(`[data-token-id="${x.id}"]`)?.getBoundingClientRect())
+        .filter((r): r is DOMRect => !!r);
+      const anchor = boxes.length
+        ? {
+            left: e.clientX,
+            right: e.clientX,
+            top: Math.min(...boxes.map((r) => r.top)),
+            bottom: Math.max(...boxes.map((r) => r.bottom)),
+          }
+        : undefined;
+      setMenu({ kind: 'label', x: e.clientX, y: e.clientY, anchor, tokens });
+    }
   };
 
   const onTokenDoubleClick = (utteranceId: number, index: number) => {
@@ -533,7 +547,9 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
         ref={rootRef}
         data-testid="utterances"
-        tabIndex={-1}
+        data-focus-text
+        tabIndex={0}
+        aria-label={t('speech.transcriptLabel')}
         style={{
           fontSize: 'var(--ws-font-size)',
           lineHeight: 'var(--ws-line-height)',
@@ -640,6 +656,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         <LabelMenu
           x={menu.x}
           y={menu.y}
+          anchor={menu.kind === 'label' ? menu.anchor : undefined}
           options={tagOptions.data}
           purpose={menu.kind === 'retype' ? 'retype' : 'new'}
           selectedText={

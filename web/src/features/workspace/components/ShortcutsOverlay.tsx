@@ -14,6 +14,7 @@ export type WorkspaceKind = 'text' | 'speech';
 /** Shortcut rows by screen: keys shown as typed, the action as an i18n key under workspace.shortcuts.do. */
 const FRAME: [string[], string][] = [
   [['?'], 'help'],
+  [['Alt', 'Shift', 'T'], 'focusText'],
   [['h'], 'hidden'],
   [['Ctrl', 'H'], 'debug'],
   [['Ctrl', 'Q'], 'debugMove'],
@@ -22,6 +23,7 @@ const BY_SCREEN: Record<string, [string[], string][]> = {
   'text:LABELING': [
     [['Shift', '←/→'], 'select'],
     [['Ctrl', 'Shift', '←/→'], 'selectWord'],
+    [['↑/↓', 'Home', 'End'], 'caret'],
     [['Enter'], 'labelMenu'],
     [['l'], 'labelMenu'],
     [['Delete'], 'deleteTag'],

@@ -11,6 +11,7 @@ import type { AccessMode } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
+import { focusContent } from '../../../components/focusContent';
 import { useIssuesTool } from '../hooks/useIssuesTool';
 import { useStepLabels, type StepLabels } from '../hooks/useLabelHotkeys';
 import { useStepAccess } from '../hooks/useStepAccess';
@@ -107,6 +108,11 @@ export function WorkspaceFrame({
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyT') {
+        e.preventDefault();
+        focusContent();
+        return;
+      }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(window.document.activeElement)) return;
       if (e.key === 'h') setShowHidden((v) => !v);
       else if (e.key === '?') {
@@ -116,6 +122,12 @@ export function WorkspaceFrame({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Toasts stand clear of the work area while a workspace is open (styles.css, body.ws-layout).
+  useEffect(() => {
+    window.document.body.classList.add('ws-layout');
+    return () => window.document.body.classList.remove('ws-layout');
   }, []);
 
   const cssVariables = useMemo(() => settingsCssVariables(settings) as CSSProperties, [settings]);
