@@ -12,6 +12,8 @@ describe('document-info visibility (scopeRefusal)', () => {
     expect(scopeRefusal({}, 7, false)).toBe('allDocumentsForAdmins');
     expect(scopeRefusal({ assigneeIds: [7, 8] }, 7, false)).toBe('othersDocumentsForAdmins');
     expect(scopeRefusal({ assigneeIds: [8], unassigned: true }, 7, false)).toBe('othersDocumentsForAdmins');
+    expect(scopeRefusal({ mineOf: 7 }, 7, false)).toBeNull();
+    expect(scopeRefusal({ mineOf: 8 }, 7, false)).toBe('othersDocumentsForAdmins');
   });
 });
 

@@ -39,6 +39,7 @@ import type { ActivityType } from './enums';
 export const DocumentInfoFilterTypes = [
   'PROCESS',
   'ASSIGNEE',
+  'MINE',
   'UNASSIGNED',
   'STATUS',
   'NAME',
@@ -65,6 +66,8 @@ export interface StepFilterValue {
 export type DocumentInfoFilter =
   | { type: 'PROCESS'; value: number }
   | { type: 'ASSIGNEE'; value: number[] }
+  /** assigned to the user or uploaded by them (a writer's My documents, issue 30) */
+  | { type: 'MINE'; value: number }
   | { type: 'UNASSIGNED'; value: true }
   | { type: 'STATUS'; value: 'WAITING' | 'DONE' }
   | { type: 'NAME'; value: string }
@@ -153,6 +156,8 @@ export interface IssueCriteria {
 export interface DocumentInfoCriteria {
   processId: number;
   assigneeIds?: number[];
+  /** assigned to or uploaded by this user */
+  mineOf?: number;
   unassigned?: boolean;
   status?: 'WAITING' | 'DONE';
   name?: string;
@@ -166,13 +171,14 @@ export interface DocumentInfoCriteria {
 
 /** Why a caller may not list with these filters (null: allowed). `processAdmin`: ADMIN on the process. */
 export function scopeRefusal(
-  c: Pick<DocumentInfoCriteria, 'assigneeIds' | 'unassigned'>,
+  c: Pick<DocumentInfoCriteria, 'assigneeIds' | 'unassigned' | 'mineOf'>,
   userId: number,
   processAdmin: boolean,
 ): 'allDocumentsForAdmins' | 'othersDocumentsForAdmins' | null {
   if (processAdmin) return null;
   if (c.assigneeIds && c.assigneeIds.some((id) => id !== userId)) return 'othersDocumentsForAdmins';
-  if (!c.unassigned && !c.assigneeIds) return 'allDocumentsForAdmins';
+  if (c.mineOf !== undefined && c.mineOf !== userId) return 'othersDocumentsForAdmins';
+  if (!c.unassigned && !c.assigneeIds && c.mineOf === undefined) return 'allDocumentsForAdmins';
   return null;
 }
 

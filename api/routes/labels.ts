@@ -24,6 +24,7 @@ import {
 import { modeSatisfies, nodeMode } from '../../domain/access';
 import { LabellingTypes, type LabellingType } from '../../domain/tags';
 import type { Violation } from '../../domain/validation';
+import { shortcutConflictRule, type ShortcutLabel } from '../../domain/label-shortcuts';
 import type { AppDeps } from '../app';
 import {
   assertNodeMode,
@@ -111,7 +112,19 @@ export const nerTagTypeUpdateSchema = nerTagTypeSchema.extend({ id: z.number().i
 type ClassifierTypeBody = z.infer<typeof classifierTypeSchema>;
 type NerTagTypeBody = z.infer<typeof nerTagTypeSchema>;
 
-function classifierValues(input: ClassifierTypeBody, otherNames: string[]): labels.ClassifierTypeValues {
+/** A clash of the keys with the node's other labels, reported on suffixKey when both keys are well formed. */
+function withShortcutConflict<T extends { prefixKey: Violation | null; suffixKey: Violation | null }>(
+  violations: T,
+  conflict: Violation | null,
+): T {
+  if (violations.prefixKey || violations.suffixKey) return violations;
+  return { ...violations, suffixKey: conflict };
+}
+
+function classifierValues(
+  input: ClassifierTypeBody,
+  others: readonly ShortcutLabel[],
+): labels.ClassifierTypeValues {
   const draft = {
     name: input.name ?? '',
     description: input.description ?? null,
@@ -119,8 +132,13 @@ function classifierValues(input: ClassifierTypeBody, otherNames: string[]): labe
     prefixKey: input.prefixKey ?? null,
     suffixKey: input.suffixKey ?? null,
   };
-  checkViolations('classifierType', classifierTypeViolations(draft, otherNames));
-  return normalizeClassifierType(draft);
+  const saved = normalizeClassifierType(draft);
+  const violations = classifierTypeViolations(
+    draft,
+    others.map((c) => c.name),
+  );
+  checkViolations('classifierType', withShortcutConflict(violations, shortcutConflictRule(saved, others)));
+  return saved;
 }
 
 async function nerValues(
@@ -138,9 +156,14 @@ async function nerValues(
     suffixKey: input.suffixKey ?? null,
   };
   const nodeTagTypes = await labels.listTagTypes(knex, [nodeId]);
-  checkViolations('nerTagType', nerTagTypeViolations({ ...draft, id }, nodeTagTypes));
+  const violations = nerTagTypeViolations({ ...draft, id }, nodeTagTypes);
+  const saved = normalizeNerTagType(draft);
+  checkViolations(
+    'nerTagType',
+    withShortcutConflict(violations, shortcutConflictRule({ ...saved, id }, nodeTagTypes)),
+  );
   return {
-    ...normalizeNerTagType(draft),
+    ...saved,
     mandatory: input.mandatory ?? false,
     dataFormat: input.dataFormat ?? null,
     selectable: input.selectable ?? true,
@@ -215,7 +238,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         );
         if (!acceptsClassifierTypes(node.activityType)) throw wrongNodeType('classifierType');
         const input = body();
-        const others = (await labels.listClassifierTypesOfNode(knex, node.id)).map((c) => c.name);
+        const others = await labels.listClassifierTypesOfNode(knex, node.id);
         const created = await labels.createClassifierType(knex, node.id, classifierValues(input, others));
         ctx.status = 201;
         setAlert(ctx, 'soaApp.classifierType.created', created.name);
@@ -236,9 +259,9 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         const current = await labels.findClassifierType(knex, input.id);
         if (!current) throw unreachable(user, 'classifierType');
         await nodeWithAccess(knex, user, current.nodeId, 'ADMIN');
-        const others = (await labels.listClassifierTypesOfNode(knex, current.nodeId))
-          .filter((c) => c.id !== current.id)
-          .map((c) => c.name);
+        const others = (await labels.listClassifierTypesOfNode(knex, current.nodeId)).filter(
+          (c) => c.id !== current.id,
+        );
         const updated = await labels.updateClassifierType(knex, current.id, classifierValues(input, others));
         setAlert(ctx, 'soaApp.classifierType.updated', updated.name);
         ctx.body = updated;

@@ -40,6 +40,7 @@ const ids = z.array(id).min(1).max(1000);
 const filterSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('PROCESS'), value: id }),
   z.object({ type: z.literal('ASSIGNEE'), value: ids }),
+  z.object({ type: z.literal('MINE'), value: id }),
   z.object({ type: z.literal('UNASSIGNED'), value: z.literal(true) }),
   z.object({ type: z.literal('STATUS'), value: z.enum(['WAITING', 'DONE']) }),
   z.object({ type: z.literal('NAME'), value: z.string().max(255) }),
@@ -105,7 +106,7 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
     'filters',
     processes.length === 1 ? null : { code: 'Required', key: 'entity.validation.processFilter' },
   );
-  for (const type of ['STATUS', 'NAME', 'UNASSIGNED', 'ISSUE_USER', 'ISSUE_STATUS'] as const)
+  for (const type of ['STATUS', 'NAME', 'UNASSIGNED', 'MINE', 'ISSUE_USER', 'ISSUE_STATUS'] as const)
     errors.check(
       'filters',
       body.filters.filter((f) => f.type === type).length > 1
@@ -129,6 +130,9 @@ export function criteriaOf(body: DocumentInfoBody): DocumentInfoCriteria {
         break;
       case 'UNASSIGNED':
         c.unassigned = true;
+        break;
+      case 'MINE':
+        c.mineOf = f.value;
         break;
       case 'STATUS':
         c.status = f.value;

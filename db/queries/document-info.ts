@@ -27,6 +27,20 @@ export function filtered(knex: Knex, c: DocumentInfoCriteria): Knex.QueryBuilder
         .whereRaw('a.document_id = d.id')
         .whereIn('a.user_id', c.assigneeIds!),
     );
+  if (c.mineOf !== undefined) {
+    const userId = c.mineOf;
+    q.where((w) =>
+      w
+        .where('d.created_by_id', userId)
+        .orWhereExists((s) =>
+          s
+            .select(knex.raw('1'))
+            .from('document_assignees as a')
+            .whereRaw('a.document_id = d.id')
+            .where('a.user_id', userId),
+        ),
+    );
+  }
   if (c.unassigned)
     q.whereNotExists((s) =>
       s.select(knex.raw('1')).from('document_assignees as a').whereRaw('a.document_id = d.id'),

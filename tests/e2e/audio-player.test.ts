@@ -147,6 +147,10 @@ describe('audio player in Chromium', () => {
     })()`);
     expect(painted).toBeGreaterThan(100);
     expect(await page.getByTestId('audio-player-time').textContent()).toMatch(/^00:00:00 \/ 00:2\d:\d\d$/);
+    // mm:ss:cc, named so: 00:02:16 is 2.16 seconds, not 2 minutes 16 (issue 30)
+    expect(await page.getByTestId('audio-player-time').getAttribute('title')).toBe(
+      'Minutes:seconds:centiseconds (mm:ss:cc), played / length',
+    );
     // Before play: no request was answered with the whole file; every one asked for a range.
     for (const r of audio) {
       expect(r.headers()['range']).toMatch(/^bytes=/);

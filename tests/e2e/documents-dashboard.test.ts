@@ -26,6 +26,7 @@ import {
   settledValue,
   shot,
   signedInPage,
+  tokenFor,
   uploadNodeOf,
   userOnProcess,
 } from './support';
@@ -259,5 +260,14 @@ describe('documents dashboard in Chromium', () => {
     await page.getByTestId('documents-tab-my').click();
     expect(await names(page, ['gamma'])).toEqual(['gamma']);
     await shot(page, '75-documents-dashboard-reader-polish-1280');
+  });
+
+  it("puts a writer's new upload on their start tab, My documents (issue 30)", async () => {
+    const writerToken = await tokenFor(writer.login, writer.password);
+    docs.epsilon = await addTextDocument(writerToken, processId, file('epsilon'), 'The epsilon text.');
+    const page = await signedInPage(browser, contexts, writer);
+    await page.goto(dashboardUrl());
+    await page.locator('[data-testid="documents-dashboard"][data-tab="my"]').waitFor();
+    expect(await names(page, ['alpha', 'epsilon'])).toEqual(['alpha', 'epsilon']);
   });
 });

@@ -483,7 +483,6 @@ describe('labelling in Chromium', () => {
   });
 
   it('classifies the document in the CLF step, and its predicate routes the document', async () => {
-    await selectedRow(page).getByTestId('step-accept-menu').click();
     await selectedRow(page).getByTestId('step-action-complete').click();
     await page.locator('[data-testid="workspace-mode"][data-mode="CLASSIFYING"]').waitFor();
     const panel = page.getByTestId('classifier-panel');
@@ -495,7 +494,6 @@ describe('labelling in Chromium', () => {
     await letter.click();
     await panel.locator(`[data-type-id="${ids.classA}"][data-on="true"]`).waitFor();
     await shot(page, '43-classifier-panel');
-    await selectedRow(page).getByTestId('step-accept-menu').click();
     await selectedRow(page).getByTestId('step-action-complete').click();
     const s = await eventually(
       state,

@@ -330,7 +330,6 @@ describe('speech journey on a recording parsed by pocketsphinx', () => {
 
   it('completes the proofread step; in the span step tags a word and a time span dragged on the waveform', async () => {
     await idle(page);
-    await page.getByTestId('step-accept-menu').click();
     await page.getByTestId('step-action-complete').click();
     await eventually(
       steps,

@@ -430,7 +430,6 @@ describe('speech workspace in Chromium', () => {
   });
 
   it('completes the proofread step and tags a token in the span step', async () => {
-    await page.getByTestId('step-accept-menu').click();
     await page.getByTestId('step-action-complete').click();
     await eventually(
       steps,

@@ -11,6 +11,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { buildUser, type BuiltUser } from '../support/harness';
+import { eventuallyMatches } from '../support/eventually';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? path.resolve(__dirname, '..', 'artifacts');
@@ -396,7 +397,13 @@ export async function clickOpening800x600(page: Page, button: Locator): Promise<
 export async function addNerTagType(
   token: string,
   nodeId: number,
-  tagType: { name: string; backgroundColor: string; textColor: string },
+  tagType: {
+    name: string;
+    backgroundColor: string;
+    textColor: string;
+    prefixKey?: string | null;
+    suffixKey?: string | null;
+  },
 ): Promise<number> {
   const created = await api<{ id: number }>(token, `/api/node/${nodeId}/ner-tag-type`, {
     method: 'POST',
@@ -422,4 +429,13 @@ export async function uploadThrough(
   });
   if (res.status !== 201) throw new Error(`upload of ${filename}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: number; documentType: string };
+}
+
+/** Waits until the document's step of `nodeId` is WAITING (the workflow has brought the document there). */
+export async function stepWaits(token: string, documentId: number, nodeId: number): Promise<void> {
+  await eventuallyMatches(
+    () => api<{ steps: { nodeId: number; status: string }[] }>(token, `/api/v2/document/${documentId}/state`),
+    (s) => s.steps.some((x) => x.nodeId === nodeId && x.status === 'WAITING'),
+    `the step of node ${nodeId} waits`,
+  );
 }

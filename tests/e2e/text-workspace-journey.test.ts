@@ -496,8 +496,7 @@ describe('text workspace journey in Chromium', () => {
     await letter.click();
     await panel.locator(`[data-type-id="${ids.letter}"][data-on="true"]`).waitFor();
     await shot(page, '55-journey-classified');
-    // No acceptance required: Accept, with Complete in its split menu.
-    await selectedRow(page).getByTestId('step-accept-menu').click();
+    // No acceptance required: Complete is the main button (Accept in its split menu).
     await selectedRow(page).getByTestId('step-action-complete').click();
     await page.getByText('The step is completed').waitFor();
     const routed = await eventually(

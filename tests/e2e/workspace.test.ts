@@ -122,8 +122,9 @@ describe('document workspace in Chromium', () => {
     expect(await page.getByTestId('document-block').isDisabled()).toBe(true);
 
     await selectedRow(page).getByTestId('step-action-startWorking').click();
-    // The parser node does not require acceptance: Accept, with Complete in its split menu.
-    await selectedRow(page).getByTestId('step-action-accept').waitFor();
+    // The parser node does not require acceptance: Complete is the main button, Accept in its split menu.
+    await selectedRow(page).getByRole('button', { name: 'Complete', exact: true }).waitFor();
+    expect(await selectedRow(page).getByTestId('step-accept-menu').count()).toBe(1);
     await page.locator('[data-testid="editing-text"]:not([readonly])').waitFor();
     expect(await page.getByTestId('editing-submit').isDisabled()).toBe(true);
     await text.fill(EDITED);
@@ -140,7 +141,6 @@ describe('document workspace in Chromium', () => {
   it('completes the parser step and moves on to the classifier step in CLASSIFYING mode', async () => {
     const page = await pageFor(writer);
     await page.goto(workspaceUrl());
-    await selectedRow(page).getByTestId('step-accept-menu').click();
     await selectedRow(page).getByTestId('step-action-complete').click();
     await page.getByText('The step is completed').waitFor();
     await page.locator('[data-testid="workspace-mode"][data-mode="CLASSIFYING"]').waitFor();

@@ -213,6 +213,20 @@ describe('document-info API', () => {
     expect((await list(reader, inP({ type: 'UNASSIGNED', value: true }))).status).toBe(200);
   });
 
+  it('lists as MINE the documents assigned to the caller or uploaded by them, for themselves only', async () => {
+    const uploaded = await insertDocument(P, upload, 'my upload.txt', { createdBy: writer.id });
+    try {
+      const mine = await list(writerToken, inP({ type: 'MINE', value: writer.id }));
+      expect(mine.status).toBe(200);
+      expect(names(mine)).toEqual([`?${uploaded}`, 'b', 'a']); // newest first
+      const others = await list(writerToken, inP({ type: 'MINE', value: other.id }));
+      expect(others.status).toBe(403);
+      expect((others.body as unknown as { key: string }).key).toBe('documentInfo.othersDocumentsForAdmins');
+    } finally {
+      await suite.knex('documents').where('id', uploaded).delete();
+    }
+  });
+
   it('shows a node-only grantee only the documents passing through their nodes', async () => {
     const mine = await list(nodeToken, inP({ type: 'ASSIGNEE', value: [nodeUser.id] }));
     expect(mine.status).toBe(200);

@@ -27,8 +27,6 @@ describe('labels API', () => {
     name: unique('Invoice'),
     description: 'A label',
     backgroundColor: '#112233',
-    prefixKey: 'a',
-    suffixKey: 'b',
     ...overrides,
   });
   const tag = (overrides: Record<string, unknown> = {}) => ({
@@ -59,7 +57,7 @@ describe('labels API', () => {
         'POST',
         `/api/node/${node.id}/classifier-types`,
         processAdmin,
-        clf({ name: 'Invoice' }),
+        clf({ name: 'Invoice', prefixKey: 'a', suffixKey: 'b' }),
       );
       expect(res.status).toBe(201);
       expect(res.headers.get('x-soaapp-alert')).toBe('soaApp.classifierType.created');
@@ -95,7 +93,7 @@ describe('labels API', () => {
         'POST',
         `/api/node/${node.id}/classifier-types`,
         suite.admin,
-        clf({ suffixKey: '', description: '' }),
+        clf({ prefixKey: 'a', suffixKey: '', description: '' }),
       );
       expect(res.body).toMatchObject({ prefixKey: null, suffixKey: null, description: null });
     });
@@ -178,6 +176,47 @@ describe('labels API', () => {
       });
       expect(keepOwn.status).toBe(200);
       expect(keepOwn.body.name).toBe('RECEIPT');
+    });
+
+    it('refuses shortcut keys that clash with another label of the node or start with a workspace key', async () => {
+      const node = await buildNode('CLF');
+      const first = await send(
+        'POST',
+        `/api/node/${node.id}/classifier-types`,
+        suite.admin,
+        clf({ name: 'Invoice', prefixKey: 'c', suffixKey: 'i' }),
+      );
+      expect(first.status).toBe(201);
+      const post = (keys: Record<string, string>) =>
+        send('POST', `/api/node/${node.id}/classifier-types`, suite.admin, clf(keys));
+      const same = await post({ prefixKey: 'c', suffixKey: 'i' });
+      expect(same.status).toBe(400);
+      expect(fieldKeys(same)).toEqual([['suffixKey', 'soaApp.label.shortcutConflict']]);
+      // `c` alone would be typed before `c i` could be: a clash too.
+      expect(fieldKeys(await post({ suffixKey: 'c' }))).toEqual([
+        ['suffixKey', 'soaApp.label.shortcutConflict'],
+      ]);
+      expect(fieldKeys(await post({ prefixKey: 'l', suffixKey: 'x' }))).toEqual([
+        ['suffixKey', 'soaApp.label.shortcutReserved'],
+      ]);
+      expect((await post({ prefixKey: 'c', suffixKey: 'r' })).status).toBe(201);
+      // the label keeps its own keys on an update; another node's labels do not count
+      const own = await send('PUT', '/api/classifier-types', suite.admin, {
+        ...first.body,
+        name: 'Invoice 2',
+      });
+      expect(own.status).toBe(200);
+      const elsewhere = await buildNode('CLF');
+      expect(
+        (
+          await send(
+            'POST',
+            `/api/node/${elsewhere.id}/classifier-types`,
+            suite.admin,
+            clf({ prefixKey: 'c', suffixKey: 'i' }),
+          )
+        ).status,
+      ).toBe(201);
     });
 
     it('updates (alert) and deletes (204) a classifier type', async () => {

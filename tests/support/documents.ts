@@ -19,6 +19,7 @@ export async function insertDocument(
     assignees?: number[];
     steps?: [number, string][];
     blockedBy?: number;
+    createdBy?: number;
   } = {},
 ): Promise<number> {
   const hash = crypto.randomBytes(32).toString('hex');
@@ -34,6 +35,7 @@ export async function insertDocument(
       document_type: 'TEXTFILE',
       status: opts.status ?? 'WAITING',
       blocked_by_id: opts.blockedBy ?? null,
+      created_by_id: opts.createdBy ?? null,
     })
     .returning('id');
   for (const u of opts.assignees ?? [])

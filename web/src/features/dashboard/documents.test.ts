@@ -36,7 +36,7 @@ describe('documents dashboard state', () => {
   it("turns each tab into the list's filters", () => {
     const process = { type: 'PROCESS', value: 4 };
     expect(documentFilters(4, 9, state({ tab: 'all' }))).toEqual([process]);
-    expect(documentFilters(4, 9, state({ tab: 'my' }))).toEqual([process, { type: 'ASSIGNEE', value: [9] }]);
+    expect(documentFilters(4, 9, state({ tab: 'my' }))).toEqual([process, { type: 'MINE', value: 9 }]);
     expect(documentFilters(4, 9, state({ tab: 'unassigned' }))).toEqual([
       process,
       { type: 'UNASSIGNED', value: true },
@@ -63,8 +63,9 @@ describe('documents dashboard state', () => {
     ]);
     expect(activeFilterCount(s)).toBe(4);
     const mine = { ...s, tab: 'my' as const };
-    expect(documentFilters(4, 9, mine).filter((f) => f.type === 'ASSIGNEE')).toEqual([
-      { type: 'ASSIGNEE', value: [9] },
+    // My documents: assigned to or uploaded by the user, never the assignee filter of the All tab
+    expect(documentFilters(4, 9, mine).filter((f) => f.type === 'ASSIGNEE' || f.type === 'MINE')).toEqual([
+      { type: 'MINE', value: 9 },
     ]);
     expect(activeFilterCount(mine)).toBe(3);
   });

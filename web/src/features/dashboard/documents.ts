@@ -48,7 +48,9 @@ export function documentFilters(
   s: DocumentDashboardState,
 ): DocumentInfoFilter[] {
   const filters: DocumentInfoFilter[] = [{ type: 'PROCESS', value: processId }];
-  if (s.tab === 'my' || s.tab === 'done') filters.push({ type: 'ASSIGNEE', value: [userId] });
+  // My documents: assigned to the user or uploaded by them (a new upload is where a writer looks first).
+  if (s.tab === 'my') filters.push({ type: 'MINE', value: userId });
+  if (s.tab === 'done') filters.push({ type: 'ASSIGNEE', value: [userId] });
   if (s.tab === 'done') filters.push({ type: 'STATUS', value: 'DONE' });
   if (s.tab === 'unassigned') filters.push({ type: 'UNASSIGNED', value: true });
   if (assigneeFilterApplies(s.tab) && s.assigneeIds.length > 0)

@@ -2,7 +2,6 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { hasGlobalProcessPermission, type AccessMode, type Principal } from '@domain';
 import { PrivateRoute } from '../shell/components/PrivateRoute';
-import { NotBuiltYetPage } from '../shell/components/StatusPages';
 import { asrDocumentRoutes } from '../asr-documents/routes';
 import { dashboardRoute } from '../dashboard/routes';
 import { documentDetailRoutes } from '../document-detail/routes';
@@ -65,7 +64,10 @@ export const processRoutes: RouteObject[] = [
       relationsWindowRoute,
       {
         path: 'node',
-        element: <NotBuiltYetPage page="node" />,
+        lazy: async () => {
+          const { NodeListPage } = await import('../nodes/components/NodeListPage');
+          return { element: <NodeListPage /> };
+        },
       },
       {
         path: 'llm-model',

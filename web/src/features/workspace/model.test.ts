@@ -20,7 +20,13 @@ function step(
   id: number,
   activityType: ActivityType,
   status: StepStatus,
-  opts: { order?: number; blockedBy?: number; master?: boolean; actions?: StepAction[] } = {},
+  opts: {
+    order?: number;
+    blockedBy?: number;
+    master?: boolean;
+    actions?: StepAction[];
+    requiresAcceptance?: boolean;
+  } = {},
 ): StepDTO {
   return {
     id,
@@ -37,7 +43,7 @@ function step(
       id: id * 10,
       name: `node ${id}`,
       activityType,
-      requiresAcceptance: false,
+      requiresAcceptance: opts.requiresAcceptance ?? false,
       priority: 2,
       automatic: false,
     },
@@ -144,11 +150,12 @@ describe('action buttons', () => {
     expect(b).toEqual({ primary: ['complete'], acceptMenu: [], secondary: ['unassign'] });
   });
 
-  it('offers Accept with Complete in its split menu when accepting is allowed', () => {
+  it('offers Accept with Complete in its split menu where the node requires acceptance', () => {
     const b = stepButtons(
       step(1, 'CLF', 'WAITING', {
         blockedBy: 8,
         actions: ['startWorking', 'complete', 'accept', 'unassign', 'markMaster'],
+        requiresAcceptance: true,
       }),
       7,
     );
@@ -157,6 +164,14 @@ describe('action buttons', () => {
       acceptMenu: ['complete'],
       secondary: ['unassign', 'markMaster'],
     });
+  });
+
+  it('makes Complete the main action where no acceptance is required, Accept in its split menu', () => {
+    const b = stepButtons(
+      step(1, 'CLF', 'WAITING', { blockedBy: 7, actions: ['complete', 'accept', 'unassign'] }),
+      7,
+    );
+    expect(b).toEqual({ primary: ['complete'], acceptMenu: ['accept'], secondary: ['unassign'] });
   });
 
   it('offers Accept and Activate on a done step, Cancel acceptance on an accepted one', () => {

@@ -107,9 +107,9 @@ export const followsApiAfter = (action: StepAction, statusBefore: StepDTO['statu
 
 /** The buttons of a step, by status (spec 2 section 4) and limited to what the API allows the user. */
 export interface StepButtons {
-  /** The main action(s), in order. `accept` with `complete` in `acceptMenu` is the split button. */
+  /** The main action(s), in order; the first with `acceptMenu` beside it is the split button. */
   primary: StepAction[];
-  /** Complete offered in the Accept split menu (admins, or nodes without required acceptance). */
+  /** The other of Accept / Complete, in the first main action's split menu. */
   acceptMenu: StepAction[];
   /** Assignment and master actions, shown beside the main ones. */
   secondary: StepAction[];
@@ -133,10 +133,15 @@ export function stepButtons(step: StepDTO, userId: number | null): StepButtons {
       break;
     case 'WAITING':
       if (step.blockedBy) {
-        if (can('accept')) {
+        // The action the node's rules make next is the main one: Accept where acceptance is required (with
+        // Complete beside it in the split menu), else Complete (with Accept in the split menu).
+        if (step.nodeDTO.requiresAcceptance && can('accept')) {
           primary.push('accept');
           if (can('complete')) acceptMenu.push('complete');
-        } else if (can('complete')) primary.push('complete');
+        } else if (can('complete')) {
+          primary.push('complete');
+          if (can('accept')) acceptMenu.push('accept');
+        } else if (can('accept')) primary.push('accept');
         // A node admin may take over a step somebody else holds.
         if (step.blockedBy.id !== userId && can('startWorking')) primary.push('startWorking');
       } else if (can('startWorking')) primary.push('startWorking');

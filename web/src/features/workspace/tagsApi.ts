@@ -4,7 +4,7 @@
  * write refetches the list it changed; failures show the API's toast.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { ClassifierTypeDTO } from '@domain/label-types';
+import type { ClassifierTypeDTO, NerTagTypeDTO } from '@domain/label-types';
 import type { ClassifierTagDTO, NerTagDTO, TagTypeOption } from '@domain/tags';
 import { http } from '../../api/client';
 import { workspaceKeys } from './api';
@@ -14,6 +14,7 @@ export const tagKeys = {
   options: (documentId: number, nodeId: number) =>
     [...workspaceKeys.all, 'tag-options', documentId, nodeId] as const,
   classifierTypes: (nodeId: number) => [...workspaceKeys.all, 'classifier-types', nodeId] as const,
+  nodeTagTypes: (nodeId: number) => [...workspaceKeys.all, 'node-tag-types', nodeId] as const,
   classifierTags: (documentId: number) => [...workspaceKeys.all, 'classifier-tags', documentId] as const,
 };
 
@@ -38,6 +39,12 @@ export const tagQueries = {
       queryKey: tagKeys.classifierTypes(nodeId),
       queryFn: ({ signal }) =>
         http.get<ClassifierTypeDTO[]>(`api/node/${nodeId}/classifier-types`, { signal }),
+    }),
+  /** The node's NER tag types as a flat list, with their shortcut keys (the label hotkeys). */
+  nodeTagTypes: (nodeId: number) =>
+    queryOptions({
+      queryKey: tagKeys.nodeTagTypes(nodeId),
+      queryFn: ({ signal }) => http.get<NerTagTypeDTO[]>(`api/node/${nodeId}/ner-tag-type`, { signal }),
     }),
   classifierTags: (documentId: number) =>
     queryOptions({

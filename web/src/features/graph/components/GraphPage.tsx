@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker, useParams } from 'react-router-dom';
+import { useBlocker, useParams, useSearchParams } from 'react-router-dom';
 import type { ActivityType } from '@domain';
 import { edgeRefusal } from '@domain/graph';
 import type { NodeDTO, NodeInput } from '@domain/graph-types';
@@ -48,7 +48,9 @@ function GraphView({ processId }: { processId: number }) {
   const { screenToFlowPosition } = useReactFlow();
   const canvasRef = useRef<HTMLDivElement>(null);
 
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  // `?node=<id>` (the node list's link) opens that node's panel.
+  const [search] = useSearchParams();
+  const [selectedId, setSelectedId] = useState<number | null>(() => Number(search.get('node')) || null);
   const [chooser, setChooser] = useState<Omit<ChooserNodeData, 'sourceType'> | null>(null);
   const [adding, setAdding] = useState<AddNodeRequest | null>(null);
   const [edgeId, setEdgeId] = useState<number | null>(null);

@@ -135,7 +135,11 @@ function PlayerClock({
   }, [subscribe]);
   return (
     <>
-      <span className="font-monospace small text-nowrap" data-testid="audio-player-time">
+      <span
+        className="font-monospace small text-nowrap"
+        data-testid="audio-player-time"
+        title={t('speechPlayer.clockFormat')}
+      >
         {formatTimestamp(time)} / {durationS > 0 ? formatTimestamp(durationS) : UNKNOWN_DURATION}
       </span>
       <input

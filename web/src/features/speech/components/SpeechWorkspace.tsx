@@ -25,6 +25,8 @@ import { clickedSegment, tokenAt } from '@domain/transcript-edit';
 import type { Anchor } from '../../../components/floatingMenu';
 import { toast } from '../../../components/toast';
 import { processQueries } from '../../processes/api';
+import { ClassifierPanel } from '../../workspace/components/ClassifierPanel';
+import { HotkeyLegend } from '../../workspace/components/HotkeyLegend';
 import { IssueForm } from '../../workspace/components/IssueForm';
 import { LabelMenu } from '../../workspace/components/LabelMenu';
 import { Relations, relationsPanelShown } from '../../workspace/components/Relations';
@@ -44,6 +46,7 @@ import { useTranscriptRelations } from '../hooks/useTranscriptRelations';
 import { useUndoShortcuts } from '../hooks/useUndoShortcuts';
 import { useSpeechTagHistory } from '../hooks/useSpeechTagHistory';
 import { useOptionEditing } from '../../workspace/hooks/useOptionEditing';
+import { useLabelHotkeys } from '../../workspace/hooks/useLabelHotkeys';
 import { UndoRedoButtons } from '../../workspace/components/UndoRedoButtons';
 import {
   actorOptions,
@@ -67,13 +70,17 @@ import '../editor.css';
 export function SpeechWorkspace({ state }: { state: DocumentStateDTO }) {
   // The player's first peaks (16 KB) asked for at once, before the transcript and the player are drawn.
   usePrefetchQuery(speechQueries.peaks(state.document.id, FIT_WINDOWS));
-  return <WorkspaceFrame state={state}>{(ctx) => <SpeechMain state={state} ctx={ctx} />}</WorkspaceFrame>;
+  return (
+    <WorkspaceFrame state={state} kind="speech">
+      {(ctx) => <SpeechMain state={state} ctx={ctx} />}
+    </WorkspaceFrame>
+  );
 }
 
 type Menu =
   | { kind: 'editing'; x: number; y: number }
   | { kind: 'hints'; x: number; y: number; anchor?: Anchor; token: TokenDTO; previous: TokenDTO | null }
-  | { kind: 'label'; x: number; y: number; tokens: TokenDTO[] }
+  | { kind: 'label'; x: number; y: number; anchor?: Anchor; tokens: TokenDTO[] }
   | { kind: 'timespan'; x: number; y: number; start: number; end: number }
   | { kind: 'retype'; x: number; y: number; tag: NerTagDTO }
   | { kind: 'issue'; x: number; y: number; tokens: TokenDTO[] };
@@ -214,7 +221,21 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
     if (!inSelection) editor.setSelection(sel);
     const tokens = selectedTokens(list, sel);
     if (editing) setMenu({ kind: 'editing', x: e.clientX, y: e.clientY });
-    else if (labeling && canTag) setMenu({ kind: 'label', x: e.clientX, y: e.clientY, tokens });
+    else if (labeling && canTag) {
+      // Below (or above) the selected words, at the pointer's x: the menu never covers them.
+      const boxes = tokens
+        .map((x) => rootRef.current?.querySelector(`[data-token-id="${x.id}"]`)?.getBoundingClientRect())
+        .filter((r): r is DOMRect => !!r);
+      const anchor = boxes.length
+        ? {
+            left: e.clientX,
+            right: e.clientX,
+            top: Math.min(...boxes.map((r) => r.top)),
+            bottom: Math.max(...boxes.map((r) => r.bottom)),
+          }
+        : undefined;
+      setMenu({ kind: 'label', x: e.clientX, y: e.clientY, anchor, tokens });
+    }
   };
 
   const onTokenDoubleClick = (utteranceId: number, index: number) => {
@@ -383,6 +404,32 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
   );
   const renderEditor = useCallback((token: TokenDTO) => latest.current.editorOf(token), []);
 
+  // --- label hotkeys (issue 30): the label on the selected words, else on the selected tag ---
+  const applyHotkey = async (typeId: number) => {
+    const tag = tags.data?.find((x) => x.id === selectedTagId);
+    try {
+      if (chosen.length && !(tag && tag.utteranceTokens.length === chosen.length))
+        tagUndo.created(
+          await transcriptCalls.tagTokens(
+            doc.id,
+            typeId,
+            chosen.map((x) => x.id),
+          ),
+        );
+      else if (tag && tag.nerTagTypeId !== typeId)
+        tagUndo.updated(tag, await transcriptCalls.updateTag(tag.id, { nerTagTypeId: typeId }));
+      else if (!tag) toast.info(t('workspace.hotkeys.nothingSelected'));
+    } catch {
+      /* the API's toast */
+    }
+    await refetchTags();
+  };
+  const pendingKeys = useLabelHotkeys(
+    ctx.labels.labels,
+    canTag && editor.mode === 'NONE' && !menu && editingTokenId === null,
+    (label) => void applyHotkey(label.id),
+  );
+
   // --- keyboard (spec 2 section 4) ---
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
   keyHandler.current = (e: KeyboardEvent) => {
@@ -471,6 +518,9 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           <span className="fw-semibold text-body">{t(`speech.mode.${editor.mode}`)}</span>
         )}
         {editor.busy && <span className="ms-2">{t('speech.saving')}</span>}
+        {canTag && (
+          <HotkeyLegend labels={ctx.labels.labels} conflicts={ctx.labels.conflicts} pending={pendingKeys} />
+        )}
         {undoShown && (
           <span className="sp-bar-actions">
             <UndoRedoButtons
@@ -484,11 +534,22 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
           </span>
         )}
       </div>
+      {step.nodeDTO.activityType === 'CLF' && (
+        <ClassifierPanel
+          key={step.id}
+          documentId={doc.id}
+          nodeId={step.nodeId}
+          editable={ctx.editable}
+          hotkeys={ctx.labels}
+        />
+      )}
       <div
         className={`sp-list${labeling && relations.rel.arcs.length ? ' sp-rel-space' : ''}`}
         ref={rootRef}
         data-testid="utterances"
-        tabIndex={-1}
+        data-focus-text
+        tabIndex={0}
+        aria-label={t('speech.transcriptLabel')}
         style={{
           fontSize: 'var(--ws-font-size)',
           lineHeight: 'var(--ws-line-height)',
@@ -595,6 +656,7 @@ function SpeechMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext
         <LabelMenu
           x={menu.x}
           y={menu.y}
+          anchor={menu.kind === 'label' ? menu.anchor : undefined}
           options={tagOptions.data}
           purpose={menu.kind === 'retype' ? 'retype' : 'new'}
           selectedText={

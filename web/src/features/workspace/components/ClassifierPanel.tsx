@@ -5,7 +5,10 @@
  * removes it (DELETE api/classifier-tags/{id}); completing the step then routes the document by them.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { shortcutSequence, shortcutText } from '@domain/label-shortcuts';
+import { useLabelHotkeys, type StepLabels } from '../hooks/useLabelHotkeys';
+import { HotkeyLegend, Keys } from './HotkeyLegend';
 import { useTranslation } from 'react-i18next';
 import { tagCalls, tagKeys, tagQueries } from '../tagsApi';
 
@@ -13,10 +16,13 @@ export function ClassifierPanel({
   documentId,
   nodeId,
   editable,
+  hotkeys,
 }: {
   documentId: number;
   nodeId: number;
   editable: boolean;
+  /** The node's classifier types with keys: typing them toggles the class (label hotkeys). */
+  hotkeys: StepLabels;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -39,6 +45,13 @@ export function ClassifierPanel({
     }
   };
 
+  const latestToggle = useRef(toggle);
+  latestToggle.current = toggle;
+  const pending = useLabelHotkeys(hotkeys.labels, editable && busy === null, (label) => {
+    void latestToggle.current(label.id);
+  });
+  const keysOf = new Map(hotkeys.labels.map((l) => [l.id, l]));
+
   return (
     <section
       className="ws-classifier"
@@ -51,6 +64,7 @@ export function ClassifierPanel({
           {editable ? t('workspace.classifying.hint') : t('workspace.classifying.readOnly')}
         </span>
       </div>
+      {editable && <HotkeyLegend labels={hotkeys.labels} conflicts={hotkeys.conflicts} pending={pending} />}
       {types.isPending ? (
         <span className="small text-body-secondary">{t('workspace.loading')}</span>
       ) : !types.data?.length ? (
@@ -77,6 +91,15 @@ export function ClassifierPanel({
                 <span className="ws-label-swatch" style={{ background: type.backgroundColor }} />
                 {type.name}
                 {on && <span aria-hidden="true"> ✓</span>}
+                {keysOf.has(type.id) && (
+                  <span
+                    className={`ms-1${hotkeys.conflicts.has(type.id) ? ' text-decoration-line-through' : ''}`}
+                    aria-label={t('workspace.hotkeys.keysOf', { keys: shortcutText(type) })}
+                    data-testid="classifier-keys"
+                  >
+                    <Keys keys={shortcutSequence(type)} />
+                  </span>
+                )}
               </button>
             );
           })}

@@ -51,7 +51,8 @@ export function DocumentsPanel({ state, userId, processMode }: DocumentsPanelPro
   const activeTab: Tab = isProcessAdmin ? tab : 'my';
 
   const process: DocumentInfoFilter = { type: 'PROCESS', value: processId };
-  const me: DocumentInfoFilter[] = userId === null ? [] : [{ type: 'ASSIGNEE', value: [userId] }];
+  // My documents: assigned to the user or uploaded by them, as on the documents dashboard.
+  const me: DocumentInfoFilter[] = userId === null ? [] : [{ type: 'MINE', value: userId }];
   const allFilters = useMemo(() => {
     const list: DocumentInfoFilter[] = [{ type: 'PROCESS', value: processId }];
     if (filters.nodeId)

@@ -41,6 +41,7 @@ export function EditingView({ documentId, content, editable, step, onSaveFailed 
       </label>
       <textarea
         id="ws-editing-text"
+        data-focus-text
         className="form-control ws-text ws-textarea"
         value={draft}
         onChange={(e) => setDraft(e.target.value)}

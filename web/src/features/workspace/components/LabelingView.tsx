@@ -25,8 +25,10 @@ import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties }
 import { useTranslation } from 'react-i18next';
 import type { AccessMode } from '@domain';
 import type { NerTagDTO } from '@domain/tags';
+import { typing } from '../typing';
 import { pushOp, segmentText, textBlocks, trimSpan } from '../labelling';
 import { hiddenPieces, type OffsetPiece } from '../hiddenTokens';
+import { useLabelHotkeys, type StepLabels } from '../hooks/useLabelHotkeys';
 import { useLabelMenu } from '../hooks/useLabelMenu';
 import { useOptionEditing } from '../hooks/useOptionEditing';
 import { snapshot, useTagHistory } from '../hooks/useTagHistory';
@@ -39,6 +41,8 @@ import { spanTexts } from '../relations';
 import { useRelationsChannel } from '../hooks/useRelationsChannel';
 import { openSeparateWindow, relationsWindowUrl } from '../separateWindow';
 import type { GraphChoice } from '../relationFlow';
+import { toast } from '../../../components/toast';
+import { HotkeyLegend } from './HotkeyLegend';
 import { IssueForm, type IssueDraft } from './IssueForm';
 import { LabelMenu } from './LabelMenu';
 import { Relations } from './Relations';
@@ -52,8 +56,8 @@ interface DragState {
   endOffset: number;
 }
 
-const typing = (el: Element | null) =>
-  !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable);
+/** A box to open a menu beside: the box's height, at the pointer's x. */
+const besidePointer = (box: DOMRect, x: number) => ({ left: x, right: x, top: box.top, bottom: box.bottom });
 
 /** An outer tag's band: its colour, darkened a little so a light band shows on a light inner colour. */
 const bandColor = (color: string) => `color-mix(in srgb, ${color} 75%, #000)`;
@@ -69,6 +73,7 @@ export function LabelingView({
   showHidden = false,
   canReportIssue = false,
   highlightUnrelated = false,
+  hotkeys,
 }: {
   documentId: number;
   processId: number;
@@ -84,6 +89,8 @@ export function LabelingView({
   canReportIssue?: boolean;
   /** the header's 'Highlight tags without relation' */
   highlightUnrelated?: boolean;
+  /** The node's labels with keys (the label hotkeys apply them to the selection or the selected tag). */
+  hotkeys: StepLabels;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -111,6 +118,8 @@ export function LabelingView({
   // The legend's hidden types: their tags are not drawn (the segments are cut without them).
   const [hidden, setHidden] = useState<ReadonlySet<number>>(() => new Set());
   const [legendOpen, setLegendOpen] = useState(false);
+  // The hint is cut to two lines in the bar; the user may read it whole (issue 30: readable at 1024 px).
+  const [hintOpen, setHintOpen] = useState(false);
   const spans = useMemo(
     () =>
       tags
@@ -136,7 +145,7 @@ export function LabelingView({
   const history = useTagHistory(documentId, clearSelection);
   const { stack, setStack, write, undo, redo } = history;
   const { selectionSpan, onTextKey } = useTextSelection(rootRef, text, clearSelection);
-  const { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, closeMenu } = useLabelMenu({
+  const { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, applyType, closeMenu } = useLabelMenu({
     documentId,
     text,
     editable,
@@ -147,6 +156,10 @@ export function LabelingView({
     canEditTag,
     selectionSpan,
     history,
+  });
+
+  const pendingKeys = useLabelHotkeys(hotkeys.labels, editable && !menu && !drag, (label) => {
+    if (!applyType(label.id)) toast.info(t('workspace.hotkeys.nothingSelected'));
   });
 
   useEffect(() => {
@@ -252,7 +265,10 @@ export function LabelingView({
     }
     if (span) {
       e.preventDefault();
-      openNewMenu(e.clientX, e.clientY, span);
+      // Below (or above) the whole selection, at the pointer's x: the menu never covers the selected text.
+      const sel = window.getSelection();
+      const box = sel && sel.rangeCount ? sel.getRangeAt(0).getBoundingClientRect() : null;
+      openNewMenu(e.clientX, e.clientY, span, box ? besidePointer(box, e.clientX) : undefined);
       return;
     }
     const seg = (e.target as HTMLElement).closest<HTMLElement>('[data-s]');
@@ -263,7 +279,8 @@ export function LabelingView({
     if (tag && canEditTag(tag)) {
       e.preventDefault();
       setSelectedId(tag.id);
-      openRetypeMenu(e.clientX, e.clientY, tag);
+      const box = seg?.getBoundingClientRect();
+      openRetypeMenu(e.clientX, e.clientY, tag, box ? besidePointer(box, e.clientX) : undefined);
     }
   };
 
@@ -389,7 +406,10 @@ export function LabelingView({
   const handles = editable && selected && canEditTag(selected);
   return (
     <div className="ws-labeling">
-      <div className="ws-label-bar small text-body-secondary" data-testid="labeling-hint">
+      <div
+        className={`ws-label-bar small text-body-secondary${hintOpen && !selected ? ' open' : ''}`}
+        data-testid="labeling-hint"
+      >
         {selected ? (
           <div className="ws-label-selected small" data-testid="selected-tag" data-tag-id={selected.id}>
             <span className="ws-label-swatch" style={{ background: selected.nerTagType.backgroundColor }} />
@@ -404,9 +424,23 @@ export function LabelingView({
             )}
           </div>
         ) : (
-          <span className="ws-label-hint">
+          <span className={`ws-label-hint${hintOpen ? ' open' : ''}`} id={`ws-hint-${stepId}`}>
             {editable ? t('workspace.labeling.hint') : t('workspace.labeling.readOnly')}
           </span>
+        )}
+        {editable && !selected && (
+          <button
+            type="button"
+            className="btn btn-link btn-sm p-0 flex-shrink-0"
+            aria-expanded={hintOpen}
+            aria-controls={`ws-hint-${stepId}`}
+            onClick={() => setHintOpen((o) => !o)}
+          >
+            {t(hintOpen ? 'workspace.labeling.hintLess' : 'workspace.labeling.hintMore')}
+          </button>
+        )}
+        {editable && (
+          <HotkeyLegend labels={hotkeys.labels} conflicts={hotkeys.conflicts} pending={pendingKeys} />
         )}
         <span className="ms-auto d-flex gap-1 flex-shrink-0 text-nowrap">
           <button
@@ -452,6 +486,7 @@ export function LabelingView({
           ref={rootRef}
           className={`ws-text ws-read ws-label-text${relations.arcs.length ? ' ws-rel-space' : ''}`}
           data-testid="document-text"
+          data-focus-text
           data-tag-count={tags.length}
           data-hidden-shown={showHidden}
           tabIndex={0}

@@ -11,7 +11,14 @@ export function ReadOnlyText({ text, showHidden }: { text: string; showHidden: b
   const segments = useMemo(() => (showHidden ? segmentHidden(text) : null), [text, showHidden]);
   if (!text) return <p className="text-body-secondary">{t('workspace.text.empty')}</p>;
   return (
-    <div className="ws-text ws-read" data-testid="document-text" data-hidden-shown={showHidden}>
+    <div
+      className="ws-text ws-read"
+      data-testid="document-text"
+      data-focus-text
+      tabIndex={0}
+      aria-label={t('workspace.text.label')}
+      data-hidden-shown={showHidden}
+    >
       {segments
         ? segments.map((s, i) =>
             s.mark ? (

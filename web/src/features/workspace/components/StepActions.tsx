@@ -78,10 +78,10 @@ export function StepActions({ step, userId, documentStatus, filename, onDone }: 
 
   return (
     <div className="ws-step-actions" data-testid="step-actions">
-      {buttons.primary.map((action) =>
-        action === 'accept' && buttons.acceptMenu.length > 0 ? (
+      {buttons.primary.map((action, i) =>
+        i === 0 && buttons.acceptMenu.length > 0 ? (
           <div key={action} className="btn-group" role="group">
-            {button('accept', 'primary')}
+            {button(action, 'primary')}
             <Dropdown
               nav={false}
               align="end"

@@ -11,7 +11,7 @@ import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { IconLock, IconStar } from '../../../components/icons';
 import { shownStepTab, stepTabs, userName } from '../model';
-import { LlmResponse } from './LlmResponse';
+import { WorkAccordion } from './WorkAccordion';
 import { StepActions } from './StepActions';
 import { useStepErrorText } from '../../../components/stepErrors';
 
@@ -22,8 +22,6 @@ export interface StepSidebarProps {
   onSelect: (stepId: number) => void;
   onActionDone: (action: StepAction, step: StepDTO) => void;
 }
-
-const TODO = new Set(['WAITING', 'PROCESSING', 'ERROR']);
 
 export function StepSidebar({ state, selected, userId, onSelect, onActionDone }: StepSidebarProps) {
   const { t } = useTranslation();
@@ -40,10 +38,13 @@ export function StepSidebar({ state, selected, userId, onSelect, onActionDone }:
     onSelect(node?.activeStepId ?? tab.steps[0].id);
   };
 
+  // The open tab's steps as the API brackets them (to do: WAITING, PROCESSING, ERROR; done: DONE, ACCEPTED).
+  const bracket = (brackets: DocumentStateDTO['doneStepsInformation']) =>
+    brackets.find((b) => b.activityType === current?.activityType)?.steps ?? [];
   const groups = current
     ? [
-        { key: 'todo', steps: current.steps.filter((s) => TODO.has(s.status)) },
-        { key: 'done', steps: current.steps.filter((s) => !TODO.has(s.status)) },
+        { key: 'todo', steps: bracket(state.waitingStepsBracketsInformation) },
+        { key: 'done', steps: bracket(state.doneStepsInformation) },
       ].filter((g) => g.steps.length > 0)
     : [];
 
@@ -180,14 +181,7 @@ function StepRow({
               {errorText(step.errorMessage)}
             </div>
           )}
-          {step.nodeDTO.activityType === 'LLM_PROMPT' && (
-            <LlmResponse
-              documentId={step.documentId}
-              stepId={step.id}
-              nodeId={step.nodeId}
-              processId={processId}
-            />
-          )}
+          <WorkAccordion step={step} processId={processId} onDone={onActionDone} />
           <StepActions
             step={step}
             userId={userId}

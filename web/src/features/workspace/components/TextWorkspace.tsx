@@ -17,7 +17,11 @@ import { ReadOnlyText } from './ReadOnlyText';
 import { StepLoading, WorkspaceFrame, type FrameContext } from './WorkspaceFrame';
 
 export function TextWorkspace({ state }: { state: DocumentStateDTO }) {
-  return <WorkspaceFrame state={state}>{(ctx) => <TextMain state={state} ctx={ctx} />}</WorkspaceFrame>;
+  return (
+    <WorkspaceFrame state={state} kind="text">
+      {(ctx) => <TextMain state={state} ctx={ctx} />}
+    </WorkspaceFrame>
+  );
 }
 
 function TextMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext }) {
@@ -59,13 +63,20 @@ function TextMain({ state, ctx }: { state: DocumentStateDTO; ctx: FrameContext }
         showHidden={showHidden}
         canReportIssue={modeSatisfies(ctx.processMode, 'WRITE')}
         highlightUnrelated={ctx.highlightUnrelated}
+        hotkeys={ctx.labels}
       />
     );
   }
   return (
     <>
       {step.nodeDTO.activityType === 'CLF' && (
-        <ClassifierPanel key={step.id} documentId={doc.id} nodeId={step.nodeId} editable={editable} />
+        <ClassifierPanel
+          key={step.id}
+          documentId={doc.id}
+          nodeId={step.nodeId}
+          editable={editable}
+          hotkeys={ctx.labels}
+        />
       )}
       <ReadOnlyText text={text} showHidden={showHidden} />
     </>

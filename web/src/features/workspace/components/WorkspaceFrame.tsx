@@ -11,20 +11,22 @@ import type { AccessMode } from '@domain';
 import type { DocumentStateDTO, StepDTO } from '@domain/document-state-types';
 import type { StepAction } from '@domain/steps';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
+import { focusContent } from '../../../components/focusContent';
 import { useIssuesTool } from '../hooks/useIssuesTool';
+import { useStepLabels, type StepLabels } from '../hooks/useLabelHotkeys';
 import { useStepAccess } from '../hooks/useStepAccess';
 import { useSessionState } from '../hooks/useSessionState';
 import { useUserSettings } from '../hooks/useUserSettings';
 import { followsApiAfter, processingModeOf, resolveSelectedStep, type ProcessingMode } from '../model';
 import { settingsCssVariables, type UserSettings } from '../settings';
 import { LackContentModal } from './LackContentModal';
+import { typing } from '../typing';
+import { ShortcutsOverlay, type WorkspaceKind } from './ShortcutsOverlay';
 import { StepSidebar } from './StepSidebar';
 import { TOOL_IDS, ToolsSidebar, type ToolId } from './ToolsSidebar';
 import { WorkspaceHeader } from './WorkspaceHeader';
 
-/** True while focus is in a field that takes text (the single-key shortcuts stay out of its way). */
-export const typing = (el: Element | null) =>
-  !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || (el as HTMLElement).isContentEditable);
+export { typing };
 
 /** The main column while the document loads, the step is absent or the step is PROCESSING (spec 2 section 2). */
 export function StepLoading({ step }: { step: StepDTO | null }) {
@@ -52,13 +54,18 @@ export interface FrameContext {
   settings: UserSettings;
   /** Opens the 'Lack document content' modal with a message. */
   onSaveFailed: (message: string) => void;
+  /** The selected step's node's labels with keys (the label hotkeys). */
+  labels: StepLabels;
 }
 
 export function WorkspaceFrame({
   state,
+  kind,
   children,
 }: {
   state: DocumentStateDTO;
+  /** Which workspace is inside (the `?` overlay lists its shortcuts). */
+  kind: WorkspaceKind;
   children: (ctx: FrameContext) => ReactNode;
 }) {
   const { t } = useTranslation();
@@ -96,14 +103,31 @@ export function WorkspaceFrame({
   const step = resolveSelectedStep(state, chosenStepId);
   const { userId, processMode, stepNodeMode, editable } = useStepAccess(state, step);
   const mode = step ? processingModeOf(step.nodeDTO.activityType) : null;
+  const labels = useStepLabels(step?.nodeId ?? null, step?.nodeDTO.activityType ?? null);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'h' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing(window.document.activeElement))
-        setShowHidden((v) => !v);
+      if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyT') {
+        e.preventDefault();
+        focusContent();
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(window.document.activeElement)) return;
+      if (e.key === 'h') setShowHidden((v) => !v);
+      else if (e.key === '?') {
+        e.preventDefault();
+        setShortcutsOpen(true);
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Toasts stand clear of the work area while a workspace is open (styles.css, body.ws-layout).
+  useEffect(() => {
+    window.document.body.classList.add('ws-layout');
+    return () => window.document.body.classList.remove('ws-layout');
   }, []);
 
   const cssVariables = useMemo(() => settingsCssVariables(settings) as CSSProperties, [settings]);
@@ -122,6 +146,7 @@ export function WorkspaceFrame({
     highlightUnrelated,
     settings,
     onSaveFailed: setLackContent,
+    labels,
   };
 
   return (
@@ -158,6 +183,14 @@ export function WorkspaceFrame({
               <span className={`badge ws-status ws-status-${step.status.toLowerCase()}`}>
                 {t(`workspace.status.${step.status}`)}
               </span>
+              <button
+                type="button"
+                className="btn btn-sm btn-link ms-auto py-0"
+                aria-keyshortcuts="?"
+                onClick={() => setShortcutsOpen(true)}
+              >
+                {t('workspace.shortcuts.button')}
+              </button>
             </div>
           )}
           <div className="ws-main-body">{children(ctx)}</div>
@@ -170,6 +203,9 @@ export function WorkspaceFrame({
           onActionDone={onActionDone}
         />
       </div>
+      {shortcutsOpen && (
+        <ShortcutsOverlay kind={kind} mode={mode} labels={labels} onClose={() => setShortcutsOpen(false)} />
+      )}
       {lackContent !== null && (
         <LackContentModal message={lackContent} onClose={() => setLackContent(null)} />
       )}

@@ -121,6 +121,13 @@ export function WorkspaceHeader({
               {t('workspace.header.dashboardIssues')}
             </Link>
           </li>
+          {isAdmin && (
+            <li>
+              <Link className="dropdown-item" to={`/entity/process/${doc.processId}/secrets`}>
+                {t('workspace.header.secrets')}
+              </Link>
+            </li>
+          )}
         </Dropdown>
         <AssigneesMenu state={state} userId={userId} processMode={processMode} />
         <span title={isAdmin ? undefined : t('workspace.header.blockAdminOnly')}>

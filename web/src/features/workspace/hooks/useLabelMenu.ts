@@ -84,16 +84,14 @@ export function useLabelMenu(deps: LabelMenuDeps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [editable, selectionSpan, selected, openNewMenu, openRetypeMenu]);
 
-  const choose = (option: TagTypeOption, allOccurrences: boolean) => {
-    const m = menu;
-    if (!m) return;
-    setMenu(null);
+  /** Writes the choice of `optionId` for `m` (the menu, or a hotkey's stand-in for it). */
+  const writeChoice = (m: Omit<MenuState, 'x' | 'y'>, optionId: number, allOccurrences: boolean) => {
     write(async () => {
       if (m.purpose === 'retype' && m.tagId !== undefined) {
         const tag = byId.get(m.tagId);
         if (!tag) return;
         const before = snapshot(tag);
-        const after = { ...before, nerTagTypeId: option.optionId };
+        const after = { ...before, nerTagTypeId: optionId };
         await tagCalls.update(tag.id, { ...after });
         setStack((s) => pushOp(s, { kind: 'update', before, after }));
         return;
@@ -104,9 +102,9 @@ export function useLabelMenu(deps: LabelMenuDeps) {
         const found = findOccurrences(text, needle);
         if (!found.some((f) => f.startOffset === m.span.startOffset)) found.push(m.span);
         found.sort((a, b) => a.startOffset - b.startOffset);
-        made = await tagCalls.createMany(documentId, option.optionId, found);
+        made = await tagCalls.createMany(documentId, optionId, found);
         toast.success(t('workspace.labeling.labelledAll', { count: made.length }));
-      } else made = [await tagCalls.create(documentId, option.optionId, m.span)];
+      } else made = [await tagCalls.create(documentId, optionId, m.span)];
       const known = new Set((fetched ?? []).map((x) => x.id));
       const fresh = made.filter((x) => !known.has(x.id));
       // Drawn at once from the answer; the refetch that follows every write brings the list as saved (with
@@ -118,7 +116,41 @@ export function useLabelMenu(deps: LabelMenuDeps) {
     });
   };
 
+  const choose = (option: TagTypeOption, allOccurrences: boolean) => {
+    const m = menu;
+    if (!m) return;
+    setMenu(null);
+    writeChoice(m, option.optionId, allOccurrences);
+  };
+
+  /**
+   * A label hotkey: the tag type on the selected text (a new tag), else on the selected tag (a retype), as
+   * the menu would; false when there is neither.
+   */
+  const applyType = (typeId: number): boolean => {
+    if (!editable) return false;
+    const span = selectionSpan();
+    if (span) {
+      writeChoice({ purpose: 'new', span, occurrences: 0 }, typeId, false);
+      return true;
+    }
+    if (selected && canEditTag(selected) && selected.nerTagTypeId !== typeId) {
+      writeChoice(
+        {
+          purpose: 'retype',
+          tagId: selected.id,
+          span: { startOffset: selected.startOffset!, endOffset: selected.endOffset! },
+          occurrences: 0,
+        },
+        typeId,
+        false,
+      );
+      return true;
+    }
+    return false;
+  };
+
   const closeMenu = useCallback(() => setMenu(null), []);
 
-  return { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, closeMenu };
+  return { menu, openNewMenu, openRetypeMenu, openMenuByKey, choose, applyType, closeMenu };
 }

@@ -13,13 +13,13 @@
  * windows of the document (./useRelationsChannel.ts), which refetch.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RelationTypeDTO } from '@domain/label-types';
 import type { NerTagDTO } from '@domain/tags';
 import type { GraphValidation, RelationMessageKey } from '@domain/relations';
 import { isHttpError } from '../../../api/client';
-import { toast } from '../../../components/toast';
+import { dismissToast, toast } from '../../../components/toast';
 import {
   addToDraft,
   arcsOf,
@@ -130,6 +130,14 @@ export function useRelations({
 
   const arcs = useMemo(() => arcsOf(graphs, draft), [graphs, draft]);
 
+  // The 'candidate added: save it with Create or Edit' toast goes once the draft is saved or dropped.
+  const candidateToast = useRef<number | null>(null);
+  useEffect(() => {
+    if (draft || candidateToast.current === null) return;
+    dismissToast(candidateToast.current);
+    candidateToast.current = null;
+  }, [draft]);
+
   /** Asks the candidates of fromId -> toId; one goes into the draft at once, else the menu opens. */
   const askCandidates = useCallback(
     async (fromId: number, toId: number, x: number, y: number, target: MenuTarget) => {
@@ -138,7 +146,7 @@ export function useRelations({
       if (target.kind === 'new' && answer.candidates.length === 1) {
         const only = answer.candidates[0];
         setDraft((d) => addToDraft(d, graphs, { fromId, toId, relationTypeId: only.id }));
-        toast.success(t('workspace.relations.candidateAdded', { name: only.name }));
+        candidateToast.current = toast.success(t('workspace.relations.candidateAdded', { name: only.name }));
         return;
       }
       setMenu({ x, y, fromId, toId, target, candidates: answer.candidates, message: answer.message });

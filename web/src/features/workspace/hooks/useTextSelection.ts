@@ -78,10 +78,45 @@ export function useTextSelection(
     return span && trimSpan(text, span);
   }, [rootRef, text]);
 
+  /** Up / Down by lines, Home / End to the line's edges, Ctrl+Home / Ctrl+End to the text's (Shift extends). */
+  const onLineKey = (e: React.KeyboardEvent, root: HTMLElement): boolean => {
+    const line: Record<string, ['forward' | 'backward', 'line' | 'lineboundary']> = {
+      ArrowDown: ['forward', 'line'],
+      ArrowUp: ['backward', 'line'],
+      End: ['forward', 'lineboundary'],
+      Home: ['backward', 'lineboundary'],
+    };
+    const move = line[e.key];
+    if (!move) return false;
+    e.preventDefault();
+    const sel = window.getSelection();
+    if (!sel) return true;
+    const inText = !!sel.focusNode && root.contains(sel.focusNode);
+    if ((e.ctrlKey || e.metaKey) && (e.key === 'Home' || e.key === 'End')) {
+      const to = pointOf(root, e.key === 'Home' ? 0 : text.length);
+      const from = inText && e.shiftKey ? { node: sel.anchorNode!, offset: sel.anchorOffset } : to;
+      if (to && from) sel.setBaseAndExtent(from.node, from.offset, to.node, to.offset);
+    } else {
+      if (!inText) {
+        const start = pointOf(root, 0);
+        if (start) sel.collapse(start.node, start.offset);
+      }
+      // Selection.modify follows the lines as laid out (wrapped lines too).
+      (sel as Selection & { modify(a: string, d: string, g: string): void }).modify(
+        e.shiftKey ? 'extend' : 'move',
+        move[0],
+        move[1],
+      );
+    }
+    onCaretMove();
+    return true;
+  };
+
   const onTextKey = (e: React.KeyboardEvent) => {
-    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     const root = rootRef.current;
     if (!root) return;
+    if (onLineKey(e, root)) return;
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     e.preventDefault();
     const dir = e.key === 'ArrowRight' ? 1 : -1;
     // The caret is the window selection when it lies in the text, else the start of the text.
