@@ -11,6 +11,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { buildUser, type BuiltUser } from '../support/harness';
+import { eventuallyMatches } from '../support/eventually';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? path.resolve(__dirname, '..', 'artifacts');
@@ -423,3 +424,31 @@ export async function uploadThrough(
   if (res.status !== 201) throw new Error(`upload of ${filename}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: number; documentType: string };
 }
+
+/** The document's step of a node as its state answers it (GET api/v2/document/{id}/state). */
+export async function stepOfNode(
+  token: string,
+  documentId: number,
+  nodeId: number,
+): Promise<{ id: number; status: string } | undefined> {
+  const state = await api<{ steps: { id: number; status: string; nodeDTO: { id: number } }[] }>(
+    token,
+    `/api/v2/document/${documentId}/state`,
+  );
+  return state.steps.find((s) => s.nodeDTO.id === nodeId);
+}
+
+/** Waits (up to a minute) until the document's step of the node is in `status`. */
+export const stepReaches = (
+  token: string,
+  documentId: number,
+  nodeId: number,
+  status: string,
+  what: string,
+) =>
+  eventuallyMatches(
+    () => stepOfNode(token, documentId, nodeId),
+    (s) => s?.status === status,
+    what,
+    60_000,
+  );
