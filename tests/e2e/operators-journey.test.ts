@@ -169,6 +169,23 @@ describe('what automatic nodes did, and where a predicate sends documents, in th
     await table.scrollIntoViewIfNeeded();
     await shot(page, 'execution-results-en');
 
+    // a document without a parse to run again refuses a new file, saying why (issue 29 section 2)
+    await page.goto(`${BASE_URL}/entity/process/${world.processId}/documents/${doc}`);
+    await page.getByRole('button', { name: 'Replace file' }).click();
+    const replace = page.getByRole('dialog');
+    await replace.getByText(/keeps its id, its history and its other steps/).waitFor();
+    await replace.getByLabel('New file').setInputFiles({
+      name: 'again.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Forward me again.'),
+    });
+    await replace.getByRole('button', { name: 'Replace file' }).click();
+    await replace
+      .getByText(/has no parse waiting or failed .* upload the new file as a new document instead/)
+      .waitFor();
+    await shot(page, 'replace-file-refused-en');
+    await replace.getByRole('button', { name: 'Cancel' }).click();
+
     await chooseLanguage(page, 'pl');
     await page.goto(`${BASE_URL}/entity/process/${world.processId}/graph`);
     await page.getByTestId('graph-node').filter({ hasText: 'Send on' }).click();
