@@ -40,6 +40,30 @@ const aboutWhat = (key: string, text: (what: string) => string): Entry<{ what: P
   };
 };
 
+/** A message with named parameters (`{{host}}`), read back by a pattern; the parameters are shown as they are. */
+function withParams<N extends string>(key: string, template: string): Entry<Record<N, string>> {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{\{\w+\}\})/)
+    .map((part) => {
+      const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
+      if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([\\s\\S]+?)';
+    })
+    .join('');
+  const pattern = new RegExp(`^${source}$`);
+  return {
+    key,
+    text: (p) => template.replace(/\{\{(\w+)\}\}/g, (_, n: string) => (p as Record<string, string>)[n] ?? ''),
+    read: (m) => {
+      const found = pattern.exec(m);
+      if (!found) return null;
+      return Object.fromEntries(names.map((n, i) => [n, found[i + 1]])) as Record<N, string>;
+    },
+  };
+}
+
 export const stepError = {
   pdfDamaged: aboutWhat(
     'error.step.parser.damaged',
@@ -78,6 +102,50 @@ export const stepError = {
     'error.step.parser.notJson',
     'The JSON file is not valid JSON: check its syntax and upload it again.',
   ),
+  // actions (activities/actions/*) and the LLM prompt: what an administrator can change in the node
+  ipsNoReceivers: fixed('error.step.action.ipsNoReceivers', 'The IPS node has no receivers'),
+  ipsNoDocumentName: fixed('error.step.action.ipsNoDocumentName', 'The IPS node has no document name'),
+  ipsNoPayload: fixed('error.step.action.ipsNoPayload', 'The IPS node has no payload'),
+  notReceiver: withParams<'id'>(
+    'error.step.action.notReceiver',
+    'The receiver node {{id}} is not an inter-process receiver',
+  ),
+  emptyDocumentName: fixed('error.step.action.emptyDocumentName', 'The rendered document name is empty'),
+  emptyFilename: fixed('error.step.action.emptyFilename', 'The rendered filename is empty'),
+  sftpNoConnection: fixed('error.step.action.sftpNoConnection', 'The SFTP node has no SFTP connection'),
+  sftpNoFilename: fixed('error.step.action.sftpNoFilename', 'The SFTP node has no filename'),
+  driveNoConnection: fixed(
+    'error.step.action.driveNoConnection',
+    'The cloud-drive node has no cloud-drive connection',
+  ),
+  driveNoFilename: fixed('error.step.action.driveNoFilename', 'The cloud-drive node has no filename'),
+  driveNoFolder: withParams<'name'>(
+    'error.step.action.driveNoFolder',
+    'The cloud-drive connection "{{name}}" has no folder',
+  ),
+  mailSecretGone: fixed('error.step.action.mailSecretGone', 'The secret of the mail node no longer exists'),
+  mailSecretInactive: withParams<'name'>(
+    'error.step.action.mailSecretInactive',
+    'The secret "{{name}}" of the mail node is inactive',
+  ),
+  addressRefused: withParams<'detail'>(
+    'error.step.action.addressRefused',
+    '{{detail}} An administrator may admit the address with OUTBOUND_ALLOWLIST.',
+  ),
+  requestStatus: withParams<'host' | 'status'>(
+    'error.step.action.requestStatus',
+    'The request to {{host}} answered HTTP {{status}}',
+  ),
+  requestFailed: withParams<'host' | 'detail'>(
+    'error.step.action.requestFailed',
+    'The request to {{host}} failed: {{detail}}',
+  ),
+  requestInterrupted: withParams<'host'>(
+    'error.step.action.requestInterrupted',
+    'An earlier attempt stopped while sending the request to {{host}}: it may have been received, so it is not sent again. Rerun the step to send it once more.',
+  ),
+  llmEmptyPrompt: fixed('error.step.llm.emptyPrompt', 'The prompt of the LLM prompt node is empty'),
+  llmFailed: withParams<'detail'>('error.step.llm.failed', 'The LLM API failed: {{detail}}'),
   internal: fixed(
     'error.step.internal',
     'The step failed because of an internal error (the worker log has the details): rerun the step, and tell an administrator if it fails again.',

@@ -4,6 +4,7 @@
  * successful action execution results, their classifier tags, and LLM responses once that table exists).
  * Also the shared bookkeeping of executors: the node row, the execution key and the result rows.
  */
+import { stepError } from '../../domain/step-errors';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
@@ -160,8 +161,7 @@ export async function permanentFailure(
 }
 
 /** A refusal of the net guard, with what an administrator can do about it. */
-export const refusalMessage = (err: Error) =>
-  `${err.message} An administrator may admit the address with OUTBOUND_ALLOWLIST.`;
+export const refusalMessage = (err: Error) => stepError.addressRefused.text({ detail: err.message });
 
 /** Span tags as label and text: text spans cut from the content, token tags joined from their tokens. */
 async function spanTags(knex: Knex, documentId: number, content: string): Promise<SpanTagData[]> {

@@ -8,6 +8,7 @@
  * result row (FAILURE until every receiver has its document), so a retry starts the workflows of documents
  * already created (a start that finds the workflow running is fine) and creates only the missing ones.
  */
+import { stepError } from '../../domain/step-errors';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import {
   executionByKey,
@@ -63,10 +64,10 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   const node = await loadActionNode(knex, input.nodeId);
   const s = node.settings;
   const receiverIds = [...new Set((s.receivers ?? []).map((r) => Number(r?.id)).filter(Number.isInteger))];
-  if (receiverIds.length === 0) throw await permanentFailure(knex, input, 'The IPS node has no receivers');
+  if (receiverIds.length === 0) throw await permanentFailure(knex, input, stepError.ipsNoReceivers.text({}));
   if (!s.preferredDocName?.trim())
-    throw await permanentFailure(knex, input, 'The IPS node has no document name');
-  if (!s.payload?.trim()) throw await permanentFailure(knex, input, 'The IPS node has no payload');
+    throw await permanentFailure(knex, input, stepError.ipsNoDocumentName.text({}));
+  if (!s.payload?.trim()) throw await permanentFailure(knex, input, stepError.ipsNoPayload.text({}));
   if (!deps.startDocument)
     throw await permanentFailure(knex, input, 'This worker cannot start documents (no Temporal client)');
 
@@ -74,7 +75,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
   for (const id of receiverIds) {
     const r = receivers.find((x) => x.id === id);
     if (!r || r.activityType !== 'IPR')
-      throw await permanentFailure(knex, input, `The receiver node ${id} is not an inter-process receiver`);
+      throw await permanentFailure(knex, input, stepError.notReceiver.text({ id: String(id) }));
   }
 
   let filename: string;
@@ -87,7 +88,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
     if (err instanceof WildcardRenderError) throw await permanentFailure(knex, input, err.message);
     throw err;
   }
-  if (!filename) throw await permanentFailure(knex, input, 'The rendered document name is empty');
+  if (!filename) throw await permanentFailure(knex, input, stepError.emptyDocumentName.text({}));
 
   const key = executionKey(input);
   // A rerun of a failed send (a re-send, api/routes/action-results.ts) is a new run of the step: the documents

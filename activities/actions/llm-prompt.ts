@@ -11,6 +11,7 @@
  * The rerun of a step with an edited prompt (`rerunLlmPrompt`, through llmRerunWorkflow) is one call, not a
  * step run: no action execution result is written and the step keeps its status.
  */
+import { stepError } from '../../domain/step-errors';
 import type { Knex } from 'knex';
 import OpenAI from 'openai';
 import { renderTemplate, WildcardRenderError, type RenderData } from '../../domain/wildcard-render';
@@ -151,7 +152,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
     if (err instanceof WildcardRenderError) throw await permanentFailure(knex, input, err.message);
     throw err;
   }
-  if (!prompt.trim()) throw await permanentFailure(knex, input, 'The prompt of the LLM prompt node is empty');
+  if (!prompt.trim()) throw await permanentFailure(knex, input, stepError.llmEmptyPrompt.text({}));
   const prepared = await prepareLlmCall(knex, node, data);
   if (typeof prepared === 'string') throw await permanentFailure(knex, input, prepared);
   const request = { model: prepared.call.model, temperature: prepared.call.temperature };
@@ -164,7 +165,7 @@ async function execute(input: RunAutomaticNodeInput, deps: ActionDeps): Promise<
       timeoutMs: LLM_TIMEOUT_MS,
     });
   } catch (err) {
-    const message = `The LLM API failed: ${(err as Error).message}`;
+    const message = stepError.llmFailed.text({ detail: (err as Error).message });
     if (isPermanentLlmError(err)) throw await permanentFailure(knex, input, message, request);
     await recordResult(knex, input, 'FAILURE', { ...request, error: message });
     throw new Error(message, { cause: err });

@@ -5,6 +5,7 @@
  * the result. 2xx succeeds; 5xx and network errors are retried; 4xx, other statuses, bad configuration and
  * refused addresses fail for good.
  */
+import { stepError } from '../../domain/step-errors';
 import type { Knex } from 'knex';
 import { requestAt, type GuardedResponse } from '../guarded-http';
 import { HttpRequestMethods, type NodeSettings } from '../../domain/graph-types';
@@ -103,15 +104,14 @@ async function execute(
     throw await permanentFailure(
       knex,
       input,
-      `An earlier attempt stopped while sending the request to ${prepared.url.host}: it may have been received, ` +
-        'so it is not sent again. Rerun the step to send it once more.',
+      stepError.requestInterrupted.text({ host: prepared.url.host }),
       request,
     );
   let response: Response;
   try {
     response = await send(prepared, address);
   } catch (err) {
-    const message = `The request to ${prepared.url.host} failed: ${(err as Error).message}`;
+    const message = stepError.requestFailed.text({ host: prepared.url.host, detail: (err as Error).message });
     await recordResult(knex, input, 'FAILURE', { ...request, error: message });
     throw new Error(message, { cause: err });
   }
@@ -120,7 +120,7 @@ async function execute(
     await recordResult(knex, input, 'SUCCESS', details);
     return;
   }
-  const message = `The request to ${prepared.url.host} answered HTTP ${response.status}`;
+  const message = stepError.requestStatus.text({ host: prepared.url.host, status: String(response.status) });
   if (response.status >= 500) {
     await recordResult(knex, input, 'FAILURE', { ...details, error: message });
     throw new Error(message);

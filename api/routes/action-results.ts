@@ -144,7 +144,18 @@ export function actionResultRoutes({ knex, temporal }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'POST', path: '/api/steps/:id/resend', access: onProcess('ADMIN', param('id', 'step')) },
+      {
+        method: 'POST',
+        path: '/api/steps/:id/resend',
+        access: onProcess('ADMIN', param('id', 'step')),
+        // the step action's answer (api/services/step-actions.ts): the step after its rerun, with the document's state
+        response: z.looseObject({
+          id: z.number().int(),
+          status: z.string(),
+          documentStatus: z.string(),
+          documentState: z.unknown(),
+        }),
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const stepContext = await findStepContext(knex, idParam(ctx.params.id));

@@ -7,16 +7,50 @@
  * rows), beyond it for documents the `?after=` / `?before=` cursors of X-Next-Cursor / X-Prev-Cursor
  * (keyset: deep pages cost what the first does), and `?last=true` from the end (the issue view too). The
  * process is the body's PROCESS filter (checked by the service after the parse, declared in ./access.ts).
+ *
+ * `GET api/processes/{id}/waiting-for-proofreading` (issue 29 section 2): per file parser node, how many
+ * documents wait at it for proofreading (its step WAITING), so the dashboard says why none goes on; counts
+ * stop past 10,000 (`capped`).
  */
+import { z } from 'zod';
 import { route, type Route } from '../route';
-import { documentReader, inBody } from './access';
+import { documentReader, inBody, param } from './access';
+import { HELD_COUNT_CAP, parserWaitingCounts } from '../../db/queries/steps';
+import { idParam } from '../validate';
 import type { AppDeps } from '../app';
-import { currentUser } from '../auth';
+import { currentUser, mayReadDocumentOf } from '../auth';
+import { forbidden } from '../errors';
 import { listDocumentInfo, pageRequest } from '../services/document-info';
 import { listHeaders } from '../services/list-paging';
 
 export function documentInfoRoutes({ knex, config }: AppDeps): Route[] {
   return [
+    route(
+      {
+        method: 'GET',
+        path: '/api/processes/:id/waiting-for-proofreading',
+        access: documentReader(param('id', 'process')),
+        response: z.array(
+          z.strictObject({
+            nodeId: z.number().int(),
+            nodeName: z.string(),
+            count: z.number().int(),
+            capped: z.boolean(),
+          }),
+        ),
+      },
+      async (ctx) => {
+        const processId = idParam(ctx.params.id);
+        if (!(await mayReadDocumentOf(knex, currentUser(ctx), processId))) throw forbidden();
+        const counts = await parserWaitingCounts(knex, processId);
+        ctx.body = counts.map((c) => ({
+          ...c,
+          count: Math.min(c.count, HELD_COUNT_CAP),
+          capped: c.count > HELD_COUNT_CAP,
+        }));
+      },
+    ),
+
     // the process is the body's PROCESS filter; below ADMIN the service narrows what may be listed
     route(
       {

@@ -328,3 +328,35 @@ export async function finishedDocumentIds(knex: Knex, nodeId: number): Promise<n
     .pluck('document_id');
   return ids.map(Number);
 }
+
+/** Where a count of held documents stops (an exact count of a large node's steps is not worth its time). */
+export const HELD_COUNT_CAP = 10_000;
+
+/**
+ * Per file parser node of the process with documents held at it (a step WAITING: the parse is over and a
+ * person is to proofread it), their count up to HELD_COUNT_CAP + 1, by node id (the dashboard's notice).
+ */
+export async function parserWaitingCounts(
+  knex: Knex,
+  processId: number,
+): Promise<{ nodeId: number; nodeName: string; count: number }[]> {
+  const parsers: { id: number; name: string }[] = await knex('nodes')
+    .where({ process_id: processId, activity_type: 'FILE_PARSER' })
+    .orderBy('id')
+    .select('id', 'name');
+  const counts = await Promise.all(
+    parsers.map(async (p) => {
+      const [{ count }] = await knex
+        .from(
+          knex('steps')
+            .where({ node_id: p.id, status: 'WAITING' })
+            .limit(HELD_COUNT_CAP + 1)
+            .select(knex.raw('1'))
+            .as('held'),
+        )
+        .count<{ count: string }[]>({ count: '*' });
+      return { nodeId: Number(p.id), nodeName: p.name, count: Number(count) };
+    }),
+  );
+  return counts.filter((c) => c.count > 0);
+}

@@ -37,6 +37,16 @@ describe('graph and node configuration in Chromium', () => {
       }
     }
     await page.getByTestId('add-node-name').fill(name);
+    if (type === 'FILE_PARSER') {
+      // a parser's status after its run is chosen explicitly, each choice saying what it means (issue 29)
+      expect(await page.getByTestId('add-node-submit').isDisabled()).toBe(true);
+      const waits = page.getByRole('radio', {
+        name: /^Wait for proofreading Each document stops at this parser/,
+      });
+      await page.getByRole('radio', { name: /^Go on Each document moves to the next nodes/ }).waitFor();
+      await waits.check();
+      await shot(page, '03-graph-add-parser');
+    }
     await page.getByTestId('add-node-submit').click();
     await node(name).waitFor();
   }

@@ -10,7 +10,6 @@ import type { Page } from 'playwright-core';
 import {
   addEdges,
   addNode,
-  api,
   browserSuite,
   chooseLanguage,
   e2eWorld,
@@ -19,16 +18,13 @@ import {
   uploadNodeOf,
   uploadThrough,
   BASE_URL,
+  stepReaches,
   type E2eWorld,
 } from './support';
 import { eventuallyMatches } from '../support/eventually';
 import { textPdf } from '../support/media';
 
 jest.setTimeout(180_000);
-
-interface StateView {
-  steps: { id: number; status: string; nodeDTO: { id: number; activityType: string } }[];
-}
 
 describe('fixing failed parses in the browser', () => {
   const b = browserSuite();
@@ -38,17 +34,8 @@ describe('fixing failed parses in the browser', () => {
   const damaged: { id: number; name: string }[] = [];
 
   const damagedPdf = () => Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(3000)]);
-  const stepOf = async (documentId: number, nodeId: number) =>
-    (await api<StateView>(world.token, `/api/v2/document/${documentId}/state`)).steps.find(
-      (s) => s.nodeDTO.id === nodeId,
-    );
   const reaches = (documentId: number, nodeId: number, status: string, what: string) =>
-    eventuallyMatches(
-      () => stepOf(documentId, nodeId),
-      (s) => s?.status === status,
-      what,
-      60_000,
-    );
+    stepReaches(world.token, documentId, nodeId, status, what);
   const withFile = (name: string, lines: string[]) => ({
     name,
     mimeType: 'application/pdf',

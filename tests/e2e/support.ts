@@ -439,3 +439,30 @@ export async function stepWaits(token: string, documentId: number, nodeId: numbe
     `the step of node ${nodeId} waits`,
   );
 }
+/** The document's step of a node as its state answers it (GET api/v2/document/{id}/state). */
+export async function stepOfNode(
+  token: string,
+  documentId: number,
+  nodeId: number,
+): Promise<{ id: number; status: string } | undefined> {
+  const state = await api<{ steps: { id: number; status: string; nodeDTO: { id: number } }[] }>(
+    token,
+    `/api/v2/document/${documentId}/state`,
+  );
+  return state.steps.find((s) => s.nodeDTO.id === nodeId);
+}
+
+/** Waits (up to a minute) until the document's step of the node is in `status`. */
+export const stepReaches = (
+  token: string,
+  documentId: number,
+  nodeId: number,
+  status: string,
+  what: string,
+) =>
+  eventuallyMatches(
+    () => stepOfNode(token, documentId, nodeId),
+    (s) => s?.status === status,
+    what,
+    60_000,
+  );

@@ -341,4 +341,53 @@ describe('send-to-SFTP and inter-process nodes', () => {
     expect((await list(`&documentId=${doc.id}`)).body).toHaveLength(2);
     expect((await list('&status=PENDING')).status).toBe(400);
   });
+
+  it('keeps the documents a failed send created when it runs again: a receiver never gets a second copy', async () => {
+    const receiver = await GraphBuilder.create(s.knex);
+    const first = await receiver.node('IPR', { automatic: false });
+    const second = await receiver.node('IPR', { automatic: false });
+    const sender = await GraphBuilder.create(s.knex);
+    const hup = await sender.node('HUP');
+    // not automatic: its step waits, and this test runs the executor itself
+    const ips = await sender.node('IPS', { automatic: false });
+    await configure(ips, {
+      receivers: [{ id: first }, { id: second }],
+      preferredDocName: 'once.txt',
+      payload: 'x',
+    });
+    await sender.edge(hup, ips);
+    const doc = await startDocument(s, sender, hup);
+    const step = await stepReaching(s.knex, doc.id, ips, ['WAITING']);
+    const started: number[] = [];
+    const run = (attempt: number, startDocument: (input: { documentId: number }) => Promise<unknown>) =>
+      createActionActivities({ knex: s.knex, filesDir: s.filesDir, startDocument }).runAutomaticNode({
+        documentId: doc.id,
+        stepId: step.id,
+        nodeId: ips,
+        activityType: 'IPS',
+        attempt,
+      });
+
+    // both documents are created, the second one's workflow cannot be started: the run fails
+    await expect(
+      run(1, async (input) => {
+        if (started.length > 0) throw new Error('Temporal is down');
+        started.push(input.documentId);
+      }),
+    ).rejects.toThrow(/Starting document \d+ in process \d+ failed: Temporal is down/);
+    const received = () =>
+      s.knex('documents').where('process_id', receiver.processId).orderBy('id').select('id');
+    const created = (await received()).map((d) => d.id);
+    expect(created).toHaveLength(2);
+
+    // the rerun (a new attempt, as a re-send makes it) starts them without creating any again
+    await run(2, async (input) => {
+      started.push(input.documentId);
+    });
+    expect((await received()).map((d) => d.id)).toEqual(created);
+    expect(started).toEqual([created[0], ...created]);
+    const rows = await resultsOf(ips);
+    expect(rows.map((r) => r.status)).toEqual(['FAILURE', 'SUCCESS']);
+    expect(rows[1].details.documentIds).toEqual(created);
+  });
 });

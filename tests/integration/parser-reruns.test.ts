@@ -166,4 +166,40 @@ describe('fixing failed parses', () => {
     expect(again.body.message).toBe('error.document.noRerunnableParse');
     expect((await s.knex('documents').where('id', doc.id).first()).filename).toBe('report-fixed.pdf');
   });
+
+  it('counts the documents waiting for proofreading at each file parser, for whoever reads the documents', async () => {
+    const g = await GraphBuilder.create(s.knex);
+    const hup = await g.node('HUP', { name: 'Upload' });
+    const proofread = await g.node('FILE_PARSER', { autoStepStatus: 'WAITING', name: 'Proofread' });
+    const goesOn = await g.node('FILE_PARSER', { autoStepStatus: 'DONE', name: 'Goes on' });
+    const clf = await g.node('CLF', { name: 'Annotate' });
+    await g.edge(hup, proofread);
+    await g.edge(hup, goesOn);
+    await g.edge(goesOn, clf);
+    const held = [];
+    for (const name of ['one.txt', 'two.txt'])
+      held.push(await startDocument(s, g, hup, { name, content: `${name}\n` }));
+    for (const d of held) {
+      await stepReaching(s.knex, d.id, proofread, ['WAITING']);
+      await stepReaching(s.knex, d.id, clf, ['WAITING']);
+    }
+    const counts = (token: string) => s.get(`/api/processes/${g.processId}/waiting-for-proofreading`, token);
+    const res = await counts(s.admin);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([{ nodeId: proofread, nodeName: 'Proofread', count: 2, capped: false }]);
+    // a user granted the annotators' node only reads the documents, so the counts too; a stranger does not
+    const annotator = await userWithNodeMode(s, [{ componentId: clf, type: 'NODE', mode: 'WRITE' }]);
+    expect((await counts(annotator.token)).body).toEqual(res.body);
+    const stranger = await userWithNodeMode(s, []);
+    expect((await counts(stranger.token)).status).toBe(403);
+    // once proofread, a document is no longer counted
+    const step = (await stepsOf(s.knex, held[0].id)).find((x) => x.nodeId === proofread)!;
+    expect(
+      (await s.send('POST', `/api/step/assign?docId=${held[0].id}&nodeId=${proofread}`, s.admin)).status,
+    ).toBe(200);
+    expect((await s.send('PUT', `/api/steps/${step.id}/complete`, s.admin)).status).toBe(200);
+    expect((await counts(s.admin)).body).toEqual([
+      { nodeId: proofread, nodeName: 'Proofread', count: 1, capped: false },
+    ]);
+  });
 });

@@ -16,6 +16,7 @@ import type {
   PredicateDTO,
   PredicateInput,
 } from '@domain/graph-types';
+import type { DryRunDTO } from '@domain/predicate-dry-run';
 import { http } from '../../api/client';
 
 const STATIC = 10 * 60_000;
@@ -93,6 +94,14 @@ export const predicateQueries = {
     queryOptions({
       queryKey: predicateKeys.byProcess(processId),
       queryFn: ({ signal }) => http.get<PredicateDTO[]>('api/predicates', { query: { processId }, signal }),
+    }),
+  /** Where the process's last documents would go with an unsaved predicate of the edge (nothing is saved). */
+  dryRun: (edgeId: number, draft: PredicateInput) =>
+    queryOptions({
+      queryKey: [...predicateKeys.all, 'dry-run', edgeId, draft] as const,
+      queryFn: ({ signal }) =>
+        http.post<DryRunDTO>(`api/edges/${edgeId}/predicate-dry-run`, draft, { signal, silent: true }),
+      staleTime: 30_000,
     }),
 };
 

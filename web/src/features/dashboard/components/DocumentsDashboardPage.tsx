@@ -51,6 +51,7 @@ import {
   type StepSelection,
 } from '../documents';
 import { useStepErrorText } from '../../../components/stepErrors';
+import { WaitingForProofreading } from './WaitingForProofreading';
 
 const ADMIN_ONLY = ['ADMIN'] as const;
 /** The filename filter's debounce (spec 2 section 9). */
@@ -119,6 +120,13 @@ function DocumentsDashboard({
 
   return (
     <div className="card shadow-sm border-0" data-testid="documents-dashboard" data-tab={tab}>
+      <WaitingForProofreading
+        processId={processId}
+        onShow={(nodeId) => {
+          setTab(tabs.includes('all') ? 'all' : 'unassigned');
+          setSteps({ [nodeId]: ['WAITING'] });
+        }}
+      />
       <div className="card-header bg-body border-bottom-0 pb-0 d-flex flex-wrap align-items-end gap-2">
         <DashboardTabs
           tabs={tabs}

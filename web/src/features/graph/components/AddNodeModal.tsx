@@ -2,6 +2,8 @@
  * The Add node modal (spec 3): node type, name, and a collapsible 'Additional settings' area with the
  * description and the few type-specific fields worth setting at creation; the rest is configured in the
  * node's side panel. Creation is lenient on the server: missing settings take the type's defaults.
+ * A file parser's status after its automatic run is chosen explicitly (issue 29 section 2), each choice
+ * saying what it means for the documents: they wait for proofreading at the parser, or go on at once.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +59,7 @@ export function AddNodeModal({
   const [mandatory, setMandatory] = useState(false);
   const [endpoint, setEndpoint] = useState(randomEndpoint);
   const [tagging, setTagging] = useState<TaggingType[]>([...DEFAULT_TAGGING_TYPES]);
+  const [afterParse, setAfterParse] = useState<'WAITING' | 'DONE' | null>(null);
 
   const nameViolation = nodeNameRule(name, existingNames);
   const showName = touched || submitted;
@@ -66,7 +69,9 @@ export function AddNodeModal({
       : null;
   const taggingViolation =
     type === 'SPAN' ? (supportedTaggingTypesRule(tagging)[0]?.violation ?? null) : null;
-  const invalid = !!nameViolation || !!endpointViolation || !!taggingViolation;
+  const parseViolation =
+    type === 'FILE_PARSER' && afterParse === null ? 'soaApp.graph.addModal.afterParse.required' : null;
+  const invalid = !!nameViolation || !!endpointViolation || !!taggingViolation || !!parseViolation;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -83,6 +88,7 @@ export function AddNodeModal({
     if (type === 'CLF') node.mandatory = mandatory;
     if (type === 'HUP') Object.assign(node, { endpoint: endpoint.trim(), active: true });
     if (type === 'SPAN') node.supportedTaggingTypes = tagging;
+    if (type === 'FILE_PARSER' && afterParse) node.autoStepStatus = afterParse;
     onAdd(node);
   };
 
@@ -148,6 +154,37 @@ export function AddNodeModal({
           />
         </Field>
 
+        {type === 'FILE_PARSER' && (
+          <fieldset className="mb-3" aria-describedby={`${id}-after-parse-help`}>
+            <legend className="form-label fs-6 mb-1">{t('soaApp.graph.addModal.afterParse.legend')}</legend>
+            {(['WAITING', 'DONE'] as const).map((status) => (
+              <div className="form-check" key={status}>
+                <input
+                  id={`${id}-after-${status}`}
+                  type="radio"
+                  name={`${id}-after-parse`}
+                  className={`form-check-input${parseViolation && submitted ? ' is-invalid' : ''}`}
+                  checked={afterParse === status}
+                  onChange={() => setAfterParse(status)}
+                />
+                <label htmlFor={`${id}-after-${status}`} className="form-check-label">
+                  <span className="fw-semibold">{t(`soaApp.graph.addModal.afterParse.${status}`)}</span>
+                  <span className="d-block small text-body-secondary">
+                    {t(`soaApp.graph.addModal.afterParse.${status}Means`)}
+                  </span>
+                </label>
+              </div>
+            ))}
+            <div id={`${id}-after-parse-help`} className="form-text">
+              {t('soaApp.graph.addModal.afterParse.help')}
+            </div>
+            {parseViolation && submitted && (
+              <div className="invalid-feedback d-block" role="alert">
+                {t(parseViolation)}
+              </div>
+            )}
+          </fieldset>
+        )}
         <button
           type="button"
           className="btn btn-link px-0 text-decoration-none graph-collapse-toggle"

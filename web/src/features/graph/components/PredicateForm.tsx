@@ -1,9 +1,9 @@
 /**
  * The editor of one predicate inside the predicate modal: a logical operator for a complex predicate; node,
  * equality and label for a simple one (labels of the chosen node: classifier types of a CLF node, NER tag
- * types of a SPAN or LEXICON node).
+ * types of a SPAN or LEXICON node), and under them what the modal previews of the draft (its dry run).
  */
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LogicalOperators, type LogicalOperator, type NodeDTO } from '@domain/graph-types';
@@ -24,6 +24,8 @@ export interface PredicateFormProps {
   pending: boolean;
   onSave: (draft: PredicateDraft) => void;
   onCancel: () => void;
+  /** Shown under the fields with the draft as it is (the dry run of the modal). */
+  preview?: (draft: PredicateDraft) => ReactNode;
 }
 
 interface LabelOption {
@@ -43,7 +45,7 @@ function useLabelOptions(node: NodeDTO | undefined): { options: LabelOption[]; l
   };
 }
 
-export function PredicateForm({ initial, nodes, pending, onSave, onCancel }: PredicateFormProps) {
+export function PredicateForm({ initial, nodes, pending, onSave, onCancel, preview }: PredicateFormProps) {
   const { t } = useTranslation();
   const id = useId();
   const [draft, setDraft] = useState(initial);
@@ -168,7 +170,8 @@ export function PredicateForm({ initial, nodes, pending, onSave, onCancel }: Pre
           </div>
         </div>
       )}
-      <div className="d-flex justify-content-end gap-2">
+      {preview?.(draft)}
+      <div className="d-flex justify-content-end gap-2 mt-2">
         <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>
           {t('global.common.cancel')}
         </button>

@@ -1,7 +1,7 @@
 /**
  * The edge predicate modal (spec 1): titled 'from -> to', the predicate tree of the edge with its editor,
  * the warning when no previous node can be tested (no CLF, SPAN or LEXICON among the from-node and its
- * ancestors), and Close / Delete Edge. A refused delete (422 error.graph.noCohesive) is toasted by the
+ * ancestors), the dry run of the predicate being edited, and Close / Delete Edge. A refused delete (422 error.graph.noCohesive) is toasted by the
  * client's error mapper and leaves the modal open.
  */
 import { useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import { IconPlus, IconTrash } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { predicateQueries, useDeleteEdge, useDeletePredicate, useSavePredicate } from '../api';
 import { draftOf, newComplexDraft, newSimpleDraft, toInput, type PredicateDraft } from '../predicateDraft';
+import { PredicateDryRun } from './PredicateDryRun';
 import { PredicateForm } from './PredicateForm';
 import { PredicateTree } from './PredicateTree';
 
@@ -54,6 +55,7 @@ export function PredicateModal({ edge, nodes, edges, onClose }: PredicateModalPr
       pending={save.isPending}
       onSave={onSave}
       onCancel={() => setEditing(null)}
+      preview={(draft) => <PredicateDryRun edge={edge} draft={draft} nodeName={name} />}
     />
   );
   const roots = predicates.data ?? [];

@@ -5,7 +5,7 @@
  * each receiving process with the document created there and that document's status, and a failed send can
  * be sent again by an administrator (`POST api/steps/{id}/resend`).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -71,6 +71,7 @@ export function ExecutionResults({
 }) {
   const { t, i18n } = useTranslation();
   const errorText = useStepErrorText();
+  const id = useId();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<StatusFilter>('');
   const [position, setPosition] = useState<PagePosition>(FIRST_PAGE);
@@ -114,21 +115,22 @@ export function ExecutionResults({
   return (
     <div className="d-flex flex-column gap-2" data-testid="execution-results">
       <p className="small text-body-secondary mb-0">{t('soaApp.nodePanel.results.help')}</p>
-      <label className="small">
+      <label className="small" htmlFor={`${id}-status`}>
         {t('soaApp.nodePanel.results.status')}
-        <select
-          className="form-select form-select-sm"
-          value={status}
-          onChange={(e) => {
-            setStatus(e.target.value as StatusFilter);
-            setPosition(FIRST_PAGE);
-          }}
-        >
-          <option value="">{t('soaApp.nodePanel.results.anyStatus')}</option>
-          <option value="SUCCESS">{t('soaApp.nodePanel.results.SUCCESS')}</option>
-          <option value="FAILURE">{t('soaApp.nodePanel.results.FAILURE')}</option>
-        </select>
       </label>
+      <select
+        id={`${id}-status`}
+        className="form-select form-select-sm"
+        value={status}
+        onChange={(e) => {
+          setStatus(e.target.value as StatusFilter);
+          setPosition(FIRST_PAGE);
+        }}
+      >
+        <option value="">{t('soaApp.nodePanel.results.anyStatus')}</option>
+        <option value="SUCCESS">{t('soaApp.nodePanel.results.SUCCESS')}</option>
+        <option value="FAILURE">{t('soaApp.nodePanel.results.FAILURE')}</option>
+      </select>
       {list.isError ? (
         <p className="text-danger small mb-0" role="alert">
           {errorMessages(t, list.error).join(' ')}
@@ -143,31 +145,37 @@ export function ExecutionResults({
               <th scope="col">{t('soaApp.nodePanel.results.time')}</th>
               <th scope="col">{t('soaApp.nodePanel.results.document')}</th>
               <th scope="col">{t('soaApp.nodePanel.results.statusColumn')}</th>
-              <th scope="col">{t('soaApp.nodePanel.results.answer')}</th>
               <th scope="col">{t('soaApp.nodePanel.results.duration')}</th>
             </tr>
           </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td className="text-nowrap">{formatDateSeconds(r.createdDate)}</td>
-                <td className="text-break">
+          {/* one body per result: its figures, then its answer or error across the panel's width */}
+          {rows.map((r) => (
+            <tbody key={r.id} className="execution-result">
+              <tr>
+                <td className="text-nowrap border-bottom-0">{formatDateSeconds(r.createdDate)}</td>
+                <td className="text-break border-bottom-0">
                   {r.documentId === null
                     ? t('soaApp.nodePanel.results.batch')
                     : documentLink(r.documentId, r.documentName)}
                 </td>
-                <td>
+                <td className="border-bottom-0">
                   <span className={`badge ${statusBadge(r.status)}`}>
                     {t(`soaApp.nodePanel.results.${r.status}`)}
                   </span>
                 </td>
-                <td className="text-break">
+                <td className="text-nowrap border-bottom-0">{duration(r.durationMs, i18n.language)}</td>
+              </tr>
+              <tr>
+                <td colSpan={4} className="text-break pt-0">
+                  <span className="visually-hidden">{t('soaApp.nodePanel.results.answer')}: </span>
                   {r.error !== null ? (
                     <span className="text-danger" title={r.error}>
                       {errorText(r.error)}
                     </span>
                   ) : (
-                    <span title={JSON.stringify(r.details)}>{answerText(r.details)}</span>
+                    <span className="text-body-secondary" title={JSON.stringify(r.details)}>
+                      {answerText(r.details)}
+                    </span>
                   )}
                   {r.deliveries && r.deliveries.length > 0 && (
                     <ul className="list-unstyled mb-0">{r.deliveries.map(delivery)}</ul>
@@ -175,7 +183,7 @@ export function ExecutionResults({
                   {r.resendable && mayResend && r.stepId !== null && (
                     <button
                       type="button"
-                      className="btn btn-sm btn-outline-primary mt-1"
+                      className="btn btn-sm btn-outline-primary mt-1 d-block"
                       disabled={resend.isPending}
                       onClick={() => resend.mutate(r.stepId!)}
                     >
@@ -183,10 +191,9 @@ export function ExecutionResults({
                     </button>
                   )}
                 </td>
-                <td className="text-nowrap">{duration(r.durationMs, i18n.language)}</td>
               </tr>
-            ))}
-          </tbody>
+            </tbody>
+          ))}
         </table>
       )}
       {!list.isPending && rows.length === 0 && (
