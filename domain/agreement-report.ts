@@ -69,11 +69,20 @@ function lowestFirst(rows: AgreementReport['lowest']): AgreementReport['lowest']
     .slice(0, AGREEMENT_LOWEST);
 }
 
-function classesReport(docs: readonly AgreementDocument[], leftOut: number): AgreementReport {
+/** How many documents a slice of the report holds between two turns of the caller's event loop. */
+export const AGREEMENT_SLICE = 250;
+
+function* classesReport(
+  docs: readonly AgreementDocument[],
+  leftOut: number,
+  slice: number,
+): Generator<void, AgreementReport> {
   const valueOf = (s: AgreementStep) => categoryOfSet(s.classes ?? []);
   const byPair = new Map<string, { userA: number; userB: number; pairs: [string, string][] }>();
   const lowest: AgreementReport['lowest'] = [];
+  let done = 0;
   for (const d of docs) {
+    if (++done % slice === 0) yield;
     const people = new Map<number, string>();
     for (const s of d.steps) if (s.userId !== null && !people.has(s.userId)) people.set(s.userId, valueOf(s));
     const users = [...people.keys()].sort((a, b) => a - b);
@@ -92,18 +101,23 @@ function classesReport(docs: readonly AgreementDocument[], leftOut: number): Agr
     });
   }
   const units = docs.map((d) => d.steps.map(valueOf));
+  yield;
+  const cohen = [...byPair.values()]
+    .sort((x, y) => x.userA - y.userA || x.userB - y.userB)
+    .map((p) => ({
+      userA: p.userA,
+      userB: p.userB,
+      value: cohenKappa(p.pairs),
+      documents: p.pairs.length,
+    }));
+  yield;
+  const fleiss = fleissKappa(units);
+  yield;
   return {
     documents: docs.length,
     leftOut,
-    cohenKappa: [...byPair.values()]
-      .sort((x, y) => x.userA - y.userA || x.userB - y.userB)
-      .map((p) => ({
-        userA: p.userA,
-        userB: p.userB,
-        value: cohenKappa(p.pairs),
-        documents: p.pairs.length,
-      })),
-    fleissKappa: fleissKappa(units),
+    cohenKappa: cohen,
+    fleissKappa: fleiss,
     krippendorffAlpha: krippendorffAlphaNominal(units),
     spanF1: null,
     unitizingAlpha: null,
@@ -111,7 +125,11 @@ function classesReport(docs: readonly AgreementDocument[], leftOut: number): Agr
   };
 }
 
-function spansReport(docs: readonly AgreementDocument[], leftOut: number): AgreementReport {
+function* spansReport(
+  docs: readonly AgreementDocument[],
+  leftOut: number,
+  slice: number,
+): Generator<void, AgreementReport> {
   const labels = [
     ...new Set(docs.flatMap((d) => d.steps.flatMap((s) => (s.spans ?? []).map((x) => x.label)))),
   ].sort();
@@ -122,7 +140,9 @@ function spansReport(docs: readonly AgreementDocument[], leftOut: number): Agree
   const coders = docs.length ? Math.min(...docs.map((d) => d.steps.length)) : 0;
   const units: UnitizedUnit[] = [];
   let offset = 0;
+  let done = 0;
   for (const d of docs) {
+    if (++done % slice === 0) yield;
     let docScore = 0;
     // each step's spans by label, once (a node has 10,000s of documents)
     const byLabel = new Map<AgreementStep, Map<string, Span[]>>();
@@ -167,6 +187,11 @@ function spansReport(docs: readonly AgreementDocument[], leftOut: number): Agree
     offset += length;
   }
   const study = { length: offset, coders, units };
+  const alphas: { label: string; value: number | null }[] = [];
+  for (const label of labels) {
+    yield; // each label's alpha reads the whole continuum
+    alphas.push({ label, value: unitizingAlpha(study, label) });
+  }
   return {
     documents: docs.length,
     leftOut,
@@ -174,20 +199,38 @@ function spansReport(docs: readonly AgreementDocument[], leftOut: number): Agree
     fleissKappa: null,
     krippendorffAlpha: null,
     spanF1: labels.map((label) => ({ label, ...spanF1(totals.get(label)!) })),
-    unitizingAlpha: labels.map((label) => ({ label, value: unitizingAlpha(study, label) })),
+    unitizingAlpha: alphas,
     lowest: lowestFirst(lowest),
   };
 }
 
-/** The report of a CLF node (classes) or a SPAN node (spans); LEXICON nodes' tags are spans too. */
+/**
+ * The report of a CLF node (classes) or a SPAN node (spans; LEXICON nodes' tags are spans too), a slice at a
+ * time: the generator stops after every `slice` documents and before each whole-node figure, so a caller on a
+ * shared event loop (the API) gives other requests a turn there; it returns the report.
+ */
+export function agreementReportInSlices(
+  kind: 'CLASSES' | 'SPANS',
+  docs: readonly AgreementDocument[],
+  leftOut: number,
+  slice = AGREEMENT_SLICE,
+): Generator<void, AgreementReport> {
+  const used = docs.filter((d) => d.steps.length >= 2);
+  const left = leftOut + docs.length - used.length;
+  return kind === 'CLASSES' ? classesReport(used, left, slice) : spansReport(used, left, slice);
+}
+
+/** The report at once (tests, the bench's computation alone). */
 export function agreementReport(
   kind: 'CLASSES' | 'SPANS',
   docs: readonly AgreementDocument[],
   leftOut: number,
 ): AgreementReport {
-  const used = docs.filter((d) => d.steps.length >= 2);
-  const left = leftOut + docs.length - used.length;
-  return kind === 'CLASSES' ? classesReport(used, left) : spansReport(used, left);
+  const steps = agreementReportInSlices(kind, docs, leftOut);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }
 
 // --- the request ---

@@ -13,7 +13,7 @@ import { currentUser } from '../auth';
 import { violationErrors } from '../errors';
 import { firstValue, idParam } from '../validate';
 import { nodeWithAccess } from './labels';
-import { agreementReport, planAgreement } from '../../domain/agreement-report';
+import { agreementReportInSlices, planAgreement } from '../../domain/agreement-report';
 import { rangeInstants } from '../../domain/export';
 import { agreementData } from '../../db/queries/agreement';
 import { userLogins } from '../../db/queries/users';
@@ -58,7 +58,14 @@ export function agreementRoutes({ knex }: AppDeps): Route[] {
         const { kind, range } = asked.plan;
         const { start, end } = rangeInstants(range);
         const { documents, leftOut } = await agreementData(knex, { id: node.id, kind }, start, end);
-        const report = agreementReport(kind, documents, leftOut);
+        // computed a slice at a time, the event loop free between slices (a node has 10,000s of documents)
+        const slices = agreementReportInSlices(kind, documents, leftOut);
+        let next = slices.next();
+        while (!next.done) {
+          await new Promise<void>((r) => setImmediate(r));
+          next = slices.next();
+        }
+        const report = next.value;
         const ids = [...new Set(documents.flatMap((d) => d.steps.map((s) => s.userId)))].filter(
           (id): id is number => id !== null,
         );

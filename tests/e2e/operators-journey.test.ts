@@ -169,8 +169,19 @@ describe('what automatic nodes did, and where a predicate sends documents, in th
     await table.scrollIntoViewIfNeeded();
     await shot(page, 'execution-results-en');
 
-    // a document without a parse to run again refuses a new file, saying why (issue 29 section 2)
+    // the document's timeline tells the send: its failure, the send again, the delivery (issue 29 section 1)
     await page.goto(`${BASE_URL}/entity/process/${world.processId}/documents/${doc}`);
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await timeline.getByText('Send on sent documents to another process').waitFor();
+    await timeline.getByText(`${world.admin.login} reran Send on`).waitFor();
+    await page.getByLabel('Show').selectOption({ label: 'Sent and received' });
+    await timeline.getByRole('listitem').first().waitFor();
+    expect(
+      (await timeline.getByRole('listitem').allInnerTexts()).every((t) => t.includes('sent documents')),
+    ).toBe(true);
+    await page.getByLabel('Show').selectOption({ label: 'Everything' });
+
+    // a document without a parse to run again refuses a new file, saying why (issue 29 section 2)
     await page.getByRole('button', { name: 'Replace file' }).click();
     const replace = page.getByRole('dialog');
     await replace.getByText(/keeps its id, its history and its other steps/).waitFor();
