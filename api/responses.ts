@@ -4,8 +4,11 @@
  * used by one route file stays beside its routes.
  */
 import { z } from 'zod';
-import { AccessModes } from '../domain/enums';
+import { AccessModes, ActivityTypes, DocumentTypes } from '../domain/enums';
+import { StepActions, StepStatuses } from '../domain/steps';
 import type { ProcessDTO, ProcessTagDTO } from '../domain/api-types';
+import type { DocumentStateDTO, StepDTO, UserRefDTO } from '../domain/document-state-types';
+import type { DocumentSummaryDTO } from './services/documents';
 
 export const id = z.number().int();
 export const idRef = z.object({ id });
@@ -45,3 +48,106 @@ export const springPage = <T extends z.ZodType>(item: T) =>
       number: z.number().int(),
     }),
   });
+
+export const userRefDto = z.object({
+  id,
+  login: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string(),
+}) satisfies z.ZodType<UserRefDTO>;
+
+export const documentSummaryDto = z.object({
+  id,
+  filename: z.string(),
+  path: z.string(),
+  documentType: z.enum(DocumentTypes),
+  processId: id,
+  status: z.enum(['WAITING', 'DONE']),
+}) satisfies z.ZodType<DocumentSummaryDTO>;
+
+/** A document as `GET /api/documents/{id}` answers it. */
+export const documentDto = documentSummaryDto.extend({
+  uploadNodeId: id.nullable(),
+  mimeType: z.string(),
+  size: z.number().int(),
+  createdDate: z.iso.datetime(),
+  lastModifiedDate: z.iso.datetime().nullable(),
+  content: z.object({ id, content: z.string() }).nullable(),
+  assignees: z.array(userRefDto),
+  blockedBy: userRefDto.nullable(),
+});
+
+const stepNodeDto = z.object({
+  id,
+  name: z.string(),
+  activityType: z.enum(ActivityTypes),
+  requiresAcceptance: z.boolean(),
+  priority: z.number().int(),
+  automatic: z.boolean(),
+});
+
+/** The spec's stepDTO with its node, its error and the caller's actions (domain/document-state-types.ts). */
+export const stepDto = z.object({
+  id,
+  documentId: id,
+  status: z.enum(StepStatuses),
+  master: z.boolean(),
+  rejected: z.boolean(),
+  blockedBy: userRefDto.nullable(),
+  userId: id.nullable(),
+  order: z.number().int(),
+  nodeId: id,
+  nodeName: z.string(),
+  nodeDTO: stepNodeDto,
+  errorMessage: z.string().nullable(),
+  lastModifiedDate: z.string().nullable(),
+  actions: z.array(z.enum(StepActions)),
+  editable: z.boolean(),
+}) satisfies z.ZodType<StepDTO>;
+
+const stepBracketDto = z.object({ activityType: z.enum(ActivityTypes), steps: z.array(stepDto) });
+
+/** `GET /api/v2/document/{id}/state`: the document, its steps per node and per activity type. */
+export const documentStateDto = z.object({
+  document: z.object({
+    id,
+    filename: z.string(),
+    path: z.string(),
+    documentType: z.string(),
+    processId: id,
+    status: z.string(),
+    mimeType: z.string(),
+    size: z.number().int(),
+    createdDate: z.string(),
+    lastModifiedDate: z.string().nullable(),
+    blockedBy: userRefDto.nullable(),
+    assignees: z.array(userRefDto),
+  }),
+  steps: z.array(stepDto),
+  assignees: z.array(userRefDto),
+  blockedBy: userRefDto.nullable(),
+  documentStepsInformation: z.array(
+    z.object({ nodeDTO: stepNodeDto, steps: z.array(stepDto), activeStepId: id }),
+  ),
+  waitingStepsBracketsInformation: z.array(stepBracketDto),
+  doneStepsInformation: z.array(stepBracketDto),
+  selectedStepId: id.nullable(),
+}) satisfies z.ZodType<DocumentStateDTO>;
+
+/** A step action's answer: the step, the document's status and its state as they are now. */
+export const stepActionDto = stepDto.extend({
+  documentStatus: z.string(),
+  documentState: documentStateDto.nullable(),
+});
+
+/**
+ * A tree of objects with `fields` and a list of children of the same shape under `key`: described three
+ * levels deep (OpenAPI 3.0 has no recursive inline schema), deeper levels as objects of any shape.
+ */
+export function nested<F extends z.ZodRawShape>(fields: F, key: string, opts: { optional?: boolean } = {}) {
+  const children = (item: z.ZodType) => (opts.optional ? z.array(item).optional() : z.array(item));
+  const deepest = z.object({ ...fields, [key]: children(z.record(z.string(), z.unknown())) });
+  const middle = z.object({ ...fields, [key]: children(deepest) });
+  return z.object({ ...fields, [key]: children(middle) });
+}

@@ -9452,7 +9452,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9494,8 +9530,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9554,7 +9590,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9602,12 +9674,48 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9652,7 +9760,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deleted: number[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9697,7 +9809,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        steps: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                            order: number;
+                            nodeId: number;
+                            nodeName: string;
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9744,7 +9874,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deleted: number[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9797,7 +9931,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        content: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9844,7 +9984,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9891,7 +10067,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9938,7 +10150,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9985,7 +10233,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10033,7 +10317,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10081,7 +10401,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10128,7 +10484,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10181,7 +10545,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        uploadNodeId: number | null;
+                        mimeType: string;
+                        size: number;
+                        /** Format: date-time */
+                        createdDate: string;
+                        /** Format: date-time */
+                        lastModifiedDate: string | null;
+                        content: {
+                            id: number;
+                            content: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10228,7 +10628,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        length: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10276,7 +10680,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/png": string;
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10323,7 +10729,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "audio/*": string;
+                    "video/*": string;
+                    "application/ogg": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Success */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                    "video/*": string;
+                    "application/ogg": string;
+                    "application/octet-stream": string;
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10370,7 +10793,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/octet-stream": string;
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10417,7 +10842,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        actor: string;
+                        prevId: number | null;
+                        nextId: number | null;
+                        tokens: {
+                            id: number;
+                            utteranceId: number;
+                            value: string;
+                            tsStart: number | null;
+                            tsEnd: number | null;
+                            confidence: number | null;
+                            properties: string[];
+                            unclear: boolean;
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10464,7 +10907,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        utteranceTokenId: number;
+                        value: string;
+                        confidence: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10557,7 +11007,232 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                        master: boolean;
+                        rejected: boolean;
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        userId: number | null;
+                        order: number;
+                        nodeId: number;
+                        nodeName: string;
+                        nodeDTO: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            requiresAcceptance: boolean;
+                            priority: number;
+                            automatic: boolean;
+                        };
+                        errorMessage: string | null;
+                        lastModifiedDate: string | null;
+                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                        editable: boolean;
+                        documentStatus: string;
+                        documentState: {
+                            document: {
+                                id: number;
+                                filename: string;
+                                path: string;
+                                documentType: string;
+                                processId: number;
+                                status: string;
+                                mimeType: string;
+                                size: number;
+                                createdDate: string;
+                                lastModifiedDate: string | null;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                assignees: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                }[];
+                            };
+                            steps: {
+                                id: number;
+                                documentId: number;
+                                /** @enum {string} */
+                                status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                master: boolean;
+                                rejected: boolean;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                userId: number | null;
+                                order: number;
+                                nodeId: number;
+                                nodeName: string;
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                errorMessage: string | null;
+                                lastModifiedDate: string | null;
+                                actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                editable: boolean;
+                            }[];
+                            assignees: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            }[];
+                            blockedBy: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            } | null;
+                            documentStepsInformation: {
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                                activeStepId: number;
+                            }[];
+                            waitingStepsBracketsInformation: {
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                            }[];
+                            doneStepsInformation: {
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                            }[];
+                            selectedStepId: number | null;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10612,7 +11287,263 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                        master: boolean;
+                        rejected: boolean;
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        userId: number | null;
+                        order: number;
+                        nodeId: number;
+                        nodeName: string;
+                        nodeDTO: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            requiresAcceptance: boolean;
+                            priority: number;
+                            automatic: boolean;
+                        };
+                        errorMessage: string | null;
+                        lastModifiedDate: string | null;
+                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                        editable: boolean;
+                        documentStatus: string;
+                        documentState: {
+                            document: {
+                                id: number;
+                                filename: string;
+                                path: string;
+                                documentType: string;
+                                processId: number;
+                                status: string;
+                                mimeType: string;
+                                size: number;
+                                createdDate: string;
+                                lastModifiedDate: string | null;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                assignees: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                }[];
+                            };
+                            steps: {
+                                id: number;
+                                documentId: number;
+                                /** @enum {string} */
+                                status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                master: boolean;
+                                rejected: boolean;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                userId: number | null;
+                                order: number;
+                                nodeId: number;
+                                nodeName: string;
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                errorMessage: string | null;
+                                lastModifiedDate: string | null;
+                                actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                editable: boolean;
+                            }[];
+                            assignees: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            }[];
+                            blockedBy: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            } | null;
+                            documentStepsInformation: {
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                                activeStepId: number;
+                            }[];
+                            waitingStepsBracketsInformation: {
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                            }[];
+                            doneStepsInformation: {
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                            }[];
+                            selectedStepId: number | null;
+                        } | null;
+                    } | {
+                        id: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                        master: boolean;
+                        rejected: boolean;
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        userId: number | null;
+                        order: number;
+                        nodeId: number;
+                        nodeName: string;
+                        nodeDTO: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            requiresAcceptance: boolean;
+                            priority: number;
+                            automatic: boolean;
+                        };
+                        errorMessage: string | null;
+                        lastModifiedDate: string | null;
+                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                        editable: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10660,7 +11591,232 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                        master: boolean;
+                        rejected: boolean;
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        userId: number | null;
+                        order: number;
+                        nodeId: number;
+                        nodeName: string;
+                        nodeDTO: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            requiresAcceptance: boolean;
+                            priority: number;
+                            automatic: boolean;
+                        };
+                        errorMessage: string | null;
+                        lastModifiedDate: string | null;
+                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                        editable: boolean;
+                        documentStatus: string;
+                        documentState: {
+                            document: {
+                                id: number;
+                                filename: string;
+                                path: string;
+                                documentType: string;
+                                processId: number;
+                                status: string;
+                                mimeType: string;
+                                size: number;
+                                createdDate: string;
+                                lastModifiedDate: string | null;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                assignees: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                }[];
+                            };
+                            steps: {
+                                id: number;
+                                documentId: number;
+                                /** @enum {string} */
+                                status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                master: boolean;
+                                rejected: boolean;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                userId: number | null;
+                                order: number;
+                                nodeId: number;
+                                nodeName: string;
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                errorMessage: string | null;
+                                lastModifiedDate: string | null;
+                                actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                editable: boolean;
+                            }[];
+                            assignees: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            }[];
+                            blockedBy: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            } | null;
+                            documentStepsInformation: {
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                                activeStepId: number;
+                            }[];
+                            waitingStepsBracketsInformation: {
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                            }[];
+                            doneStepsInformation: {
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                            }[];
+                            selectedStepId: number | null;
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10707,7 +11863,40 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                        master: boolean;
+                        rejected: boolean;
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        userId: number | null;
+                        order: number;
+                        nodeId: number;
+                        nodeName: string;
+                        nodeDTO: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            requiresAcceptance: boolean;
+                            priority: number;
+                            automatic: boolean;
+                        };
+                        errorMessage: string | null;
+                        lastModifiedDate: string | null;
+                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                        editable: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10754,7 +11943,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        documentName: string;
+                        /** @enum {string} */
+                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                        master: boolean;
+                        errorMessage: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10801,7 +12000,199 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        document: {
+                            id: number;
+                            filename: string;
+                            path: string;
+                            documentType: string;
+                            processId: number;
+                            status: string;
+                            mimeType: string;
+                            size: number;
+                            createdDate: string;
+                            lastModifiedDate: string | null;
+                            blockedBy: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            } | null;
+                            assignees: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            }[];
+                        };
+                        steps: {
+                            id: number;
+                            documentId: number;
+                            /** @enum {string} */
+                            status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                            master: boolean;
+                            rejected: boolean;
+                            blockedBy: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            } | null;
+                            userId: number | null;
+                            order: number;
+                            nodeId: number;
+                            nodeName: string;
+                            nodeDTO: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                requiresAcceptance: boolean;
+                                priority: number;
+                                automatic: boolean;
+                            };
+                            errorMessage: string | null;
+                            lastModifiedDate: string | null;
+                            actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                            editable: boolean;
+                        }[];
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        documentStepsInformation: {
+                            nodeDTO: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                requiresAcceptance: boolean;
+                                priority: number;
+                                automatic: boolean;
+                            };
+                            steps: {
+                                id: number;
+                                documentId: number;
+                                /** @enum {string} */
+                                status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                master: boolean;
+                                rejected: boolean;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                userId: number | null;
+                                order: number;
+                                nodeId: number;
+                                nodeName: string;
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                errorMessage: string | null;
+                                lastModifiedDate: string | null;
+                                actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                editable: boolean;
+                            }[];
+                            activeStepId: number;
+                        }[];
+                        waitingStepsBracketsInformation: {
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            steps: {
+                                id: number;
+                                documentId: number;
+                                /** @enum {string} */
+                                status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                master: boolean;
+                                rejected: boolean;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                userId: number | null;
+                                order: number;
+                                nodeId: number;
+                                nodeName: string;
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                errorMessage: string | null;
+                                lastModifiedDate: string | null;
+                                actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                editable: boolean;
+                            }[];
+                        }[];
+                        doneStepsInformation: {
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            steps: {
+                                id: number;
+                                documentId: number;
+                                /** @enum {string} */
+                                status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                master: boolean;
+                                rejected: boolean;
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                userId: number | null;
+                                order: number;
+                                nodeId: number;
+                                nodeName: string;
+                                nodeDTO: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    requiresAcceptance: boolean;
+                                    priority: number;
+                                    automatic: boolean;
+                                };
+                                errorMessage: string | null;
+                                lastModifiedDate: string | null;
+                                actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                editable: boolean;
+                            }[];
+                        }[];
+                        selectedStepId: number | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10848,7 +12239,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        time: string;
+                        runId: string;
+                        eventId: number;
+                        type: string;
+                        name: string | null;
+                        stepId: number | null;
+                        who: string | null;
+                        result: string | null;
+                        failure: string | null;
+                        ref?: number;
+                        created?: number[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10895,7 +12300,40 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        documentId: number;
+                        workflowId: string;
+                        runs: {
+                            runId: string;
+                            startedAt: string;
+                        }[];
+                        entries: {
+                            id: string;
+                            time: string;
+                            /** @enum {string} */
+                            kind: "document" | "step" | "work" | "assignment" | "rerun" | "automatic" | "interprocess";
+                            type: string;
+                            /** @enum {string} */
+                            outcome: "ok" | "failed" | "refused";
+                            stepId: number | null;
+                            nodeId: number | null;
+                            nodeName: string | null;
+                            activityType: string | null;
+                            who: string | null;
+                            /** @enum {string|null} */
+                            status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR" | null;
+                            durationMs: number | null;
+                            message: string | null;
+                            detail: string | null;
+                            runId: string | null;
+                            documents?: {
+                                documentId: number;
+                                processId: number;
+                            }[];
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
