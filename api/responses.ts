@@ -4,9 +4,9 @@
  * used by one route file stays beside its routes.
  */
 import { z } from 'zod';
-import { AccessModes, ActivityTypes, DocumentTypes } from '../domain/enums';
+import { AccessModes, ActivityTypes, ComponentTypes, DocumentTypes } from '../domain/enums';
 import { StepActions, StepStatuses } from '../domain/steps';
-import type { ProcessDTO, ProcessTagDTO } from '../domain/api-types';
+import type { AccountDTO, AuthorityDTO, ProcessDTO, ProcessTagDTO } from '../domain/api-types';
 import type { DocumentStateDTO, StepDTO, UserRefDTO } from '../domain/document-state-types';
 import type { DocumentSummaryDTO } from './services/documents';
 
@@ -151,3 +151,27 @@ export function nested<F extends z.ZodRawShape>(fields: F, key: string, opts: { 
   const middle = z.object({ ...fields, [key]: children(deepest) });
   return z.object({ ...fields, [key]: children(middle) });
 }
+
+export const authorityDto = z.object({
+  id,
+  componentId: z.number().int(),
+  type: z.enum(ComponentTypes),
+  mode: z.enum(AccessModes),
+}) satisfies z.ZodType<AuthorityDTO>;
+
+/** The own account (`GET /api/account`), and a user as the administration lists it. */
+export const accountDto = z.object({
+  id,
+  login: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string(),
+  activated: z.boolean(),
+  langKey: z.string(),
+  roles: z.array(z.string()),
+  authorities: z.array(authorityDto),
+  createdBy: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  lastModifiedBy: z.string().nullable(),
+  lastModifiedDate: z.string().nullable(),
+}) satisfies z.ZodType<AccountDTO>;

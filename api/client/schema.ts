@@ -6783,7 +6783,41 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        edgeId: number;
+                        parentId: number | null;
+                        /** @enum {string} */
+                        predicateType: "COMPLEX" | "CLF" | "NER";
+                        /** @enum {string|null} */
+                        logicalOperator: "AND" | "OR" | null;
+                        nodeId: number | null;
+                        nodeName: string | null;
+                        equal: boolean;
+                        clfTypeId: number | null;
+                        clfTypeName: string | null;
+                        nerTagTypeId: number | null;
+                        nerTagTypeName: string | null;
+                        predicates: {
+                            id: number;
+                            edgeId: number;
+                            parentId: number | null;
+                            /** @enum {string} */
+                            predicateType: "COMPLEX" | "CLF" | "NER";
+                            /** @enum {string|null} */
+                            logicalOperator: "AND" | "OR" | null;
+                            nodeId: number | null;
+                            nodeName: string | null;
+                            equal: boolean;
+                            clfTypeId: number | null;
+                            clfTypeName: string | null;
+                            nerTagTypeId: number | null;
+                            nerTagTypeName: string | null;
+                            predicates: unknown[];
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -6844,7 +6878,41 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        edgeId: number;
+                        parentId: number | null;
+                        /** @enum {string} */
+                        predicateType: "COMPLEX" | "CLF" | "NER";
+                        /** @enum {string|null} */
+                        logicalOperator: "AND" | "OR" | null;
+                        nodeId: number | null;
+                        nodeName: string | null;
+                        equal: boolean;
+                        clfTypeId: number | null;
+                        clfTypeName: string | null;
+                        nerTagTypeId: number | null;
+                        nerTagTypeName: string | null;
+                        predicates: {
+                            id: number;
+                            edgeId: number;
+                            parentId: number | null;
+                            /** @enum {string} */
+                            predicateType: "COMPLEX" | "CLF" | "NER";
+                            /** @enum {string|null} */
+                            logicalOperator: "AND" | "OR" | null;
+                            nodeId: number | null;
+                            nodeName: string | null;
+                            equal: boolean;
+                            clfTypeId: number | null;
+                            clfTypeName: string | null;
+                            nerTagTypeId: number | null;
+                            nerTagTypeName: string | null;
+                            predicates: unknown[];
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -6899,12 +6967,46 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        edgeId: number;
+                        parentId: number | null;
+                        /** @enum {string} */
+                        predicateType: "COMPLEX" | "CLF" | "NER";
+                        /** @enum {string|null} */
+                        logicalOperator: "AND" | "OR" | null;
+                        nodeId: number | null;
+                        nodeName: string | null;
+                        equal: boolean;
+                        clfTypeId: number | null;
+                        clfTypeName: string | null;
+                        nerTagTypeId: number | null;
+                        nerTagTypeName: string | null;
+                        predicates: {
+                            id: number;
+                            edgeId: number;
+                            parentId: number | null;
+                            /** @enum {string} */
+                            predicateType: "COMPLEX" | "CLF" | "NER";
+                            /** @enum {string|null} */
+                            logicalOperator: "AND" | "OR" | null;
+                            nodeId: number | null;
+                            nodeName: string | null;
+                            equal: boolean;
+                            clfTypeId: number | null;
+                            clfTypeName: string | null;
+                            nerTagTypeId: number | null;
+                            nerTagTypeName: string | null;
+                            predicates: unknown[];
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -6946,8 +7048,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6998,7 +7100,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        backgroundColor: string;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        nodeId: number;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7045,7 +7157,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        backgroundColor: string;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        nodeId: number;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7099,12 +7221,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        backgroundColor: string;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        nodeId: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7151,7 +7283,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        backgroundColor: string;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        nodeId: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7193,8 +7335,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7255,7 +7397,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        backgroundColor: string;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        nodeId: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7302,7 +7454,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        parentId: number | null;
+                        name: string;
+                        backgroundColor: string;
+                        textColor: string;
+                        mandatory: boolean;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        /** @enum {string|null} */
+                        dataFormat: "DATE" | "MONEY" | null;
+                        selectable: boolean;
+                        disabled: boolean;
+                        path: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7362,12 +7531,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        parentId: number | null;
+                        name: string;
+                        backgroundColor: string;
+                        textColor: string;
+                        mandatory: boolean;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        /** @enum {string|null} */
+                        dataFormat: "DATE" | "MONEY" | null;
+                        selectable: boolean;
+                        disabled: boolean;
+                        path: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7415,7 +7601,94 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        parentId: number | null;
+                        name: string;
+                        backgroundColor: string;
+                        textColor: string;
+                        mandatory: boolean;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        /** @enum {string|null} */
+                        dataFormat: "DATE" | "MONEY" | null;
+                        selectable: boolean;
+                        disabled: boolean;
+                        path: string;
+                        children?: {
+                            id: number;
+                            nodeId: number;
+                            parentId: number | null;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            mandatory: boolean;
+                            prefixKey: string | null;
+                            suffixKey: string | null;
+                            /** @enum {string|null} */
+                            dataFormat: "DATE" | "MONEY" | null;
+                            selectable: boolean;
+                            disabled: boolean;
+                            path: string;
+                            children?: {
+                                id: number;
+                                nodeId: number;
+                                parentId: number | null;
+                                name: string;
+                                backgroundColor: string;
+                                textColor: string;
+                                mandatory: boolean;
+                                prefixKey: string | null;
+                                suffixKey: string | null;
+                                /** @enum {string|null} */
+                                dataFormat: "DATE" | "MONEY" | null;
+                                selectable: boolean;
+                                disabled: boolean;
+                                path: string;
+                                children?: {
+                                    [key: string]: unknown;
+                                }[];
+                            }[];
+                        }[];
+                    }[] | {
+                        optionId: number;
+                        name: string;
+                        backgroundColor: string;
+                        isRoot: boolean;
+                        parentId: number | null;
+                        rootId: number;
+                        path: string;
+                        selectable: boolean;
+                        nodeId: number;
+                        children: {
+                            optionId: number;
+                            name: string;
+                            backgroundColor: string;
+                            isRoot: boolean;
+                            parentId: number | null;
+                            rootId: number;
+                            path: string;
+                            selectable: boolean;
+                            nodeId: number;
+                            children: {
+                                optionId: number;
+                                name: string;
+                                backgroundColor: string;
+                                isRoot: boolean;
+                                parentId: number | null;
+                                rootId: number;
+                                path: string;
+                                selectable: boolean;
+                                nodeId: number;
+                                children: {
+                                    [key: string]: unknown;
+                                }[];
+                            }[];
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7478,7 +7751,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        parentId: number | null;
+                        name: string;
+                        backgroundColor: string;
+                        textColor: string;
+                        mandatory: boolean;
+                        prefixKey: string | null;
+                        suffixKey: string | null;
+                        /** @enum {string|null} */
+                        dataFormat: "DATE" | "MONEY" | null;
+                        selectable: boolean;
+                        disabled: boolean;
+                        path: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7520,8 +7810,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7572,7 +7862,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7619,7 +7915,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        savedTagTypes: {
+                            id: number;
+                            nodeId: number;
+                            parentId: number | null;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            mandatory: boolean;
+                            prefixKey: string | null;
+                            suffixKey: string | null;
+                            /** @enum {string|null} */
+                            dataFormat: "DATE" | "MONEY" | null;
+                            selectable: boolean;
+                            disabled: boolean;
+                            path: string;
+                        }[];
+                        savedRules: {
+                            id: number;
+                            nerTagTypeId: number;
+                            expression: string;
+                            /** @enum {string} */
+                            matchingType: "EXACT" | "REGEX" | "FUZZY";
+                            tolerance: number | null;
+                        }[];
+                        duplicatedTagTypes: {
+                            id: number;
+                            nodeId: number;
+                            parentId: number | null;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            mandatory: boolean;
+                            prefixKey: string | null;
+                            suffixKey: string | null;
+                            /** @enum {string|null} */
+                            dataFormat: "DATE" | "MONEY" | null;
+                            selectable: boolean;
+                            disabled: boolean;
+                            path: string;
+                        }[];
+                        duplicatedRules: {
+                            id: number;
+                            nerTagTypeId: number;
+                            expression: string;
+                            /** @enum {string} */
+                            matchingType: "EXACT" | "REGEX" | "FUZZY";
+                            tolerance: number | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7667,7 +8014,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nerTagTypeId: number;
+                        expression: string;
+                        /** @enum {string} */
+                        matchingType: "EXACT" | "REGEX" | "FUZZY";
+                        tolerance: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7723,7 +8079,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nerTagTypeId: number;
+                        expression: string;
+                        /** @enum {string} */
+                        matchingType: "EXACT" | "REGEX" | "FUZZY";
+                        tolerance: number | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7791,7 +8156,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nerTagTypeId: number;
+                        expression: string;
+                        /** @enum {string} */
+                        matchingType: "EXACT" | "REGEX" | "FUZZY";
+                        tolerance: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7839,7 +8213,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        name: string;
+                        color: string;
+                        priority: number;
+                        fromId: number | null;
+                        toId: number | null;
+                        strict: boolean;
+                        merge: boolean;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7898,7 +8284,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        name: string;
+                        color: string;
+                        priority: number;
+                        fromId: number | null;
+                        toId: number | null;
+                        strict: boolean;
+                        merge: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7952,12 +8350,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        name: string;
+                        color: string;
+                        priority: number;
+                        fromId: number | null;
+                        toId: number | null;
+                        strict: boolean;
+                        merge: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -7999,8 +8409,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8297,7 +8707,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        active: boolean;
+                        processId: number;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8346,12 +8763,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        active: boolean;
+                        processId: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8398,7 +8822,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        active: boolean;
+                        processId: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8440,8 +8871,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12381,7 +12812,36 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -12444,7 +12904,36 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -12513,7 +13002,72 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -12570,7 +13124,72 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    }[];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -12612,8 +13231,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12665,7 +13284,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        stepId: number | null;
+                        nodeId: number;
+                        classifierTypeId: number;
+                        classifierType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            nodeId: number;
+                        };
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -12718,7 +13354,48 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        stepId: number | null;
+                        nodeId: number;
+                        classifierTypeId: number;
+                        classifierType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            nodeId: number;
+                        };
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        stepId: number | null;
+                        nodeId: number;
+                        classifierTypeId: number;
+                        classifierType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            nodeId: number;
+                        };
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -12760,8 +13437,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };

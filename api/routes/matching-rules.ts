@@ -2,7 +2,10 @@
  * Matching rules of NER tag types (docs/api-graph.md): the node's rules, one rule's update and the batch
  * the rule editor sends. Reading needs READ on the node; changing needs ADMIN on its process.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type { MatchingRuleDTO } from '../../domain/label-types';
+
 import { inBody, onNode, onProcess, query } from './access';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -64,10 +67,23 @@ async function assertSameNode(knex: Knex, tagTypeIds: readonly number[], nodeId:
   if (found.length !== ids.length) throw appError('error.idinvalid', 'matchingRule', 'idinvalid');
 }
 
+const ruleDto = z.object({
+  id,
+  nerTagTypeId: id,
+  expression: z.string(),
+  matchingType: z.enum(MatchingTypes),
+  tolerance: z.number().int().nullable(),
+}) satisfies z.ZodType<MatchingRuleDTO>;
+
 export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
   return [
     route(
-      { method: 'GET', path: '/api/matching-rules', access: onNode('READ', query('nodeId', 'node')) },
+      {
+        method: 'GET',
+        path: '/api/matching-rules',
+        access: onNode('READ', query('nodeId', 'node')),
+        response: z.array(ruleDto),
+      },
       async (ctx) => {
         const node = await nodeWithAccess(
           knex,
@@ -85,6 +101,7 @@ export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
         path: '/api/matching-rules',
         access: onProcess('ADMIN', inBody('id', 'matchingRule')),
         body: { schema: ruleUpdateSchema, object: 'matchingRule' },
+        response: ruleDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -110,6 +127,7 @@ export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
         path: '/api/matching-rules/batch',
         access: onProcess('ADMIN', inBody('nerTagTypeId', 'nerTagType')),
         body: { schema: batchSchema, object: 'matchingRule' },
+        response: z.array(ruleDto),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);

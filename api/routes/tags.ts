@@ -9,7 +9,9 @@
  * node in the document that the caller may edit. The node and step of a write are decided here, never taken
  * from the client; a document of another process answers like an unknown one (403, or 404 to an admin).
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id as intId } from '../responses';
+
 import { documentReader, inBody, onNode, param, query } from './access';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
@@ -29,8 +31,11 @@ import {
   supportsLabelling,
   TAG_BATCH_MAX,
   TAG_MESSAGES,
+  TagOrigins,
   WRITABLE_LABELLING_TYPES,
+  type ClassifierTagDTO,
   type LabellingType,
+  type NerTagDTO,
 } from '../../domain/tags';
 import { documentProcessId } from '../../db/queries/documents';
 
@@ -84,6 +89,44 @@ export const nerTagUpdateSchema = z.object({
 export const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
 
 const { checkSpan, notSelectable, unsupportedType } = tags;
+
+/** A NER tag as answered (domain/tags.ts NerTagDTO). */
+const nerTagDto = z.object({
+  id: intId,
+  type: z.enum(LabellingTypes),
+  nerTagTypeId: intId,
+  nerTagType: z.object({
+    id: intId,
+    name: z.string(),
+    backgroundColor: z.string(),
+    textColor: z.string(),
+    nodeId: intId,
+    path: z.string(),
+  }),
+  utteranceTokens: z.array(z.object({ id: intId })),
+  startOffset: z.number().int().nullable(),
+  endOffset: z.number().int().nullable(),
+  tsStart: z.number().nullable(),
+  tsEnd: z.number().nullable(),
+  stepId: intId.nullable(),
+  nodeId: intId,
+  documentId: intId,
+  origin: z.enum(TagOrigins),
+  createdById: intId.nullable(),
+  lastModifiedById: intId.nullable(),
+}) satisfies z.ZodType<NerTagDTO>;
+const classifierTagDto = z.object({
+  id: intId,
+  documentId: intId,
+  stepId: intId.nullable(),
+  nodeId: intId,
+  classifierTypeId: intId,
+  classifierType: z.object({ id: intId, name: z.string(), backgroundColor: z.string(), nodeId: intId }),
+  origin: z.enum(TagOrigins),
+  createdById: intId.nullable(),
+}) satisfies z.ZodType<ClassifierTagDTO>;
+/** A tag written anew answers 201, the same tag already there 200. */
+const CREATED_OR_FOUND = [201, 200];
 
 export function tagRoutes({ knex }: AppDeps): Route[] {
   /** The document of `?documentId`, readable by the caller (defence in depth behind the gate). */
@@ -212,7 +255,12 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
   return [
     // --- NER tags (the writes also need an editable step of the label's node: 409 / 423) ---
     route(
-      { method: 'GET', path: '/api/ner-tags', access: documentReader(query('documentId', 'document')) },
+      {
+        method: 'GET',
+        path: '/api/ner-tags',
+        access: documentReader(query('documentId', 'document')),
+        response: z.array(nerTagDto),
+      },
       async (ctx) => {
         const stepIds = stepIdsQuery(ctx);
         const documentId = await readableDocument(ctx);
@@ -227,6 +275,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         access: onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
         // a text span, or a token tag or time span (by its `type`)
         body: { schema: [nerTagSchema, speechTagSchema], object: 'nerTag' },
+        response: nerTagDto,
+        status: CREATED_OR_FOUND,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -259,6 +309,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tags/batch',
         access: onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
         body: { schema: nerTagBatchSchema, object: 'nerTag' },
+        response: z.array(nerTagDto),
+        status: CREATED_OR_FOUND,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -292,6 +344,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tags',
         access: onNode('WRITE', inBody('id', 'nerTag')),
         body: { schema: nerTagUpdateSchema, object: 'nerTag' },
+        response: nerTagDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -311,7 +364,12 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/ner-tags/:id', access: onNode('WRITE', param('id', 'nerTag')) },
+      {
+        method: 'DELETE',
+        path: '/api/ner-tags/:id',
+        access: onNode('WRITE', param('id', 'nerTag')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const tag = await tags.findNerTag(knex, idParam(ctx.params.id));
@@ -329,6 +387,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/classifier-tags',
         access: documentReader(query('documentId', 'document')),
+        response: z.array(classifierTagDto),
       },
       async (ctx) => {
         ctx.body = await classifierTags.listClassifierTags(knex, await readableDocument(ctx));
@@ -341,6 +400,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/classifier-tags',
         access: onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
         body: { schema: classifierTagSchema, object: 'classifierTag' },
+        response: classifierTagDto,
+        status: CREATED_OR_FOUND,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -369,6 +430,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/classifier-tags/:id',
         access: onNode('WRITE', param('id', 'classifierTag')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);
