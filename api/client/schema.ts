@@ -2809,7 +2809,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        logoutUrl?: string;
+                        activeProfiles: string[];
+                        displayRibbonOnProfiles: string;
+                        appName: string;
+                        version: string;
+                        temporalUi?: ({
+                            url: string;
+                            namespace: string;
+                        } | "") | null;
+                        upload: {
+                            maxBytes: number;
+                            officeMaxUncompressedBytes: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -2836,7 +2852,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        appName: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -2863,7 +2883,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "UP";
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -2890,7 +2915,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "UP" | "DOWN";
+                        components: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "UP" | "DOWN";
+                            };
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -2917,7 +2953,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "UP" | "DOWN";
+                        components: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                status: "UP" | "DOWN" | "UNKNOWN";
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -2944,7 +2994,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -2989,7 +3041,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3034,7 +3090,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3079,7 +3139,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        levels: ("TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF")[];
+                        loggers: {
+                            [key: string]: {
+                                /** @enum {string|null} */
+                                configuredLevel: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF" | null;
+                                /** @enum {string} */
+                                effectiveLevel: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERROR" | "OFF";
+                            };
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3127,8 +3199,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3177,7 +3249,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3222,7 +3298,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        activeProfiles: string[];
+                        propertySources: {
+                            name: string;
+                            properties: {
+                                [key: string]: {
+                                    value?: string | null;
+                                };
+                            };
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3267,7 +3355,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        time: string;
+                        method: string;
+                        path: string;
+                        route: string | null;
+                        status: number;
+                        durationMs: number;
+                        principal: string | null;
+                        remoteAddress: string | null;
+                        requestId: string | null;
+                        userAgent: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3349,7 +3451,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id_token: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3376,7 +3482,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                        activated: boolean;
+                        langKey: string;
+                        roles: string[];
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                        createdBy: string | null;
+                        createdDate: string | null;
+                        lastModifiedBy: string | null;
+                        lastModifiedDate: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -3523,8 +3652,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3577,8 +3706,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4987,8 +5116,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -4998,9 +5127,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -5012,7 +5141,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -5022,7 +5151,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -5048,16 +5177,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     }[];
                 };
             };
@@ -5282,8 +5411,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -5293,9 +5422,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -5307,7 +5436,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -5317,7 +5446,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -5343,16 +5472,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     };
                 };
             };
@@ -5576,8 +5705,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -5587,9 +5716,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -5601,7 +5730,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -5611,7 +5740,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -5637,16 +5766,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     };
                 };
             };
@@ -5753,8 +5882,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -5764,9 +5893,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -5778,7 +5907,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -5788,7 +5917,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -5814,16 +5943,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     }[];
                 };
             };
@@ -5933,8 +6062,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -5944,9 +6073,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -5958,7 +6087,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -5968,7 +6097,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -5994,16 +6123,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     }[];
                 };
             };
@@ -6168,8 +6297,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -6179,9 +6308,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -6193,7 +6322,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -6203,7 +6332,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -6229,16 +6358,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     };
                 };
             };
@@ -6391,8 +6520,8 @@ export interface operations {
                             lastError: string | null;
                             lastErrorDate: string | null;
                         } | null;
-                        supportedTaggingTypes?: ("token" | "timespan" | "text")[];
-                        relationPriorityMode?: boolean;
+                        supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
+                        relationPriorityMode?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -6402,9 +6531,9 @@ export interface operations {
                         prompt?: string | null;
                         promptEditorState?: string | null;
                         temperature?: number | null;
-                        attachFile?: boolean;
+                        attachFile?: boolean | null;
                         endpoint?: string | null;
-                        active?: boolean;
+                        active?: boolean | null;
                         smtpHost?: string | null;
                         smtpPort?: number | null;
                         username?: string | null;
@@ -6416,7 +6545,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             type: "DO" | "DW" | "UDW";
-                        }[];
+                        }[] | null;
                         /** @enum {string|null} */
                         httpRequestMethod?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | null;
                         url?: string | null;
@@ -6426,7 +6555,7 @@ export interface operations {
                                 value: string;
                                 editorState?: string | null;
                             };
-                        };
+                        } | null;
                         requestBody?: {
                             /** @enum {string|null} */
                             bodyType: "JSON" | "PLAIN_TEXT" | null;
@@ -6452,16 +6581,16 @@ export interface operations {
                         preferredDocNameEditorState?: string | null;
                         receivers?: {
                             id: number;
-                            name?: string;
+                            name?: string | null;
                             processId?: number;
-                        }[];
+                        }[] | null;
                         sftpTransferRules?: {
                             id: number | null;
                             name: string | null;
                             sourceId: number;
                             targetId: number | null;
                             deleteAfterTransfer: boolean;
-                        }[];
+                        }[] | null;
                     }[];
                 };
             };
@@ -8459,7 +8588,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        modalities: string[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8512,7 +8647,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        modalities: string[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8560,12 +8701,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        modalities: string[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8612,7 +8759,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        modalities: string[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8654,8 +8807,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8924,7 +9077,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        imapHost: string;
+                        imapPort: 993 | 143;
+                        address: string;
+                        password: string | null;
+                        folder: string;
+                        /** @enum {string} */
+                        contentType: "MESSAGE" | "ATTACHMENT";
+                        cron: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -8983,7 +9149,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        imapHost: string;
+                        imapPort: 993 | 143;
+                        address: string;
+                        password: string | null;
+                        folder: string;
+                        /** @enum {string} */
+                        contentType: "MESSAGE" | "ATTACHMENT";
+                        cron: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9037,12 +9216,25 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        imapHost: string;
+                        imapPort: 993 | 143;
+                        address: string;
+                        password: string | null;
+                        folder: string;
+                        /** @enum {string} */
+                        contentType: "MESSAGE" | "ATTACHMENT";
+                        cron: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9089,7 +9281,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        imapHost: string;
+                        imapPort: 993 | 143;
+                        address: string;
+                        password: string | null;
+                        folder: string;
+                        /** @enum {string} */
+                        contentType: "MESSAGE" | "ATTACHMENT";
+                        cron: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9131,8 +9336,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9181,7 +9386,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        scope: string;
+                        redirectUri: string;
+                        authUrl: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9228,7 +9440,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        folderId: string;
+                        authorized: boolean;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9291,7 +9510,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        folderId: string;
+                        authorized: boolean;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9336,7 +9562,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        processId: number;
+                        processName: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9384,7 +9617,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        name: string;
+                        address: string;
+                        port: number;
+                        folder: string;
+                        password: {
+                            id?: number | null;
+                            useKey: boolean;
+                            username: string | null;
+                            password: string | null;
+                            publicKey: string | null;
+                            privateKey: string | null;
+                        };
+                        hostKey?: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9449,7 +9700,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        name: string;
+                        address: string;
+                        port: number;
+                        folder: string;
+                        password: {
+                            id?: number | null;
+                            useKey: boolean;
+                            username: string | null;
+                            password: string | null;
+                            publicKey: string | null;
+                            privateKey: string | null;
+                        };
+                        hostKey?: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9509,12 +9778,30 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        name: string;
+                        address: string;
+                        port: number;
+                        folder: string;
+                        password: {
+                            id?: number | null;
+                            useKey: boolean;
+                            username: string | null;
+                            password: string | null;
+                            publicKey: string | null;
+                            privateKey: string | null;
+                        };
+                        hostKey?: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9561,7 +9848,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id?: number | null;
+                        nodeId: number;
+                        name: string;
+                        address: string;
+                        port: number;
+                        folder: string;
+                        password: {
+                            id?: number | null;
+                            useKey: boolean;
+                            username: string | null;
+                            password: string | null;
+                            publicKey: string | null;
+                            privateKey: string | null;
+                        };
+                        hostKey?: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -9603,8 +9908,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9673,7 +9978,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "OK";
+                        hostKey: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14197,7 +14508,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14255,7 +14611,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14336,12 +14737,57 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14395,7 +14841,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14443,12 +14934,57 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14502,7 +15038,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14550,7 +15131,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        stepId: number | null;
+                        /** @enum {string} */
+                        type: "RELATION" | "TAG" | "TOKEN" | "TEXT";
+                        /** @enum {string} */
+                        status: "ACTIVE" | "RESOLVED";
+                        title: string;
+                        text: string;
+                        userId: number | null;
+                        userName: string | null;
+                        timestamp: string;
+                        lastModified: string | null;
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tokens: {
+                            id: number;
+                            value: string;
+                        }[];
+                        tags: {
+                            id: number;
+                            label: string;
+                            startOffset: number | null;
+                            endOffset: number | null;
+                            nerTagTypeId: number;
+                            nerTagTypeName: string;
+                        }[];
+                        relation: {
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationTypeName: string;
+                        } | null;
+                        replies: {
+                            id: number;
+                            text: string;
+                            userId: number | null;
+                            userName: string | null;
+                            automatic: boolean;
+                            timestamp: string;
+                            lastModified: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14598,7 +15224,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        stepId: number | null;
+                        nodeId: number;
+                        relations: {
+                            id: number;
+                            relationGraphId: number;
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationType?: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            };
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14654,7 +15299,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        stepId: number | null;
+                        nodeId: number;
+                        relations: {
+                            id: number;
+                            relationGraphId: number;
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationType?: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            };
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14705,12 +15369,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        documentId: number;
+                        stepId: number | null;
+                        nodeId: number;
+                        relations: {
+                            id: number;
+                            relationGraphId: number;
+                            fromId: number;
+                            toId: number;
+                            relationTypeId: number;
+                            relationType?: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            };
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14758,7 +15441,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string | null;
+                        candidates: {
+                            id: number;
+                            nodeId: number;
+                            name: string;
+                            color: string;
+                            priority: number;
+                            fromId: number | null;
+                            toId: number | null;
+                            strict: boolean;
+                            merge: boolean;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14814,7 +15512,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                        message: string | null;
+                        graphs: number[][];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14856,8 +15560,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15152,7 +15856,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        template: string;
+                        templateEditorState: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15200,7 +15909,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number | null;
+                        processId: number;
+                        template: string;
+                        templateEditorState: string | null;
+                        active: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15255,7 +15972,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number | null;
+                        processId: number;
+                        template: string;
+                        templateEditorState: string | null;
+                        active: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15297,8 +16022,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15358,7 +16083,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        processTags: {
+                            id: number;
+                            name: string;
+                            color: string;
+                            predefined: boolean;
+                        }[];
+                        isRagEnabled: boolean;
+                        ragTextSplitter: {
+                            id: number;
+                            name?: string;
+                        } | null;
+                        actors: {
+                            id?: number;
+                            processId: number;
+                            actor: string;
+                            name: string;
+                        }[];
+                        /** @enum {string|null} */
+                        accessMode: "READ" | "WRITE" | "ADMIN" | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15419,7 +16168,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        llmResponse: string;
+                        matchedDocuments: {
+                            docId: number;
+                            filename: string;
+                            chunks: {
+                                id: number;
+                                text: string;
+                                startOffset: number;
+                                endOffset: number;
+                                score: number;
+                            }[];
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15815,7 +16579,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                        activated: boolean;
+                        langKey: string;
+                        roles: string[];
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                        createdBy: string | null;
+                        createdDate: string | null;
+                        lastModifiedBy: string | null;
+                        lastModifiedDate: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15880,7 +16667,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                        activated: boolean;
+                        langKey: string;
+                        roles: string[];
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                        createdBy: string | null;
+                        createdDate: string | null;
+                        lastModifiedBy: string | null;
+                        lastModifiedDate: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15940,12 +16750,35 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                        activated: boolean;
+                        langKey: string;
+                        roles: string[];
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                        createdBy: string | null;
+                        createdDate: string | null;
+                        lastModifiedBy: string | null;
+                        lastModifiedDate: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15990,7 +16823,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                        activated: boolean;
+                        langKey: string;
+                        roles: string[];
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                        createdBy: string | null;
+                        createdDate: string | null;
+                        lastModifiedBy: string | null;
+                        lastModifiedDate: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16037,7 +16893,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        login: string;
+                        firstName: string | null;
+                        lastName: string | null;
+                        email: string;
+                        activated: boolean;
+                        langKey: string;
+                        roles: string[];
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                        createdBy: string | null;
+                        createdDate: string | null;
+                        lastModifiedBy: string | null;
+                        lastModifiedDate: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16079,8 +16958,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16129,7 +17008,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        componentId: number;
+                        /** @enum {string} */
+                        type: "PROCESS" | "NODE";
+                        /** @enum {string} */
+                        mode: "READ" | "WRITE" | "ADMIN";
+                        componentName: string | null;
+                        processId: number | null;
+                        processName: string | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16183,7 +17074,32 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        componentId: number;
+                        /** @enum {string} */
+                        type: "PROCESS" | "NODE";
+                        /** @enum {string} */
+                        mode: "READ" | "WRITE" | "ADMIN";
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        componentId: number;
+                        /** @enum {string} */
+                        type: "PROCESS" | "NODE";
+                        /** @enum {string} */
+                        mode: "READ" | "WRITE" | "ADMIN";
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16225,8 +17141,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16275,7 +17191,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        builtIn: boolean;
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16333,7 +17263,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        builtIn: boolean;
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16386,12 +17330,26 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        builtIn: boolean;
+                        authorities: {
+                            id: number;
+                            componentId: number;
+                            /** @enum {string} */
+                            type: "PROCESS" | "NODE";
+                            /** @enum {string} */
+                            mode: "READ" | "WRITE" | "ADMIN";
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16433,8 +17391,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16577,7 +17535,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        content: {
+                            id: number;
+                            processId: number;
+                            url: string;
+                            events: string[];
+                            active: boolean;
+                            createdDate: string;
+                            lastModifiedDate: string;
+                            secret?: string;
+                        }[];
+                        page: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16628,12 +17605,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        createdDate: string;
+                        lastModifiedDate: string;
+                        secret?: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16689,7 +17677,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        createdDate: string;
+                        lastModifiedDate: string;
+                        secret?: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16731,8 +17730,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16783,7 +17782,32 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        content: {
+                            id: number;
+                            eventId: string;
+                            type: string;
+                            documentId: number | null;
+                            /** @enum {string} */
+                            status: "PENDING" | "DELIVERED" | "FAILED";
+                            attempts: number;
+                            responseStatus: number | null;
+                            responseMs: number | null;
+                            lastError: string | null;
+                            createdDate: string;
+                            lastAttemptDate: string | null;
+                            nextRetryDate: string | null;
+                            deliveredDate: string | null;
+                        }[];
+                        page: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16825,12 +17849,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Accepted */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deliveryId: number;
+                        eventId: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16873,12 +17902,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Accepted */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deliveryId: number;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {

@@ -30,38 +30,38 @@ export function documentFileRoutes({ config, knex, temporal }: AppDeps): Route[]
         body: 'multipart',
       },
       async (ctx) => {
-    const user = currentUser(ctx);
-    const doc = await documentById(knex, idParam(ctx.params.id));
-    if (!doc) throw unreachable(user, 'document');
-    assertProcessMode(user, doc.processId, 'ADMIN');
-    let form;
-    try {
-      form = await readMultipart(ctx, config.uploadMaxBytes);
-    } catch (err) {
-      ctx.set('Connection', 'close');
-      throw err;
-    }
-    if (!form.file)
-      throw new HttpError(400, {
-        message: 'error.upload.noFile',
-        detail: 'The form has no file (field "file")',
-      });
-    if (form.file.truncated)
-      throw tooLarge(`The file is larger than the limit of ${config.uploadMaxBytes} bytes`);
-    const filename = sanitizeFilename(form.file.filename);
-    const check = checkUpload(
-      filename,
-      form.file.bytes,
-      config.uploadMaxBytes,
-      config.officeMaxUncompressedBytes,
-    );
-    if (!check.ok) throw refused(check);
-    ctx.body = await replaceDocumentFile(deps, user, doc, {
-      filename,
-      bytes: form.file.bytes,
-      mimeType: check.mime,
-      documentType: check.documentType,
-    });
+        const user = currentUser(ctx);
+        const doc = await documentById(knex, idParam(ctx.params.id));
+        if (!doc) throw unreachable(user, 'document');
+        assertProcessMode(user, doc.processId, 'ADMIN');
+        let form;
+        try {
+          form = await readMultipart(ctx, config.uploadMaxBytes);
+        } catch (err) {
+          ctx.set('Connection', 'close');
+          throw err;
+        }
+        if (!form.file)
+          throw new HttpError(400, {
+            message: 'error.upload.noFile',
+            detail: 'The form has no file (field "file")',
+          });
+        if (form.file.truncated)
+          throw tooLarge(`The file is larger than the limit of ${config.uploadMaxBytes} bytes`);
+        const filename = sanitizeFilename(form.file.filename);
+        const check = checkUpload(
+          filename,
+          form.file.bytes,
+          config.uploadMaxBytes,
+          config.officeMaxUncompressedBytes,
+        );
+        if (!check.ok) throw refused(check);
+        ctx.body = await replaceDocumentFile(deps, user, doc, {
+          filename,
+          bytes: form.file.bytes,
+          mimeType: check.mime,
+          documentType: check.documentType,
+        });
       },
     ),
   ];

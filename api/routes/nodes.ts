@@ -22,7 +22,6 @@ import {
   TaggingTypes,
   TriggerTypes,
   type NodeCoordinatesDTO,
-  type NodeDTO,
   type NodePropertiesDTO,
 } from '../../domain/graph-types';
 import {
@@ -155,7 +154,10 @@ export const coordinates = z.object({ x: z.number(), y: z.number() });
 export const coordinatesList = z.array(coordinates.extend({ id: z.number().int() }));
 export const fetchByIds = z.object({ nodeIds: z.array(z.number().int()) });
 
-/** A node as answered (NodeDTO): the common fields, and the settings of its type only. */
+/**
+ * A node as answered (NodeDTO): the common fields, and the settings of its type. The answer carries null
+ * for a setting of another type where NodeDTO says absent (the row's column), so the settings are nullish.
+ */
 const editorValue = z.object({ value: z.string(), editorState: z.string().nullish() });
 export const nodeDto = z.object({
   id: z.number().int(),
@@ -205,17 +207,17 @@ export const nodeDto = z.object({
       lastErrorDate: z.string().nullable(),
     })
     .nullish(),
-  // type-specific settings
-  supportedTaggingTypes: z.array(z.enum(TaggingTypes)).optional(),
-  relationPriorityMode: z.boolean().optional(),
+  // type-specific settings (null or absent where the type has none)
+  supportedTaggingTypes: z.array(z.enum(TaggingTypes)).nullish(),
+  relationPriorityMode: z.boolean().nullish(),
   llmModel: idRef.nullish(),
   secret: idRef.nullish(),
   prompt: z.string().nullish(),
   promptEditorState: z.string().nullish(),
   temperature: z.number().nullish(),
-  attachFile: z.boolean().optional(),
+  attachFile: z.boolean().nullish(),
   endpoint: z.string().nullish(),
-  active: z.boolean().optional(),
+  active: z.boolean().nullish(),
   smtpHost: z.string().nullish(),
   smtpPort: z.number().int().nullish(),
   username: z.string().nullish(),
@@ -224,11 +226,11 @@ export const nodeDto = z.object({
   templateEditorState: z.string().nullish(),
   mailReceivers: z
     .array(z.object({ id: z.number().int().nullable(), email: z.string(), type: z.enum(MailTypes) }))
-    .optional(),
+    .nullish(),
   httpRequestMethod: z.enum(HttpRequestMethods).nullish(),
   url: z.string().nullish(),
   urlEditorState: z.string().nullish(),
-  headers: z.record(z.string(), editorValue).optional(),
+  headers: z.record(z.string(), editorValue).nullish(),
   requestBody: z
     .object({
       bodyType: z.enum(BodyTypes).nullable(),
@@ -248,9 +250,9 @@ export const nodeDto = z.object({
   preferredDocNameEditorState: z.string().nullish(),
   receivers: z
     .array(
-      z.object({ id: z.number().int(), name: z.string().optional(), processId: z.number().int().optional() }),
+      z.object({ id: z.number().int(), name: z.string().nullish(), processId: z.number().int().optional() }),
     )
-    .optional(),
+    .nullish(),
   sftpTransferRules: z
     .array(
       z.object({
@@ -261,8 +263,8 @@ export const nodeDto = z.object({
         deleteAfterTransfer: z.boolean(),
       }),
     )
-    .optional(),
-}) satisfies z.ZodType<NodeDTO>;
+    .nullish(),
+});
 const coordinatesDto = z.array(
   z.object({ id: z.number().int(), x: z.number(), y: z.number() }),
 ) satisfies z.ZodType<NodeCoordinatesDTO[]>;
