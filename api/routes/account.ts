@@ -4,7 +4,7 @@
  * the domain rules, call api/services/accounts.ts and shape the response.
  */
 import { NO_CONTENT, route, type Route } from '../route';
-import { accountDto, authorityDto } from '../responses';
+import { accountDto } from '../responses';
 
 import { PUBLIC, SIGNED_IN, withKeys } from './access';
 import type { Context } from 'koa';

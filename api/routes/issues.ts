@@ -10,7 +10,7 @@
  * process; reply edits and deletions ADMIN on the process. An issue or document of another process answers
  * like an unknown one (403, or 404 to an admin), and so does an issue the caller may not see.
  */
-import { NO_CONTENT, route, type Route } from '../route';
+import { route, type Route } from '../route';
 import { id as intId } from '../responses';
 
 import { documentReader, inBody, onProcess, param } from './access';

@@ -2,7 +2,7 @@
  * Matching rules of NER tag types (docs/api-graph.md): the node's rules, one rule's update and the batch
  * the rule editor sends. Reading needs READ on the node; changing needs ADMIN on its process.
  */
-import { NO_CONTENT, route, type Route } from '../route';
+import { route, type Route } from '../route';
 import { id } from '../responses';
 import type { MatchingRuleDTO } from '../../domain/label-types';
 
