@@ -8,6 +8,8 @@ import { AccessModes, ActivityTypes, ComponentTypes, DocumentTypes } from '../do
 import { StepActions, StepStatuses } from '../domain/steps';
 import type { AccountDTO, AuthorityDTO, ProcessDTO, ProcessTagDTO } from '../domain/api-types';
 import type { DocumentStateDTO, StepDTO, UserRefDTO } from '../domain/document-state-types';
+import { LabellingTypes, TagOrigins, type NerTagDTO } from '../domain/tags';
+import { MatchingTypes, type MatchingRuleDTO } from '../domain/label-types';
 import type { DocumentSummaryDTO } from './services/documents';
 
 export const id = z.number().int();
@@ -175,3 +177,58 @@ export const accountDto = z.object({
   lastModifiedBy: z.string().nullable(),
   lastModifiedDate: z.string().nullable(),
 }) satisfies z.ZodType<AccountDTO>;
+
+/** An utterance of a transcript with its tokens. */
+export const utteranceDto = z.object({
+  id,
+  docId: id,
+  actor: z.string(),
+  prevId: id.nullable(),
+  nextId: id.nullable(),
+  tokens: z.array(
+    z.object({
+      id,
+      utteranceId: id,
+      value: z.string(),
+      tsStart: z.number().nullable(),
+      tsEnd: z.number().nullable(),
+      confidence: z.number().nullable(),
+      properties: z.array(z.string()),
+      unclear: z.boolean(),
+    }),
+  ),
+});
+
+/** A NER tag as answered (domain/tags.ts NerTagDTO). */
+export const nerTagDto = z.object({
+  id,
+  type: z.enum(LabellingTypes),
+  nerTagTypeId: id,
+  nerTagType: z.object({
+    id,
+    name: z.string(),
+    backgroundColor: z.string(),
+    textColor: z.string(),
+    nodeId: id,
+    path: z.string(),
+  }),
+  utteranceTokens: z.array(z.object({ id })),
+  startOffset: z.number().int().nullable(),
+  endOffset: z.number().int().nullable(),
+  tsStart: z.number().nullable(),
+  tsEnd: z.number().nullable(),
+  stepId: id.nullable(),
+  nodeId: id,
+  documentId: id,
+  origin: z.enum(TagOrigins),
+  createdById: id.nullable(),
+  lastModifiedById: id.nullable(),
+}) satisfies z.ZodType<NerTagDTO>;
+
+export const matchingRuleDto = z.object({
+  id,
+  nerTagTypeId: id,
+  expression: z.string(),
+  matchingType: z.enum(MatchingTypes),
+  tolerance: z.number().int().nullable(),
+}) satisfies z.ZodType<MatchingRuleDTO>;

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { currentDocument, documentText, DOCUMENT_FILE } from './openapi';
+import { routeKey } from '../api/route';
+import { currentDocument, declaredRoutes, documentText, DOCUMENT_FILE } from './openapi';
 
 const REGENERATE = 'run `npm run openapi` and commit docs/openapi.json and api/client/schema.ts';
 
@@ -28,6 +29,23 @@ describe('the OpenAPI document', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
   }, 60_000);
+
+  it('describes the answer of every route (a JSON schema, a file type or no body)', () => {
+    const routes = declaredRoutes();
+    expect(routes.length).toBeGreaterThan(200);
+    expect(routes.filter((r) => r.response === undefined).map(routeKey)).toEqual([]);
+    const paths = doc.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { content?: unknown }> }>
+    >;
+    const described = Object.values(paths).flatMap((ops) =>
+      Object.values(ops).filter((op) =>
+        Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && r.content),
+      ),
+    );
+    // all but the answers without a body
+    expect(described.length).toBeGreaterThan(170);
+  });
 
   it('validates as OpenAPI 3', async () => {
     // validate() dereferences in place: give it a copy

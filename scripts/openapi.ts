@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../api/app';
+import type { Route } from '../api/route';
 import { buildRoutes } from '../api/routes';
 import { apiDocument } from '../api/routes/api-docs';
 import { loadConfig } from '../server/config';
@@ -15,17 +16,18 @@ const ROOT = path.resolve(__dirname, '..');
 export const DOCUMENT_FILE = path.join(ROOT, 'docs', 'openapi.json');
 export const TYPES_FILE = path.join(ROOT, 'api', 'client', 'schema.ts');
 
-/** The document as the API serves it under the default configuration (no connection is opened). */
+// placeholders: the routes are only declared, never served (and no key file is written)
+const config = () =>
+  loadConfig({ PORT: '0', DATABASE_URL: 'postgres://openapi@localhost/none', JWT_SECRET: 'x'.repeat(48) });
+
+/** Every route the API mounts, as declared (no connection is opened). */
+export const declaredRoutes = (): Route[] =>
+  buildRoutes({ config: config(), knex: {}, temporal: {}, mailer: {} } as unknown as AppDeps).flat();
+
+/** The document as the API serves it under the default configuration. */
 export function currentDocument(): Record<string, unknown> {
-  // placeholders: the routes are only declared, never served (and no key file is written)
-  const config = loadConfig({
-    PORT: '0',
-    DATABASE_URL: 'postgres://openapi@localhost/none',
-    JWT_SECRET: 'x'.repeat(48),
-  });
-  const deps = { config, knex: {}, temporal: {}, mailer: {} } as unknown as AppDeps;
   // through JSON, as a client receives it
-  return JSON.parse(JSON.stringify(apiDocument(config.appName, buildRoutes(deps).flat())));
+  return JSON.parse(JSON.stringify(apiDocument(config().appName, declaredRoutes())));
 }
 
 export const documentText = (doc: Record<string, unknown>): string => `${JSON.stringify(doc, null, 2)}\n`;

@@ -3416,7 +3416,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10034,12 +10038,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10088,12 +10103,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        filename: string;
+                        path: string;
+                        /** @enum {string} */
+                        documentType: "TEXTFILE" | "AUDIOFILE";
+                        processId: number;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -10147,7 +10173,244 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        document: {
+                            id: number;
+                            filename: string;
+                            path: string;
+                            /** @enum {string} */
+                            documentType: "TEXTFILE" | "AUDIOFILE";
+                            processId: number;
+                            /** @enum {string} */
+                            status: "WAITING" | "DONE";
+                        };
+                        reruns: {
+                            id: number;
+                            documentId: number;
+                            /** @enum {string} */
+                            status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                            master: boolean;
+                            rejected: boolean;
+                            blockedBy: {
+                                id: number;
+                                login: string;
+                                firstName: string | null;
+                                lastName: string | null;
+                                email: string;
+                            } | null;
+                            userId: number | null;
+                            order: number;
+                            nodeId: number;
+                            nodeName: string;
+                            nodeDTO: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                requiresAcceptance: boolean;
+                                priority: number;
+                                automatic: boolean;
+                            };
+                            errorMessage: string | null;
+                            lastModifiedDate: string | null;
+                            actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                            editable: boolean;
+                            documentStatus: string;
+                            documentState: {
+                                document: {
+                                    id: number;
+                                    filename: string;
+                                    path: string;
+                                    documentType: string;
+                                    processId: number;
+                                    status: string;
+                                    mimeType: string;
+                                    size: number;
+                                    createdDate: string;
+                                    lastModifiedDate: string | null;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    assignees: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    }[];
+                                };
+                                steps: {
+                                    id: number;
+                                    documentId: number;
+                                    /** @enum {string} */
+                                    status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                    master: boolean;
+                                    rejected: boolean;
+                                    blockedBy: {
+                                        id: number;
+                                        login: string;
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        email: string;
+                                    } | null;
+                                    userId: number | null;
+                                    order: number;
+                                    nodeId: number;
+                                    nodeName: string;
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    errorMessage: string | null;
+                                    lastModifiedDate: string | null;
+                                    actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                    editable: boolean;
+                                }[];
+                                assignees: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                }[];
+                                blockedBy: {
+                                    id: number;
+                                    login: string;
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    email: string;
+                                } | null;
+                                documentStepsInformation: {
+                                    nodeDTO: {
+                                        id: number;
+                                        name: string;
+                                        /** @enum {string} */
+                                        activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                        requiresAcceptance: boolean;
+                                        priority: number;
+                                        automatic: boolean;
+                                    };
+                                    steps: {
+                                        id: number;
+                                        documentId: number;
+                                        /** @enum {string} */
+                                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                        master: boolean;
+                                        rejected: boolean;
+                                        blockedBy: {
+                                            id: number;
+                                            login: string;
+                                            firstName: string | null;
+                                            lastName: string | null;
+                                            email: string;
+                                        } | null;
+                                        userId: number | null;
+                                        order: number;
+                                        nodeId: number;
+                                        nodeName: string;
+                                        nodeDTO: {
+                                            id: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                            requiresAcceptance: boolean;
+                                            priority: number;
+                                            automatic: boolean;
+                                        };
+                                        errorMessage: string | null;
+                                        lastModifiedDate: string | null;
+                                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                        editable: boolean;
+                                    }[];
+                                    activeStepId: number;
+                                }[];
+                                waitingStepsBracketsInformation: {
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    steps: {
+                                        id: number;
+                                        documentId: number;
+                                        /** @enum {string} */
+                                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                        master: boolean;
+                                        rejected: boolean;
+                                        blockedBy: {
+                                            id: number;
+                                            login: string;
+                                            firstName: string | null;
+                                            lastName: string | null;
+                                            email: string;
+                                        } | null;
+                                        userId: number | null;
+                                        order: number;
+                                        nodeId: number;
+                                        nodeName: string;
+                                        nodeDTO: {
+                                            id: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                            requiresAcceptance: boolean;
+                                            priority: number;
+                                            automatic: boolean;
+                                        };
+                                        errorMessage: string | null;
+                                        lastModifiedDate: string | null;
+                                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                        editable: boolean;
+                                    }[];
+                                }[];
+                                doneStepsInformation: {
+                                    /** @enum {string} */
+                                    activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                    steps: {
+                                        id: number;
+                                        documentId: number;
+                                        /** @enum {string} */
+                                        status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                                        master: boolean;
+                                        rejected: boolean;
+                                        blockedBy: {
+                                            id: number;
+                                            login: string;
+                                            firstName: string | null;
+                                            lastName: string | null;
+                                            email: string;
+                                        } | null;
+                                        userId: number | null;
+                                        order: number;
+                                        nodeId: number;
+                                        nodeName: string;
+                                        nodeDTO: {
+                                            id: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                                            requiresAcceptance: boolean;
+                                            priority: number;
+                                            automatic: boolean;
+                                        };
+                                        errorMessage: string | null;
+                                        lastModifiedDate: string | null;
+                                        actions: ("startWorking" | "complete" | "accept" | "activate" | "cancelAcceptance" | "unassign" | "markMaster" | "rerun")[];
+                                        editable: boolean;
+                                    }[];
+                                }[];
+                                selectedStepId: number | null;
+                            } | null;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -11701,7 +11964,54 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        documentType: string;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        blockedBy: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        } | null;
+                        assignees: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                            email: string;
+                        }[];
+                        steps: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "WAITING" | "PROCESSING" | "DONE" | "ACCEPTED" | "ERROR";
+                            master: boolean;
+                            rejected: boolean;
+                            order: number;
+                            nodeId: number;
+                            nodeName: string;
+                            /** @enum {string} */
+                            activityType: "HUP" | "FILE_PARSER" | "CLF" | "EMAIL_UPLOAD" | "SFTP_UPLOAD" | "GDU_UPLOAD" | "SPAN" | "LEXICON" | "LLM_PROMPT" | "IPS" | "IPR" | "SEND_TO_GOOGLE_DRIVE" | "SEND_MAIL" | "SEND_REQUEST" | "SEND_TO_SFTP";
+                            userId: number | null;
+                            errorMessage: string | null;
+                        }[];
+                    }[] | {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        documentType: string;
+                        /** @enum {string} */
+                        status: "WAITING" | "DONE";
+                        issueCount: number;
+                        resolvedCount: number;
+                        commentCount: number;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -13819,6 +14129,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
+                content: {
+                    "application/json": {
+                        id: number;
+                        docId: number;
+                        actor: string;
+                        prevId: number | null;
+                        nextId: number | null;
+                        tokens: {
+                            id: number;
+                            utteranceId: number;
+                            value: string;
+                            tsStart: number | null;
+                            tsEnd: number | null;
+                            confidence: number | null;
+                            properties: string[];
+                            unclear: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content?: never;
             };
             /** @description Invalid input (field errors with message keys) */
@@ -13902,7 +14237,60 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        utterances: {
+                            id: number;
+                            docId: number;
+                            actor: string;
+                            prevId: number | null;
+                            nextId: number | null;
+                            tokens: {
+                                id: number;
+                                utteranceId: number;
+                                value: string;
+                                tsStart: number | null;
+                                tsEnd: number | null;
+                                confidence: number | null;
+                                properties: string[];
+                                unclear: boolean;
+                            }[];
+                        }[];
+                        ids: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        utterances: {
+                            id: number;
+                            docId: number;
+                            actor: string;
+                            prevId: number | null;
+                            nextId: number | null;
+                            tokens: {
+                                id: number;
+                                utteranceId: number;
+                                value: string;
+                                tsStart: number | null;
+                                tsEnd: number | null;
+                                confidence: number | null;
+                                properties: string[];
+                                unclear: boolean;
+                            }[];
+                        }[];
+                        ids: {
+                            [key: string]: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -13961,7 +14349,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        utteranceId: number;
+                        value: string;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        confidence: number | null;
+                        properties: string[];
+                        unclear: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14016,12 +14415,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        utteranceId: number;
+                        value: string;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        confidence: number | null;
+                        properties: string[];
+                        unclear: boolean;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14064,8 +14474,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14114,8 +14524,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14166,7 +14576,36 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        type: "SPAN_TAG" | "ASR_NER_TAG" | "TIMESPAN_TAG";
+                        nerTagTypeId: number;
+                        nerTagType: {
+                            id: number;
+                            name: string;
+                            backgroundColor: string;
+                            textColor: string;
+                            nodeId: number;
+                            path: string;
+                        };
+                        utteranceTokens: {
+                            id: number;
+                        }[];
+                        startOffset: number | null;
+                        endOffset: number | null;
+                        tsStart: number | null;
+                        tsEnd: number | null;
+                        stepId: number | null;
+                        nodeId: number;
+                        documentId: number;
+                        /** @enum {string} */
+                        origin: "USER" | "LEXICON" | "LLM" | "CUSTOM";
+                        createdById: number | null;
+                        lastModifiedById: number | null;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14214,7 +14653,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        status: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14267,7 +14713,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        status: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14314,12 +14767,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        status: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14367,7 +14827,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        status: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14414,7 +14881,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        processId: number;
+                        filename: string;
+                        status: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -14456,8 +14930,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15613,7 +16087,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        stepId: number | null;
+                        documentId: number | null;
+                        /** @enum {string} */
+                        status: "SUCCESS" | "FAILURE";
+                        details: {
+                            [key: string]: unknown;
+                        };
+                        createdDate: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15661,7 +16148,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS" | "FAILURE";
+                        createdFileAddress: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15709,7 +16202,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "SUCCESS" | "FAILURE";
+                        createdFileId: string | null;
+                        fileUrl: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15758,12 +16258,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        stepId: number;
+                        nodeId: number;
+                        documentId: number;
+                        prompt: string;
+                        promptEditorState: string | null;
+                        response: string;
+                        createdDate: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -15811,7 +16322,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        stepId: number;
+                        nodeId: number;
+                        documentId: number;
+                        prompt: string;
+                        promptEditorState: string | null;
+                        response: string;
+                        createdDate: string;
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16230,7 +16752,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        nodeId: number;
+                        batchId: number | null;
+                        documents: number;
+                        /** @enum {string} */
+                        status: "SUCCESS" | "FAILURE" | "SKIPPED";
+                        error: string | null;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16277,7 +16808,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        nodeId: number;
+                        polled: boolean;
+                        imported: number;
+                        errors: string[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16324,7 +16862,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        nodeId: number;
+                        polled: boolean;
+                        imported: number;
+                        errors: string[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16371,7 +16916,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        nodeId: number;
+                        polled: boolean;
+                        imported: number;
+                        errors: string[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16418,7 +16970,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        nodeId: number;
+                        /** @enum {string} */
+                        reason: "MANUAL" | "AUTOMATIC";
+                        /** @enum {string} */
+                        status: "SUCCESS" | "FAILURE";
+                        documents: number;
+                        httpStatus: number | null;
+                        error: string | null;
+                        createdDate: string;
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16480,7 +17045,67 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "WORK_TIMER";
+                        users: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                        }[];
+                        rows: {
+                            userId: number;
+                            nodeId: number;
+                            stepId: number;
+                            documentId: number;
+                            startTime: string;
+                            endTime: string;
+                            time: number;
+                        }[];
+                        rowsTotal: number;
+                        days: {
+                            date: string;
+                            userId: number;
+                            nodeId: number;
+                            seconds: number;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        type: "TAG_USAGE";
+                        users: {
+                            id: number;
+                            login: string;
+                            firstName: string | null;
+                            lastName: string | null;
+                        }[];
+                        rows: {
+                            nodeId: number;
+                            userId: number;
+                            tagsCount: number;
+                            time: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        type: "NODE_ACTIVITY";
+                        rows: {
+                            date: string;
+                            nodeIdDocIdsMap: {
+                                [key: string]: number[];
+                            };
+                            nodeIdDocCountMap: {
+                                [key: string]: number;
+                            };
+                            tagsPerDocAndNodeCompositeMap: {
+                                [key: string]: number;
+                            };
+                            nodeIdTagCountMap: {
+                                [key: string]: number;
+                            };
+                        }[];
+                    };
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -16529,8 +17154,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17441,7 +18066,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        principal: string;
+                        type: string;
+                        timestamp: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {
@@ -17488,7 +18123,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
+                    "application/x-ndjson": string;
+                };
             };
             /** @description Invalid input (field errors with message keys) */
             400: {

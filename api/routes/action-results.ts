@@ -4,6 +4,9 @@
  * node is enough.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { id } from '../responses';
+
 import { onNode, query } from './access';
 import { nodeExecutions } from '../../db/queries/action-results';
 import type { AppDeps } from '../app';
@@ -22,6 +25,16 @@ export interface ActionExecutionResultDTO {
   createdDate: string;
 }
 
+const executionResult = z.object({
+  id,
+  nodeId: id,
+  stepId: id.nullable(),
+  documentId: id.nullable(),
+  status: z.enum(['SUCCESS', 'FAILURE']),
+  details: z.record(z.string(), z.unknown()),
+  createdDate: z.string(),
+}) satisfies z.ZodType<ActionExecutionResultDTO>;
+
 export function actionResultRoutes({ knex }: AppDeps): Route[] {
   return [
     route(
@@ -29,6 +42,7 @@ export function actionResultRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/action-execution-results',
         access: onNode('READ', query('nodeId', 'node')),
+        response: z.array(executionResult),
       },
       async (ctx) => {
         const user = currentUser(ctx);

@@ -6,6 +6,9 @@
  * document summary and the rerun steps.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { documentSummaryDto, stepActionDto } from '../responses';
+
 import { onProcess, param } from './access';
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser, unreachable } from '../auth';
@@ -28,6 +31,7 @@ export function documentFileRoutes({ config, knex, temporal }: AppDeps): Route[]
         path: '/api/documents/:id/file',
         access: onProcess('ADMIN', param('id', 'document')),
         body: 'multipart',
+        response: z.object({ document: documentSummaryDto, reruns: z.array(stepActionDto) }),
       },
       async (ctx) => {
         const user = currentUser(ctx);

@@ -6,7 +6,7 @@
  * its waveform peaks, utterances with tokens, token hints.
  */
 import { fileResponse, NO_CONTENT, route, type Route } from '../route';
-import { documentDto, id as intId, userRefDto } from '../responses';
+import { documentDto, id as intId, userRefDto, utteranceDto } from '../responses';
 import { documentReader, inBody, onProcess, param } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -181,25 +181,6 @@ const documentListEntry = z.object({
     }),
   ),
 }) satisfies z.ZodType<DocumentListEntryDTO>;
-const utteranceDto = z.object({
-  id: intId,
-  docId: intId,
-  actor: z.string(),
-  prevId: intId.nullable(),
-  nextId: intId.nullable(),
-  tokens: z.array(
-    z.object({
-      id: intId,
-      utteranceId: intId,
-      value: z.string(),
-      tsStart: z.number().nullable(),
-      tsEnd: z.number().nullable(),
-      confidence: z.number().nullable(),
-      properties: z.array(z.string()),
-      unclear: z.boolean(),
-    }),
-  ),
-});
 const hintDto = z.object({
   id: intId,
   utteranceTokenId: intId,

@@ -5,7 +5,7 @@
  * which WRITE on the node adds and renames (the options of the labelling menu, spec 2 section 6).
  */
 import { NO_CONTENT, route, type Route } from '../route';
-import { id, nested } from '../responses';
+import { id, matchingRuleDto as ruleDto, nested } from '../responses';
 
 import { inBody, onNode, onProcess, param, query } from './access';
 import type { Context } from 'koa';
@@ -15,7 +15,6 @@ import { nodeRef, type NodeRef } from '../../db/queries/nodes';
 import { validateLabelImport } from '../../domain/label-import-schema';
 import {
   DataFormats,
-  MatchingTypes,
   type ClassifierTypeDTO,
   type ImportResult,
   type LabelImportFile,
@@ -95,13 +94,6 @@ const nerTagTypeFields = {
 };
 /** A tag type in a flat list. */
 const nerTagTypeDto = z.object(nerTagTypeFields);
-const ruleDto = z.object({
-  id,
-  nerTagTypeId: id,
-  expression: z.string(),
-  matchingType: z.enum(MatchingTypes),
-  tolerance: z.number().int().nullable(),
-});
 /** The tag type trees of `GET /api/root-ner-tag-types` (three levels described, deeper ones as objects). */
 const nerTagTypeTree = nested(nerTagTypeFields, 'children', { optional: true });
 /** The labelling menu's options of a document (domain/tags.ts TagTypeOption). */

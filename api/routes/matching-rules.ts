@@ -3,8 +3,7 @@
  * the rule editor sends. Reading needs READ on the node; changing needs ADMIN on its process.
  */
 import { route, type Route } from '../route';
-import { id } from '../responses';
-import type { MatchingRuleDTO } from '../../domain/label-types';
+import { matchingRuleDto as ruleDto } from '../responses';
 
 import { inBody, onNode, onProcess, query } from './access';
 import type { Knex } from 'knex';
@@ -66,14 +65,6 @@ async function assertSameNode(knex: Knex, tagTypeIds: readonly number[], nodeId:
   const found = await tagTypeIdsOfNode(knex, ids, nodeId);
   if (found.length !== ids.length) throw appError('error.idinvalid', 'matchingRule', 'idinvalid');
 }
-
-const ruleDto = z.object({
-  id,
-  nerTagTypeId: id,
-  expression: z.string(),
-  matchingType: z.enum(MatchingTypes),
-  tolerance: z.number().int().nullable(),
-}) satisfies z.ZodType<MatchingRuleDTO>;
 
 export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
   return [

@@ -10,7 +10,7 @@
  * from the client; a document of another process answers like an unknown one (403, or 404 to an admin).
  */
 import { NO_CONTENT, route, type Route } from '../route';
-import { id as intId } from '../responses';
+import { id as intId, nerTagDto } from '../responses';
 
 import { documentReader, inBody, onNode, param, query } from './access';
 import type { Context } from 'koa';
@@ -35,7 +35,6 @@ import {
   WRITABLE_LABELLING_TYPES,
   type ClassifierTagDTO,
   type LabellingType,
-  type NerTagDTO,
 } from '../../domain/tags';
 import { documentProcessId } from '../../db/queries/documents';
 
@@ -90,31 +89,6 @@ export const classifierTagSchema = z.object({ documentId: id, classifierTypeId: 
 
 const { checkSpan, notSelectable, unsupportedType } = tags;
 
-/** A NER tag as answered (domain/tags.ts NerTagDTO). */
-const nerTagDto = z.object({
-  id: intId,
-  type: z.enum(LabellingTypes),
-  nerTagTypeId: intId,
-  nerTagType: z.object({
-    id: intId,
-    name: z.string(),
-    backgroundColor: z.string(),
-    textColor: z.string(),
-    nodeId: intId,
-    path: z.string(),
-  }),
-  utteranceTokens: z.array(z.object({ id: intId })),
-  startOffset: z.number().int().nullable(),
-  endOffset: z.number().int().nullable(),
-  tsStart: z.number().nullable(),
-  tsEnd: z.number().nullable(),
-  stepId: intId.nullable(),
-  nodeId: intId,
-  documentId: intId,
-  origin: z.enum(TagOrigins),
-  createdById: intId.nullable(),
-  lastModifiedById: intId.nullable(),
-}) satisfies z.ZodType<NerTagDTO>;
 const classifierTagDto = z.object({
   id: intId,
   documentId: intId,
