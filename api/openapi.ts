@@ -2,12 +2,14 @@
  * The OpenAPI 3 document of the API (issue 15 section 3), built from the route declarations the server
  * mounts (api/route.ts, so no route can be missing): each route's access (who may call it, where the
  * checked id is: api/routes/access.ts), the zod schema its handler reads the body with and, when declared,
- * the schema of its answer (converted by zod's own JSON Schema output). Served at `GET /v3/api-docs` with
- * the `api-docs` profile; the admin menu's API page shows it in Swagger UI.
+ * the schema of its answer (converted by zod's own JSON Schema output; a file by its content types), the
+ * error body. Served at `GET /v3/api-docs` to any signed-in user and API key (issue 32), committed as
+ * docs/openapi.json by `npm run openapi` (scripts/openapi.ts; the typed client in api/client/ is generated
+ * from it); the admin menu's API page (profile `api-docs`) shows it in Swagger UI.
  */
 import { z } from 'zod';
-import type { Route } from './route';
-import { keyMayCall, type Ref, type RouteAccess } from './routes/access';
+import { isFileResponse, NO_CONTENT, successStatuses, type Route } from './route';
+import { keyMayCall, refsOf, type Ref, type RouteAccess } from './routes/access';
 import { API_KEY_HEADER } from '../domain/api-keys';
 
 type Json = Record<string, unknown>;
@@ -61,6 +63,81 @@ const tagOf = (path: string): string => {
   return parts[start]?.replace(/^_/, '') ?? 'root';
 };
 
+const ERROR = { $ref: '#/components/schemas/Error' };
+const errorResponse = (description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: ERROR } },
+});
+
+/** The error body of every refusal (api/errors.ts, domain/api-types.ts ErrorBodyDTO). */
+const ERROR_SCHEMA: Json = {
+  type: 'object',
+  required: ['status', 'title', 'message'],
+  properties: {
+    status: { type: 'integer' },
+    title: { type: 'string' },
+    message: { type: 'string', description: 'a message key (translated by the web app)' },
+    detail: { type: 'string' },
+    key: { type: 'string' },
+    errorKey: { type: 'string' },
+    params: { type: 'object', additionalProperties: {} },
+    fieldErrors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['objectName', 'field', 'message', 'key'],
+        properties: {
+          objectName: { type: 'string' },
+          field: { type: 'string' },
+          message: { type: 'string', description: 'the constraint (NotBlank, Size, Pattern...)' },
+          key: { type: 'string', description: 'the message key of the rule that failed' },
+        },
+      },
+    },
+  },
+};
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+
+/** The success answer(s) of a route: its JSON schema, its file's content types, or no body. */
+function successResponses(r: Route): Record<string, Json> {
+  const declared = r.response;
+  const body: Json | undefined =
+    declared === undefined || declared === NO_CONTENT
+      ? undefined
+      : isFileResponse(declared)
+        ? Object.fromEntries(
+            declared.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+          )
+        : { 'application/json': { schema: schemaOf(declared, 'output') } };
+  return Object.fromEntries(
+    successStatuses(r).map((status) => [
+      String(status),
+      status === 204 || !body
+        ? { description: STATUS_TEXT[status] ?? 'Success' }
+        : { description: STATUS_TEXT[status] ?? 'Success', content: body },
+    ]),
+  );
+}
+
+/** The query parameters the access declaration names (the ids the gate checks). */
+const queryParameters = (access: RouteAccess): Json[] => {
+  const seen = new Set<string>();
+  return refsOf(access).flatMap((ref) => {
+    if (ref.from !== 'query' || seen.has(ref.name)) return [];
+    seen.add(ref.name);
+    return [
+      {
+        name: ref.name,
+        in: 'query',
+        required: false,
+        description: `the ${ref.kind}${ref.many ? 's (repeated)' : ''} the access is checked on`,
+        schema: ref.many ? { type: 'array', items: { type: 'string' } } : { type: 'string' },
+      },
+    ];
+  });
+};
+
 /** The operation of one declared route. */
 function operationOf(r: Route): Json {
   const { access } = r;
@@ -69,18 +146,16 @@ function operationOf(r: Route): Json {
     operationId: `${r.method.toLowerCase()} ${path}`,
     tags: [tagOf(path)],
     description: `${accessText(access)}${keyMayCall(access) ? '' : ' Not with an API key: needs a session.'}`,
-    parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    parameters: [
+      ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...queryParameters(access),
+    ],
     responses: {
-      '200': r.response
-        ? {
-            description: 'Success',
-            content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
-          }
-        : { description: 'Success' },
-      '400': { description: 'Invalid input (field errors with message keys)' },
+      ...successResponses(r),
+      '400': errorResponse('Invalid input (field errors with message keys)'),
       ...(access.who === 'public'
         ? {}
-        : { '401': { description: 'Not signed in' }, '403': { description: 'Not allowed' } }),
+        : { '401': errorResponse('Not signed in'), '403': errorResponse('Not allowed') }),
     },
   };
   // API keys only where a key may call the route (api/routes/access.ts keyMayCall)
@@ -111,9 +186,18 @@ export function buildOpenApiDocument(
   for (const r of routes) (paths[openApiPath(r.path).path] ??= {})[r.method.toLowerCase()] = operationOf(r);
   return {
     openapi: '3.0.3',
-    info: { title: `${info.title} API`, version: info.version },
+    info: {
+      title: `${info.title} API`,
+      version: info.version,
+      description:
+        'Sign in with `POST /api/authenticate` (the token is in the Authorization answer header) and send ' +
+        '`Authorization: Bearer <token>`, or send an API key in the `' +
+        API_KEY_HEADER +
+        '` header where the operation allows keys. Errors answer the Error schema. See docs/api.md.',
+    },
     servers: [{ url: '/' }],
     components: {
+      schemas: { Error: ERROR_SCHEMA },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },

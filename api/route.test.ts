@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { AuthUser } from './auth';
 import { errorMiddleware } from './errors';
-import { gateAccess, layerKeys, mountRoutes, route, type Route } from './route';
+import { fileResponse, gateAccess, layerKeys, mountRoutes, NO_CONTENT, route, type Route } from './route';
 import { ADMIN_ROLE, PUBLIC, SIGNED_IN, onNode, onProcess, param, query } from './routes/access';
 
 // Role, public and signed-in gates never touch the database.
@@ -115,6 +115,48 @@ describe('a mounted route over HTTP', () => {
         ctx.body = ctx.query.bad ? { n: 1, secret: 'x' } : { n: 1 };
       },
     ),
+    // a plain z.object: the check is strict all the same, at any depth
+    route(
+      {
+        method: 'GET',
+        path: '/loose',
+        access: PUBLIC,
+        response: z.object({
+          items: z.array(z.object({ id: z.number(), at: z.iso.datetime(), note: z.string().optional() })),
+        }),
+      },
+      (ctx) => {
+        const item: Record<string, unknown> = { id: 1, at: new Date(0) };
+        if (ctx.query.extra) item.token = 'x';
+        if (ctx.query.lacking) delete item.at;
+        if (ctx.query.note) item.note = 'n';
+        ctx.body = { items: [item] };
+      },
+    ),
+    route(
+      {
+        method: 'POST',
+        path: '/created',
+        access: PUBLIC,
+        status: 201,
+        response: z.object({ id: z.number() }),
+      },
+      (ctx) => {
+        ctx.status = ctx.query.ok ? 201 : 200;
+        ctx.body = { id: 1 };
+      },
+    ),
+    route({ method: 'DELETE', path: '/gone', access: PUBLIC, response: NO_CONTENT }, (ctx) => {
+      if (ctx.query.body) ctx.body = { deleted: true };
+      else ctx.status = 204;
+    }),
+    route(
+      { method: 'GET', path: '/file', access: PUBLIC, response: fileResponse('text/csv', 'audio/*') },
+      (ctx) => {
+        ctx.type = String(ctx.query.type);
+        ctx.body = Buffer.from('a,b');
+      },
+    ),
   ];
   let server: http.Server;
   let base: string;
@@ -181,5 +223,22 @@ describe('a mounted route over HTTP', () => {
   it('checks an answer against the declared response under test', async () => {
     expect((await fetch(`${base}/answer`)).status).toBe(200);
     expect((await fetch(`${base}/answer?bad=1`)).status).toBe(500);
+  });
+
+  it('fails an answer with a field the schema lacks, or lacking one it has, even with a plain z.object', async () => {
+    expect((await fetch(`${base}/loose`)).status).toBe(200);
+    expect((await fetch(`${base}/loose?note=1`)).status).toBe(200);
+    expect((await fetch(`${base}/loose?extra=1`)).status).toBe(500);
+    expect((await fetch(`${base}/loose?lacking=1`)).status).toBe(500);
+  });
+
+  it('fails another success status, a body where none is declared, and a file of another type', async () => {
+    expect((await fetch(`${base}/created?ok=1`, { method: 'POST' })).status).toBe(201);
+    expect((await fetch(`${base}/created`, { method: 'POST' })).status).toBe(500);
+    expect((await fetch(`${base}/gone`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fetch(`${base}/gone?body=1`, { method: 'DELETE' })).status).toBe(500);
+    expect((await fetch(`${base}/file?type=text/csv`)).status).toBe(200);
+    expect((await fetch(`${base}/file?type=audio/ogg`)).status).toBe(200);
+    expect((await fetch(`${base}/file?type=application/json`)).status).toBe(500);
   });
 });

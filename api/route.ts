@@ -6,8 +6,10 @@
  * - the body validation: the handler reads its body with `input.body()`, which parses the declared schema
  *   and names the declared object in the field errors (api/validate.ts `parse`, the spec's message keys);
  *   a route whose body takes one of several shapes declares them all and reads one with `input.body(shape)`;
- * - the OpenAPI entry (api/openapi.ts): the access in words, the body schema, the response schema when
- *   declared (under test every answer of such a route is checked against it, so it cannot drift);
+ * - the OpenAPI entry (api/openapi.ts): the access in words, the body schema, the response (issue 32):
+ *   a zod schema of the JSON answer, a file's content type(s), or none (204); under test every successful
+ *   answer is checked against it (`responseProblem`: a field the schema lacks, a field it has that the
+ *   answer lacks, another status or content type all fail the calling test), so it cannot drift;
  * - the authorization matrix (tests/integration/authz-matrix.test.ts), which calls every declared route as
  *   every kind of principal and checks that every route the app mounts is a declared one behind its gate.
  * The vocabulary of `access` (who may call, where the checked id is, API keys) is in api/routes/access.ts.
@@ -44,8 +46,34 @@ export interface RouteDeclaration<B extends BodyDeclaration | undefined = BodyDe
    * a file, a body a service parses) reads `ctx.request.body`.
    */
   body?: B;
-  /** The answer's schema, for the OpenAPI document. */
-  response?: z.ZodType;
+  /** What a successful call answers (the OpenAPI document's response; checked under test). */
+  response?: ResponseDeclaration;
+  /** The status of a successful answer: 200 unless said (204 for `NO_CONTENT`); several when it varies. */
+  status?: number | readonly number[];
+}
+
+/**
+ * A binary or streamed answer (a file, an export, audio): described by its content type(s); a type ending
+ * in `/*` takes any subtype.
+ */
+export interface FileResponse {
+  file: readonly string[];
+}
+/** No body (204). */
+export const NO_CONTENT = 'no-content' as const;
+/** The answer of a route: a zod schema of its JSON, a file, or no body. */
+export type ResponseDeclaration = z.ZodType | FileResponse | typeof NO_CONTENT;
+
+/** A file answer of the given content type(s). */
+export const fileResponse = (...types: string[]): FileResponse => ({ file: types });
+
+export const isFileResponse = (r: ResponseDeclaration | undefined): r is FileResponse =>
+  typeof r === 'object' && r !== null && 'file' in r && Array.isArray((r as FileResponse).file);
+
+/** The success status(es) a declaration documents. */
+export function successStatuses(decl: Pick<RouteDeclaration, 'response' | 'status'>): number[] {
+  if (decl.status !== undefined) return typeof decl.status === 'number' ? [decl.status] : [...decl.status];
+  return [decl.response === NO_CONTENT ? 204 : 200];
 }
 
 /** `input.body()` of a route: the declared schema parsed, or one declared shape chosen by the handler. */
@@ -110,6 +138,76 @@ function bodyReader(decl: RouteDeclaration, ctx: RouteContext) {
 /** Under test every answer of a route that declares its response is checked against it. */
 const checkResponses = process.env.NODE_ENV === 'test';
 
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Where two JSON values first differ (`$.a[0].b`), or null: the keys parsing dropped or added. */
+function firstDifference(parsed: unknown, sent: unknown, at = '$'): string | null {
+  if (parsed === sent) return null;
+  if (Array.isArray(parsed) && Array.isArray(sent)) {
+    if (parsed.length !== sent.length) return at;
+    for (let i = 0; i < sent.length; i++) {
+      const d = firstDifference(parsed[i], sent[i], `${at}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (parsed && sent && typeof parsed === 'object' && typeof sent === 'object') {
+    const a = parsed as Record<string, unknown>;
+    const b = sent as Record<string, unknown>;
+    for (const key of Object.keys(b)) if (!(key in a)) return `${at}.${key} (answered, not in the schema)`;
+    for (const key of Object.keys(a)) if (!(key in b)) return `${at}.${key} (in the schema, not answered)`;
+    for (const key of Object.keys(b)) {
+      const d = firstDifference(a[key], b[key], `${at}.${key}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  return `${at} (the schema changes it)`;
+}
+
+/** A body as the client reads it (what JSON.stringify sends), or undefined for a file, stream or text. */
+function sentJson(ctx: RouteContext): { json: Json } | undefined {
+  const body: unknown = ctx.body;
+  if (body === null || body === undefined) return undefined;
+  if (
+    typeof body === 'string' ||
+    Buffer.isBuffer(body) ||
+    typeof (body as { pipe?: unknown }).pipe === 'function'
+  )
+    return undefined;
+  return { json: JSON.parse(JSON.stringify(body)) as Json };
+}
+
+const mediaType = (header: string): string => header.split(';')[0].trim().toLowerCase();
+
+/**
+ * What is wrong with a successful answer against its declaration (null when nothing): its status, and
+ * its body exactly as the schema says (every key the schema has, no other: unknown keys fail even where
+ * the schema is a plain `z.object`), a file's content type, no body for NO_CONTENT.
+ */
+export function responseProblem(decl: RouteDeclaration, ctx: RouteContext): string | null {
+  const statuses = successStatuses(decl);
+  if (!statuses.includes(ctx.status)) return `status ${ctx.status}, declared ${statuses.join(' or ')}`;
+  const declared = decl.response;
+  if (declared === undefined) return null;
+  if (ctx.status === 204) return ctx.body === null || ctx.body === undefined ? null : 'a body with 204';
+  if (declared === NO_CONTENT)
+    return ctx.body === null || ctx.body === undefined ? null : 'a body, declared none';
+  if (isFileResponse(declared)) {
+    const type = mediaType(ctx.response.get('Content-Type') || ctx.type || '');
+    const matches = declared.file.some((t) =>
+      t.endsWith('/*') ? type.startsWith(t.slice(0, -1)) : type === t.toLowerCase(),
+    );
+    return matches ? null : `content type ${type || 'none'}, declared ${declared.file.join(' or ')}`;
+  }
+  const sent = sentJson(ctx);
+  if (!sent) return 'no JSON body, declared one';
+  const answered = declared.safeParse(sent.json);
+  if (!answered.success) return answered.error.message;
+  const difference = firstDifference(answered.data, sent.json);
+  return difference ? `differs from the schema at ${difference}` : null;
+}
+
 /** Declares a route. Throws when the declaration is incomplete (no access, a bad method or path). */
 export function route<B extends BodyDeclaration | undefined = undefined>(
   decl: RouteDeclaration<B>,
@@ -121,12 +219,13 @@ export function route<B extends BodyDeclaration | undefined = undefined>(
     ...declaration,
     handler: async (ctx) => {
       await handler(ctx, { body: bodyReader(declaration, ctx) as BodyReader<B> });
-      if (checkResponses && declaration.response && ctx.status < 300) {
-        const answered = declaration.response.safeParse(ctx.body);
-        if (!answered.success)
-          throw new Error(
-            `${routeKey(declaration)} answered outside its declared response: ${answered.error.message}`,
-          );
+      if (checkResponses && ctx.status < 300 && declaration.response !== undefined) {
+        const problem = responseProblem(declaration, ctx);
+        if (problem) {
+          const message = `${routeKey(declaration)} answered outside its declaration: ${problem}`;
+          console.error(message); // the 500 carries no detail: the test's output names the field
+          throw new Error(message);
+        }
       }
     },
   };

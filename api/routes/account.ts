@@ -3,7 +3,9 @@
  * the own account and password, registration with activation, and password reset. Handlers validate with
  * the domain rules, call api/services/accounts.ts and shape the response.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { accountDto } from '../responses';
+
 import { PUBLIC, SIGNED_IN, withKeys } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -128,6 +130,7 @@ export function accountRoutes(deps: AppDeps): Route[] {
         path: '/api/authenticate',
         access: PUBLIC,
         body: { schema: schemas.authenticate, object: 'loginVM' },
+        response: z.object({ id_token: z.string() }),
       },
       async (ctx, { body }) => {
         const { username, password, rememberMe } = body();
@@ -143,9 +146,12 @@ export function accountRoutes(deps: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'GET', path: '/api/account', access: withKeys(SIGNED_IN) }, async (ctx) => {
-      ctx.body = await accounts.account(currentUser(ctx));
-    }),
+    route(
+      { method: 'GET', path: '/api/account', access: withKeys(SIGNED_IN), response: accountDto },
+      async (ctx) => {
+        ctx.body = await accounts.account(currentUser(ctx));
+      },
+    ),
 
     route(
       {
@@ -153,6 +159,8 @@ export function accountRoutes(deps: AppDeps): Route[] {
         path: '/api/account',
         access: SIGNED_IN,
         body: { schema: schemas.account, object: 'adminUserDTO' },
+        response: NO_CONTENT,
+        status: 200,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -181,6 +189,8 @@ export function accountRoutes(deps: AppDeps): Route[] {
         path: '/api/account/change-password',
         access: SIGNED_IN,
         body: { schema: schemas.changePassword, object: 'passwordChangeDTO' },
+        response: NO_CONTENT,
+        status: 200,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -206,7 +216,7 @@ export function accountRoutes(deps: AppDeps): Route[] {
     /** Server-side sign-out: the tokens of the user stop working (POST, so no page can trigger it by a link). */
 
     // ends every session of the caller
-    route({ method: 'POST', path: '/api/logout', access: SIGNED_IN }, async (ctx) => {
+    route({ method: 'POST', path: '/api/logout', access: SIGNED_IN, response: NO_CONTENT }, async (ctx) => {
       const user = currentUser(ctx);
       refuseApiKeyCaller(ctx); // a key must not sign its owner out everywhere (domain/api-keys.ts)
       await accounts.logout(user);
@@ -219,6 +229,8 @@ export function accountRoutes(deps: AppDeps): Route[] {
         path: '/api/register',
         access: PUBLIC,
         body: { schema: schemas.register, object: 'managedUserVM' },
+        response: NO_CONTENT,
+        status: 201,
       },
       async (ctx, { body }) => {
         const input = body();
@@ -239,19 +251,31 @@ export function accountRoutes(deps: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'GET', path: '/api/verify', access: PUBLIC }, async (ctx) => {
-      const key = ctx.query.key;
-      await accounts.activate(typeof key === 'string' ? key : '');
-      empty(ctx);
-    }),
+    route(
+      { method: 'GET', path: '/api/verify', access: PUBLIC, response: NO_CONTENT, status: 200 },
+      async (ctx) => {
+        const key = ctx.query.key;
+        await accounts.activate(typeof key === 'string' ? key : '');
+        empty(ctx);
+      },
+    ),
 
-    route({ method: 'POST', path: '/api/account/reset-password/init', access: PUBLIC }, async (ctx) => {
-      const raw = (ctx.request as unknown as { body: unknown }).body;
-      const email = typeof raw === 'string' ? raw.trim() : '';
-      new FieldErrorCollector('email').check('email', emailRule(email)).throwIfAny();
-      await accounts.requestPasswordReset(email);
-      empty(ctx);
-    }),
+    route(
+      {
+        method: 'POST',
+        path: '/api/account/reset-password/init',
+        access: PUBLIC,
+        response: NO_CONTENT,
+        status: 200,
+      },
+      async (ctx) => {
+        const raw = (ctx.request as unknown as { body: unknown }).body;
+        const email = typeof raw === 'string' ? raw.trim() : '';
+        new FieldErrorCollector('email').check('email', emailRule(email)).throwIfAny();
+        await accounts.requestPasswordReset(email);
+        empty(ctx);
+      },
+    ),
 
     route(
       {
@@ -259,6 +283,8 @@ export function accountRoutes(deps: AppDeps): Route[] {
         path: '/api/account/reset-password/finish',
         access: PUBLIC,
         body: { schema: schemas.resetFinish, object: 'keyAndPasswordVM' },
+        response: NO_CONTENT,
+        status: 200,
       },
       async (ctx, { body }) => {
         const { key, newPassword } = body();

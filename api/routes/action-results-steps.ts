@@ -6,6 +6,7 @@
  * has not run (a send in progress is no result yet). READ on the step's node.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
 import { onNode, query } from './access';
 import { latestStepExecution } from '../../db/queries/action-results';
 import { stepNode } from '../../db/queries/steps';
@@ -25,6 +26,8 @@ export interface DriveResultDTO {
   fileUrl: string | null;
 }
 
+const RESULT_STATUS = z.enum(['SUCCESS', 'FAILURE']);
+
 /** A string detail of a successful execution, else null. */
 type Pick = (name: string) => string | null;
 
@@ -32,23 +35,35 @@ const ROUTES: readonly {
   path: string;
   activityType: string;
   body: (pick: Pick) => Omit<SftpResultDTO, 'status'> | Omit<DriveResultDTO, 'status'>;
+  response: z.ZodType;
 }[] = [
   {
     path: '/api/action-execution-results/send-to-sftp',
     activityType: 'SEND_TO_SFTP',
     body: (pick) => ({ createdFileAddress: pick('createdFileAddress') }),
+    response: z.object({ status: RESULT_STATUS, createdFileAddress: z.string().nullable() }),
   },
   {
     path: '/api/action-execution-results/send-to-google-drive',
     activityType: 'SEND_TO_GOOGLE_DRIVE',
     body: (pick) => ({ createdFileId: pick('createdFileId'), fileUrl: pick('fileUrl') }),
+    response: z.object({
+      status: RESULT_STATUS,
+      createdFileId: z.string().nullable(),
+      fileUrl: z.string().nullable(),
+    }),
   },
 ];
 
 export function stepActionResultRoutes({ knex }: AppDeps): Route[] {
   return ROUTES.map((declared) =>
     route(
-      { method: 'GET', path: declared.path, access: onNode('READ', query('stepId', 'step')) },
+      {
+        method: 'GET',
+        path: declared.path,
+        access: onNode('READ', query('stepId', 'step')),
+        response: declared.response,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const stepId = idParam(firstValue(ctx.query.stepId), 'stepId');

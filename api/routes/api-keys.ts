@@ -3,7 +3,7 @@
  * `POST api/api-keys {expirationDate}`, `DELETE api/api-keys/{id}`; rules in domain/api-keys.ts). Each
  * user sees and deletes only their own keys; a caller signed in by a key cannot manage keys.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
 import { SIGNED_IN } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -12,6 +12,7 @@ import { FieldErrorCollector, notFound } from '../errors';
 import { createApiKey, deleteApiKey, listApiKeys } from '../services/api-keys';
 import { AuditTypes, recordAudit } from '../services/audits';
 import { setTotal } from '../paging';
+import { springPage } from '../responses';
 import { idParam, pageQuery } from '../validate';
 import {
   API_KEY_PAGE_SIZE,
@@ -31,15 +32,7 @@ const listedKey = z.strictObject({
   createdDate: z.iso.datetime(),
   lastUsedDate: z.iso.datetime().nullable(),
 });
-export const keyPageSchema = z.strictObject({
-  content: z.array(listedKey),
-  page: z.strictObject({
-    size: z.number().int(),
-    totalElements: z.number().int(),
-    totalPages: z.number().int(),
-    number: z.number().int(),
-  }),
-}) satisfies z.ZodType<ApiKeyPage>;
+export const keyPageSchema = springPage(listedKey) satisfies z.ZodType<ApiKeyPage>;
 /** The create answer: the only one with the token. */
 export const createdKeySchema = listedKey.extend({ token: z.string() }) satisfies z.ZodType<ApiKeyDTO>;
 
@@ -66,6 +59,7 @@ export function apiKeyRoutes(deps: AppDeps): Route[] {
         path: '/api/api-keys',
         access: SIGNED_IN,
         body: { schema: createSchema, object: 'apiKey' },
+        status: 201,
         response: createdKeySchema,
       },
       async (ctx, { body }) => {
@@ -88,13 +82,16 @@ export function apiKeyRoutes(deps: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'DELETE', path: '/api/api-keys/:id', access: SIGNED_IN }, async (ctx) => {
-      const user = currentUser(ctx);
-      refuseApiKeyCaller(ctx);
-      const id = idParam(ctx.params.id);
-      if (!(await deleteApiKey(knex, user.id, id))) throw notFound('apiKey');
-      await recordAudit(deps, { principal: user.login, type: AuditTypes.API_KEY_DELETED, data: { id } });
-      ctx.status = 204;
-    }),
+    route(
+      { method: 'DELETE', path: '/api/api-keys/:id', access: SIGNED_IN, response: NO_CONTENT },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        refuseApiKeyCaller(ctx);
+        const id = idParam(ctx.params.id);
+        if (!(await deleteApiKey(knex, user.id, id))) throw notFound('apiKey');
+        await recordAudit(deps, { principal: user.login, type: AuditTypes.API_KEY_DELETED, data: { id } });
+        ctx.status = 204;
+      },
+    ),
   ];
 }

@@ -4,6 +4,10 @@
  * Events are written by api/services/audits.ts `recordAudit`.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { id } from '../responses';
+import type { AuditDTO } from '../../domain/api-types';
+
 import { ADMIN_ROLE } from './access';
 import type { AppDeps } from '../app';
 import { assertRole } from '../auth';
@@ -23,22 +27,33 @@ function dateParam(value: string | string[] | undefined, name: string): string |
   return v;
 }
 
+const auditDto = z.object({
+  id,
+  principal: z.string(),
+  type: z.string(),
+  timestamp: z.string(),
+  data: z.record(z.string(), z.unknown()),
+}) satisfies z.ZodType<AuditDTO>;
+
 export function auditRoutes({ knex }: AppDeps): Route[] {
   return [
-    route({ method: 'GET', path: '/management/audits', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      const paging = pageRequest(ctx.query, {
-        defaultSize: AUDITS_PAGE_SIZE,
-        sorts: AUDIT_SORTS,
-        defaultSort: 'auditEventDate,desc',
-      });
-      const { rows, total } = await listAudits(knex, {
-        ...paging,
-        fromDate: dateParam(ctx.query.fromDate, 'fromDate'),
-        toDate: dateParam(ctx.query.toDate, 'toDate'),
-      });
-      setTotal(ctx, total);
-      ctx.body = rows;
-    }),
+    route(
+      { method: 'GET', path: '/management/audits', access: ADMIN_ROLE, response: z.array(auditDto) },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        const paging = pageRequest(ctx.query, {
+          defaultSize: AUDITS_PAGE_SIZE,
+          sorts: AUDIT_SORTS,
+          defaultSort: 'auditEventDate,desc',
+        });
+        const { rows, total } = await listAudits(knex, {
+          ...paging,
+          fromDate: dateParam(ctx.query.fromDate, 'fromDate'),
+          toDate: dateParam(ctx.query.toDate, 'toDate'),
+        });
+        setTotal(ctx, total);
+        ctx.body = rows;
+      },
+    ),
   ];
 }

@@ -4,7 +4,15 @@
  * are in sftp-connections.ts. Reading needs READ on the node; every change needs ADMIN on its process.
  * Stored passwords and tokens never appear in a response.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type {
+  DriveConfigDTO,
+  DriveConnectionDTO,
+  EmailConnectionDTO,
+  IprNodeDTO,
+} from '../../domain/integration-types';
+
 import { SIGNED_IN, inBody, onNode, onProcess, param, query, withKeys } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -80,6 +88,37 @@ function throwViolations(objectName: string, list: FieldViolation[], prefix = ''
   errors.throwIfAny();
 }
 
+/** An e-mail upload connection as answered (the password always masked). */
+const emailConnectionDto = z.object({
+  id: id.nullish(),
+  nodeId: id,
+  imapHost: z.string(),
+  imapPort: z.union([z.literal(993), z.literal(143)]),
+  address: z.string(),
+  password: z.string().nullable(),
+  folder: z.string(),
+  contentType: z.enum(['MESSAGE', 'ATTACHMENT']),
+  cron: z.string().nullable(),
+}) satisfies z.ZodType<EmailConnectionDTO>;
+const driveConnectionDto = z.object({
+  id,
+  name: z.string(),
+  folderId: z.string(),
+  authorized: z.boolean(),
+}) satisfies z.ZodType<DriveConnectionDTO>;
+const driveConfigDto = z.object({
+  clientId: z.string(),
+  scope: z.string(),
+  redirectUri: z.string(),
+  authUrl: z.string(),
+}) satisfies z.ZodType<DriveConfigDTO>;
+const receiverNodeDto = z.object({
+  id,
+  name: z.string(),
+  processId: id,
+  processName: z.string(),
+}) satisfies z.ZodType<IprNodeDTO>;
+
 export function connectionRoutes(deps: AppDeps): Route[] {
   const { knex, config } = deps;
 
@@ -91,6 +130,7 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         method: 'GET',
         path: '/api/email-upload-connection-data',
         access: onNode('READ', query('nodeId', 'node')),
+        response: z.array(emailConnectionDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -105,6 +145,7 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         method: 'GET',
         path: '/api/email-upload-connection-data/:id',
         access: onNode('READ', param('id', 'emailConnection')),
+        response: emailConnectionDto,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -121,6 +162,8 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         path: '/api/email-upload-connection-data',
         access: onProcess('ADMIN', inBody('nodeId', 'node')),
         body: { schema: emailSchema, object: 'emailUploadConnection' },
+        response: emailConnectionDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -149,6 +192,7 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         path: '/api/email-upload-connection-data',
         access: onProcess('ADMIN', inBody('id', 'emailConnection')),
         body: { schema: emailSchema, object: 'emailUploadConnection' },
+        response: emailConnectionDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -179,6 +223,7 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/email-upload-connection-data/:id',
         access: onProcess('ADMIN', param('id', 'emailConnection')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -195,7 +240,12 @@ export function connectionRoutes(deps: AppDeps): Route[] {
     // --- cloud-drive connections ---
 
     route(
-      { method: 'GET', path: '/api/google-drive-connections/config', access: withKeys(SIGNED_IN) },
+      {
+        method: 'GET',
+        path: '/api/google-drive-connections/config',
+        access: withKeys(SIGNED_IN),
+        response: driveConfigDto,
+      },
       async (ctx) => {
         currentUser(ctx);
         ctx.body = driveClientConfig(config.googleOAuth);
@@ -207,6 +257,7 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         method: 'GET',
         path: '/api/node/:id/google-drive-connections',
         access: onNode('READ', param('id', 'node')),
+        response: z.array(driveConnectionDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -222,6 +273,7 @@ export function connectionRoutes(deps: AppDeps): Route[] {
         path: '/api/node/google-drive-connections',
         access: onProcess('ADMIN', inBody('nodeId', 'node')),
         body: { schema: driveSchema, object: 'googleDriveConnection' },
+        response: z.array(driveConnectionDto),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -292,7 +344,12 @@ export function connectionRoutes(deps: AppDeps): Route[] {
 
     // filtered to the readable processes
     route(
-      { method: 'GET', path: '/api/inter-process-receiver-nodes', access: withKeys(SIGNED_IN) },
+      {
+        method: 'GET',
+        path: '/api/inter-process-receiver-nodes',
+        access: withKeys(SIGNED_IN),
+        response: z.array(receiverNodeDto),
+      },
       async (ctx) => {
         ctx.body = await listReceiverNodes(knex, currentUser(ctx));
       },

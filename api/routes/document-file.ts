@@ -6,6 +6,9 @@
  * document summary and the rerun steps.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { documentSummaryDto, stepActionDto } from '../responses';
+
 import { onProcess, param } from './access';
 import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser, unreachable } from '../auth';
@@ -28,40 +31,41 @@ export function documentFileRoutes({ config, knex, temporal }: AppDeps): Route[]
         path: '/api/documents/:id/file',
         access: onProcess('ADMIN', param('id', 'document')),
         body: 'multipart',
+        response: z.object({ document: documentSummaryDto, reruns: z.array(stepActionDto) }),
       },
       async (ctx) => {
-    const user = currentUser(ctx);
-    const doc = await documentById(knex, idParam(ctx.params.id));
-    if (!doc) throw unreachable(user, 'document');
-    assertProcessMode(user, doc.processId, 'ADMIN');
-    let form;
-    try {
-      form = await readMultipart(ctx, config.uploadMaxBytes);
-    } catch (err) {
-      ctx.set('Connection', 'close');
-      throw err;
-    }
-    if (!form.file)
-      throw new HttpError(400, {
-        message: 'error.upload.noFile',
-        detail: 'The form has no file (field "file")',
-      });
-    if (form.file.truncated)
-      throw tooLarge(`The file is larger than the limit of ${config.uploadMaxBytes} bytes`);
-    const filename = sanitizeFilename(form.file.filename);
-    const check = checkUpload(
-      filename,
-      form.file.bytes,
-      config.uploadMaxBytes,
-      config.officeMaxUncompressedBytes,
-    );
-    if (!check.ok) throw refused(check);
-    ctx.body = await replaceDocumentFile(deps, user, doc, {
-      filename,
-      bytes: form.file.bytes,
-      mimeType: check.mime,
-      documentType: check.documentType,
-    });
+        const user = currentUser(ctx);
+        const doc = await documentById(knex, idParam(ctx.params.id));
+        if (!doc) throw unreachable(user, 'document');
+        assertProcessMode(user, doc.processId, 'ADMIN');
+        let form;
+        try {
+          form = await readMultipart(ctx, config.uploadMaxBytes);
+        } catch (err) {
+          ctx.set('Connection', 'close');
+          throw err;
+        }
+        if (!form.file)
+          throw new HttpError(400, {
+            message: 'error.upload.noFile',
+            detail: 'The form has no file (field "file")',
+          });
+        if (form.file.truncated)
+          throw tooLarge(`The file is larger than the limit of ${config.uploadMaxBytes} bytes`);
+        const filename = sanitizeFilename(form.file.filename);
+        const check = checkUpload(
+          filename,
+          form.file.bytes,
+          config.uploadMaxBytes,
+          config.officeMaxUncompressedBytes,
+        );
+        if (!check.ok) throw refused(check);
+        ctx.body = await replaceDocumentFile(deps, user, doc, {
+          filename,
+          bytes: form.file.bytes,
+          mimeType: check.mime,
+          documentType: check.documentType,
+        });
       },
     ),
   ];

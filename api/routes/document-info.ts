@@ -17,11 +17,55 @@ import { route, type Route } from '../route';
 import { documentReader, inBody, param } from './access';
 import { HELD_COUNT_CAP, parserWaitingCounts } from '../../db/queries/steps';
 import { idParam } from '../validate';
+import { id, userRefDto } from '../responses';
+import { StepStatuses } from '../../domain/steps';
+import { ActivityTypes } from '../../domain/enums';
+
 import type { AppDeps } from '../app';
 import { currentUser, mayReadDocumentOf } from '../auth';
 import { forbidden } from '../errors';
 import { listDocumentInfo, pageRequest } from '../services/document-info';
 import { listHeaders } from '../services/list-paging';
+
+const listed = {
+  id,
+  processId: id,
+  filename: z.string(),
+  documentType: z.string(),
+  status: z.enum(['WAITING', 'DONE']),
+};
+/** The dashboard's rows: documents with their steps, or (with an ISSUE* filter) documents with issue counts. */
+const documentInfoRows = z.union([
+  z.array(
+    z.object({
+      ...listed,
+      blockedBy: userRefDto.nullable(),
+      assignees: z.array(userRefDto),
+      steps: z.array(
+        z.object({
+          id,
+          status: z.enum(StepStatuses),
+          master: z.boolean(),
+          rejected: z.boolean(),
+          order: z.number().int(),
+          nodeId: id,
+          nodeName: z.string(),
+          activityType: z.enum(ActivityTypes),
+          userId: id.nullable(),
+          errorMessage: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  z.array(
+    z.object({
+      ...listed,
+      issueCount: z.number().int(),
+      resolvedCount: z.number().int(),
+      commentCount: z.number().int(),
+    }),
+  ),
+]);
 
 export function documentInfoRoutes({ knex, config }: AppDeps): Route[] {
   return [
@@ -57,6 +101,7 @@ export function documentInfoRoutes({ knex, config }: AppDeps): Route[] {
         method: 'POST',
         path: '/api/v2/document-info',
         access: documentReader(inBody('filters[PROCESS]', 'process')),
+        response: documentInfoRows,
       },
       async (ctx) => {
         const user = currentUser(ctx);

@@ -9,6 +9,49 @@
  */
 import { documentTimeline } from '../services/document-timeline';
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { documentStateDto, id } from '../responses';
+import { TimelineKinds } from '../../domain/timeline';
+import { StepStatuses } from '../../domain/steps';
+
+const historyEvent = z.object({
+  time: z.string(),
+  runId: z.string(),
+  eventId: z.number().int(),
+  type: z.string(),
+  name: z.string().nullable(),
+  stepId: id.nullable(),
+  who: z.string().nullable(),
+  result: z.string().nullable(),
+  failure: z.string().nullable(),
+  ref: z.number().int().optional(),
+  created: z.array(id).optional(),
+});
+const timeline = z.object({
+  documentId: id,
+  workflowId: z.string(),
+  runs: z.array(z.object({ runId: z.string(), startedAt: z.string() })),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      time: z.string(),
+      kind: z.enum(TimelineKinds),
+      type: z.string(),
+      outcome: z.enum(['ok', 'failed', 'refused']),
+      stepId: id.nullable(),
+      nodeId: id.nullable(),
+      nodeName: z.string().nullable(),
+      activityType: z.string().nullable(),
+      who: z.string().nullable(),
+      status: z.enum(StepStatuses).nullable(),
+      durationMs: z.number().nullable(),
+      message: z.string().nullable(),
+      detail: z.string().nullable(),
+      runId: z.string().nullable(),
+      documents: z.array(z.object({ documentId: id, processId: id })).optional(),
+    }),
+  ),
+});
 import { documentReader, param } from './access';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'koa';
@@ -32,7 +75,12 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Route[] {
 
   return [
     route(
-      { method: 'GET', path: '/api/v2/document/:id/state', access: documentReader(param('id', 'document')) },
+      {
+        method: 'GET',
+        path: '/api/v2/document/:id/state',
+        access: documentReader(param('id', 'document')),
+        response: documentStateDto,
+      },
       async (ctx) => {
         const { user, id, doc } = await readable(ctx);
         const state = await documentState(knex, id, user, doc);
@@ -46,6 +94,7 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/v2/document/:id/history',
         access: documentReader(param('id', 'document')),
+        response: z.array(historyEvent),
       },
       async (ctx) => {
         const { id } = await readable(ctx);
@@ -63,6 +112,7 @@ export function documentStateRoutes({ knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/v2/document/:id/timeline',
         access: documentReader(param('id', 'document')),
+        response: timeline,
       },
       async (ctx) => {
         const { id } = await readable(ctx);

@@ -5,7 +5,8 @@
  * (ADMIN) and its assignees, the document list's search (READ) (and who may be assigned: WRITE), and the parser's output: page images, the audio file with range requests,
  * its waveform peaks, utterances with tokens, token hints.
  */
-import { route, type Route } from '../route';
+import { fileResponse, NO_CONTENT, route, type Route } from '../route';
+import { documentDto, id as intId, userRefDto, utteranceDto } from '../responses';
 import { documentReader, inBody, onProcess, param } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -46,7 +47,9 @@ import {
 import { firstValue, idParam, intParam, MAX_ID, parse } from '../validate';
 import { MAX_WINDOWS } from '../../domain/audio-peaks';
 import { modeSatisfies, processMode } from '../../domain/access';
-import type { AccessMode } from '../../domain/enums';
+import { DocumentTypes, type AccessMode } from '../../domain/enums';
+import { StepStatuses } from '../../domain/steps';
+import type { DocumentListEntryDTO } from '../../domain/document-search';
 import { documentFilenameRule } from '../../domain/validation';
 import { documentEditViolations } from '../../domain/document-edit';
 import { refused, unsupported } from './file-upload';
@@ -160,6 +163,31 @@ export function parseRange(header: string | undefined, size: number): Range | nu
   return { start, end };
 }
 
+/** The answers of the document routes (the document itself: api/responses.ts documentDto). */
+const deletedIds = z.object({ deleted: z.array(intId) });
+const documentListEntry = z.object({
+  id: intId,
+  processId: intId,
+  filename: z.string(),
+  documentType: z.enum(DocumentTypes),
+  status: z.enum(['WAITING', 'DONE']),
+  steps: z.array(
+    z.object({
+      id: intId,
+      status: z.enum(StepStatuses),
+      order: z.number().int(),
+      nodeId: intId,
+      nodeName: z.string(),
+    }),
+  ),
+}) satisfies z.ZodType<DocumentListEntryDTO>;
+const hintDto = z.object({
+  id: intId,
+  utteranceTokenId: intId,
+  value: z.string(),
+  confidence: z.number().nullable(),
+});
+
 export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
   const store = openFileStore(config);
   const deps = documents.documentDepsOf({ knex, store, temporal }, config);
@@ -195,7 +223,12 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
 
   return [
     route(
-      { method: 'GET', path: '/api/documents/:id', access: documentReader(param('id', 'document')) },
+      {
+        method: 'GET',
+        path: '/api/documents/:id',
+        access: documentReader(param('id', 'document')),
+        response: documentDto,
+      },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'READ');
         ctx.body = await documents.toDocumentDTO(knex, doc);
@@ -208,6 +241,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/documents',
         access: onProcess('WRITE', inBody('id', 'document')),
         body: { schema: updateSchema, object: 'document' },
+        response: documentDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -235,6 +269,8 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/documents',
         access: onProcess('WRITE', inBody('processId', 'process')),
         body: { schema: createSchema, object: 'document' },
+        response: documentDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -287,6 +323,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'POST',
         path: '/api/documents/_search/document',
         access: onProcess('READ', inBody('processId', 'process')),
+        response: z.array(documentListEntry),
       },
       async (ctx) => {
         const window = config.listResultWindow;
@@ -299,7 +336,12 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/documents/:id', access: onProcess('ADMIN', param('id', 'document')) },
+      {
+        method: 'DELETE',
+        path: '/api/documents/:id',
+        access: onProcess('ADMIN', param('id', 'document')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'ADMIN');
         await documents.deleteDocuments(deps, [doc]);
@@ -314,6 +356,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/documents',
         access: onProcess('ADMIN', inBody('processId', 'process')),
+        response: deletedIds,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -330,6 +373,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/processes/:id/documents',
         access: onProcess('ADMIN', param('id', 'process')),
+        response: deletedIds,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -347,6 +391,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/document-content',
         access: onProcess('WRITE', inBody('docId', 'document')),
         body: { schema: contentSchema, object: 'documentContent' },
+        response: z.object({ id: intId, docId: intId, content: z.string() }),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -366,24 +411,35 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
     // with and without the trailing slash
     ...['/api/v2/document/:id/blocked-by', '/api/v2/document/:id/blocked-by/'].flatMap((path) => [
       /** Blocks the document for the current user (the body, when given, must name that user). */
-      route({ method: 'POST', path, access: onProcess('ADMIN', param('id', 'document')) }, async (ctx) => {
-        const { user, doc } = await documentOf(ctx, 'ADMIN');
-        const named = userIdOf((ctx.request as unknown as { body?: unknown }).body);
-        if (named !== undefined && named !== user.id) {
-          throw new HttpError(400, {
-            message: 'error.document.blockOthers',
-            detail: 'A document is blocked by the current user only',
-          });
-        }
-        if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
-        await blockDocument(knex, doc.id, user.id);
-        await respondDocument(ctx, doc.id);
-      }),
-      route({ method: 'DELETE', path, access: onProcess('ADMIN', param('id', 'document')) }, async (ctx) => {
-        const { doc } = await documentOf(ctx, 'ADMIN');
-        await setBlockedBy(knex, doc.id, null);
-        await respondDocument(ctx, doc.id);
-      }),
+      route(
+        { method: 'POST', path, access: onProcess('ADMIN', param('id', 'document')), response: documentDto },
+        async (ctx) => {
+          const { user, doc } = await documentOf(ctx, 'ADMIN');
+          const named = userIdOf((ctx.request as unknown as { body?: unknown }).body);
+          if (named !== undefined && named !== user.id) {
+            throw new HttpError(400, {
+              message: 'error.document.blockOthers',
+              detail: 'A document is blocked by the current user only',
+            });
+          }
+          if (documents.lockedFor(doc, user.id)) throw locked('error.document.blocked');
+          await blockDocument(knex, doc.id, user.id);
+          await respondDocument(ctx, doc.id);
+        },
+      ),
+      route(
+        {
+          method: 'DELETE',
+          path,
+          access: onProcess('ADMIN', param('id', 'document')),
+          response: documentDto,
+        },
+        async (ctx) => {
+          const { doc } = await documentOf(ctx, 'ADMIN');
+          await setBlockedBy(knex, doc.id, null);
+          await respondDocument(ctx, doc.id);
+        },
+      ),
     ]),
 
     route(
@@ -391,6 +447,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'POST',
         path: '/api/v2/document/:id/assignees/:userId',
         access: onProcess('WRITE', param('id', 'document')),
+        response: documentDto,
       },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'WRITE');
@@ -408,6 +465,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/v2/document/:id/assignee/:userId',
         access: onProcess('WRITE', param('id', 'document')),
+        response: documentDto,
       },
       async (ctx) => {
         const { user, doc } = await documentOf(ctx, 'WRITE');
@@ -424,6 +482,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/processes/:id/assignable-users',
         access: onProcess('WRITE', param('id', 'process')),
+        response: z.array(userRefDto),
       },
       async (ctx) => {
         const processId = idParam(ctx.params.id);
@@ -438,6 +497,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/v2/document/:id/assignees',
         access: onProcess('ADMIN', param('id', 'document')),
         body: { schema: userIdList, object: 'assignees' },
+        response: documentDto,
       },
       async (ctx, { body }) => {
         const { doc } = await documentOf(ctx, 'ADMIN');
@@ -455,6 +515,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/documents/:id/images/length',
         access: documentReader(param('id', 'document')),
+        response: z.object({ length: z.number().int() }),
       },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'READ');
@@ -467,6 +528,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/documents/:id/images/:index',
         access: documentReader(param('id', 'document')),
+        response: fileResponse('image/png'),
       },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'READ');
@@ -484,6 +546,8 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/asr-documents/:id/audio',
         access: documentReader(param('id', 'document')),
+        response: fileResponse('audio/*', 'video/*', 'application/ogg', 'application/octet-stream'),
+        status: [200, 206],
       },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'READ');
@@ -524,6 +588,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/asr-documents/:id/peaks',
         access: documentReader(param('id', 'document')),
+        response: fileResponse('application/octet-stream'),
       },
       async (ctx) => {
         const windows = firstValue(ctx.query.maxWindows);
@@ -544,6 +609,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/asr-documents/:id/utterances',
         access: documentReader(param('id', 'document')),
+        response: z.array(utteranceDto),
       },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'READ');
@@ -556,6 +622,7 @@ export function documentRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/documents/:documentId/top/hints',
         access: documentReader(param('documentId', 'document')),
+        response: z.array(hintDto),
       },
       async (ctx) => {
         const { doc } = await documentOf(ctx, 'READ', 'documentId');

@@ -9,7 +9,8 @@
  * requests are answered while a large export streams (issue 25 finding 1). The filename is in
  * content-disposition.
  */
-import { route, type Route } from '../route';
+import { fileResponse, route, type Route } from '../route';
+
 import { onProcess, param } from './access';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -45,6 +46,7 @@ export function exportRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/nodes/:id/export-step-result',
         access: onProcess('ADMIN', param('id', 'node')),
+        response: fileResponse('application/json', 'text/csv', 'text/plain', 'application/x-ndjson'),
       },
       async (ctx) => {
         const node = await nodeWithAccess(knex, currentUser(ctx), idParam(ctx.params.id), 'ADMIN');

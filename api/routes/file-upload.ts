@@ -6,6 +6,8 @@
  * the document created and `document-<id>` started. Answer: 201 with the document summary.
  */
 import { route, type Route } from '../route';
+import { documentSummaryDto } from '../responses';
+
 import { inBody, onNode, param, query } from './access';
 import busboy from 'busboy';
 import type { Context } from 'koa';
@@ -239,6 +241,8 @@ export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/file-upload',
         access: onNode('WRITE', [query('nodeId', 'node'), inBody('nodeId', 'node')]),
         body: 'multipart',
+        response: documentSummaryDto,
+        status: 201,
       },
       async (ctx) => {
         await intake(ctx, deps, config, async (_user, fields) => {
@@ -261,6 +265,8 @@ export function fileUploadRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/upload/:endpoint',
         access: onNode('WRITE', param('endpoint', 'uploadEndpoint')),
         body: 'multipart',
+        response: documentSummaryDto,
+        status: 201,
       },
       async (ctx) => {
         const endpoint = String(ctx.params.endpoint);

@@ -11,6 +11,8 @@
  * like an unknown one (403, or 404 to an admin), and so does an issue the caller may not see.
  */
 import { route, type Route } from '../route';
+import { id as intId } from '../responses';
+
 import { documentReader, inBody, onProcess, param } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -18,7 +20,13 @@ import type { AppDeps } from '../app';
 import { assertProcessMode, currentUser, mayReadDocumentOf, unreachable, type AuthUser } from '../auth';
 import * as issues from '../services/issues';
 import { bodyId, idParam, MAX_ID } from '../validate';
-import { ISSUE_TOKENS_MAX, IssueStatuses, type IssueInput } from '../../domain/issues';
+import {
+  ISSUE_TOKENS_MAX,
+  IssueStatuses,
+  IssueTypes,
+  type IssueDTO,
+  type IssueInput,
+} from '../../domain/issues';
 import { documentById } from '../../db/queries/documents';
 import { issueRef } from '../../db/queries/issues';
 
@@ -53,6 +61,46 @@ export const updateSchema = z.object({
   replies: z.array(z.object({ id: id.nullish(), text })).max(10_000),
 });
 
+const replyDto = z.object({
+  id: intId,
+  text: z.string(),
+  userId: intId.nullable(),
+  userName: z.string().nullable(),
+  automatic: z.boolean(),
+  timestamp: z.string(),
+  lastModified: z.string().nullable(),
+});
+const issueDto = z.object({
+  id: intId,
+  docId: intId,
+  stepId: intId.nullable(),
+  type: z.enum(IssueTypes),
+  status: z.enum(IssueStatuses),
+  title: z.string(),
+  text: z.string(),
+  userId: intId.nullable(),
+  userName: z.string().nullable(),
+  timestamp: z.string(),
+  lastModified: z.string().nullable(),
+  startOffset: z.number().int().nullable(),
+  endOffset: z.number().int().nullable(),
+  tokens: z.array(z.object({ id: intId, value: z.string() })),
+  tags: z.array(
+    z.object({
+      id: intId,
+      label: z.string(),
+      startOffset: z.number().int().nullable(),
+      endOffset: z.number().int().nullable(),
+      nerTagTypeId: intId,
+      nerTagTypeName: z.string(),
+    }),
+  ),
+  relation: z
+    .object({ fromId: intId, toId: intId, relationTypeId: intId, relationTypeName: z.string() })
+    .nullable(),
+  replies: z.array(replyDto),
+}) satisfies z.ZodType<IssueDTO>;
+
 export function issueRoutes({ knex }: AppDeps): Route[] {
   /** The issue and its process, with at least `mode` on the process (defence in depth behind the gate). */
   const issueFor = async (ctx: Context, user: AuthUser, issueId: number, mode: 'WRITE' | 'ADMIN') => {
@@ -65,7 +113,12 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
   return [
     // --- issues of a document (spec 2 sections 3 to 7; docs/api-issues.md) ---
     route(
-      { method: 'GET', path: '/api/document/:id/issues', access: documentReader(param('id', 'document')) },
+      {
+        method: 'GET',
+        path: '/api/document/:id/issues',
+        access: documentReader(param('id', 'document')),
+        response: z.array(issueDto),
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const documentId = idParam(ctx.params.id);
@@ -82,6 +135,8 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
         path: '/api/issues',
         access: onProcess('WRITE', inBody('docId', 'document')),
         body: { schema: issueSchema, object: 'issue' },
+        response: issueDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -106,6 +161,7 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
         path: '/api/issues',
         access: onProcess('WRITE', inBody('id', 'issue')),
         body: { schema: updateSchema, object: 'issue' },
+        response: issueDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -121,6 +177,7 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
         path: '/api/issues/:id/status',
         access: onProcess('WRITE', param('id', 'issue')),
         body: { schema: statusBody, object: 'issue' },
+        response: issueDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -136,6 +193,8 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
         path: '/api/issues/:id/replies',
         access: onProcess('WRITE', param('id', 'issue')),
         body: { schema: replyBody, object: 'issueReply' },
+        response: issueDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -153,6 +212,7 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
         path: '/api/issues/:id/replies/:replyId',
         access: onProcess('ADMIN', param('id', 'issue')),
         body: { schema: replyBody, object: 'issueReply' },
+        response: issueDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -168,6 +228,7 @@ export function issueRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/issues/:id/replies/:replyId',
         access: onProcess('ADMIN', param('id', 'issue')),
+        response: issueDto,
       },
       async (ctx) => {
         const user = currentUser(ctx);

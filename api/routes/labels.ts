@@ -4,14 +4,21 @@
  * higher of node and process mode); every change needs ADMIN on the node's process, but for NER tag types,
  * which WRITE on the node adds and renames (the options of the labelling menu, spec 2 section 6).
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id, matchingRuleDto as ruleDto, nested } from '../responses';
+
 import { inBody, onNode, onProcess, param, query } from './access';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { nodeRef, type NodeRef } from '../../db/queries/nodes';
 import { validateLabelImport } from '../../domain/label-import-schema';
-import { DataFormats, type LabelImportFile } from '../../domain/label-types';
+import {
+  DataFormats,
+  type ClassifierTypeDTO,
+  type ImportResult,
+  type LabelImportFile,
+} from '../../domain/label-types';
 import {
   acceptsClassifierTypes,
   acceptsNerTagTypes,
@@ -61,6 +68,58 @@ export async function nodeWithAccess(
 /** ADMIN on the node (its own grant or its process's): the whole tag type may be set, not only name and colours. */
 const adminOfNode = (user: AuthUser, node: { id: number; processId: number }) =>
   modeSatisfies(nodeMode(user, node.id, node.processId), 'ADMIN');
+
+const classifierTypeDto = z.object({
+  id,
+  name: z.string(),
+  description: z.string().nullable(),
+  backgroundColor: z.string(),
+  prefixKey: z.string().nullable(),
+  suffixKey: z.string().nullable(),
+  nodeId: id,
+}) satisfies z.ZodType<ClassifierTypeDTO>;
+const nerTagTypeFields = {
+  id,
+  nodeId: id,
+  parentId: id.nullable(),
+  name: z.string(),
+  backgroundColor: z.string(),
+  textColor: z.string(),
+  mandatory: z.boolean(),
+  prefixKey: z.string().nullable(),
+  suffixKey: z.string().nullable(),
+  dataFormat: z.enum(DataFormats).nullable(),
+  selectable: z.boolean(),
+  disabled: z.boolean(),
+  path: z.string(),
+};
+/** A tag type in a flat list. */
+const nerTagTypeDto = z.object(nerTagTypeFields);
+/** The tag type trees of `GET /api/root-ner-tag-types` (three levels described, deeper ones as objects). */
+const nerTagTypeTree = nested(nerTagTypeFields, 'children', { optional: true });
+/** The labelling menu's options of a document (domain/tags.ts TagTypeOption). */
+const tagTypeOptionTree = nested(
+  {
+    optionId: z.number().int(),
+    name: z.string(),
+    backgroundColor: z.string(),
+    isRoot: z.boolean(),
+    parentId: z.number().int().nullable(),
+    rootId: z.number().int(),
+    path: z.string(),
+    selectable: z.boolean(),
+    nodeId: id,
+  },
+  'children',
+);
+const importResult = z.object({
+  savedTagTypes: z.array(nerTagTypeDto),
+  savedRules: z.array(ruleDto),
+  duplicatedTagTypes: z.array(nerTagTypeDto),
+  duplicatedRules: z.array(ruleDto),
+}) satisfies z.ZodType<ImportResult>;
+/** The import/export file (domain/label-types.ts LabelImportFile). */
+const labelFile = z.object({ data: z.array(z.record(z.string(), z.unknown())) });
 
 /** `?nodeIds=1,2` or `?nodeIds=1&nodeIds=2`; absent or empty gives no ids. */
 export function nodeIdsParam(ctx: Context): number[] {
@@ -180,6 +239,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/process/:id/classifier-types',
         access: onProcess('READ', param('id', 'process')),
+        response: z.array(classifierTypeDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -195,6 +255,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/node/:nodeId/classifier-types',
         access: onNode('READ', param('nodeId', 'node')),
+        response: z.array(classifierTypeDto),
       },
       async (ctx) => {
         const node = await nodeWithAccess(
@@ -212,6 +273,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/classifier-types/:id',
         access: onNode('READ', param('id', 'classifierType')),
+        response: classifierTypeDto,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -228,6 +290,8 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         path: '/api/node/:nodeId/classifier-types',
         access: onProcess('ADMIN', param('nodeId', 'node')),
         body: { schema: classifierTypeSchema, object: 'classifierType' },
+        response: classifierTypeDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const node = await nodeWithAccess(
@@ -252,6 +316,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         path: '/api/classifier-types',
         access: onProcess('ADMIN', inBody('id', 'classifierType')),
         body: { schema: classifierTypeUpdateSchema, object: 'classifierType' },
+        response: classifierTypeDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -273,6 +338,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/classifier-types/:id',
         access: onProcess('ADMIN', param('id', 'classifierType')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -292,6 +358,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/node/:nodeId/ner-tag-type',
         access: onNode('READ', param('nodeId', 'node')),
+        response: z.array(nerTagTypeDto),
       },
       async (ctx) => {
         const node = await nodeWithAccess(
@@ -315,6 +382,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/root-ner-tag-types',
         access: onNode('READ', query('nodeIds', 'node', true)),
+        response: z.union([z.array(nerTagTypeTree), z.array(tagTypeOptionTree)]),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -361,6 +429,8 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         path: '/api/node/:nodeId/ner-tag-type',
         access: onNode('WRITE', param('nodeId', 'node')),
         body: { schema: nerTagTypeSchema, object: 'nerTagType' },
+        response: nerTagTypeDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -381,6 +451,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tag-type',
         access: onNode('WRITE', inBody('id', 'nerTagType')),
         body: { schema: nerTagTypeUpdateSchema, object: 'nerTagType' },
+        response: nerTagTypeDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -401,6 +472,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/ner-tag-type/:id',
         access: onProcess('ADMIN', param('id', 'nerTagType')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -420,6 +492,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/node/:nodeId/ner-tag-type/export',
         access: onNode('READ', param('nodeId', 'node')),
+        response: labelFile,
       },
       async (ctx) => {
         const node = await nodeWithAccess(
@@ -440,6 +513,7 @@ export function labelRoutes({ knex }: AppDeps): Route[] {
         method: 'POST',
         path: '/api/node/:nodeId/ner-tag-type/import',
         access: onProcess('ADMIN', param('nodeId', 'node')),
+        response: importResult,
       },
       async (ctx) => {
         const node = await nodeWithAccess(

@@ -2,7 +2,10 @@
  * LLM models (spec 3 sections 3 and 7): any signed-in user lists them (node panels, RAG); only system
  * administrators (ROLE_ADMIN) create, rename or delete them.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type { LlmModelDTO } from '../../domain/integration-types';
+
 import { ADMIN_ROLE, SIGNED_IN, withKeys } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -19,6 +22,12 @@ export const modelSchema = z.object({
   modalities: z.array(z.unknown()).nullish(),
 });
 
+const llmModelDto = z.object({
+  id,
+  name: z.string(),
+  modalities: z.array(z.string()),
+}) satisfies z.ZodType<LlmModelDTO>;
+
 export function llmModelRoutes({ knex }: AppDeps): Route[] {
   async function validated(input: z.infer<typeof modelSchema>, exceptId?: number) {
     const name = input.name ?? '';
@@ -34,17 +43,23 @@ export function llmModelRoutes({ knex }: AppDeps): Route[] {
   }
 
   return [
-    route({ method: 'GET', path: '/api/llm-models', access: withKeys(SIGNED_IN) }, async (ctx) => {
-      currentUser(ctx);
-      ctx.body = await models.listLlmModels(knex);
-    }),
+    route(
+      { method: 'GET', path: '/api/llm-models', access: withKeys(SIGNED_IN), response: z.array(llmModelDto) },
+      async (ctx) => {
+        currentUser(ctx);
+        ctx.body = await models.listLlmModels(knex);
+      },
+    ),
 
-    route({ method: 'GET', path: '/api/llm-models/:id', access: withKeys(SIGNED_IN) }, async (ctx) => {
-      currentUser(ctx);
-      const model = await models.findLlmModel(knex, idParam(ctx.params.id));
-      if (!model) throw notFound('llmModel');
-      ctx.body = model;
-    }),
+    route(
+      { method: 'GET', path: '/api/llm-models/:id', access: withKeys(SIGNED_IN), response: llmModelDto },
+      async (ctx) => {
+        currentUser(ctx);
+        const model = await models.findLlmModel(knex, idParam(ctx.params.id));
+        if (!model) throw notFound('llmModel');
+        ctx.body = model;
+      },
+    ),
 
     route(
       {
@@ -52,6 +67,8 @@ export function llmModelRoutes({ knex }: AppDeps): Route[] {
         path: '/api/llm-models',
         access: ADMIN_ROLE,
         body: { schema: modelSchema, object: 'llmModel' },
+        response: llmModelDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -68,6 +85,7 @@ export function llmModelRoutes({ knex }: AppDeps): Route[] {
         path: '/api/llm-models',
         access: ADMIN_ROLE,
         body: { schema: modelSchema, object: 'llmModel' },
+        response: llmModelDto,
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -81,13 +99,16 @@ export function llmModelRoutes({ knex }: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'DELETE', path: '/api/llm-models/:id', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      const id = idParam(ctx.params.id);
-      const model = await models.findLlmModel(knex, id);
-      if (!model || !(await models.deleteLlmModel(knex, id))) throw notFound('llmModel');
-      setAlert(ctx, 'soaApp.llmModel.deleted', model.name);
-      ctx.status = 204;
-    }),
+    route(
+      { method: 'DELETE', path: '/api/llm-models/:id', access: ADMIN_ROLE, response: NO_CONTENT },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        const id = idParam(ctx.params.id);
+        const model = await models.findLlmModel(knex, id);
+        if (!model || !(await models.deleteLlmModel(knex, id))) throw notFound('llmModel');
+        setAlert(ctx, 'soaApp.llmModel.deleted', model.name);
+        ctx.status = 204;
+      },
+    ),
   ];
 }

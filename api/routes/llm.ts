@@ -12,6 +12,8 @@
  *   a grant on one of its nodes).
  */
 import { route, type Route } from '../route';
+import { id } from '../responses';
+
 import { documentReader, onNode, param, query } from './access';
 import crypto from 'node:crypto';
 import { z } from 'zod';
@@ -65,6 +67,17 @@ function toDTO(r: ChatResponseRow): LlmChatResponseDTO {
   };
 }
 
+const chatResponseDto = z.object({
+  id,
+  stepId: id,
+  nodeId: id,
+  documentId: id,
+  prompt: z.string(),
+  promptEditorState: z.string().nullable(),
+  response: z.string(),
+  createdDate: z.string(),
+}) satisfies z.ZodType<LlmChatResponseDTO>;
+
 export function llmRoutes({ knex, temporal, config }: AppDeps): Route[] {
   return [
     route(
@@ -73,6 +86,8 @@ export function llmRoutes({ knex, temporal, config }: AppDeps): Route[] {
         path: '/api/llm-prompt-step/:stepId/rerun',
         access: onNode('WRITE', param('stepId', 'step')),
         body: { schema: rerunBody, object: 'llmPromptRerun' },
+        response: chatResponseDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -111,6 +126,7 @@ export function llmRoutes({ knex, temporal, config }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/llm-chat-responses',
         access: documentReader(query('documentId', 'document')),
+        response: z.array(chatResponseDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);

@@ -21,7 +21,10 @@
  * resource usage), loggers (server/logger.ts), configprops and env (secrets masked by server/masking.ts) and
  * http-logs (api/services/http-logs.ts).
  */
-import { route, type Route } from '../route';
+import { fileResponse, NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type { HttpLogDTO } from '../../domain/api-types';
+
 import { ADMIN_ROLE, PUBLIC, withKeys } from './access';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -114,6 +117,60 @@ function withoutDetails(body: HealthDTO): HealthDTO {
   };
 }
 
+const status = z.enum(['UP', 'DOWN']);
+const infoDto = z.object({
+  logoutUrl: z.string().optional(),
+  activeProfiles: z.array(z.string()),
+  displayRibbonOnProfiles: z.string(),
+  appName: z.string(),
+  version: z.string(),
+  /** administrators only, when the Temporal UI is configured */
+  temporalUi: z.union([z.object({ url: z.string(), namespace: z.string() }), z.literal('')]).nullish(),
+  upload: z.object({ maxBytes: z.number(), officeMaxUncompressedBytes: z.number() }),
+  /** single sign-on configured: the sign-in page offers "Sign in with <providerName>" */
+  sso: z.object({ providerName: z.string() }).optional(),
+});
+const healthDto = z.object({
+  status,
+  components: z.record(
+    z.string(),
+    z.object({
+      status: z.enum(['UP', 'DOWN', 'UNKNOWN']),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+});
+const readinessDto = z.object({ status, components: z.record(z.string(), z.object({ status })) });
+/** An open-ended object (the Spring Boot actuator's and JHipster's shapes, as the admin pages read them). */
+const actuatorObject = z.record(z.string(), z.unknown());
+const logLevel = z.enum(LOG_LEVELS);
+const loggersDto = z.object({
+  levels: z.array(logLevel),
+  loggers: z.record(z.string(), z.object({ configuredLevel: logLevel.nullable(), effectiveLevel: logLevel })),
+});
+const envDto = z.object({
+  activeProfiles: z.array(z.string()),
+  propertySources: z.array(
+    z.object({
+      name: z.string(),
+      properties: z.record(z.string(), z.object({ value: z.string().nullish() })),
+    }),
+  ),
+});
+const httpLogDto = z.object({
+  id,
+  time: z.string(),
+  method: z.string(),
+  path: z.string(),
+  route: z.string().nullable(),
+  status: z.number().int(),
+  durationMs: z.number(),
+  principal: z.string().nullable(),
+  remoteAddress: z.string().nullable(),
+  requestId: z.string().nullable(),
+  userAgent: z.string().nullable(),
+}) satisfies z.ZodType<HttpLogDTO>;
+
 export function managementRoutes({ config, knex, temporal, mailer, observability }: AppDeps): Route[] {
   const files = openFileStore(config);
   const watched = (): Observability => {
@@ -130,112 +187,164 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
   ];
 
   return [
-    route({ method: 'GET', path: '/management/info', access: withKeys(PUBLIC) }, async (ctx) => {
-      ctx.body = {
-        // the identity provider's end-session URL when one is configured: the web client's logout goes there
-        logoutUrl: (await logoutUrl()) ?? undefined,
-        // single sign-on: the sign-in page offers "Sign in with <providerName>" (api/services/oidc-sign-in.ts)
-        ...(config.oidc ? { sso: { providerName: config.oidc.providerName } } : {}),
-        activeProfiles: config.profiles,
-        displayRibbonOnProfiles: 'dev',
-        appName: config.appName,
-        version: API_VERSION,
-        // Links from the admin menu and a document's history to the Temporal UI (administrators only).
-        ...(isAdminCaller((ctx.state as AppState).user)
-          ? {
-              temporalUi: config.temporalUiUrl && {
-                url: config.temporalUiUrl,
-                namespace: config.temporalNamespace,
-              },
-            }
-          : {}),
-        // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
-        upload: {
-          maxBytes: config.uploadMaxBytes,
-          officeMaxUncompressedBytes: config.officeMaxUncompressedBytes,
-        },
-      };
-    }),
+    route(
+      { method: 'GET', path: '/management/info', access: withKeys(PUBLIC), response: infoDto },
+      async (ctx) => {
+        ctx.body = {
+          // the identity provider's end-session URL when one is configured: the web client's logout goes there
+          logoutUrl: (await logoutUrl()) ?? undefined,
+          // single sign-on: the sign-in page offers "Sign in with <providerName>" (api/services/oidc-sign-in.ts)
+          ...(config.oidc ? { sso: { providerName: config.oidc.providerName } } : {}),
+          activeProfiles: config.profiles,
+          displayRibbonOnProfiles: 'dev',
+          appName: config.appName,
+          version: API_VERSION,
+          // Links from the admin menu and a document's history to the Temporal UI (administrators only).
+          ...(isAdminCaller((ctx.state as AppState).user)
+            ? {
+                temporalUi: config.temporalUiUrl && {
+                  url: config.temporalUiUrl,
+                  namespace: config.temporalNamespace,
+                },
+              }
+            : {}),
+          // The upload page checks files with the API's own rule (domain/upload-check.ts) before sending them.
+          upload: {
+            maxBytes: config.uploadMaxBytes,
+            officeMaxUncompressedBytes: config.officeMaxUncompressedBytes,
+          },
+        };
+      },
+    ),
 
-    route({ method: 'GET', path: '/management/app-name', access: withKeys(PUBLIC) }, (ctx) => {
-      ctx.body = { appName: config.appName };
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/management/app-name',
+        access: withKeys(PUBLIC),
+        response: z.object({ appName: z.string() }),
+      },
+      (ctx) => {
+        ctx.body = { appName: config.appName };
+      },
+    ),
 
     // Kubernetes' probes (issue 27 section 4, server/health.ts): liveness never waits on a dependency, so a
     // Temporal or database outage takes replicas out of rotation (readiness) without restarting them all.
 
     // statuses only (server/health.ts)
-    route({ method: 'GET', path: '/management/health/liveness', access: withKeys(PUBLIC) }, (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { status: 'UP' };
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/management/health/liveness',
+        access: withKeys(PUBLIC),
+        response: z.object({ status: z.literal('UP') }),
+      },
+      (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: 'UP' };
+      },
+    ),
 
-    route({ method: 'GET', path: '/management/health/readiness', access: withKeys(PUBLIC) }, async (ctx) => {
-      const report = await readiness(readinessProbes);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.status = report.status === 'UP' ? 200 : 503;
-      ctx.body = report;
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/management/health/readiness',
+        access: withKeys(PUBLIC),
+        response: readinessDto,
+      },
+      async (ctx) => {
+        const report = await readiness(readinessProbes);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = report.status === 'UP' ? 200 : 503;
+        ctx.body = report;
+      },
+    ),
 
     // statuses to anyone, details to administrators
-    route({ method: 'GET', path: '/management/health', access: withKeys(PUBLIC) }, async (ctx) => {
-      const [db, tmp, programs, disk, store, mail] = await Promise.all([
-        databaseAnswers(knex).catch(() => false),
-        temporal.isUp(),
-        parserPrograms.report(),
-        // With a bucket the disk is where files are staged for the parser's programs and the peaks.
-        diskHealth(config.filesStore ? os.tmpdir() : config.filesDir, config.diskMinFreeBytes),
-        files.health(config.diskMinFreeBytes),
-        mailer.health?.() ?? Promise.resolve<Component>({ status: 'UNKNOWN' }),
-      ]);
-      const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
-      const body: HealthDTO = {
-        status: up(db && tmp && disk.status === 'UP' && store.status === 'UP'),
-        components: {
-          db: { status: up(db), details: { database: 'PostgreSQL' } },
-          temporal: {
-            status: up(tmp),
-            // The target and how it is secured (TLS, mTLS, API key); never a key, certificate or API key itself.
-            details: {
-              ...temporalTarget(config.temporal),
-              address: config.temporalAddress,
-              namespace: config.temporalNamespace,
+    route(
+      { method: 'GET', path: '/management/health', access: withKeys(PUBLIC), response: healthDto },
+      async (ctx) => {
+        const [db, tmp, programs, disk, store, mail] = await Promise.all([
+          databaseAnswers(knex).catch(() => false),
+          temporal.isUp(),
+          parserPrograms.report(),
+          // With a bucket the disk is where files are staged for the parser's programs and the peaks.
+          diskHealth(config.filesStore ? os.tmpdir() : config.filesDir, config.diskMinFreeBytes),
+          files.health(config.diskMinFreeBytes),
+          mailer.health?.() ?? Promise.resolve<Component>({ status: 'UNKNOWN' }),
+        ]);
+        const up = (ok: boolean) => (ok ? 'UP' : 'DOWN') as 'UP' | 'DOWN';
+        const body: HealthDTO = {
+          status: up(db && tmp && disk.status === 'UP' && store.status === 'UP'),
+          components: {
+            db: { status: up(db), details: { database: 'PostgreSQL' } },
+            temporal: {
+              status: up(tmp),
+              // The target and how it is secured (TLS, mTLS, API key); never a key, certificate or API key itself.
+              details: {
+                ...temporalTarget(config.temporal),
+                address: config.temporalAddress,
+                namespace: config.temporalNamespace,
+              },
             },
+            diskSpace: disk,
+            filesStore: store,
+            mail,
+            ...programs,
           },
-          diskSpace: disk,
-          filesStore: store,
-          mail,
-          ...programs,
-        },
-      };
-      ctx.status = body.status === 'UP' ? 200 : 503;
-      // Details (the Temporal address, program versions, what is missing) are for administrators, as Spring's
-      // `show-details: when-authorized`: an anonymous caller (a load balancer) gets the statuses only.
-      const user = (ctx.state as AppState).user;
-      ctx.body = isAdminCaller(user) ? body : withoutDetails(body);
-    }),
+        };
+        ctx.status = body.status === 'UP' ? 200 : 503;
+        // Details (the Temporal address, program versions, what is missing) are for administrators, as Spring's
+        // `show-details: when-authorized`: an anonymous caller (a load balancer) gets the statuses only.
+        const user = (ctx.state as AppState).user;
+        ctx.body = isAdminCaller(user) ? body : withoutDetails(body);
+      },
+    ),
 
     // --- watching the system (issue 15 section 2): administrators only ---
-    route({ method: 'GET', path: '/management/prometheus', access: withKeys(ADMIN_ROLE) }, async (ctx) => {
-      const { registry } = watched().metrics;
-      const [own, workers] = await Promise.all([registry.metrics(), scrapeWorkers(config.workerMetricsUrls)]);
-      ctx.type = registry.contentType;
-      ctx.body = own + writeExposition(workerFamilies(workers));
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/management/prometheus',
+        access: withKeys(ADMIN_ROLE),
+        response: fileResponse('text/plain'),
+      },
+      async (ctx) => {
+        const { registry } = watched().metrics;
+        const [own, workers] = await Promise.all([
+          registry.metrics(),
+          scrapeWorkers(config.workerMetricsUrls),
+        ]);
+        ctx.type = registry.contentType;
+        ctx.body = own + writeExposition(workerFamilies(workers));
+      },
+    ),
 
-    route({ method: 'GET', path: '/management/jhimetrics', access: withKeys(ADMIN_ROLE) }, async (ctx) => {
-      const [own, workers] = await Promise.all([
-        jhiMetrics(watched().metrics.registry),
-        scrapeWorkers(config.workerMetricsUrls),
-      ]);
-      ctx.body = { ...own, workers: workerSummary(workers) };
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/management/jhimetrics',
+        access: withKeys(ADMIN_ROLE),
+        response: actuatorObject,
+      },
+      async (ctx) => {
+        const [own, workers] = await Promise.all([
+          jhiMetrics(watched().metrics.registry),
+          scrapeWorkers(config.workerMetricsUrls),
+        ]);
+        ctx.body = { ...own, workers: workerSummary(workers) };
+      },
+    ),
 
-    route({ method: 'GET', path: '/management/threaddump', access: ADMIN_ROLE }, (ctx) => {
-      ctx.body = threadDump();
-    }),
+    route(
+      { method: 'GET', path: '/management/threaddump', access: ADMIN_ROLE, response: actuatorObject },
+      (ctx) => {
+        ctx.body = threadDump();
+      },
+    ),
 
-    route({ method: 'GET', path: '/management/loggers', access: ADMIN_ROLE }, (ctx) => {
+    route({ method: 'GET', path: '/management/loggers', access: ADMIN_ROLE, response: loggersDto }, (ctx) => {
       ctx.body = { levels: LOG_LEVELS, loggers: listLoggers() };
     }),
 
@@ -245,6 +354,7 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
         path: '/management/loggers/:name',
         access: ADMIN_ROLE,
         body: { schema: loggerLevelSchema, object: 'logger' },
+        response: NO_CONTENT,
       },
       (ctx, { body }) => {
         const name = ctx.params.name;
@@ -258,23 +368,26 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
       },
     ),
 
-    route({ method: 'GET', path: '/management/configprops', access: ADMIN_ROLE }, (ctx) => {
-      ctx.body = {
-        contexts: {
-          application: {
-            beans: {
-              appConfig: {
-                prefix: 'app',
-                // Everything the API read from its environment (server/config.ts), secrets masked.
-                properties: maskObject(config as unknown as Record<string, unknown>),
+    route(
+      { method: 'GET', path: '/management/configprops', access: ADMIN_ROLE, response: actuatorObject },
+      (ctx) => {
+        ctx.body = {
+          contexts: {
+            application: {
+              beans: {
+                appConfig: {
+                  prefix: 'app',
+                  // Everything the API read from its environment (server/config.ts), secrets masked.
+                  properties: maskObject(config as unknown as Record<string, unknown>),
+                },
               },
             },
           },
-        },
-      };
-    }),
+        };
+      },
+    ),
 
-    route({ method: 'GET', path: '/management/env', access: ADMIN_ROLE }, (ctx) => {
+    route({ method: 'GET', path: '/management/env', access: ADMIN_ROLE, response: envDto }, (ctx) => {
       const env = Object.keys(process.env)
         .sort()
         .map((k) => [k, { value: maskValue(k, process.env[k]) }] as const);
@@ -284,13 +397,16 @@ export function managementRoutes({ config, knex, temporal, mailer, observability
       };
     }),
 
-    route({ method: 'GET', path: '/management/http-logs', access: ADMIN_ROLE }, async (ctx) => {
-      const { page, size } = pageQuery(ctx, 25);
-      // Entries of the last second may still be in this process's buffer.
-      await watched().httpLogs.flush();
-      const { rows, total } = await httpLogPage(knex, page, size);
-      setTotal(ctx, total);
-      ctx.body = rows;
-    }),
+    route(
+      { method: 'GET', path: '/management/http-logs', access: ADMIN_ROLE, response: z.array(httpLogDto) },
+      async (ctx) => {
+        const { page, size } = pageQuery(ctx, 25);
+        // Entries of the last second may still be in this process's buffer.
+        await watched().httpLogs.flush();
+        const { rows, total } = await httpLogPage(knex, page, size);
+        setTotal(ctx, total);
+        ctx.body = rows;
+      },
+    ),
   ];
 }

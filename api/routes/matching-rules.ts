@@ -3,6 +3,8 @@
  * the rule editor sends. Reading needs READ on the node; changing needs ADMIN on its process.
  */
 import { route, type Route } from '../route';
+import { matchingRuleDto as ruleDto } from '../responses';
+
 import { inBody, onNode, onProcess, query } from './access';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -67,7 +69,12 @@ async function assertSameNode(knex: Knex, tagTypeIds: readonly number[], nodeId:
 export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
   return [
     route(
-      { method: 'GET', path: '/api/matching-rules', access: onNode('READ', query('nodeId', 'node')) },
+      {
+        method: 'GET',
+        path: '/api/matching-rules',
+        access: onNode('READ', query('nodeId', 'node')),
+        response: z.array(ruleDto),
+      },
       async (ctx) => {
         const node = await nodeWithAccess(
           knex,
@@ -85,6 +92,7 @@ export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
         path: '/api/matching-rules',
         access: onProcess('ADMIN', inBody('id', 'matchingRule')),
         body: { schema: ruleUpdateSchema, object: 'matchingRule' },
+        response: ruleDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -110,6 +118,7 @@ export function matchingRuleRoutes({ knex }: AppDeps): Route[] {
         path: '/api/matching-rules/batch',
         access: onProcess('ADMIN', inBody('nerTagTypeId', 'nerTagType')),
         body: { schema: batchSchema, object: 'matchingRule' },
+        response: z.array(ruleDto),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);

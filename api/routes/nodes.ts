@@ -3,7 +3,7 @@
  * when one is named), every change needs ADMIN on the process. Static facts (node properties, whitelists)
  * need a signed-in user only. Static paths are registered before `/api/nodes/:id`.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
 import { SIGNED_IN, inBody, onNode, onProcess, param, query, withKeys } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import { assertNodeMode, assertProcessMode, currentUser, unreachable } from '../
 import { notFound, setAlert } from '../errors';
 import * as nodes from '../services/nodes';
 import { idParam } from '../validate';
-import { ActivityTypes } from '../../domain/enums';
+import { AccessModes, ActivityTypes } from '../../domain/enums';
 import {
   AutoStepStatuses,
   BodyTypes,
@@ -21,6 +21,8 @@ import {
   MailTypes,
   TaggingTypes,
   TriggerTypes,
+  type NodeCoordinatesDTO,
+  type NodePropertiesDTO,
 } from '../../domain/graph-types';
 import {
   CONDITIONAL_ACCEPTANCE_WHITELIST,
@@ -153,6 +155,152 @@ export const coordinates = z.object({ x: z.number(), y: z.number() });
 export const coordinatesList = z.array(coordinates.extend({ id: z.number().int() }));
 export const fetchByIds = z.object({ nodeIds: z.array(z.number().int()) });
 
+/**
+ * A node as answered (NodeDTO): the common fields, and the settings of its type. The answer carries null
+ * for a setting of another type where NodeDTO says absent (the row's column), so the settings are nullish.
+ */
+const editorValue = z.object({ value: z.string(), editorState: z.string().nullish() });
+export const nodeDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  activityType: z.enum(ActivityTypes),
+  processId: z.number().int(),
+  x: z.number(),
+  y: z.number(),
+  automatic: z.boolean(),
+  autoStepStatus: z.enum(AutoStepStatuses),
+  obligatory: z.boolean(),
+  mandatory: z.boolean(),
+  requiresAcceptance: z.boolean(),
+  priority: z.number().int(),
+  handlesRelations: z.boolean(),
+  triggerType: z.enum(TriggerTypes),
+  cron: z.string().nullable(),
+  threshold: z.number().int().nullable(),
+  externalConfig: z
+    .discriminatedUnion('configType', [
+      z.object({
+        configType: z.literal('CUSTOM'),
+        model: z.string().nullable(),
+        restApiUrl: z.string().nullable(),
+        restApiUrlEditorState: z.string().nullish(),
+      }),
+      z.object({ configType: z.literal('LLM'), llmModel: idRef.nullable(), secret: idRef.nullable() }),
+    ])
+    .nullable(),
+  trainableConfig: z
+    .object({
+      model: z.string().nullable(),
+      requestPath: z.string().nullable(),
+      automaticTraining: z.boolean(),
+      threshold: z.number().int(),
+    })
+    .nullable(),
+  additionalNodeSubmits: z.array(z.object({ docId: z.number().int().nullable(), submits: z.number() })),
+  accessMode: z.enum(AccessModes).nullable(),
+  pollerStatus: z
+    .object({
+      lastRunDate: z.string().nullable(),
+      lastSuccessDate: z.string().nullable(),
+      lastImported: z.number().int(),
+      lastError: z.string().nullable(),
+      lastErrorDate: z.string().nullable(),
+    })
+    .nullish(),
+  // type-specific settings (null or absent where the type has none)
+  supportedTaggingTypes: z.array(z.enum(TaggingTypes)).nullish(),
+  relationPriorityMode: z.boolean().nullish(),
+  llmModel: idRef.nullish(),
+  secret: idRef.nullish(),
+  prompt: z.string().nullish(),
+  promptEditorState: z.string().nullish(),
+  temperature: z.number().nullish(),
+  attachFile: z.boolean().nullish(),
+  endpoint: z.string().nullish(),
+  active: z.boolean().nullish(),
+  smtpHost: z.string().nullish(),
+  smtpPort: z.number().int().nullish(),
+  username: z.string().nullish(),
+  subject: z.string().nullish(),
+  template: z.string().nullish(),
+  templateEditorState: z.string().nullish(),
+  mailReceivers: z
+    .array(z.object({ id: z.number().int().nullable(), email: z.string(), type: z.enum(MailTypes) }))
+    .nullish(),
+  httpRequestMethod: z.enum(HttpRequestMethods).nullish(),
+  url: z.string().nullish(),
+  urlEditorState: z.string().nullish(),
+  headers: z.record(z.string(), editorValue).nullish(),
+  requestBody: z
+    .object({
+      bodyType: z.enum(BodyTypes).nullable(),
+      jsonBody: z.record(z.string(), editorValue).nullish(),
+      plainTextBody: z.string().nullish(),
+      plainTextBodyEditorState: z.string().nullish(),
+    })
+    .nullish(),
+  fileContent: z.string().nullish(),
+  fileContentEditorState: z.string().nullish(),
+  preferredFilename: z.string().nullish(),
+  preferredFilenameEditorState: z.string().nullish(),
+  sftpConnection: idRef.nullish(),
+  payload: z.string().nullish(),
+  payloadEditorState: z.string().nullish(),
+  preferredDocName: z.string().nullish(),
+  preferredDocNameEditorState: z.string().nullish(),
+  receivers: z
+    .array(
+      z.object({ id: z.number().int(), name: z.string().nullish(), processId: z.number().int().optional() }),
+    )
+    .nullish(),
+  sftpTransferRules: z
+    .array(
+      z.object({
+        id: z.number().int().nullable(),
+        name: z.string().nullable(),
+        sourceId: z.number().int(),
+        targetId: z.number().int().nullable(),
+        deleteAfterTransfer: z.boolean(),
+      }),
+    )
+    .nullish(),
+});
+const coordinatesDto = z.array(
+  z.object({ id: z.number().int(), x: z.number(), y: z.number() }),
+) satisfies z.ZodType<NodeCoordinatesDTO[]>;
+const activityTypeList = z.array(z.enum(ActivityTypes));
+const nodePropertiesDto = z.object({
+  activityTypes: activityTypeList,
+  uploadTypes: activityTypeList,
+  actionTypes: activityTypeList,
+  automaticTypes: activityTypeList,
+  autoStepStatusDefaults: z.record(z.enum(ActivityTypes), z.enum(AutoStepStatuses)),
+  multiprocessedWhitelist: activityTypeList,
+  conditionalAcceptanceWhitelist: activityTypeList,
+  customExternalWhitelist: activityTypeList,
+  llmExternalWhitelist: activityTypeList,
+  trainableWhitelist: activityTypeList,
+  edgeWhitelist: z.record(z.enum(ActivityTypes), activityTypeList),
+  defaults: z.object({
+    temperature: z.number(),
+    priority: z.number().int(),
+    triggerType: z.enum(TriggerTypes),
+    supportedTaggingTypes: z.array(z.enum(TaggingTypes)),
+  }),
+  limits: z.object({
+    additionalSubmitsMin: z.number(),
+    additionalSubmitsMax: z.number(),
+    temperatureMin: z.number(),
+    temperatureMax: z.number(),
+    priorityMin: z.number(),
+    priorityMax: z.number(),
+    thresholdMin: z.number(),
+    trainableThresholdMin: z.number(),
+    nameMaxLength: z.number(),
+  }),
+}) satisfies z.ZodType<NodePropertiesDTO>;
+
 /** Null in the body means "not given": the stored value or the default applies (masked secrets, too). */
 const withoutNulls = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
@@ -208,21 +356,42 @@ export function nodeRoutes(deps: AppDeps): Route[] {
   };
 
   return [
-    route({ method: 'GET', path: '/api/node-properties', access: withKeys(SIGNED_IN) }, (ctx) => {
-      currentUser(ctx);
-      ctx.body = nodeProperties();
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/api/node-properties',
+        access: withKeys(SIGNED_IN),
+        response: nodePropertiesDto,
+      },
+      (ctx) => {
+        currentUser(ctx);
+        ctx.body = nodeProperties();
+      },
+    ),
 
     // before `/api/nodes/:id`, which would match them too
     ...Object.entries(whitelists).map(([path, list]) =>
-      route({ method: 'GET', path: `/api/nodes/${path}`, access: withKeys(SIGNED_IN) }, (ctx) => {
-        currentUser(ctx);
-        ctx.body = [...list];
-      }),
+      route(
+        {
+          method: 'GET',
+          path: `/api/nodes/${path}`,
+          access: withKeys(SIGNED_IN),
+          response: activityTypeList,
+        },
+        (ctx) => {
+          currentUser(ctx);
+          ctx.body = [...list];
+        },
+      ),
     ),
 
     route(
-      { method: 'GET', path: '/api/nodes', access: onProcess('READ', query('processId', 'process')) },
+      {
+        method: 'GET',
+        path: '/api/nodes',
+        access: onProcess('READ', query('processId', 'process')),
+        response: z.array(nodeDto),
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const processId = processIdQuery(ctx);
@@ -232,7 +401,12 @@ export function nodeRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/span-nodes', access: onProcess('READ', query('processId', 'process')) },
+      {
+        method: 'GET',
+        path: '/api/span-nodes',
+        access: onProcess('READ', query('processId', 'process')),
+        response: z.array(nodeDto),
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const processId = processIdQuery(ctx);
@@ -247,6 +421,7 @@ export function nodeRoutes(deps: AppDeps): Route[] {
         path: '/api/nodes/fetch-by-ids',
         access: onNode('READ', inBody('nodeIds', 'node', true)),
         body: { schema: fetchByIds, object: 'nodeIds' },
+        response: z.array(nodeDto),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -265,6 +440,7 @@ export function nodeRoutes(deps: AppDeps): Route[] {
         path: '/api/nodes/coordinates',
         access: onProcess('ADMIN', inBody('[].id', 'node', true)),
         body: { schema: coordinatesList, object: 'nodeCoordinates' },
+        response: coordinatesDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -280,7 +456,12 @@ export function nodeRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/nodes/:id', access: onNode('READ', param('id', 'node')) },
+      {
+        method: 'GET',
+        path: '/api/nodes/:id',
+        access: onNode('READ', param('id', 'node')),
+        response: nodeDto,
+      },
       async (ctx) => {
         const { user, node } = await nodeOf(ctx, 'READ');
         ctx.body = await nodes.toNodeDTO(knex, user, node);
@@ -288,7 +469,12 @@ export function nodeRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/nodes/:id/previousNodes', access: onNode('READ', param('id', 'node')) },
+      {
+        method: 'GET',
+        path: '/api/nodes/:id/previousNodes',
+        access: onNode('READ', param('id', 'node')),
+        response: z.array(nodeDto),
+      },
       async (ctx) => {
         const { user, node } = await nodeOf(ctx, 'READ');
         ctx.body = await nodes.previousNodes(knex, user, node);
@@ -301,6 +487,8 @@ export function nodeRoutes(deps: AppDeps): Route[] {
         path: '/api/nodes',
         access: onProcess('ADMIN', inBody('processId', 'process')),
         body: { schema: createSchema, object: 'node' },
+        status: 201,
+        response: nodeDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -325,6 +513,7 @@ export function nodeRoutes(deps: AppDeps): Route[] {
         path: '/api/nodes',
         access: onProcess('ADMIN', inBody('id', 'node')),
         body: { schema: updateSchema, object: 'node' },
+        response: nodeDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -345,6 +534,7 @@ export function nodeRoutes(deps: AppDeps): Route[] {
         path: '/api/nodes/:id/coordinates',
         access: onProcess('ADMIN', param('id', 'node')),
         body: { schema: coordinates, object: 'nodeCoordinates' },
+        response: coordinatesDto.element,
       },
       async (ctx, { body }) => {
         const { node } = await nodeOf(ctx, 'ADMIN');
@@ -354,7 +544,12 @@ export function nodeRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/nodes/:id', access: onProcess('ADMIN', param('id', 'node')) },
+      {
+        method: 'DELETE',
+        path: '/api/nodes/:id',
+        access: onProcess('ADMIN', param('id', 'node')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const { node } = await nodeOf(ctx, 'ADMIN');
         await nodes.deleteNode(knex, node);

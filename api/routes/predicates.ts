@@ -3,7 +3,9 @@
  * every change ADMIN on it. `POST api/edges/{id}/predicate-dry-run` evaluates an unsaved predicate of the
  * edge over the process's last documents (READ: it only counts and names the process's own documents).
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+
 import { inBody, onProcess, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -62,6 +64,26 @@ const input = (p: z.infer<typeof updateSchema> | z.infer<typeof createSchema>) =
   equal: p.equal ?? undefined,
 });
 
+/** A predicate as answered; its children are predicates too (described two levels deep). */
+const predicateFields = {
+  id,
+  edgeId: id,
+  parentId: id.nullable(),
+  predicateType: z.enum(PredicateTypes),
+  logicalOperator: z.enum(LogicalOperators).nullable(),
+  nodeId: id.nullable(),
+  nodeName: z.string().nullable(),
+  equal: z.boolean(),
+  clfTypeId: id.nullable(),
+  clfTypeName: z.string().nullable(),
+  nerTagTypeId: id.nullable(),
+  nerTagTypeName: z.string().nullable(),
+};
+const predicateDto = z.object({
+  ...predicateFields,
+  predicates: z.array(z.object({ ...predicateFields, predicates: z.array(z.unknown()) })),
+});
+
 export function predicateRoutes({ knex }: AppDeps): Route[] {
   const edgeFor = async (user: ReturnType<typeof currentUser>, edgeId: number, mode: 'READ' | 'ADMIN') => {
     const edge = await findEdge(knex, edgeId);
@@ -76,6 +98,7 @@ export function predicateRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/predicates',
         access: onProcess('READ', [query('edgeId', 'edge'), query('processId', 'process')]),
+        response: z.array(predicateDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -138,6 +161,8 @@ export function predicateRoutes({ knex }: AppDeps): Route[] {
         path: '/api/predicates',
         access: onProcess('ADMIN', inBody('edgeId', 'edge')),
         body: { schema: createSchema, object: 'predicate' },
+        response: predicateDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -156,6 +181,7 @@ export function predicateRoutes({ knex }: AppDeps): Route[] {
         path: '/api/predicates',
         access: onProcess('ADMIN', inBody('id', 'predicate')),
         body: { schema: updateSchema, object: 'predicate' },
+        response: predicateDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -170,7 +196,12 @@ export function predicateRoutes({ knex }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/predicates/:id', access: onProcess('ADMIN', param('id', 'predicate')) },
+      {
+        method: 'DELETE',
+        path: '/api/predicates/:id',
+        access: onProcess('ADMIN', param('id', 'predicate')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const stored = await predicates.findPredicate(knex, idParam(ctx.params.id));

@@ -2,7 +2,8 @@
  * Process tags (spec 1 sections 2, 3, 5, 6 and 7; docs/api-foundation.md). Any signed-in user lists them;
  * user tags are managed with the global WRITE permission, predefined (system) tags by ROLE_ADMIN only.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { processTagDto } from '../responses';
 import { SIGNED_IN, globalMode, withKeys } from './access';
 import type { Knex } from 'knex';
 import { z } from 'zod';
@@ -45,10 +46,18 @@ async function validateTag(knex: Knex, input: tags.TagInput, exceptId?: number):
 
 export function processTagRoutes({ knex }: AppDeps): Route[] {
   return [
-    route({ method: 'GET', path: '/api/process-tags', access: withKeys(SIGNED_IN) }, async (ctx) => {
-      currentUser(ctx);
-      ctx.body = await tags.listTags(knex);
-    }),
+    route(
+      {
+        method: 'GET',
+        path: '/api/process-tags',
+        access: withKeys(SIGNED_IN),
+        response: z.array(processTagDto),
+      },
+      async (ctx) => {
+        currentUser(ctx);
+        ctx.body = await tags.listTags(knex);
+      },
+    ),
 
     // the handler asks the admin role for a predefined tag
     route(
@@ -57,6 +66,8 @@ export function processTagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/process-tags',
         access: globalMode('WRITE'),
         body: { schema: createTagSchema, object: 'processTag' },
+        response: processTagDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -78,6 +89,7 @@ export function processTagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/process-tags',
         access: globalMode('WRITE'),
         body: { schema: updateTagSchema, object: 'processTag' },
+        response: processTagDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -94,15 +106,18 @@ export function processTagRoutes({ knex }: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'DELETE', path: '/api/process-tags/:id', access: globalMode('WRITE') }, async (ctx) => {
-      const user = currentUser(ctx);
-      const id = idParam(ctx.params.id);
-      const existing = await tags.findTag(knex, id);
-      if (!existing) throw notFound('processTag');
-      assertMayManage(user, existing.predefined);
-      await tags.deleteTag(knex, id);
-      setAlert(ctx, 'soaApp.processTag.deleted', existing.name);
-      ctx.status = 204;
-    }),
+    route(
+      { method: 'DELETE', path: '/api/process-tags/:id', access: globalMode('WRITE'), response: NO_CONTENT },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const id = idParam(ctx.params.id);
+        const existing = await tags.findTag(knex, id);
+        if (!existing) throw notFound('processTag');
+        assertMayManage(user, existing.predefined);
+        await tags.deleteTag(knex, id);
+        setAlert(ctx, 'soaApp.processTag.deleted', existing.name);
+        ctx.status = 204;
+      },
+    ),
   ];
 }

@@ -4,7 +4,8 @@
  * ADMIN to change or delete it, the global WRITE permission (or ROLE_ADMIN) to create one. For a process
  * the caller has no mode on the answer is 403 whether or not it exists; admins get 404 for a missing one.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id, processActorDto, processDto } from '../responses';
 import { SIGNED_IN, globalMode, onProcess, param, withKeys } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -45,18 +46,26 @@ export function processRoutes(deps: AppDeps): Route[] {
 
   return [
     // filtered to the readable processes
-    route({ method: 'GET', path: '/api/processes', access: withKeys(SIGNED_IN) }, async (ctx) => {
-      const user = currentUser(ctx);
-      const name = firstValue(ctx.query.name);
-      const tagId = firstValue(ctx.query.tagId);
-      ctx.body = await processes.listProcesses(knex, user, {
-        name: name || undefined,
-        tagId: tagId ? idParam(tagId, 'tagId') : undefined,
-      });
-    }),
+    route(
+      { method: 'GET', path: '/api/processes', access: withKeys(SIGNED_IN), response: z.array(processDto) },
+      async (ctx) => {
+        const user = currentUser(ctx);
+        const name = firstValue(ctx.query.name);
+        const tagId = firstValue(ctx.query.tagId);
+        ctx.body = await processes.listProcesses(knex, user, {
+          name: name || undefined,
+          tagId: tagId ? idParam(tagId, 'tagId') : undefined,
+        });
+      },
+    ),
 
     route(
-      { method: 'GET', path: '/api/processes/:id', access: onProcess('READ', param('id', 'process')) },
+      {
+        method: 'GET',
+        path: '/api/processes/:id',
+        access: onProcess('READ', param('id', 'process')),
+        response: processDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const id = idParam(ctx.params.id);
@@ -73,6 +82,8 @@ export function processRoutes(deps: AppDeps): Route[] {
         path: '/api/processes',
         access: globalMode('WRITE'),
         body: { schema: createProcessSchema, object: 'process' },
+        response: processDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -104,7 +115,12 @@ export function processRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/processes/:id', access: onProcess('ADMIN', param('id', 'process')) },
+      {
+        method: 'DELETE',
+        path: '/api/processes/:id',
+        access: onProcess('ADMIN', param('id', 'process')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const id = idParam(ctx.params.id);
@@ -127,6 +143,7 @@ export function processRoutes(deps: AppDeps): Route[] {
         path: '/api/processes/:id/process-tags',
         access: onProcess('ADMIN', param('id', 'process')),
         body: { schema: processTagsSchema, object: 'process' },
+        response: processDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -155,6 +172,8 @@ export function processRoutes(deps: AppDeps): Route[] {
           path: '/api/process/:id/process-actors',
           access: onProcess('ADMIN', param('id', 'process')),
           body: { schema: actorsSchema, object: 'processActor' },
+          status: method === 'POST' ? 201 : 200,
+          response: z.array(processActorDto),
         },
         async (ctx, { body }) => {
           const user = currentUser(ctx);
@@ -183,7 +202,12 @@ export function processRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/external-document-splitter', access: withKeys(SIGNED_IN) },
+      {
+        method: 'GET',
+        path: '/api/external-document-splitter',
+        access: withKeys(SIGNED_IN),
+        response: z.array(z.object({ id, name: z.string(), description: z.string().nullable() })),
+      },
       async (ctx) => {
         currentUser(ctx);
         ctx.body = await processes.listSplitters(knex);

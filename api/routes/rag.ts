@@ -14,12 +14,14 @@
  *   splitter; turning it on (or changing the splitter) indexes the process's DONE documents on the worker,
  *   turning it off removes its chunks.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id, processDto } from '../responses';
+
 import { SIGNED_IN, inBody, onProcess, param, query, withKeys } from './access';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { ragQueryDefaults, ragQueryViolations, ragTemplateRule } from '../../domain/rag';
-import type { RagResponse } from '../../domain/rag-types';
+import type { RagResponse, RagTemplateDTO, RagTemplateDefaults } from '../../domain/rag-types';
 import {
   RAG_QUERY_TIMEOUT_MS,
   RAG_QUERY_WORKFLOW,
@@ -64,6 +66,36 @@ export const processRagSchema = z.object({
 
 const refused = (message: string, detail: string) => new HttpError(400, { message, detail });
 
+const ragTemplateDto = z.object({
+  id: id.nullable(),
+  processId: id,
+  template: z.string(),
+  templateEditorState: z.string().nullable(),
+  active: z.boolean(),
+}) satisfies z.ZodType<RagTemplateDTO>;
+const ragDefaults = z.object({
+  template: z.string(),
+  templateEditorState: z.string().nullable(),
+}) satisfies z.ZodType<RagTemplateDefaults>;
+const ragAnswer = z.object({
+  llmResponse: z.string(),
+  matchedDocuments: z.array(
+    z.object({
+      docId: id,
+      filename: z.string(),
+      chunks: z.array(
+        z.object({
+          id,
+          text: z.string(),
+          startOffset: z.number().int(),
+          endOffset: z.number().int(),
+          score: z.number(),
+        }),
+      ),
+    }),
+  ),
+}) satisfies z.ZodType<RagResponse>;
+
 export function ragRoutes(deps: AppDeps): Route[] {
   const { config, knex, temporal } = deps;
 
@@ -71,7 +103,12 @@ export function ragRoutes(deps: AppDeps): Route[] {
     // --- RAG (issue 16 section 3; docs/api-rag.md): the query page is ADMIN, WRITE and READ (spec 1 route
     // table); templates are read with the page and changed by process admins ---
     route(
-      { method: 'GET', path: '/api/rag-templates/defaults', access: withKeys(SIGNED_IN) },
+      {
+        method: 'GET',
+        path: '/api/rag-templates/defaults',
+        access: withKeys(SIGNED_IN),
+        response: ragDefaults,
+      },
       async (ctx) => {
         currentUser(ctx);
         ctx.body = rag.ragTemplateDefaults();
@@ -79,7 +116,12 @@ export function ragRoutes(deps: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/rag-templates', access: onProcess('READ', query('processId', 'process')) },
+      {
+        method: 'GET',
+        path: '/api/rag-templates',
+        access: onProcess('READ', query('processId', 'process')),
+        response: ragTemplateDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const processId = idParam(firstValue(ctx.query.processId), 'processId');
@@ -95,6 +137,7 @@ export function ragRoutes(deps: AppDeps): Route[] {
         path: '/api/rag-templates',
         access: onProcess('ADMIN', inBody('processId', 'process')),
         body: { schema: templateSchema, object: 'ragTemplate' },
+        response: ragTemplateDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -118,6 +161,7 @@ export function ragRoutes(deps: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/rag-templates/:id',
         access: onProcess('ADMIN', param('id', 'ragTemplate')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -135,6 +179,7 @@ export function ragRoutes(deps: AppDeps): Route[] {
         path: '/api/processes/:id/rag',
         access: onProcess('ADMIN', param('id', 'process')),
         body: { schema: processRagSchema, object: 'process' },
+        response: processDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -158,6 +203,7 @@ export function ragRoutes(deps: AppDeps): Route[] {
         path: '/api/rag',
         access: onProcess('READ', inBody('processId', 'process')),
         body: { schema: querySchema, object: 'ragQuery' },
+        response: ragAnswer,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);

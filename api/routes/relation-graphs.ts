@@ -14,7 +14,10 @@
  * A document of another process, or a graph the caller cannot reach, answers like an unknown one (403, or
  * 404 to an admin); tags are looked up in the document only.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id as intId } from '../responses';
+import type { GraphValidation, RelationGraphDTO } from '../../domain/relations';
+
 import { documentReader, inBody, onNode, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -33,6 +36,44 @@ const relationsSchema = z
   .max(GRAPH_MAX_RELATIONS);
 export const graphSchema = z.object({ documentId: id, relations: relationsSchema });
 export const graphUpdateSchema = z.object({ id, relations: relationsSchema });
+
+const relationGraphDto = z.object({
+  id: intId,
+  documentId: intId,
+  stepId: intId.nullable(),
+  nodeId: intId,
+  relations: z.array(
+    z.object({
+      id: intId,
+      relationGraphId: intId,
+      fromId: intId,
+      toId: intId,
+      relationTypeId: intId,
+      relationType: z.object({ id: intId, name: z.string(), color: z.string() }).optional(),
+    }),
+  ),
+}) satisfies z.ZodType<RelationGraphDTO>;
+const candidatesDto = z.object({
+  message: z.string().nullable(),
+  candidates: z.array(
+    z.object({
+      id: intId,
+      nodeId: intId,
+      name: z.string(),
+      color: z.string(),
+      priority: z.number().int(),
+      fromId: intId.nullable(),
+      toId: intId.nullable(),
+      strict: z.boolean(),
+      merge: z.boolean(),
+    }),
+  ),
+});
+const validationDto = z.object({
+  valid: z.boolean(),
+  message: z.string().nullable(),
+  graphs: z.array(z.array(z.number().int())),
+}) satisfies z.ZodType<Omit<GraphValidation, 'message'> & { message: string | null }>;
 
 export function relationGraphRoutes({ knex }: AppDeps): Route[] {
   /** The document, readable by the caller, and its process; else 403 (404 to an admin). */
@@ -68,6 +109,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/ner-tag-relation-graphs',
         access: documentReader(query('documentId', 'document')),
+        response: z.array(relationGraphDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -82,6 +124,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/ner-tag-relation-graphs/candidates',
         access: documentReader(query('documentId', 'document')),
+        response: candidatesDto,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -101,6 +144,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tag-relation-graphs/validation',
         access: documentReader(inBody('documentId', 'document')),
         body: { schema: graphSchema, object: 'relationGraph' },
+        response: validationDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -118,6 +162,8 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tag-relation-graphs',
         access: onNode('WRITE', inBody('documentId', 'document')),
         body: { schema: graphSchema, object: 'relationGraph' },
+        response: relationGraphDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -139,6 +185,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tag-relation-graphs',
         access: onNode('WRITE', inBody('id', 'relationGraph')),
         body: { schema: graphUpdateSchema, object: 'relationGraph' },
+        response: relationGraphDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -153,6 +200,7 @@ export function relationGraphRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/ner-tag-relation-graphs/:id',
         access: onNode('WRITE', param('id', 'relationGraph')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);

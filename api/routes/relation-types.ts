@@ -2,7 +2,10 @@
  * NER relation types of SPAN nodes (docs/api-graph.md). Reading needs READ on each node asked for;
  * changing needs ADMIN on the node's process. Rules and couplings: domain/labels.ts.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type { RelationTypeDTO } from '../../domain/label-types';
+
 import { inBody, onNode, onProcess, param, query } from './access';
 import { z } from 'zod';
 import { acceptsRelationTypes, normalizeRelationType, relationTypeViolations } from '../../domain/labels';
@@ -46,6 +49,18 @@ function relationValues(input: RelationBody, tagTypeIds: number[]): relations.Re
   };
 }
 
+const relationTypeDto = z.object({
+  id,
+  nodeId: id,
+  name: z.string(),
+  color: z.string(),
+  priority: z.number().int(),
+  fromId: id.nullable(),
+  toId: id.nullable(),
+  strict: z.boolean(),
+  merge: z.boolean(),
+}) satisfies z.ZodType<RelationTypeDTO>;
+
 export function relationTypeRoutes({ knex }: AppDeps): Route[] {
   return [
     route(
@@ -53,6 +68,7 @@ export function relationTypeRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/ner-tag-relation-types',
         access: onNode('READ', query('nodeIds', 'node', true)),
+        response: z.array(relationTypeDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -68,6 +84,8 @@ export function relationTypeRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tag-relation-types',
         access: onProcess('ADMIN', inBody('nodeId', 'node')),
         body: { schema: relationSchema, object: 'nerRelationType' },
+        response: relationTypeDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -89,6 +107,7 @@ export function relationTypeRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tag-relation-types',
         access: onProcess('ADMIN', inBody('id', 'relationType')),
         body: { schema: relationUpdateSchema, object: 'nerRelationType' },
+        response: relationTypeDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -108,6 +127,7 @@ export function relationTypeRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/ner-tag-relation-types/:id',
         access: onProcess('ADMIN', param('id', 'relationType')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);

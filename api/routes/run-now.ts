@@ -8,6 +8,9 @@
  * engine is unreachable.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { id } from '../responses';
+
 import { onNode, param } from './access';
 import crypto from 'node:crypto';
 import type { Context } from 'koa';
@@ -41,6 +44,20 @@ const FETCH_ROUTES: readonly { path: string; type: string; label: string }[] = [
   },
 ];
 
+const actionBatchResult = z.object({
+  nodeId: id,
+  batchId: id.nullable(),
+  documents: z.number().int(),
+  status: z.enum(['SUCCESS', 'FAILURE', 'SKIPPED']),
+  error: z.string().nullable(),
+});
+const pollerResult = z.object({
+  nodeId: id,
+  polled: z.boolean(),
+  imported: z.number().int(),
+  errors: z.array(z.string()),
+});
+
 export function runNowRoutes({ knex, temporal, config }: AppDeps): Route[] {
   async function writableNode(ctx: Context) {
     const user = currentUser(ctx);
@@ -59,6 +76,7 @@ export function runNowRoutes({ knex, temporal, config }: AppDeps): Route[] {
         method: 'POST',
         path: '/api/action-nodes/:id/execute-action',
         access: onNode('WRITE', param('id', 'node')),
+        response: actionBatchResult,
       },
       async (ctx) => {
         const node = await writableNode(ctx);
@@ -78,7 +96,12 @@ export function runNowRoutes({ knex, temporal, config }: AppDeps): Route[] {
 
     ...FETCH_ROUTES.map((fetch) =>
       route(
-        { method: 'PUT', path: fetch.path, access: onNode('WRITE', param('id', 'node')) },
+        {
+          method: 'PUT',
+          path: fetch.path,
+          access: onNode('WRITE', param('id', 'node')),
+          response: pollerResult,
+        },
         async (ctx) => {
           const node = await writableNode(ctx);
           if (node.activityType !== fetch.type) throw badRequest(`Node "${node.name}" is not ${fetch.label}`);

@@ -2,7 +2,10 @@
  * Process secrets (spec 3 sections 2, 3, 5 and 7): every call needs ADMIN on the process, reading the
  * list included (the secrets page is admin-only). Values are write-only: no response carries them.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type { SecretDTO } from '../../domain/integration-types';
+
 import { inBody, onProcess, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -26,11 +29,23 @@ function booleanParam(value: string | undefined, name: string): boolean {
   throw new HttpError(400, { message: 'error.http.400', detail: `Parameter ${name} must be true or false` });
 }
 
+const secretDto = z.object({
+  id,
+  name: z.string(),
+  active: z.boolean(),
+  processId: id,
+}) satisfies z.ZodType<SecretDTO>;
+
 export function secretRoutes({ knex }: AppDeps): Route[] {
   return [
     // the list has names and active flags only (values are never returned): readers pick one on the RAG page
     route(
-      { method: 'GET', path: '/api/secrets', access: onProcess('READ', query('processId', 'process')) },
+      {
+        method: 'GET',
+        path: '/api/secrets',
+        access: onProcess('READ', query('processId', 'process')),
+        response: z.array(secretDto),
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const processId = idParam(firstValue(ctx.query.processId), 'processId');
@@ -46,6 +61,8 @@ export function secretRoutes({ knex }: AppDeps): Route[] {
         path: '/api/secrets',
         access: onProcess('ADMIN', inBody('processId', 'process')),
         body: { schema: secretSchema, object: 'secret' },
+        response: secretDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -82,7 +99,12 @@ export function secretRoutes({ knex }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'PUT', path: '/api/secrets/:id', access: onProcess('ADMIN', param('id', 'secret')) },
+      {
+        method: 'PUT',
+        path: '/api/secrets/:id',
+        access: onProcess('ADMIN', param('id', 'secret')),
+        response: secretDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const id = idParam(ctx.params.id);
@@ -98,7 +120,12 @@ export function secretRoutes({ knex }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/secrets/:id', access: onProcess('ADMIN', param('id', 'secret')) },
+      {
+        method: 'DELETE',
+        path: '/api/secrets/:id',
+        access: onProcess('ADMIN', param('id', 'secret')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const id = idParam(ctx.params.id);

@@ -3,7 +3,10 @@
  * test. Reading needs READ on the node; changes and tests need ADMIN on its process. The password and the
  * private key are masked in every response; null or the mask on an update or a test means "the stored one".
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id } from '../responses';
+import type { SftpConnectionDTO } from '../../domain/integration-types';
+
 import { inBody, onNode, onProcess, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -53,6 +56,25 @@ function validate(input: SftpBody, stored?: SftpConnectionRow): sftp.ValidSftpCo
   return { ...input, name: input.name!, address: input.address! };
 }
 
+/** A connection as answered: the password and private key masked when stored. */
+const sftpConnectionDto = z.object({
+  id: id.nullish(),
+  nodeId: id,
+  name: z.string(),
+  address: z.string(),
+  port: z.number().int(),
+  folder: z.string(),
+  password: z.object({
+    id: id.nullish(),
+    useKey: z.boolean(),
+    username: z.string().nullable(),
+    password: z.string().nullable(),
+    publicKey: z.string().nullable(),
+    privateKey: z.string().nullable(),
+  }),
+  hostKey: z.string().nullish(),
+}) satisfies z.ZodType<SftpConnectionDTO>;
+
 export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
   async function storedWithNode(user: AuthUser, id: number) {
     const stored = await sftp.findSftpConnection(knex, id);
@@ -62,7 +84,12 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
 
   return [
     route(
-      { method: 'GET', path: '/api/sftp-connection-data', access: onNode('READ', query('nodeId', 'node')) },
+      {
+        method: 'GET',
+        path: '/api/sftp-connection-data',
+        access: onNode('READ', query('nodeId', 'node')),
+        response: z.array(sftpConnectionDto),
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const node = await requireOwnerNode(knex, user, idParam(firstValue(ctx.query.nodeId), 'nodeId'));
@@ -76,6 +103,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/sftp-connection-data/:id',
         access: onNode('READ', param('id', 'sftpConnection')),
+        response: sftpConnectionDto,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -91,6 +119,8 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
         path: '/api/sftp-connection-data',
         access: onProcess('ADMIN', inBody('nodeId', 'node')),
         body: { schema: sftpSchema, object: OBJECT },
+        response: sftpConnectionDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -115,6 +145,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
         path: '/api/sftp-connection-data',
         access: onProcess('ADMIN', inBody('id', 'sftpConnection')),
         body: { schema: sftpSchema, object: OBJECT },
+        response: sftpConnectionDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -134,6 +165,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/sftp-connection-data/:id',
         access: onProcess('ADMIN', param('id', 'sftpConnection')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -157,6 +189,7 @@ export function sftpConnectionRoutes({ knex, config }: AppDeps): Route[] {
         path: '/api/sftp-connection-data/test',
         access: onProcess('ADMIN', [inBody('id', 'sftpConnection'), inBody('nodeId', 'node')]),
         body: { schema: sftpSchema, object: OBJECT },
+        response: z.object({ status: z.literal('OK'), hostKey: z.string() }),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);

@@ -11,7 +11,9 @@
  *   api/asr-documents/{id}`.
  * A document, utterance or token of another process answers like an unknown one (403, 404 to an admin).
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id as intId, nerTagDto, utteranceDto } from '../responses';
+
 import { documentReader, inBody, onNode, onProcess, param, query } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -100,6 +102,9 @@ export const asrUpdateSchema = z.object({
   filename: z.string().nullish(),
 });
 
+const tokenDto = utteranceDto.shape.tokens.element;
+const asrDocumentDto = z.object({ id: intId, processId: intId, filename: z.string(), status: z.string() });
+
 export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
   const store = openFileStore(config);
   const deps = documents.documentDepsOf({ knex, store, temporal }, config);
@@ -183,6 +188,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/utterances',
         access: onNode('WRITE', query('nodeId', 'node')),
         body: { schema: utteranceUpdateSchema, object: 'utterance' },
+        response: utteranceDto,
+        status: [200, 204],
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -202,6 +209,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/utterances/batch',
         access: onNode('WRITE', query('nodeId', 'node')),
         body: { schema: batchSchema, object: 'utterances' },
+        response: z.object({ utterances: z.array(utteranceDto), ids: z.record(z.string(), intId) }),
+        status: [201, 200],
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -256,6 +265,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/utterance-tokens',
         access: onNode('WRITE', query('nodeId', 'node')),
         body: { schema: tokenCreateSchema, object: 'utteranceToken' },
+        response: tokenDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -302,6 +313,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/utterance-tokens',
         access: onNode('WRITE', query('nodeId', 'node')),
         body: { schema: tokenUpdateSchema, object: 'utteranceToken' },
+        response: tokenDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -328,12 +340,18 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/utterance-tokens/:id',
         access: onNode('WRITE', [query('nodeId', 'node'), param('id', 'utteranceToken')]),
+        response: NO_CONTENT,
       },
       (ctx) => deleteToken(ctx, ctx.params.id),
     ),
 
     route(
-      { method: 'DELETE', path: '/api/utterance-tokens', access: onNode('WRITE', query('nodeId', 'node')) },
+      {
+        method: 'DELETE',
+        path: '/api/utterance-tokens',
+        access: onNode('WRITE', query('nodeId', 'node')),
+        response: NO_CONTENT,
+      },
       (ctx) => deleteToken(ctx, ctx.query.id),
     ),
 
@@ -342,6 +360,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/utterance-tokens/:id/ner-tags',
         access: documentReader(param('id', 'utteranceToken')),
+        response: z.array(nerTagDto),
       },
       async (ctx) => {
         const user = currentUser(ctx);
@@ -361,7 +380,12 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
 
     // --- asr documents ---
     route(
-      { method: 'GET', path: '/api/asr-documents', access: documentReader(query('processId', 'process')) },
+      {
+        method: 'GET',
+        path: '/api/asr-documents',
+        access: documentReader(query('processId', 'process')),
+        response: z.array(asrDocumentDto),
+      },
       async (ctx) => {
         idParam(ctx.query.processId, 'processId');
         await respondPage(ctx, null);
@@ -374,6 +398,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/_search/asr-documents',
         access: documentReader(query('processId', 'process')),
+        response: z.array(asrDocumentDto),
       },
       async (ctx) => {
         await respondPage(ctx, firstValue(ctx.query.query) ?? '');
@@ -381,7 +406,12 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/asr-documents/:id', access: documentReader(param('id', 'document')) },
+      {
+        method: 'GET',
+        path: '/api/asr-documents/:id',
+        access: documentReader(param('id', 'document')),
+        response: asrDocumentDto,
+      },
       async (ctx) => {
         const doc = await asrDocumentOf(ctx, ctx.params.id, 'READ');
         ctx.body = await asr.findAsrDocument(knex, doc.id);
@@ -395,6 +425,8 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/asr-documents',
         access: onProcess('WRITE', inBody('processId', 'process')),
         body: { schema: asrCreateSchema, object: 'asrDocument' },
+        response: asrDocumentDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -426,6 +458,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         path: '/api/asr-documents',
         access: onProcess('WRITE', inBody('id', 'document')),
         body: { schema: asrUpdateSchema, object: 'asrDocument' },
+        response: asrDocumentDto,
       },
       async (ctx, { body }) => {
         const input = body();
@@ -450,6 +483,7 @@ export function speechRoutes({ config, knex, temporal }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/asr-documents/:id',
         access: onProcess('ADMIN', param('id', 'document')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const doc = await asrDocumentOf(ctx, ctx.params.id, 'ADMIN');

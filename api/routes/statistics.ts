@@ -6,7 +6,9 @@
  *   (READ on the step's node), kept as one growing row per clientId.
  * Refusals are field errors (400) with the keys of domain/statistics.ts.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id as intId } from '../responses';
+
 import { inBody, onNode, onProcess } from './access';
 import { z } from 'zod';
 import {
@@ -15,7 +17,7 @@ import {
   statisticsRangeViolations,
   workTimeReportRule,
 } from '../../domain/statistics';
-import { STATISTICS_TYPES } from '../../domain/statistics-types';
+import { STATISTICS_TYPES, type StatisticsAnswer } from '../../domain/statistics-types';
 import { nodeIdsOfProcess } from '../../db/queries/nodes';
 import { knownZone } from '../../db/queries/statistics';
 import { stepNode } from '../../db/queries/steps';
@@ -52,6 +54,51 @@ export const workTimeSchema = z.object({
 });
 
 const K = 'soaApp.statistics.errors';
+const statisticsUser = z.object({
+  id: intId,
+  login: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+});
+const counts = z.record(z.string(), z.number());
+/** One answer per statistics type (domain/statistics-types.ts StatisticsAnswer). */
+const statisticsAnswer = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('WORK_TIMER'),
+    users: z.array(statisticsUser),
+    rows: z.array(
+      z.object({
+        userId: intId,
+        nodeId: intId,
+        stepId: intId,
+        documentId: intId,
+        startTime: z.string(),
+        endTime: z.string(),
+        time: z.number(),
+      }),
+    ),
+    rowsTotal: z.number().int(),
+    days: z.array(z.object({ date: z.string(), userId: intId, nodeId: intId, seconds: z.number() })),
+  }),
+  z.object({
+    type: z.literal('TAG_USAGE'),
+    users: z.array(statisticsUser),
+    rows: z.array(z.object({ nodeId: intId, userId: intId, tagsCount: z.number().int(), time: z.string() })),
+  }),
+  z.object({
+    type: z.literal('NODE_ACTIVITY'),
+    rows: z.array(
+      z.object({
+        date: z.string(),
+        nodeIdDocIdsMap: z.record(z.string(), z.array(intId)),
+        nodeIdDocCountMap: counts,
+        tagsPerDocAndNodeCompositeMap: counts,
+        nodeIdTagCountMap: counts,
+      }),
+    ),
+  }),
+]) satisfies z.ZodType<StatisticsAnswer>;
+
 export function statisticsRoutes({ knex }: AppDeps): Route[] {
   return [
     // --- statistics (issue 16 section 1; docs/api-statistics.md): the page needs ADMIN on the process (spec 3
@@ -62,6 +109,7 @@ export function statisticsRoutes({ knex }: AppDeps): Route[] {
         path: '/api/statistics',
         access: onProcess('ADMIN', inBody('processId', 'process')),
         body: { schema: statisticsSchema, object: 'statisticsQuery' },
+        response: statisticsAnswer,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -108,6 +156,7 @@ export function statisticsRoutes({ knex }: AppDeps): Route[] {
         path: '/api/work-time',
         access: onNode('READ', inBody('stepId', 'step')),
         body: { schema: workTimeSchema, object: 'workTimeReport' },
+        response: NO_CONTENT,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);

@@ -6,6 +6,17 @@
  * with the document's state (`documentState`, as GET api/v2/document/{id}/state answers it).
  */
 import { route, type Route } from '../route';
+import { id, stepActionDto, stepDto } from '../responses';
+import { StepStatuses } from '../../domain/steps';
+
+const rerunnableStep = z.object({
+  id,
+  documentId: id,
+  documentName: z.string(),
+  status: z.enum(StepStatuses),
+  master: z.boolean(),
+  errorMessage: z.string().nullable(),
+});
 import { inBody, onNode, param, query } from './access';
 import { z } from 'zod';
 import type { AppDeps } from '../app';
@@ -49,7 +60,12 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
   return [
     // --- steps (domain/steps.ts refines the mode per action: ADMIN to accept with acceptance, rerun...) ---
     route(
-      { method: 'POST', path: '/api/step/assign', access: onNode('WRITE', query('nodeId', 'node')) },
+      {
+        method: 'POST',
+        path: '/api/step/assign',
+        access: onNode('WRITE', query('nodeId', 'node')),
+        response: stepActionDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const documentId = idParam(ctx.query.docId, 'docId');
@@ -86,6 +102,7 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
         path: '/api/steps',
         access: onNode('WRITE', inBody('id', 'step')),
         body: { schema: stepSave, object: 'step' },
+        response: z.union([stepActionDto, stepDto]),
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -128,7 +145,12 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'PUT', path: '/api/steps/:id/:action', access: onNode('WRITE', param('id', 'step')) },
+      {
+        method: 'PUT',
+        path: '/api/steps/:id/:action',
+        access: onNode('WRITE', param('id', 'step')),
+        response: stepActionDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const action = ACTION_PATHS[ctx.params.action];
@@ -144,7 +166,12 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'GET', path: '/api/steps/:id', access: onNode('READ', param('id', 'step')) },
+      {
+        method: 'GET',
+        path: '/api/steps/:id',
+        access: onNode('READ', param('id', 'step')),
+        response: stepDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const id = idParam(ctx.params.id);
@@ -161,6 +188,7 @@ export function stepRoutes({ knex, temporal }: AppDeps): Route[] {
         method: 'POST',
         path: '/api/nodes/:nodeId/steps/rerun',
         access: onNode('ADMIN', param('nodeId', 'node')),
+        response: z.array(rerunnableStep),
       },
       async (ctx) => {
         const user = currentUser(ctx);

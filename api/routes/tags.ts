@@ -9,7 +9,9 @@
  * node in the document that the caller may edit. The node and step of a write are decided here, never taken
  * from the client; a document of another process answers like an unknown one (403, or 404 to an admin).
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { id as intId, nerTagDto } from '../responses';
+
 import { documentReader, inBody, onNode, param, query } from './access';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
@@ -30,7 +32,9 @@ import {
   supportsLabelling,
   TAG_BATCH_MAX,
   TAG_MESSAGES,
+  TagOrigins,
   WRITABLE_LABELLING_TYPES,
+  type ClassifierTagDTO,
   type LabellingType,
 } from '../../domain/tags';
 import { documentProcessId } from '../../db/queries/documents';
@@ -85,6 +89,19 @@ export const nerTagUpdateSchema = z.object({
 export const classifierTagSchema = z.object({ documentId: id, classifierTypeId: id, stepId: id.nullish() });
 
 const { checkSpan, notSelectable, unsupportedType } = tags;
+
+const classifierTagDto = z.object({
+  id: intId,
+  documentId: intId,
+  stepId: intId.nullable(),
+  nodeId: intId,
+  classifierTypeId: intId,
+  classifierType: z.object({ id: intId, name: z.string(), backgroundColor: z.string(), nodeId: intId }),
+  origin: z.enum(TagOrigins),
+  createdById: intId.nullable(),
+}) satisfies z.ZodType<ClassifierTagDTO>;
+/** A tag written anew answers 201, the same tag already there 200. */
+const CREATED_OR_FOUND = [201, 200];
 
 export function tagRoutes({ knex }: AppDeps): Route[] {
   /** The document of `?documentId`, readable by the caller (defence in depth behind the gate). */
@@ -213,7 +230,12 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
   return [
     // --- NER tags (the writes also need an editable step of the label's node: 409 / 423) ---
     route(
-      { method: 'GET', path: '/api/ner-tags', access: documentReader(query('documentId', 'document')) },
+      {
+        method: 'GET',
+        path: '/api/ner-tags',
+        access: documentReader(query('documentId', 'document')),
+        response: z.array(nerTagDto),
+      },
       async (ctx) => {
         const stepIds = stepIdsQuery(ctx);
         const documentId = await readableDocument(ctx);
@@ -233,6 +255,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         access: onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
         // a text span, or a token tag or time span (by its `type`)
         body: { schema: [nerTagSchema, speechTagSchema], object: 'nerTag' },
+        response: nerTagDto,
+        status: CREATED_OR_FOUND,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -265,6 +289,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tags/batch',
         access: onNode('WRITE', inBody('nerTagTypeId', 'nerTagType')),
         body: { schema: nerTagBatchSchema, object: 'nerTag' },
+        response: z.array(nerTagDto),
+        status: CREATED_OR_FOUND,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -298,6 +324,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/ner-tags',
         access: onNode('WRITE', inBody('id', 'nerTag')),
         body: { schema: nerTagUpdateSchema, object: 'nerTag' },
+        response: nerTagDto,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -317,7 +344,12 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
     ),
 
     route(
-      { method: 'DELETE', path: '/api/ner-tags/:id', access: onNode('WRITE', param('id', 'nerTag')) },
+      {
+        method: 'DELETE',
+        path: '/api/ner-tags/:id',
+        access: onNode('WRITE', param('id', 'nerTag')),
+        response: NO_CONTENT,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const tag = await tags.findNerTag(knex, idParam(ctx.params.id));
@@ -335,6 +367,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         method: 'GET',
         path: '/api/classifier-tags',
         access: documentReader(query('documentId', 'document')),
+        response: z.array(classifierTagDto),
       },
       async (ctx) => {
         const documentId = await readableDocument(ctx);
@@ -352,6 +385,8 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         path: '/api/classifier-tags',
         access: onNode('WRITE', inBody('classifierTypeId', 'classifierType')),
         body: { schema: classifierTagSchema, object: 'classifierTag' },
+        response: classifierTagDto,
+        status: CREATED_OR_FOUND,
       },
       async (ctx, { body }) => {
         const user = currentUser(ctx);
@@ -380,6 +415,7 @@ export function tagRoutes({ knex }: AppDeps): Route[] {
         method: 'DELETE',
         path: '/api/classifier-tags/:id',
         access: onNode('WRITE', param('id', 'classifierTag')),
+        response: NO_CONTENT,
       },
       async (ctx) => {
         const user = currentUser(ctx);

@@ -7,6 +7,9 @@
  * the engine is unreachable. The net guard's allowlist is the worker's OUTBOUND_ALLOWLIST.
  */
 import { route, type Route } from '../route';
+import { z } from 'zod';
+import { id } from '../responses';
+
 import { onNode, param } from './access';
 import crypto from 'node:crypto';
 import { untrainableReason } from '../../domain/training';
@@ -26,10 +29,26 @@ import { idParam } from '../validate';
 /** How long the route waits for the training (the model server has 20 s; the payload is built first). */
 const TRAIN_TIMEOUT_MS = 5 * 60_000;
 
+const trainingDto = z.object({
+  id,
+  nodeId: id,
+  reason: z.enum(['MANUAL', 'AUTOMATIC']),
+  status: z.enum(['SUCCESS', 'FAILURE']),
+  documents: z.number().int(),
+  httpStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdDate: z.string(),
+});
+
 export function trainableNodeRoutes({ knex, temporal, config }: AppDeps): Route[] {
   return [
     route(
-      { method: 'PUT', path: '/api/trainable-nodes/:id/train', access: onNode('WRITE', param('id', 'node')) },
+      {
+        method: 'PUT',
+        path: '/api/trainable-nodes/:id/train',
+        access: onNode('WRITE', param('id', 'node')),
+        response: trainingDto,
+      },
       async (ctx) => {
         const user = currentUser(ctx);
         const node = await nodes.findNode(knex, idParam(ctx.params.id, 'id'));

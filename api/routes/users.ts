@@ -5,7 +5,10 @@
  * domain/validation.ts, call api/services/user-admin.ts and shape the answer; the list reloads are the
  * client's.
  */
-import { route, type Route } from '../route';
+import { NO_CONTENT, route, type Route } from '../route';
+import { accountDto, authorityDto, id } from '../responses';
+import type { AuthorityViewDTO, RoleDTO } from '../../domain/api-types';
+
 import { ADMIN_ROLE } from './access';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -70,6 +73,19 @@ const idExists = () =>
     errorKey: 'idexists',
     detail: 'A new entity cannot already have an ID',
   });
+
+/** An authority as listed: with the names of what it grants on. */
+const authorityViewDto = authorityDto.extend({
+  componentName: z.string().nullable(),
+  processId: id.nullable(),
+  processName: z.string().nullable(),
+}) satisfies z.ZodType<AuthorityViewDTO>;
+const roleDto = z.object({
+  id,
+  name: z.string(),
+  builtIn: z.boolean(),
+  authorities: z.array(authorityDto),
+}) satisfies z.ZodType<RoleDTO>;
 
 export function userRoutes(deps: AppDeps): Route[] {
   const { knex } = deps;
@@ -157,22 +173,28 @@ export function userRoutes(deps: AppDeps): Route[] {
   }
 
   return [
-    route({ method: 'GET', path: '/api/users', access: ADMIN_ROLE }, (ctx) => {
+    route({ method: 'GET', path: '/api/users', access: ADMIN_ROLE, response: z.array(accountDto) }, (ctx) => {
       assertRole(ctx, Roles.ADMIN);
       return respondUsers(ctx);
     }),
 
-    route({ method: 'GET', path: '/api/_search/users', access: ADMIN_ROLE }, (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      return respondUsers(ctx, firstValue(ctx.query.filteredValue) ?? '');
-    }),
+    route(
+      { method: 'GET', path: '/api/_search/users', access: ADMIN_ROLE, response: z.array(accountDto) },
+      (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        return respondUsers(ctx, firstValue(ctx.query.filteredValue) ?? '');
+      },
+    ),
 
-    route({ method: 'GET', path: '/api/users/:id', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      const user = await findUser(knex, idParam(ctx.params.id));
-      if (!user) throw notFound('user');
-      ctx.body = user;
-    }),
+    route(
+      { method: 'GET', path: '/api/users/:id', access: ADMIN_ROLE, response: accountDto },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        const user = await findUser(knex, idParam(ctx.params.id));
+        if (!user) throw notFound('user');
+        ctx.body = user;
+      },
+    ),
 
     route(
       {
@@ -180,6 +202,8 @@ export function userRoutes(deps: AppDeps): Route[] {
         path: '/api/users',
         access: ADMIN_ROLE,
         body: { schema: schemas.user, object: 'adminUserDTO' },
+        response: accountDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -199,6 +223,7 @@ export function userRoutes(deps: AppDeps): Route[] {
         path: '/api/users',
         access: ADMIN_ROLE,
         body: { schema: schemas.user, object: 'adminUserDTO' },
+        response: accountDto,
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -210,17 +235,23 @@ export function userRoutes(deps: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'DELETE', path: '/api/users/:id', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      const deleted = await admin.deleteUser(currentUser(ctx), idParam(ctx.params.id));
-      setAlert(ctx, 'userManagement.deleted', deleted.login);
-      ctx.status = 204;
-    }),
+    route(
+      { method: 'DELETE', path: '/api/users/:id', access: ADMIN_ROLE, response: NO_CONTENT },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        const deleted = await admin.deleteUser(currentUser(ctx), idParam(ctx.params.id));
+        setAlert(ctx, 'userManagement.deleted', deleted.login);
+        ctx.status = 204;
+      },
+    ),
 
-    route({ method: 'GET', path: '/api/authorities', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      ctx.body = await listAuthorities(knex);
-    }),
+    route(
+      { method: 'GET', path: '/api/authorities', access: ADMIN_ROLE, response: z.array(authorityViewDto) },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        ctx.body = await listAuthorities(knex);
+      },
+    ),
 
     route(
       {
@@ -228,6 +259,8 @@ export function userRoutes(deps: AppDeps): Route[] {
         path: '/api/authorities',
         access: ADMIN_ROLE,
         body: { schema: schemas.authority, object: 'authority' },
+        response: authorityDto,
+        status: [201, 200],
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -243,18 +276,24 @@ export function userRoutes(deps: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'DELETE', path: '/api/authorities/:id', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      const id = idParam(ctx.params.id);
-      await admin.deleteAuthority(currentUser(ctx), id);
-      setAlert(ctx, 'userManagement.authority.deleted', id);
-      ctx.status = 204;
-    }),
+    route(
+      { method: 'DELETE', path: '/api/authorities/:id', access: ADMIN_ROLE, response: NO_CONTENT },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        const id = idParam(ctx.params.id);
+        await admin.deleteAuthority(currentUser(ctx), id);
+        setAlert(ctx, 'userManagement.authority.deleted', id);
+        ctx.status = 204;
+      },
+    ),
 
-    route({ method: 'GET', path: '/api/roles', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      ctx.body = await admin.listRoles();
-    }),
+    route(
+      { method: 'GET', path: '/api/roles', access: ADMIN_ROLE, response: z.array(roleDto) },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        ctx.body = await admin.listRoles();
+      },
+    ),
 
     route(
       {
@@ -262,6 +301,8 @@ export function userRoutes(deps: AppDeps): Route[] {
         path: '/api/roles',
         access: ADMIN_ROLE,
         body: { schema: schemas.role, object: 'role' },
+        response: roleDto,
+        status: 201,
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -280,6 +321,7 @@ export function userRoutes(deps: AppDeps): Route[] {
         path: '/api/roles',
         access: ADMIN_ROLE,
         body: { schema: schemas.role, object: 'role' },
+        response: roleDto,
       },
       async (ctx, { body }) => {
         assertRole(ctx, Roles.ADMIN);
@@ -291,11 +333,14 @@ export function userRoutes(deps: AppDeps): Route[] {
       },
     ),
 
-    route({ method: 'DELETE', path: '/api/roles/:id', access: ADMIN_ROLE }, async (ctx) => {
-      assertRole(ctx, Roles.ADMIN);
-      const role = await admin.deleteRole(currentUser(ctx), idParam(ctx.params.id));
-      setAlert(ctx, 'userManagement.role.deleted', role.name);
-      ctx.status = 204;
-    }),
+    route(
+      { method: 'DELETE', path: '/api/roles/:id', access: ADMIN_ROLE, response: NO_CONTENT },
+      async (ctx) => {
+        assertRole(ctx, Roles.ADMIN);
+        const role = await admin.deleteRole(currentUser(ctx), idParam(ctx.params.id));
+        setAlert(ctx, 'userManagement.role.deleted', role.name);
+        ctx.status = 204;
+      },
+    ),
   ];
 }

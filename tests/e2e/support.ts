@@ -12,6 +12,7 @@ import {
 } from 'playwright-core';
 import { buildUser, type BuiltUser } from '../support/harness';
 import { eventuallyMatches } from '../support/eventually';
+import { createApiClient, type ApiClient } from '../../api/client';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? path.resolve(__dirname, '..', 'artifacts');
@@ -126,14 +127,27 @@ export async function settledValue<T>(read: () => Promise<T>, expected: T, timeo
 export const settledCount = (locator: Locator, expected: number, timeoutMs = 10000): Promise<number> =>
   settledValue(() => locator.count(), expected, timeoutMs);
 
+/**
+ * The typed client of the app's API (api/client, generated from docs/openapi.json), signed with a token as
+ * tokenFor() gives it (`Bearer ...`); none: anonymous.
+ */
+export const apiClient = (token?: string): ApiClient =>
+  createApiClient(BASE_URL, token ? { token: token.replace(/^Bearer /, '') } : undefined);
+
+/** The answer of a typed call; throws unless it succeeded. */
+export async function ok<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<NonNullable<T>> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined)
+    throw new Error(`${response.url}: ${response.status} ${JSON.stringify(error)}`);
+  return data as NonNullable<T>;
+}
+
 /** A user's bearer token (empty when the sign-in is refused). */
 export async function tokenFor(username: string, password: string): Promise<string> {
-  const res = await fetch(`${BASE_URL}/api/authenticate`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  return res.headers.get('authorization') ?? '';
+  const { response } = await apiClient().POST('/api/authenticate', { body: { username, password } });
+  return response.headers.get('authorization') ?? '';
 }
 
 /** The seeded admin's bearer token, for setting up through the API. */
@@ -158,7 +172,7 @@ export async function signedInPage(
   return page;
 }
 
-/** A JSON call to the app's API; throws unless it succeeded. */
+/** A JSON call to the app's API by any path; throws unless it succeeded (apiClient() checks the types). */
 export async function api<T>(token: string, path: string, init: RequestInit = {}): Promise<T> {
   const res = await fetch(`${BASE_URL}${path}`, {
     ...init,
@@ -170,16 +184,18 @@ export async function api<T>(token: string, path: string, init: RequestInit = {}
 
 /** A new process with the first predefined tag, created through the API; its id. */
 export async function createProcess(token: string, name: string): Promise<number> {
-  const tags = await api<{ id: number; predefined: boolean }[]>(token, '/api/process-tags');
-  const created = await api<{ id: number }>(token, '/api/processes', {
-    method: 'POST',
-    body: JSON.stringify({
-      name,
-      isRagEnabled: false,
-      processTags: [{ id: tags.find((t) => t.predefined)!.id }],
-      ragTextSplitter: null,
+  const client = apiClient(token);
+  const tags = await ok(client.GET('/api/process-tags'));
+  const created = await ok(
+    client.POST('/api/processes', {
+      body: {
+        name,
+        isRagEnabled: false,
+        processTags: [{ id: tags.find((t) => t.predefined)!.id }],
+        ragTextSplitter: null,
+      },
     }),
-  });
+  );
   return created.id;
 }
 
@@ -216,7 +232,9 @@ export async function userOnProcess(
 
 /** The id of the process's upload node (HUP, made with the process). */
 export async function uploadNodeOf(token: string, processId: number): Promise<number> {
-  const nodes = await api<{ id: number; activityType: string }[]>(token, `/api/nodes?processId=${processId}`);
+  const nodes = await ok(
+    apiClient(token).GET('/api/nodes', { params: { query: { processId: String(processId) } } }),
+  );
   return nodes.find((n) => n.activityType === 'HUP')!.id;
 }
 
@@ -226,17 +244,15 @@ export async function addNode(
   processId: number,
   body: Record<string, unknown>,
 ): Promise<number> {
-  const created = await api<{ id: number }>(token, '/api/nodes', {
-    method: 'POST',
-    body: JSON.stringify({ processId, ...body }),
-  });
+  // the type's settings as the suite gives them
+  const created = await ok(apiClient(token).POST('/api/nodes', { body: { processId, ...body } as never }));
   return created.id;
 }
 
 /** Edges added through the API, one [fromId, toId] pair each, in order. */
 export async function addEdges(token: string, ...pairs: [number, number][]): Promise<void> {
-  for (const [fromId, toId] of pairs)
-    await api(token, '/api/edges', { method: 'POST', body: JSON.stringify({ fromId, toId }) });
+  const client = apiClient(token);
+  for (const [fromId, toId] of pairs) await ok(client.POST('/api/edges', { body: { fromId, toId } }));
 }
 
 /** A text document created through the API (it enters the process's workflow); its id. */

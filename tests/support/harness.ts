@@ -7,6 +7,7 @@ import bcrypt from 'bcryptjs';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { startApi, type RunningApi } from '../../api/server';
+import { createApiClient, type ApiClient } from '../../api/client';
 import type { AccessMode, ComponentType } from '../../domain/enums';
 import type { EdgeDTO, NodeDTO } from '../../domain/graph-types';
 
@@ -58,12 +59,21 @@ export async function call<T = any>(baseUrl: string, path: string, opts: CallOpt
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
-/** Signs in and returns the bearer token. */
+/** An answer of the typed client (api/client) as a Res: its status, headers and body (or error body). */
+export const resOf = <T>(result: { data?: T; error?: unknown; response: Response }): Res<T> => ({
+  status: result.response.status,
+  headers: result.response.headers,
+  body: (result.data ?? result.error) as T,
+});
+
+/** Signs in and returns the bearer token (through the typed client). */
 export async function login(baseUrl: string, username: string, password: string): Promise<string> {
-  const res = await call(baseUrl, '/api/authenticate', { json: { username, password, rememberMe: false } });
-  const header = res.headers.get('authorization') ?? '';
-  if (res.status !== 200 || !header.startsWith('Bearer ')) {
-    throw new Error(`login of ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const res = await createApiClient(baseUrl).POST('/api/authenticate', {
+    body: { username, password, rememberMe: false },
+  });
+  const header = res.response.headers.get('authorization') ?? '';
+  if (res.response.status !== 200 || !header.startsWith('Bearer ')) {
+    throw new Error(`login of ${username} failed: ${res.response.status} ${JSON.stringify(res.error)}`);
   }
   return header.slice('Bearer '.length);
 }
@@ -203,6 +213,11 @@ export interface Suite {
   readonly knex: Knex;
   /** The seeded admin's bearer token. */
   readonly admin: string;
+  /**
+   * The typed client of this suite's API (api/client, generated from docs/openapi.json), signed with the
+   * bearer token or API key given (none: anonymous). `resOf()` turns its answers into a Res.
+   */
+  apiClient(auth?: string | { apiKey: string }): ApiClient;
   /** call() against this suite's API. */
   call<T = any>(path: string, opts?: CallOptions): Promise<Res<T>>;
   get<T = any>(path: string, token?: string): Promise<Res<T>>;
@@ -256,6 +271,8 @@ export function setupSuite(opts: SuiteOptions = {}): Suite {
       opts.onResponse?.(res);
       return res;
     },
+    apiClient: (auth) =>
+      createApiClient(started().baseUrl, typeof auth === 'string' ? { token: auth } : auth),
     get: (path, token) => suite.call(path, { token }),
     send: (method, path, token, json) => suite.call(path, { method, token, json }),
     signIn: (user) => login(started().baseUrl, user.login, user.password),
@@ -263,19 +280,24 @@ export function setupSuite(opts: SuiteOptions = {}): Suite {
       suite.signIn(
         await buildUser(knex, { authorities: [{ componentId: processId, type: 'PROCESS', mode }] }),
       ),
-    createNode: (processId, json, token = suite.admin) =>
-      suite.send('POST', '/api/nodes', token, {
-        processId,
-        name: unique(String(json.activityType ?? 'Node')),
-        ...json,
-      }),
+    createNode: async (processId, json, token = suite.admin) => {
+      const res = resOf(
+        await suite.apiClient(token).POST('/api/nodes', {
+          // any fields: suites also send what the API must refuse
+          body: { processId, name: unique(String(json.activityType ?? 'Node')), ...json } as never,
+        }),
+      );
+      opts.onResponse?.(res);
+      return res as Res<NodeDTO>;
+    },
     async node(processId, activityType, json = {}) {
       const res = await suite.createNode(processId, { activityType, ...json });
       if (res.status !== 201) throw new Error(`node: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
     async edge(fromId, toId) {
-      const res = await suite.send<EdgeDTO>('POST', '/api/edges', suite.admin, { fromId, toId });
+      const res = resOf(await suite.apiClient(suite.admin).POST('/api/edges', { body: { fromId, toId } }));
+      opts.onResponse?.(res);
       if (res.status !== 201) throw new Error(`edge: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
