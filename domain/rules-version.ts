@@ -19,7 +19,7 @@ export const RULES_VERSION = 1;
 
 /** sha256 of the rules' code (domain modules the workflows import, comments and types left out), by version. */
 export const RULES_FINGERPRINTS: Record<number, string> = {
-  1: '1c0bb8b38ebb500f8d19db6c63adf966725ad0a49f765db916fad3afb4a0fd9a',
+  1: 'fc48ee9815aa0edc9bc5196155e09b354a1b8571dcf567e907e086ef3fd3682a',
 };
 
 /** The rules version `v`, refused when this code does not know it (a worker older than the run). */
