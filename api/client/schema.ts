@@ -5320,6 +5320,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -5616,6 +5617,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -5911,6 +5913,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -6088,6 +6091,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -6268,6 +6272,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -6503,6 +6508,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;
@@ -6726,6 +6732,7 @@ export interface operations {
                         } | null;
                         supportedTaggingTypes?: ("token" | "timespan" | "text")[] | null;
                         relationPriorityMode?: boolean | null;
+                        annotatorsSeeEachOther?: boolean | null;
                         llmModel?: {
                             id: number;
                         } | null;

@@ -211,6 +211,7 @@ export const nodeDto = z.object({
   // type-specific settings (null or absent where the type has none)
   supportedTaggingTypes: z.array(z.enum(TaggingTypes)).nullish(),
   relationPriorityMode: z.boolean().nullish(),
+  annotatorsSeeEachOther: z.boolean().nullish(),
   llmModel: idRef.nullish(),
   secret: idRef.nullish(),
   prompt: z.string().nullish(),
