@@ -172,7 +172,7 @@ describe('what automatic nodes did, and where a predicate sends documents, in th
     // the document's timeline tells the send: its failure, the send again, the delivery (issue 29 section 1)
     await page.goto(`${BASE_URL}/entity/process/${world.processId}/documents/${doc}`);
     const timeline = page.getByRole('list', { name: 'Timeline' });
-    await timeline.getByText('Send on sent documents to another process').waitFor();
+    await timeline.getByText('Send on sent documents to another process').first().waitFor();
     await timeline.getByText(`${world.admin.login} reran Send on`).waitFor();
     await page.getByLabel('Show').selectOption({ label: 'Sent and received' });
     await timeline.getByRole('listitem').first().waitFor();

@@ -63,20 +63,23 @@ describe('single sign-on through Dex in Chromium', () => {
 
     await signInWithDex(page, DEX_USERS.kate, 'sso-dex-login-page');
     await page.waitForURL(/\/account\/settings$/);
-    await page.getByRole('button', { name: 'kate.sso' }).waitFor();
+    await page.getByRole('button', { name: DEX_USERS.kate.preferredUsername }).waitFor();
     await page.getByRole('button', { name: 'Administration' }).waitFor();
     await shot(page, 'sso-signed-in-admin');
     const token = await sessionToken(page);
     // The provider's ID token is kept for the logout's id_token_hint, also across a reload.
     await page.reload();
-    await page.getByRole('button', { name: 'kate.sso' }).waitFor();
+    await page.getByRole('button', { name: DEX_USERS.kate.preferredUsername }).waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('wb-idp-id-token'))).toMatch(
       /^[\w-]+\.[\w-]+\.[\w-]+$/,
     );
     const account = await call(api.baseUrl, '/api/account', { token: token ?? undefined });
-    expect(account.body).toMatchObject({ login: 'kate.sso', roles: ['ROLE_ADMIN', 'ROLE_USER'] });
+    expect(account.body).toMatchObject({
+      login: DEX_USERS.kate.preferredUsername,
+      roles: ['ROLE_ADMIN', 'ROLE_USER'],
+    });
 
-    await page.getByRole('button', { name: 'kate.sso' }).click();
+    await page.getByRole('button', { name: DEX_USERS.kate.preferredUsername }).click();
     // The server-side sign-out is sent without waiting for it: wait for its answer here.
     const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/logout'));
     await page.getByRole('link', { name: 'Sign out' }).click();
@@ -97,7 +100,7 @@ describe('single sign-on through Dex in Chromium', () => {
     await page.goto(`${api.baseUrl}/lp/login`);
     await signInWithDex(page, DEX_USERS.jo);
     await page.waitForURL(/\/entity\/process$/);
-    await page.getByRole('button', { name: 'jo.sso' }).waitFor();
+    await page.getByRole('button', { name: DEX_USERS.jo.preferredUsername }).waitFor();
     expect(await page.getByRole('button', { name: 'Administration' }).count()).toBe(0);
   });
 

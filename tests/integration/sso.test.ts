@@ -90,8 +90,8 @@ describe('sign-in through the identity provider', () => {
     const account = await suite.get('/api/account', res.body.id_token);
     expect(account.status).toBe(200);
     expect(account.body).toMatchObject({
-      login: 'kate.sso',
-      email: 'kate.sso@example.test',
+      login: DEX_USERS.kate.preferredUsername,
+      email: DEX_USERS.kate.email,
       firstName: 'Kate',
       lastName: 'Sso',
       activated: true,
@@ -100,7 +100,7 @@ describe('sign-in through the identity provider', () => {
     const identity = await suite.knex('user_identities').where({ user_id: account.body.id }).first();
     const sub = JSON.parse(Buffer.from(res.body.idpIdToken.split('.')[1], 'base64url').toString()).sub;
     expect([identity.issuer, identity.subject]).toEqual([dex!.issuer, sub]);
-    expect(await auditsOf('kate.sso')).toEqual(['AUTHENTICATION_SUCCESS']);
+    expect(await auditsOf(DEX_USERS.kate.preferredUsername)).toEqual(['AUTHENTICATION_SUCCESS']);
     // The token is the product's own: it ends with a logout like a password sign-in's.
     expect((await suite.send('POST', '/api/logout', res.body.id_token)).status).toBe(204);
     expect((await suite.get('/api/account', res.body.id_token)).status).toBe(401);
@@ -127,22 +127,24 @@ describe('sign-in through the identity provider', () => {
     expect((await suite.get('/api/account', first.res.body.id_token)).status).toBe(401);
     expect(await auditsOf('sso')).toContain('USER_ACCESS_CHANGED');
     // The same account again: no second one for the same subject.
-    expect(await suite.knex('users').where({ login: 'jo.sso' }).pluck('id')).toEqual([jo.id]);
+    expect(await suite.knex('users').where({ login: DEX_USERS.jo.preferredUsername }).pluck('id')).toEqual([
+      jo.id,
+    ]);
   });
 
   it('refuses an account an administrator deactivated', async () => {
-    await suite.knex('users').where({ login: 'jo.sso' }).update({ activated: false });
+    await suite.knex('users').where({ login: DEX_USERS.jo.preferredUsername }).update({ activated: false });
     try {
       const { res } = await signInThroughDex(DEX_USERS.jo);
       expect(res.status).toBe(401);
       expect(res.body.detail).toMatch(/not activated/);
     } finally {
-      await suite.knex('users').where({ login: 'jo.sso' }).update({ activated: true });
+      await suite.knex('users').where({ login: DEX_USERS.jo.preferredUsername }).update({ activated: true });
     }
   });
 
   it('does not take over a local account of the same login', async () => {
-    await buildUser(suite.knex, { login: 'sso.taken' });
+    await buildUser(suite.knex, { login: DEX_USERS.taken.preferredUsername });
     const { res } = await signInThroughDex(DEX_USERS.taken);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('error.ssoAccountTaken');
@@ -238,6 +240,8 @@ describe('a public client (no OIDC_CLIENT_SECRET)', () => {
       headers: { Cookie: cookie },
     });
     expect([res.status, res.body.detail]).toEqual([200, undefined]);
-    expect((await publicSuite.get('/api/account', res.body.id_token)).body.login).toBe('lee.sso');
+    expect((await publicSuite.get('/api/account', res.body.id_token)).body.login).toBe(
+      DEX_USERS.lee.preferredUsername,
+    );
   });
 });

@@ -15,20 +15,26 @@ import { oidcConfig, type OidcConfig } from '../../server/config';
 export const DEX_CLIENT = { id: 'workbench', secret: 'workbench-sso-test-secret', name: 'Workbench' };
 
 /** Kate is in the provider's `wb-admins` group (ROLE_ADMIN here); Jo in none. */
+/**
+ * A suffix of this suite's own: the suites of one `npm test` share a database, and an account made by one
+ * suite's sign-in (another issuer) would hold the login or e-mail another suite's Dex user asks for.
+ */
+const RUN = String(process.pid % 100000) + Math.floor(Math.random() * 1000);
+
 export const DEX_USERS = {
   kate: {
-    email: 'kate.sso@example.test',
+    email: `kate.sso${RUN}@example.test`,
     username: 'kate',
-    preferredUsername: 'kate.sso',
+    preferredUsername: `kate.sso${RUN}`,
     name: 'Kate Sso',
     password: 'kate-password-1',
     groups: ['wb-admins', 'team-a'],
     userID: 'b0c1a2d3-0000-4000-8000-000000000001',
   },
   jo: {
-    email: 'jo.sso@example.test',
+    email: `jo.sso${RUN}@example.test`,
     username: 'jo',
-    preferredUsername: 'jo.sso',
+    preferredUsername: `jo.sso${RUN}`,
     name: 'Jo Sso',
     password: 'jo-password-1',
     groups: ['team-a'],
@@ -36,9 +42,9 @@ export const DEX_USERS = {
   },
   /** Signs in at a second Dex only (another issuer: another subject). */
   lee: {
-    email: 'lee.sso@example.test',
+    email: `lee.sso${RUN}@example.test`,
     username: 'lee',
-    preferredUsername: 'lee.sso',
+    preferredUsername: `lee.sso${RUN}`,
     name: 'Lee Sso',
     password: 'lee-password-1',
     groups: [],
@@ -46,9 +52,9 @@ export const DEX_USERS = {
   },
   /** Same login as a local account the test makes: the sign-in must not take that account over. */
   taken: {
-    email: 'taken.sso@example.test',
+    email: `taken.sso${RUN}@example.test`,
     username: 'taken',
-    preferredUsername: 'sso.taken',
+    preferredUsername: `sso.taken${RUN}`,
     name: 'Taken Login',
     password: 'taken-password-1',
     groups: [],
