@@ -25,7 +25,8 @@ async function main(): Promise<number> {
   mergeResultsAt(['chaos', 'cluster'], result);
   printChaos(result);
   console.log(`\nresults written under "chaos.cluster" in ${path.relative(ROOT, RESULTS_FILE)}`);
-  return result.outcome.lost === 0 && result.sink.duplicates === 0 ? 0 : 1;
+  const webhooksKept = result.webhooks.lost === 0 && result.webhooks.unknownIds === 0;
+  return result.outcome.lost === 0 && result.sink.duplicates === 0 && webhooksKept ? 0 : 1;
 }
 
 main().then(

@@ -43,7 +43,9 @@ async function main(): Promise<number> {
   mergeResultsAt(['chaos'], result, { keep: ['cluster'] });
   printChaos(result);
   console.log(`\nresults written under "chaos" in ${path.relative(ROOT, RESULTS_FILE)}`);
-  return result.outcome.lost === 0 && result.sink.duplicates === 0 ? 0 : 1;
+  // a lost document, a request twice, a webhook event lost or a change sent under a second id fail the run
+  const webhooksKept = result.webhooks.lost === 0 && result.webhooks.unknownIds === 0;
+  return result.outcome.lost === 0 && result.sink.duplicates === 0 && webhooksKept ? 0 : 1;
 }
 
 main().then(

@@ -52,6 +52,7 @@ import { ensureSystemPrograms } from './system-deps';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../../server/temporal-context';
 import { connectOptions, loadTemporalConnection } from '../../server/temporal-connection';
 import { seededRandom } from './seeded-random';
+import { WebhookEventTypes } from '../../domain/webhooks';
 
 const DATABASE = 'workbench_chaos';
 const POLL_MS = 200;
@@ -92,10 +93,28 @@ interface SinkRequest {
 
 async function startSink(delayMs: number) {
   const received: SinkRequest[] = [];
+  /** Webhook deliveries (`POST /webhook`): the event id of each arrival, in order. */
+  const webhooks: { eventId: string; type: string; documentId: number | null; at: number }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.url === '/webhook') {
+        let body: { type?: string; data?: { documentId?: number } } = {};
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString()) as typeof body;
+        } catch {
+          // counted with an empty type: a body that is not JSON is a finding of its own
+        }
+        webhooks.push({
+          eventId: String(req.headers['webhook-id'] ?? ''),
+          type: body.type ?? '',
+          documentId: body.data?.documentId ?? null,
+          at: Date.now(),
+        });
+        res.writeHead(204).end();
+        return;
+      }
       const m = /^\/sink\/(\d+)$/.exec(req.url ?? '');
       received.push({
         documentId: m ? Number(m[1]) : -1,
@@ -112,6 +131,7 @@ async function startSink(delayMs: number) {
   return {
     port: (server.address() as AddressInfo).port,
     received,
+    webhooks,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -536,6 +556,14 @@ export async function runChaos(o: ChaosOptions) {
     ])
       await apis.ok('POST', '/api/edges', { fromId, toId });
     const automaticNodes = new Set([parser, request]);
+    // A webhook subscriber to every event of the process (issue 32): none may be lost through the kills.
+    const webhookId: number = (
+      await apis.ok('POST', `/api/processes/${processId}/webhooks`, {
+        url: `http://127.0.0.1:${sink.port}/webhook`,
+        events: [...WebhookEventTypes],
+        active: true,
+      })
+    ).id;
 
     const watch = new Watch(knex, processId);
     stops.push(() => watch.stop());
@@ -817,6 +845,43 @@ export async function runChaos(o: ChaosOptions) {
     await watch.poll();
     await watch.stop();
 
+    // The webhook deliveries: none left pending (a killed worker's delivery is retried after its backoff).
+    const pendingDeliveries = async () =>
+      Number(
+        (
+          await knex('webhook_deliveries')
+            .where({ webhook_id: webhookId, status: 'PENDING' })
+            .count({ n: '*' })
+            .first()
+        )?.n ?? 0,
+      );
+    {
+      const until = Date.now() + 300_000;
+      while ((await pendingDeliveries()) > 0 && Date.now() < until) await sleep(1000);
+    }
+    const storedEvents: { event_id: string; status: string }[] = await knex('webhook_deliveries as d')
+      .join('webhook_events as e', 'e.id', 'd.event_row_id')
+      .where('d.webhook_id', webhookId)
+      .select('e.event_id', 'd.status');
+    const arrivedIds = new Set(sink.webhooks.map((w) => w.eventId));
+    const storedIds = new Set(storedEvents.map((e) => e.event_id));
+    const webhookOutcome = {
+      eventsStored: storedEvents.length,
+      received: sink.webhooks.length,
+      lost: storedEvents.filter((e) => !arrivedIds.has(e.event_id)).length,
+      /** Arrivals of an id already received: allowed (at least once), the receiver de-duplicates on it. */
+      sameIdAgain: sink.webhooks.length - arrivedIds.size,
+      /** Arrivals whose id the database does not have: a change sent as two events would show here. */
+      unknownIds: [...arrivedIds].filter((id) => !storedIds.has(id)).length,
+      pendingAtEnd: storedEvents.filter((e) => e.status === 'PENDING').length,
+      failed: storedEvents.filter((e) => e.status === 'FAILED').length,
+      byType: Object.fromEntries(
+        [...new Set(sink.webhooks.map((w) => w.type))]
+          .sort()
+          .map((t) => [t, new Set(sink.webhooks.filter((w) => w.type === t).map((w) => w.eventId)).size]),
+      ),
+    };
+
     // --- the outcome ---
     const docIds = [...watch.documents.keys()].sort((a, b) => a - b);
     const acknowledged = new Set(uploaded.map((u) => u.id));
@@ -908,6 +973,7 @@ export async function runChaos(o: ChaosOptions) {
         doneWithoutRequest,
         successRowsNotOne: resultRows.filter((r) => Number(r.n) !== 1).map((r) => r.document_id),
       },
+      webhooks: webhookOutcome,
       scriptCalls: {
         failedAndRetried: apis.failures.length,
         stepActions,
@@ -939,6 +1005,13 @@ export function printChaos(r: {
     duplicates: number;
     resentByRerun: number;
     doneWithoutRequest: number[];
+  };
+  webhooks?: {
+    eventsStored: number;
+    received: number;
+    lost: number;
+    sameIdAgain: number;
+    unknownIds: number;
   };
   scriptCalls: { failedAndRetried: number };
   durationMs: number;
@@ -982,6 +1055,12 @@ export function printChaos(r: {
   row('sink: received twice within one execution', r.sink.duplicates);
   row('sink: sent again by a rerun (a new execution)', r.sink.resentByRerun);
   row('DONE without a request at the sink', r.sink.doneWithoutRequest.length);
+  if (r.webhooks) {
+    const w = r.webhooks;
+    row('webhooks: events stored / arrivals', `${w.eventsStored} / ${w.received}`);
+    row('webhooks: lost (stored, never arrived)', w.lost);
+    row('webhooks: the same id again / ids not stored', `${w.sameIdAgain} / ${w.unknownIds}`);
+  }
   row("script's calls failed and tried again", r.scriptCalls.failedAndRetried);
   row('seed / duration', `${r.seed} / ${s(r.durationMs)}`);
 }

@@ -36,7 +36,7 @@ const TITLE = 'durability on a Temporal cluster (history service killed)';
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('loses no document and sends no request twice when the history service is killed while a batch walks', async () => {
+  it('loses no document or webhook event and sends no request twice when the history service is killed while a batch walks', async () => {
     const result = await runChaos({
       dir: path.join(dir, 'run'),
       documents: 20,
@@ -54,5 +54,10 @@ const TITLE = 'durability on a Temporal cluster (history service killed)';
     expect(result.uploadsAcknowledged).toBe(20);
     expect(result.outcome).toMatchObject({ done: 20, lost: 0 });
     expect(result.sink).toMatchObject({ documentsReceived: 20, duplicates: 0, doneWithoutRequest: [] });
+    // The webhook subscriber (issue 32): every stored event arrived, no change under a second id; each
+    // document's walk is there (created, its steps, done).
+    expect(result.webhooks).toMatchObject({ lost: 0, unknownIds: 0, pendingAtEnd: 0, failed: 0 });
+    expect(result.webhooks.eventsStored).toBeGreaterThan(20 * 3);
+    expect(result.webhooks.byType).toMatchObject({ 'document.created': 20, 'document.done': 20 });
   });
 });
