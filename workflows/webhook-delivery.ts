@@ -1,7 +1,7 @@
 /**
  * Delivers the webhook events of one document to one subscriber, oldest first (issue 32 section 1). Each
- * step is one activity (activities/webhooks): it takes the oldest pending delivery, sends it once and
- * records the attempt; a failed attempt is retried after the wait the activity answers, and one past the
+ * step is one activity (activities/webhooks): it sends the pending deliveries in order, each once, and
+ * records each attempt, stopping at a failed one; a failed attempt is retried after the wait the activity answers, and one past the
  * retry window is given up so the next event goes. The workflow ends after a minute with nothing to send;
  * the next event starts it again (signal-with-start), and it continues as new after many deliveries.
  */

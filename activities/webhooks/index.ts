@@ -1,6 +1,6 @@
 /**
- * Webhook delivery (issue 32 section 1): `deliverNextWebhook` sends the oldest pending delivery of a
- * (subscription, document) once, signed the Standard Webhooks way, to the address the net guard checked
+ * Webhook delivery (issue 32 section 1): `deliverNextWebhook` sends the pending deliveries of a
+ * (subscription, document), oldest first, each once, signed the Standard Webhooks way, to the address the net guard checked
  * (10 s budget, no redirects), and records the attempt: DELIVERED on 2xx; otherwise PENDING with its next
  * retry (domain/webhooks.ts retryDelayMs) while within the retry window (WEBHOOK_RETRY_HOURS from the first
  * attempt), FAILED after it or when the net guard refuses the address. At least once: a worker that dies
@@ -61,38 +61,62 @@ async function attempt(d: PendingDelivery, allowlist: readonly string[], now: Da
   }
 }
 
+/** At most this many deliveries, and no new one after this long, in one activity (its timeout is a minute). */
+export const WEBHOOK_BATCH = 25;
+const BATCH_BUDGET_MS = 20_000;
+
 export function createWebhookActivities(deps: WebhookDeps) {
   const windowMs = deps.webhookRetryMs ?? 24 * 3600 * 1000;
-  return {
-    async deliverNextWebhook(input: WebhookDeliveryInput): Promise<DeliverNextResult> {
-      const d = await nextPendingDelivery(deps.knex, input.webhookId, input.documentId);
-      if (!d) return { kind: 'idle' };
-      const now = new Date();
-      const out = await attempt(d, deps.outboundAllowlist ?? [], now);
-      const done = new Date();
-      if (out.ok) {
-        await recordAttempt(deps.knex, d.id, {
-          status: 'DELIVERED',
-          at: now,
-          responseStatus: out.status,
-          responseMs: out.ms,
-          error: null,
-          nextRetry: null,
-        });
-        return { kind: 'delivered', deliveryId: d.id };
-      }
-      const attempts = d.attempts + 1;
-      const retry = !out.permanent && mayRetry(d.firstAttemptDate ?? now, done, attempts, windowMs);
-      const delayMs = retryDelayMs(attempts);
+
+  /** Sends the oldest pending delivery of the pair once and records it; null when none is pending. */
+  async function deliverOne(input: WebhookDeliveryInput): Promise<DeliverNextResult | null> {
+    const d = await nextPendingDelivery(deps.knex, input.webhookId, input.documentId);
+    if (!d) return null;
+    const now = new Date();
+    const out = await attempt(d, deps.outboundAllowlist ?? [], now);
+    const done = new Date();
+    if (out.ok) {
       await recordAttempt(deps.knex, d.id, {
-        status: retry ? 'PENDING' : 'FAILED',
+        status: 'DELIVERED',
         at: now,
         responseStatus: out.status,
         responseMs: out.ms,
-        error: out.error.slice(0, 1000),
-        nextRetry: retry ? new Date(done.getTime() + delayMs) : null,
+        error: null,
+        nextRetry: null,
       });
-      return retry ? { kind: 'retry', deliveryId: d.id, delayMs } : { kind: 'failed', deliveryId: d.id };
+      return { kind: 'delivered', deliveryId: d.id };
+    }
+    const attempts = d.attempts + 1;
+    const retry = !out.permanent && mayRetry(d.firstAttemptDate ?? now, done, attempts, windowMs);
+    const delayMs = retryDelayMs(attempts);
+    await recordAttempt(deps.knex, d.id, {
+      status: retry ? 'PENDING' : 'FAILED',
+      at: now,
+      responseStatus: out.status,
+      responseMs: out.ms,
+      error: out.error.slice(0, 1000),
+      nextRetry: retry ? new Date(done.getTime() + delayMs) : null,
+    });
+    return retry ? { kind: 'retry', deliveryId: d.id, delayMs } : { kind: 'failed', deliveryId: d.id };
+  }
+
+  return {
+    /**
+     * Delivers the pair's pending events oldest first, one after the other while they are delivered (at most
+     * WEBHOOK_BATCH, none begun after 20 s): the events of a busy document then cost one activity, not one each.
+     * Stops at a failed attempt (its retry or its giving up is the answer, so a retried event still holds back
+     * the later ones); 'idle' once none is left, 'delivered' when the batch ended with more maybe pending.
+     */
+    async deliverNextWebhook(input: WebhookDeliveryInput): Promise<DeliverNextResult> {
+      const started = Date.now();
+      let last: DeliverNextResult | null = null;
+      for (let i = 0; i < WEBHOOK_BATCH && Date.now() - started < BATCH_BUDGET_MS; i++) {
+        const step = await deliverOne(input);
+        if (!step) return { kind: 'idle' };
+        if (step.kind !== 'delivered') return step;
+        last = step;
+      }
+      return last ?? { kind: 'idle' };
     },
   };
 }

@@ -228,6 +228,36 @@ describe('webhooks', () => {
     expect(at('/flaky')[3].id).toBe(test.body.eventId);
   });
 
+  it('delivers the events that waited behind a retried one in one activity, in order', async () => {
+    const { g, hup, clf } = await twoNodeProcess();
+    const hook = await subscribe(g.processId, '/batch');
+    // The first event is refused twice (retried after 5 s, then 10 s): the walk's later events wait behind it.
+    failures.set('/batch', [503, 503]);
+    const doc = await startDocument(s, g, hup);
+    const step = await stepReaching(s.knex, doc.id, clf, ['WAITING']);
+    await complete(doc.id, clf, step.id);
+    const got = await eventually(
+      'the walk delivered',
+      async () => {
+        const r = at('/batch', doc.id);
+        return r.some((x) => x.body.type === 'document.done') && r;
+      },
+      60000,
+    );
+    const ids = [...new Set(got.map((r) => r.id))];
+    expect(got.map((r) => r.body.type)[0]).toBe('document.created');
+    expect(got.map((r) => r.id).slice(0, 3)).toEqual([ids[0], ids[0], ids[0]]); // refused, refused, delivered
+    expect(got.slice(3).map((r) => r.id)).toEqual(ids.slice(1)); // the rest once each, in order
+    expect(got.at(-1)!.body.type).toBe('document.done');
+    // One activity per delivery would be at least 2 refused + one per event; the waiting ones went together.
+    const { events } = await s.client.workflow
+      .getHandle(webhookDeliveryWorkflowId({ webhookId: hook.id, documentId: doc.id }))
+      .fetchHistory();
+    const activities = (events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length;
+    expect(ids.length).toBeGreaterThanOrEqual(5);
+    expect(activities).toBeLessThan(2 + ids.length);
+  });
+
   it('lets only process admins manage subscriptions', async () => {
     const g = await GraphBuilder.create(s.knex);
     const hook = await subscribe(g.processId, '/admins');
