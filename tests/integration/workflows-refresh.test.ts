@@ -36,7 +36,13 @@ describe('open document runs moved to fresh runs', () => {
     const step = await stepReaching(s.knex, doc.id, clf, ['WAITING']);
     const handle = s.client.workflow.getHandle(documentWorkflowId(doc.id));
     const firstRun = (await handle.describe()).runId;
-    expect(epochOfHistory(await handle.fetchHistory())).toBe(DOCUMENT_RUN_EPOCH);
+    // The step is WAITING as soon as the local activity has written it; the patch markers are in the history
+    // once the workflow task that ran it completes (on a loaded machine, a while later).
+    await eventuallyMatches(
+      async () => epochOfHistory(await handle.fetchHistory()),
+      (epoch) => epoch === DOCUMENT_RUN_EPOCH,
+      'the run marked with the current epoch',
+    );
 
     // The runs of this test's server all began under this code: none is older, none is signalled.
     const seen = await eventuallyMatches(
@@ -59,10 +65,16 @@ describe('open document runs moved to fresh runs', () => {
     );
     const fresh = s.client.workflow.getHandle(documentWorkflowId(doc.id), next);
     const history = await fresh.fetchHistory();
-    expect(history.events?.[0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBe(firstRun);
+    expect(history.events?.[0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBe(
+      firstRun,
+    );
     const carried: DocumentWorkflowState = await handle.query(stateQuery);
     expect(carried.steps.map((x) => x.id)).toEqual((await stepsOf(s.knex, doc.id)).map((x) => x.id));
-    expect(epochOfHistory(await fresh.fetchHistory())).toBe(DOCUMENT_RUN_EPOCH);
+    await eventuallyMatches(
+      async () => epochOfHistory(await fresh.fetchHistory()),
+      (epoch) => epoch === DOCUMENT_RUN_EPOCH,
+      'the fresh run marked with the current epoch',
+    );
 
     // The flow goes on in the fresh run.
     await s.send('POST', `/api/step/assign?docId=${doc.id}&nodeId=${clf}`, s.admin);
