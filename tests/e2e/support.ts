@@ -449,12 +449,9 @@ export async function uploadThrough(
 
 /** Waits until the document's step of `nodeId` is WAITING (the workflow has brought the document there). */
 export async function stepWaits(token: string, documentId: number, nodeId: number): Promise<void> {
-  await eventuallyMatches(
-    () => api<{ steps: { nodeId: number; status: string }[] }>(token, `/api/v2/document/${documentId}/state`),
-    (s) => s.steps.some((x) => x.nodeId === nodeId && x.status === 'WAITING'),
-    `the step of node ${nodeId} waits`,
-  );
+  await stepReaches(token, documentId, nodeId, 'WAITING', `the step of node ${nodeId} waits`);
 }
+
 /** The document's step of a node as its state answers it (GET api/v2/document/{id}/state). */
 export async function stepOfNode(
   token: string,
